@@ -1,0 +1,43 @@
+# Finds StarPU 1.3 built with FxT, from the project-local prefix scripts/setup.sh builds
+# (.deps/starpu-1.3.10-fxt) or from STARPU_PREFIX. Refuses a StarPU without FxT, so Debian's
+# binary package (built without it) is never picked by mistake.
+# Defines StarPU::starpu, StarPU_PREFIX and StarPU_FXT_TOOL (path of starpu_fxt_tool).
+find_package(PkgConfig REQUIRED)
+
+set(STARPU_PREFIX "${PROJECT_SOURCE_DIR}/.deps/starpu-1.3.10-fxt" CACHE PATH
+    "Prefix of a StarPU 1.3 built with FxT (scripts/setup.sh builds one here)")
+if(NOT EXISTS "${STARPU_PREFIX}/lib/pkgconfig/starpu-1.3.pc")
+  message(FATAL_ERROR "No StarPU with FxT in ${STARPU_PREFIX}: run scripts/setup.sh "
+                      "(or pass -DSTARPU_PREFIX=<prefix of a StarPU 1.3 built --with-fxt>)")
+endif()
+# Only the chosen prefix: a system StarPU must not shadow it.
+set(_starpu_saved_pc_path "$ENV{PKG_CONFIG_PATH}")
+set(ENV{PKG_CONFIG_PATH} "${STARPU_PREFIX}/lib/pkgconfig")
+pkg_check_modules(STARPU QUIET IMPORTED_TARGET GLOBAL starpu-1.3)
+set(ENV{PKG_CONFIG_PATH} "${_starpu_saved_pc_path}")
+
+set(_starpu_fxt_ok FALSE)
+if(STARPU_FOUND)
+  find_file(STARPU_CONFIG_HEADER starpu_config.h PATHS ${STARPU_INCLUDE_DIRS} NO_DEFAULT_PATH)
+  if(STARPU_CONFIG_HEADER)
+    file(STRINGS "${STARPU_CONFIG_HEADER}" _starpu_fxt_line REGEX "^#define STARPU_USE_FXT 1")
+    if(_starpu_fxt_line)
+      set(_starpu_fxt_ok TRUE)
+    endif()
+  endif()
+endif()
+if(STARPU_FOUND AND NOT _starpu_fxt_ok)
+  message(FATAL_ERROR "The StarPU in ${STARPU_PREFIX} was built without FxT "
+                      "(STARPU_USE_FXT is not defined in ${STARPU_CONFIG_HEADER}). starscope needs "
+                      "FxT tracing: run scripts/setup.sh to build StarPU --with-fxt.")
+endif()
+set(StarPU_PREFIX "${STARPU_PREFIX}")
+set(StarPU_FXT_TOOL "${STARPU_PREFIX}/bin/starpu_fxt_tool")
+
+include(FindPackageHandleStandardArgs)
+find_package_handle_standard_args(StarPU
+  REQUIRED_VARS STARPU_LINK_LIBRARIES _starpu_fxt_ok
+  VERSION_VAR STARPU_VERSION)
+if(StarPU_FOUND AND NOT TARGET StarPU::starpu)
+  add_library(StarPU::starpu ALIAS PkgConfig::STARPU)
+endif()

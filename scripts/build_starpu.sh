@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# Builds StarPU 1.3.10 with FxT tracing from Debian's source package into the project-local
+# prefix .deps/starpu-1.3.10-fxt. Debian's own binary package is built without FxT.
+#
+# The prefix is relocatable (pkg-config files use ${pcfiledir}, binaries an $ORIGIN run path),
+# so one build is cached in $STARSCOPE_CACHE_DIR and reused by any clone on this machine. A
+# stamp of version + flags + compiler decides whether a prefix or the cache can be reused.
+# The build runs in a temporary folder; the prefix is replaced only after a successful build.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+
+configure_flags=(
+  --with-fxt
+  --disable-opencl --disable-cuda --disable-mpi --disable-fortran --disable-build-doc
+  --disable-build-examples --disable-build-tests --disable-socl --disable-starpufft
+  --disable-starpurm --disable-glpk --disable-hdf5 --disable-openmp
+)
+jobs=$(nproc 2>/dev/null || echo 2)
+
+stamp_text() {
+  local deb_version=$1
+  printf 'starpu=%s\nflags=%s\ncc=%s\nlayout=relocatable-1\n' \
+    "$deb_version" "${configure_flags[*]}" "$(cc --version | head -n 1)"
+}
+
+# The version of StarPU's source package that apt offers, e.g. 1.3.10+dfsg-2.
+source_version() {
+  apt-cache showsrc starpu 2>/dev/null | awk '/^Version:/ {print $2; exit}'
+}
+
+ensure_deb_src() {
+  if [ -z "$(source_version)" ]; then
+    [ "$(id -u)" = 0 ] || die "StarPU's source package is not visible to apt and adding deb-src needs root"
+    say "enabling Debian source packages (deb-src) for bookworm"
+    cat > /etc/apt/sources.list.d/starscope-deb-src.sources <<'SRC'
+Types: deb-src
+URIs: http://deb.debian.org/debian
+Suites: bookworm bookworm-updates
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SRC
+    apt-get update || die "apt-get update failed after adding deb-src"
+  fi
+  local v; v=$(source_version)
+  [ -n "$v" ] || die "apt has no source package 'starpu' even with deb-src enabled"
+  case "$v" in
+    "$starpu_version"+*|"$starpu_version"-*) ;;
+    *) die "apt offers StarPU source $v, but starscope's FxT reader is pinned to $starpu_version" ;;
+  esac
+}
+
+prefix_is_current() { # DIR STAMP
+  [ -f "$1/.starscope-stamp" ] && [ "$(cat "$1/.starscope-stamp")" = "$2" ] \
+    && [ -x "$1/bin/starpu_fxt_tool" ] && [ -f "$1/lib/pkgconfig/starpu-1.3.pc" ]
+}
+
+# Replaces the prefix with SRC as one rename, so a half-copied prefix is never in place.
+install_prefix_from() { # SRC_DIR
+  local staging="$starpu_prefix.new.$$"
+  rm -rf "$staging"
+  mkdir -p "$(dirname "$starpu_prefix")"
+  cp -a "$1" "$staging"
+  rm -rf "$starpu_prefix"
+  mv "$staging" "$starpu_prefix"
+}
+
+ensure_deb_src
+deb_version=$(source_version)
+stamp=$(stamp_text "$deb_version")
+stamp_hash=$(printf '%s' "$stamp" | sha256sum | cut -c1-16)
+cached="$starscope_cache/starpu-$starpu_version-fxt-$stamp_hash"
+
+if prefix_is_current "$starpu_prefix" "$stamp"; then
+  say "StarPU $deb_version with FxT already built in $starpu_prefix (stamp matches): skipping"
+  exit 0
+fi
+if prefix_is_current "$cached" "$stamp"; then
+  say "reusing the cached StarPU build from $cached"
+  install_prefix_from "$cached"
+  exit 0
+fi
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/starscope-starpu.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+say "building StarPU $deb_version with FxT in $work (about 5 minutes on 2 cores)"
+(
+  cd "$work"
+  apt-get source "starpu=$deb_version" >apt-source.log 2>&1 \
+    || { cat apt-source.log >&2; die "apt-get source starpu=$deb_version failed"; }
+  src=$(find . -maxdepth 1 -type d -name 'starpu-*' | head -n 1)
+  [ -n "$src" ] || die "apt-get source produced no starpu-* folder"
+  cd "$src"
+  # \$$ORIGIN reaches the linker as $ORIGIN through make and libtool: the run path follows the
+  # prefix wherever it is copied.
+  ./configure --prefix="$starpu_prefix" "${configure_flags[@]}" \
+      LDFLAGS='-Wl,-rpath,\$$ORIGIN/../lib' >configure.log 2>&1 \
+    || { tail -n 40 configure.log >&2; die "StarPU configure failed (log: $work/$src/configure.log)"; }
+  grep -q '^#define STARPU_USE_FXT 1' src/common/config.h include/starpu_config.h 2>/dev/null \
+    || die "StarPU configure did not enable FxT (is libfxt-dev installed?)"
+  make -j"$jobs" >make.log 2>&1 \
+    || { tail -n 40 make.log >&2; die "StarPU build failed"; }
+  make install DESTDIR="$work/stage" >install.log 2>&1 \
+    || { tail -n 40 install.log >&2; die "StarPU install failed"; }
+)
+built="$work/stage$starpu_prefix"
+# Relocatable pkg-config files; libtool archives hard-code paths and nothing here needs them.
+sed -i 's|^prefix=.*|prefix=${pcfiledir}/../..|' "$built"/lib/pkgconfig/*.pc
+find "$built/lib" -name '*.la' -delete
+readelf -d "$built/bin/starpu_fxt_tool" | grep -q 'ORIGIN' \
+  || die "starpu_fxt_tool was linked without the relocatable run path"
+printf '%s' "$stamp" > "$built/.starscope-stamp"
+
+install_prefix_from "$built"
+if mkdir -p "$starscope_cache" 2>/dev/null; then
+  rm -rf "$cached.tmp" && cp -a "$built" "$cached.tmp" && rm -rf "$cached" && mv "$cached.tmp" "$cached" \
+    || say "warning: could not cache the StarPU build in $starscope_cache (not needed)"
+fi
+say "StarPU $deb_version with FxT installed in $starpu_prefix"

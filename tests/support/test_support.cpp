@@ -1,0 +1,85 @@
+#include "tests/support/test_support.hpp"
+
+#include <cstdlib>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace starscope::testing {
+
+namespace fs = std::filesystem;
+
+TempDir::TempDir() {
+    std::random_device device;
+    const auto base = fs::temp_directory_path();
+    for (int attempt = 0; attempt < 100; ++attempt) {
+        auto candidate = base / ("starscope-test-" + std::to_string(::getpid()) + "-"
+                                 + std::to_string(device()));
+        if (fs::create_directory(candidate)) {
+            m_path = std::move(candidate);
+            return;
+        }
+    }
+    throw std::runtime_error("TempDir: could not create a folder under " + base.string());
+}
+
+TempDir::~TempDir() {
+    std::error_code ignored;
+    fs::remove_all(m_path, ignored);
+}
+
+fs::path sourceDir() { return STARSCOPE_SOURCE_DIR; }
+fs::path testDataDir() { return STARSCOPE_TEST_DATA_DIR; }
+fs::path starpuFxtTool() { return STARSCOPE_STARPU_FXT_TOOL; }
+
+std::string readFile(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        throw std::runtime_error("cannot read " + path.string());
+    }
+    std::ostringstream out;
+    out << in.rdbuf();
+    return out.str();
+}
+
+int runCommand(const std::string& command) {
+    const int status = std::system(command.c_str());
+    if (status == -1 || !WIFEXITED(status)) {
+        return -1;
+    }
+    return WEXITSTATUS(status);
+}
+
+::testing::AssertionResult matchesGolden(const std::string& actual, const fs::path& relativePath) {
+    const auto golden = testDataDir() / relativePath;
+    const char* update = std::getenv("STARSCOPE_UPDATE_GOLDEN");
+    if (update != nullptr && std::string(update) == "1") {
+        fs::create_directories(golden.parent_path());
+        std::ofstream(golden, std::ios::binary) << actual;
+        return ::testing::AssertionSuccess() << "regenerated " << golden;
+    }
+    std::string expected;
+    try {
+        expected = readFile(golden);
+    } catch (const std::exception&) {
+        return ::testing::AssertionFailure()
+               << "golden file " << golden << " is missing; run with STARSCOPE_UPDATE_GOLDEN=1";
+    }
+    if (expected == actual) {
+        return ::testing::AssertionSuccess();
+    }
+    auto actualPath = golden;
+    actualPath += ".actual";
+    std::ofstream(actualPath, std::ios::binary) << actual;
+    TempDir scratch;
+    const auto diffPath = scratch / "diff.txt";
+    runCommand("diff -u '" + golden.string() + "' '" + actualPath.string() + "' > '"
+               + diffPath.string() + "' 2>&1");
+    return ::testing::AssertionFailure() << "differs from golden " << golden << " (actual in "
+                                         << actualPath << "):\n"
+                                         << readFile(diffPath);
+}
+
+} // namespace starscope::testing

@@ -1,0 +1,124 @@
+#pragma once
+// The compact trace model every reader produces and every analysis, exporter and the viewer
+// consume. Plain value structs with operator==, so tests compare whole results.
+// Times are integer nanoseconds from the trace start; names are interned to small ids.
+
+#include "common/markers.hpp"
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace starscope::tracer {
+
+using TimeNs = std::int64_t;
+using NameId = std::uint32_t;
+using TaskIndex = std::uint32_t;
+inline constexpr TaskIndex kNoTask = std::numeric_limits<TaskIndex>::max();
+inline constexpr NameId kNoName = std::numeric_limits<NameId>::max();
+
+// Interns strings to dense ids; ids are stable for the lifetime of the table.
+class StringTable {
+public:
+    NameId intern(std::string_view text);
+    // kNoName when the text was never interned.
+    NameId find(std::string_view text) const;
+    const std::string& name(NameId id) const { return m_names.at(id); }
+    std::size_t size() const { return m_names.size(); }
+
+    bool operator==(const StringTable& other) const { return m_names == other.m_names; }
+
+private:
+    std::vector<std::string> m_names;
+    std::unordered_map<std::string, NameId> m_ids;
+};
+
+// What a worker state means for barrier analysis.
+enum class StateClass : std::uint8_t {
+    Executing,  // running a codelet
+    Sleeping,   // out of work
+    Overhead,   // runtime work: scheduling, fetching input, pushing output, progressing, ...
+    User,       // main/user thread states (submitting, waiting task, waiting all tasks)
+};
+
+struct StateInfo {
+    std::string name;   // as StarPU names it ("Executing", "Sleeping", "Scheduling", ...)
+    StateClass cls = StateClass::Overhead;
+
+    bool operator==(const StateInfo&) const = default;
+};
+
+// One state interval on a lane: 24 bytes.
+struct Span {
+    TimeNs start = 0;
+    TimeNs end = 0;
+    std::uint32_t state = 0;       // index into Trace::states
+    TaskIndex task = kNoTask;      // index into Trace::tasks when the span runs a task
+
+    TimeNs duration() const { return end - start; }
+    bool operator==(const Span&) const = default;
+};
+static_assert(sizeof(Span) <= 24, "spans must stay compact");
+
+enum class LaneKind : std::uint8_t { CpuWorker, CudaWorker, OtherWorker, MainThread };
+
+// A worker or the main (user) thread. levels[0] holds the base state sequence; deeper levels
+// hold states pushed on top of it (Paje Push/Pop). Each level is sorted by start and
+// non-overlapping.
+struct Lane {
+    std::string name;         // "CPU 0", "CUDA 0", "main"
+    LaneKind kind = LaneKind::CpuWorker;
+    std::int32_t memoryNode = 0;
+    std::int32_t workerId = -1;   // StarPU worker id; -1 for the main thread
+    std::vector<std::vector<Span>> levels;
+
+    const std::vector<Span>& spans() const;   // levels[0], empty when none
+    bool isWorker() const { return kind != LaneKind::MainThread; }
+    bool operator==(const Lane&) const = default;
+};
+
+struct Task {
+    std::uint64_t jobId = 0;
+    NameId codelet = kNoName;        // in Trace::names
+    std::uint32_t footprint = 0;
+    TimeNs submit = -1;              // -1 when unknown
+    TimeNs start = -1;
+    TimeNs end = -1;
+    std::int32_t lane = -1;          // index into Trace::lanes of the worker that ran it
+    std::vector<std::uint64_t> dependencies;   // job ids this task waited for
+
+    bool operator==(const Task&) const = default;
+};
+
+// A starscope marker (common/markers.hpp) or any other user event of the trace.
+struct MarkerEvent {
+    TimeNs time = 0;
+    std::int32_t lane = -1;          // lane that emitted it; -1 when unknown
+    bool parsed = false;             // true when text follows the starscope grammar
+    markers::Marker marker;          // valid when parsed
+    std::string text;                // the raw user event text
+
+    bool operator==(const MarkerEvent&) const = default;
+};
+
+struct Trace {
+    std::vector<Lane> lanes;
+    std::vector<StateInfo> states;
+    StringTable names;               // codelet names and other interned strings
+    std::vector<Task> tasks;         // sorted by jobId
+    std::vector<MarkerEvent> markers;   // sorted by time
+    std::unordered_map<std::string, std::string> metadata;   // source file, StarPU version...
+    std::vector<std::string> warnings;  // what a reader dropped or repaired
+    TimeNs begin = 0;                // always 0 after normalisation
+    TimeNs end = 0;                  // last event time
+
+    // Returns the index of the state with that name, adding it with cls if it is new.
+    std::uint32_t stateId(std::string_view name, StateClass cls);
+    std::size_t spanCount() const;
+    bool operator==(const Trace&) const = default;
+};
+
+} // namespace starscope::tracer

@@ -13,12 +13,14 @@ endif()
 # Only the chosen prefix: a system StarPU must not shadow it.
 set(_starpu_saved_pc_path "$ENV{PKG_CONFIG_PATH}")
 set(ENV{PKG_CONFIG_PATH} "${STARPU_PREFIX}/lib/pkgconfig")
-pkg_check_modules(STARPU QUIET IMPORTED_TARGET GLOBAL starpu-1.3)
+# A prefix of its own: pkg_check_modules(STARPU ...) would overwrite STARPU_PREFIX.
+pkg_check_modules(STARPU_PC QUIET IMPORTED_TARGET GLOBAL starpu-1.3)
 set(ENV{PKG_CONFIG_PATH} "${_starpu_saved_pc_path}")
 
 set(_starpu_fxt_ok FALSE)
-if(STARPU_FOUND)
-  find_file(STARPU_CONFIG_HEADER starpu_config.h PATHS ${STARPU_INCLUDE_DIRS} NO_DEFAULT_PATH)
+if(STARPU_PC_FOUND)
+  unset(STARPU_CONFIG_HEADER CACHE)  # the prefix may have changed since the last run
+  find_file(STARPU_CONFIG_HEADER starpu_config.h PATHS ${STARPU_PC_INCLUDE_DIRS} NO_DEFAULT_PATH)
   if(STARPU_CONFIG_HEADER)
     file(STRINGS "${STARPU_CONFIG_HEADER}" _starpu_fxt_line REGEX "^#define STARPU_USE_FXT 1")
     if(_starpu_fxt_line)
@@ -26,7 +28,7 @@ if(STARPU_FOUND)
     endif()
   endif()
 endif()
-if(STARPU_FOUND AND NOT _starpu_fxt_ok)
+if(STARPU_PC_FOUND AND NOT _starpu_fxt_ok)
   message(FATAL_ERROR "The StarPU in ${STARPU_PREFIX} was built without FxT "
                       "(STARPU_USE_FXT is not defined in ${STARPU_CONFIG_HEADER}). starscope needs "
                       "FxT tracing: run scripts/setup.sh to build StarPU --with-fxt.")
@@ -36,8 +38,8 @@ set(StarPU_FXT_TOOL "${STARPU_PREFIX}/bin/starpu_fxt_tool")
 
 include(FindPackageHandleStandardArgs)
 find_package_handle_standard_args(StarPU
-  REQUIRED_VARS STARPU_LINK_LIBRARIES _starpu_fxt_ok
-  VERSION_VAR STARPU_VERSION)
+  REQUIRED_VARS STARPU_PC_LINK_LIBRARIES _starpu_fxt_ok
+  VERSION_VAR STARPU_PC_VERSION)
 if(StarPU_FOUND AND NOT TARGET StarPU::starpu)
-  add_library(StarPU::starpu ALIAS PkgConfig::STARPU)
+  add_library(StarPU::starpu ALIAS PkgConfig::STARPU_PC)
 endif()

@@ -1,0 +1,104 @@
+#pragma once
+// Time per state class (executing / sleeping / overhead) per lane and in total, on the whole
+// trace or on a time range, and the trace-level figures: makespan, idleness, barriers,
+// per-transition stall, StarPU's efficiencies, area bound and critical path.
+
+#include "tracer/analysis/barriers.hpp"
+#include "tracer/model/trace.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace starscope::tracer {
+
+// Time (ns) per state class. idle = time of the range covered by no span on the lane.
+struct ClassTimes {
+    TimeNs executing = 0;
+    TimeNs sleeping = 0;
+    TimeNs overhead = 0;
+    TimeNs user = 0;
+    TimeNs idle = 0;
+
+    TimeNs total() const { return executing + sleeping + overhead + user + idle; }
+    ClassTimes& operator+=(const ClassTimes& other);
+    bool operator==(const ClassTimes&) const = default;
+};
+
+struct LaneStats {
+    std::int32_t lane = -1;               // index into Trace::lanes
+    ClassTimes classes;
+    std::vector<TimeNs> perState;         // indexed by Trace::states id, base level only
+    std::uint64_t tasks = 0;              // tasks whose execution starts in the range
+
+    bool operator==(const LaneStats&) const = default;
+};
+
+// Statistics restricted to [from, to): spans are clipped to the range.
+struct RangeStats {
+    TimeNs from = 0;
+    TimeNs to = 0;
+    std::vector<LaneStats> lanes;         // one per lane of the trace, in lane order
+    ClassTimes workers;                   // sum over worker lanes only
+
+    bool operator==(const RangeStats&) const = default;
+};
+
+// Base-level (levels[0]) time per state and class for every lane on [from, to).
+RangeStats computeRangeStats(const Trace& trace, TimeNs from, TimeNs to);
+// Same on the whole trace [trace.begin, trace.end).
+RangeStats computeStats(const Trace& trace);
+
+// StarPU's efficiencies, as starpu_trace_state_stats.py -e defines them from the worker
+// times tt (task: Executing), ts (Scheduling), tr (other runtime overhead) and ti (idle:
+// Sleeping): scheduling = tt/(tt+ts), runtime = (tt+ts)/(tt+tr+ts),
+// pipeline = (tt+tr+ts)/(tt+tr+ti+ts), task = 1 (no sequential reference time),
+// parallel = their product.
+struct Efficiencies {
+    double parallel = 0.0;
+    double task = 0.0;
+    double runtime = 0.0;
+    double scheduling = 0.0;
+    double pipeline = 0.0;
+
+    bool operator==(const Efficiencies&) const = default;
+};
+
+struct TransitionStall {
+    std::int32_t transition = -1;
+    std::string label;
+    TimeNs stall = 0;          // total barrier time attributed to this transition
+
+    bool operator==(const TransitionStall&) const = default;
+};
+
+struct TraceSummary {
+    TimeNs makespan = 0;               // first task start -> last task end (0 if no task)
+    std::size_t workers = 0;
+    std::size_t tasks = 0;             // executed tasks
+    ClassTimes workerTotals;           // over [trace.begin, trace.end)
+    double idleness = 0.0;             // 1 - executing/(makespan*workers), on the makespan window
+    std::size_t barrierCount = 0;
+    TimeNs barrierTotal = 0;
+    TimeNs barrierMean = 0;
+    TimeNs barrierMax = 0;
+    std::vector<TransitionStall> transitions;
+    TimeNs meanTransitionStall = 0;    // mean over all transitions (0 stall included)
+    Efficiencies efficiencies;
+    TimeNs areaBound = 0;              // total task time / workers
+    TimeNs criticalPath = 0;           // longest chain of task durations over dependencies
+
+    bool operator==(const TraceSummary&) const = default;
+};
+
+TraceSummary summarize(const Trace& trace, const BarrierOptions& options = {});
+
+// Length of the longest dependency chain, summing task durations (tasks without recorded
+// dependencies are chains of one).
+TimeNs criticalPathLength(const Trace& trace);
+
+// Human-readable duration: "12.345 ms", "87.1 us", "1.204 s".
+std::string formatDuration(TimeNs ns);
+
+} // namespace starscope::tracer

@@ -1,0 +1,35 @@
+#pragma once
+// Writing a trace out: Paje (pj_dump / ViTE read it), Chrome trace JSON (Perfetto,
+// chrome://tracing: one track per lane), CSV tables, and starscope's native binary format.
+
+#include "tracer/analysis/barriers.hpp"
+#include "tracer/model/error.hpp"
+#include "tracer/model/trace.hpp"
+
+#include <filesystem>
+#include <ostream>
+#include <string_view>
+#include <vector>
+
+namespace starscope::tracer {
+
+// Paje with one container per lane, worker states as a "WS"-like state type, user-thread
+// states on the main lane and markers as events. Times in seconds.
+void writePaje(const Trace& trace, std::ostream& out);
+
+// Chrome trace-event JSON: one thread track per lane ("X" complete events), markers as
+// instant events, lanes named with metadata events.
+void writeChromeJson(const Trace& trace, std::ostream& out);
+
+// CSV tables with a header line; times in ns.
+void writeSpansCsv(const Trace& trace, std::ostream& out);     // lane,level,state,class,start,end,task
+void writeTasksCsv(const Trace& trace, std::ostream& out);     // job,codelet,worker,submit,start,end,deps
+void writeBarriersCsv(const std::vector<Barrier>& barriers, std::ostream& out);
+
+// Native binary format: magic "SSTRACE\0", then a packed version, then the model.
+inline constexpr std::uint32_t kNativeVersion = 1;
+void writeNative(const Trace& trace, std::ostream& out);
+// Written atomically (temporary file + rename).
+TraceResult<Done> writeNativeFile(const Trace& trace, const std::filesystem::path& file);
+
+} // namespace starscope::tracer

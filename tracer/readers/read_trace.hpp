@@ -1,0 +1,48 @@
+#pragma once
+// Reading traces into the model: one entry point that recognises the input by its content
+// (a run folder, StarPU FxT prof files, a Paje trace or starscope's native file), plus the
+// per-format readers it dispatches to.
+
+#include "tracer/model/error.hpp"
+#include "tracer/model/trace.hpp"
+
+#include <filesystem>
+#include <functional>
+#include <vector>
+
+namespace starscope::tracer {
+
+struct ReadOptions {
+    // Called now and then with the fraction of the input read so far (0..1). Returning false
+    // cancels the read, which then fails with ErrorCode::Cancelled.
+    std::function<bool(double fraction)> progress;
+};
+
+enum class InputFormat : std::uint8_t {
+    RunFolder,   // a folder holding prof_file_* (and run.json)
+    Fxt,         // one FxT prof file written by StarPU
+    Paje,        // a Paje trace (starpu_fxt_tool's paje.trace or another tool's)
+    Native,      // starscope's own binary format (exporters/native.hpp writes it)
+};
+
+// Recognises the input by its content (magic bytes, Paje header), not by its name.
+TraceResult<InputFormat> detectFormat(const std::filesystem::path& input);
+
+// Reads a run folder (all its prof_file_* merged), one prof file, a Paje trace or a native
+// file. Errors name the file and, where it applies, the byte offset.
+TraceResult<Trace> readTrace(const std::filesystem::path& input, const ReadOptions& options = {});
+
+// Reads one or several FxT prof files (one per process) of StarPU 1.3.10 into one trace.
+TraceResult<Trace> readFxt(const std::vector<std::filesystem::path>& files,
+                           const ReadOptions& options = {});
+
+// Reads any Paje trace (event definitions with arbitrary ids, unsorted input, ...).
+TraceResult<Trace> readPaje(const std::filesystem::path& file, const ReadOptions& options = {});
+
+// Reads starscope's native binary format (magic + version).
+TraceResult<Trace> readNative(const std::filesystem::path& file, const ReadOptions& options = {});
+
+// The prof_file_* of a run folder, sorted by name; empty when there is none.
+std::vector<std::filesystem::path> findProfFiles(const std::filesystem::path& folder);
+
+} // namespace starscope::tracer

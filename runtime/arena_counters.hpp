@@ -1,0 +1,59 @@
+#pragma once
+// Exports arena statistics as PAPI software-defined events (PAPI's sde component), so any PAPI
+// tool can read, e.g., the reset wait of arena "batch0" as the event
+//   sde:::starscope::batch0::wait_ns
+// Counters per arena (all long long):
+//   bytes_in_use, peak_bytes, bytes_reserved, blocks, resets, handles_tracked, wait_ns (total),
+//   max_wait_ns, last_wait_ns.
+// Values are read from Arena::stats() when PAPI reads them (a callback), so they are exact at
+// read time; read them from the thread that uses the arena, like stats().
+//
+// Reading back (what tests/runtime does): PAPI_library_init(PAPI_VER_CURRENT);
+// PAPI_event_name_to_code("sde:::starscope::batch0::wait_ns", &code); PAPI_create_eventset;
+// PAPI_add_event; PAPI_start; PAPI_read.
+
+#include "runtime/arena.hpp"
+#include "runtime/error.hpp"
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace starscope::runtime {
+
+class ArenaCounters {
+public:
+    static constexpr std::string_view kDefaultLibrary = "starscope";
+    static constexpr std::array<std::string_view, 9> kCounterNames = {
+        "bytes_in_use", "peak_bytes",   "bytes_reserved", "blocks",      "resets",
+        "handles_tracked", "wait_ns",   "max_wait_ns",    "last_wait_ns",
+    };
+
+    explicit ArenaCounters(std::string library = std::string(kDefaultLibrary));
+    // Unregisters every counter. Destroy before the arenas it exports.
+    ~ArenaCounters();
+    ArenaCounters(const ArenaCounters&) = delete;
+    ArenaCounters& operator=(const ArenaCounters&) = delete;
+
+    // Registers "<arena name>::<counter>" for every counter. Fails if the name is already
+    // exported by this object or PAPI refuses a registration.
+    RuntimeResult<Done> add(const Arena& arena);
+    // Unregisters the arena's counters (no-op for an arena that was not added).
+    void remove(const Arena& arena);
+
+    const std::string& library() const { return m_library; }
+    // "sde:::<library>::<arena>::<counter>", the name PAPI_event_name_to_code takes.
+    std::string eventName(std::string_view arena, std::string_view counter) const;
+
+    struct Slot; // one registered counter: arena + field, the callback's parameter
+
+private:
+    std::string m_library;
+    void* m_handle = nullptr; // papi_handle_t
+    std::vector<std::unique_ptr<Slot>> m_slots;
+};
+
+} // namespace starscope::runtime

@@ -1,0 +1,38 @@
+#pragma once
+// The runtime library's one error type. Expected failures (StarPU not initialised, pinned
+// memory exhausted, a bad loader name or configuration, a PAPI/SDE registration refused) come
+// back as Result<T, RuntimeError>; programming errors (a pointer outside the arena, a
+// non-power-of-two alignment) assert instead.
+
+#include "common/result.hpp"
+
+#include <cstdint>
+#include <string>
+
+namespace starscope::runtime {
+
+enum class RuntimeErrorCode : std::uint8_t {
+    StarpuNotInitialized, // starpu_init() was not called (or failed) before a StarPU call
+    AllocationFailed,     // starpu_malloc could not provide a block
+    InvalidArgument,      // a size, count, alignment or order that cannot be honoured
+    UnknownLoader,        // a loader name that parseLoaderKind() does not know
+    StarpuCallFailed,     // a StarPU call returned an error code
+    PapiFailed,           // PAPI SDE refused to register a counter
+};
+
+struct RuntimeError {
+    RuntimeErrorCode code = RuntimeErrorCode::InvalidArgument;
+    // Names what failed and why, e.g. "arena 'batch0': starpu_malloc of 1048576 bytes failed".
+    std::string message;
+
+    bool operator==(const RuntimeError&) const = default;
+};
+
+template <typename T>
+using RuntimeResult = Result<T, RuntimeError>;
+
+inline Unexpected<RuntimeError> runtimeFailure(RuntimeErrorCode code, std::string message) {
+    return fail(RuntimeError{code, std::move(message)});
+}
+
+} // namespace starscope::runtime

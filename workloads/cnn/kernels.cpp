@@ -1,0 +1,303 @@
+#include "workloads/cnn/kernels.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <vector>
+
+namespace starscope::workloads::cnn {
+
+namespace {
+
+using std::size_t;
+
+size_t sz(int value) {
+    assert(value >= 0);
+    return static_cast<size_t>(value);
+}
+
+// Uniform in [-limit, limit] from the raw 32-bit engine output, so the values depend only on
+// the seed and not on the standard library's distribution implementation.
+void fillUniform(std::mt19937& engine, float* out, size_t count, float limit) {
+    for (size_t i = 0; i < count; ++i) {
+        const double unit = static_cast<double>(engine()) / 4294967295.0;
+        out[i] = static_cast<float>((2.0 * unit - 1.0) * static_cast<double>(limit));
+    }
+}
+
+} // namespace
+
+void initParams(const NetShape& shape, std::uint64_t seed, float* convParams, float* denseParams) {
+    std::mt19937 engine(static_cast<std::mt19937::result_type>(seed));
+    const size_t fanConv = sz(shape.kernel * shape.kernel);
+    // Uniform with the variance of He initialisation: limit = sqrt(6 / fan_in).
+    fillUniform(engine, convParams, shape.convWeightCount(),
+                static_cast<float>(std::sqrt(6.0 / static_cast<double>(fanConv))));
+    std::fill_n(convParams + shape.convWeightCount(), sz(shape.filters), 0.0F);
+    fillUniform(engine, denseParams, shape.denseWeightCount(),
+                static_cast<float>(std::sqrt(6.0 / static_cast<double>(shape.pooledSize()))));
+    std::fill_n(denseParams + shape.denseWeightCount(), sz(shape.classes), 0.0F);
+}
+
+template <typename Real>
+void convForward(const NetShape& shape, const Real* images, int n, const Real* convParams,
+                 Real* convOut) {
+    const size_t cols = sz(shape.cols), k = sz(shape.kernel);
+    const size_t outRows = sz(shape.convRows()), outCols = sz(shape.convCols());
+    const size_t filters = sz(shape.filters);
+    const Real* bias = convParams + shape.convWeightCount();
+    for (size_t i = 0; i < sz(n); ++i) {
+        const Real* image = images + i * shape.imageSize();
+        Real* out = convOut + i * shape.convSize();
+        for (size_t f = 0; f < filters; ++f) {
+            Real* plane = out + f * outRows * outCols;
+            std::fill_n(plane, outRows * outCols, bias[f]);
+            const Real* w = convParams + f * k * k;
+            // Accumulating whole output rows keeps the innermost loop contiguous (vectorised).
+            for (size_t ky = 0; ky < k; ++ky) {
+                for (size_t kx = 0; kx < k; ++kx) {
+                    const Real weight = w[ky * k + kx];
+                    for (size_t y = 0; y < outRows; ++y) {
+                        const Real* in = image + (y + ky) * cols + kx;
+                        Real* o = plane + y * outCols;
+                        for (size_t x = 0; x < outCols; ++x) {
+                            o[x] += weight * in[x];
+                        }
+                    }
+                }
+            }
+            for (size_t p = 0; p < outRows * outCols; ++p) {
+                plane[p] = std::max(plane[p], Real(0));
+            }
+        }
+    }
+}
+
+template <typename Real>
+void poolForward(const NetShape& shape, const Real* convOut, int n, Real* pooled,
+                 std::uint8_t* argmax) {
+    const size_t convCols = sz(shape.convCols()), convRows = sz(shape.convRows());
+    const size_t poolRows = sz(shape.poolRows()), poolCols = sz(shape.poolCols());
+    const size_t planes = sz(n) * sz(shape.filters);
+    for (size_t plane = 0; plane < planes; ++plane) {
+        const Real* in = convOut + plane * convRows * convCols;
+        Real* out = pooled + plane * poolRows * poolCols;
+        std::uint8_t* arg = argmax + plane * poolRows * poolCols;
+        for (size_t y = 0; y < poolRows; ++y) {
+            for (size_t x = 0; x < poolCols; ++x) {
+                const Real* corner = in + 2 * y * convCols + 2 * x;
+                const Real values[4] = {corner[0], corner[1], corner[convCols],
+                                         corner[convCols + 1]};
+                std::uint8_t best = 0;
+                for (std::uint8_t q = 1; q < 4; ++q) {
+                    if (values[q] > values[best]) {
+                        best = q;
+                    }
+                }
+                out[y * poolCols + x] = values[best];
+                arg[y * poolCols + x] = best;
+            }
+        }
+    }
+}
+
+namespace {
+
+// logits of one image; returns the index of the largest.
+template <typename Real>
+size_t denseLogits(const NetShape& shape, const Real* input, const Real* denseParams,
+                   double* logits) {
+    const size_t classes = sz(shape.classes), inSize = shape.pooledSize();
+    const Real* bias = denseParams + shape.denseWeightCount();
+    size_t best = 0;
+    for (size_t c = 0; c < classes; ++c) {
+        const Real* w = denseParams + c * inSize;
+        Real sum = Real(0);
+        for (size_t j = 0; j < inSize; ++j) {
+            sum += w[j] * input[j];
+        }
+        logits[c] = static_cast<double>(sum + bias[c]);
+        if (logits[c] > logits[best]) {
+            best = c;
+        }
+    }
+    return best;
+}
+
+// Softmax in place (max-shifted); returns -log p[label].
+double softmaxLoss(double* logits, size_t classes, size_t label) {
+    const double top = *std::max_element(logits, logits + classes);
+    double total = 0.0;
+    for (size_t c = 0; c < classes; ++c) {
+        logits[c] = std::exp(logits[c] - top);
+        total += logits[c];
+    }
+    for (size_t c = 0; c < classes; ++c) {
+        logits[c] /= total;
+    }
+    return -std::log(std::max(logits[label], 1e-30));
+}
+
+constexpr size_t kMaxClasses = 256;
+
+} // namespace
+
+template <typename Real>
+void denseForwardLoss(const NetShape& shape, const Real* pooled, int n, const Real* denseParams,
+                      const std::uint8_t* labels, Real gradScale, Real* dlogits, Real* stats) {
+    const size_t classes = sz(shape.classes);
+    assert(classes <= kMaxClasses);
+    double logits[kMaxClasses];
+    double lossSum = 0.0;
+    int correct = 0;
+    for (size_t i = 0; i < sz(n); ++i) {
+        const size_t predicted =
+            denseLogits(shape, pooled + i * shape.pooledSize(), denseParams, logits);
+        const size_t label = labels[i];
+        correct += predicted == label ? 1 : 0;
+        lossSum += softmaxLoss(logits, classes, label);
+        if (dlogits != nullptr) {
+            for (size_t c = 0; c < classes; ++c) {
+                const double target = c == label ? 1.0 : 0.0;
+                dlogits[i * classes + c] = static_cast<Real>((logits[c] - target) * gradScale);
+            }
+        }
+    }
+    stats[0] = static_cast<Real>(lossSum);
+    stats[1] = static_cast<Real>(correct);
+}
+
+template <typename Real>
+void denseBackward(const NetShape& shape, const Real* pooled, const Real* dlogits, int n,
+                   const Real* denseParams, Real* denseGrad, Real* dpooled) {
+    const size_t classes = sz(shape.classes), inSize = shape.pooledSize();
+    std::fill_n(denseGrad, shape.denseParamCount(), Real(0));
+    Real* biasGrad = denseGrad + shape.denseWeightCount();
+    for (size_t i = 0; i < sz(n); ++i) {
+        const Real* input = pooled + i * inSize;
+        const Real* d = dlogits + i * classes;
+        Real* dIn = dpooled + i * inSize;
+        std::fill_n(dIn, inSize, Real(0));
+        for (size_t c = 0; c < classes; ++c) {
+            const Real g = d[c];
+            Real* wGrad = denseGrad + c * inSize;
+            const Real* w = denseParams + c * inSize;
+            for (size_t j = 0; j < inSize; ++j) {
+                wGrad[j] += g * input[j];
+                dIn[j] += g * w[j];
+            }
+            biasGrad[c] += g;
+        }
+    }
+}
+
+template <typename Real>
+void poolBackward(const NetShape& shape, const Real* dpooled, const std::uint8_t* argmax,
+                  const Real* convOut, int n, Real* dconv) {
+    const size_t convCols = sz(shape.convCols()), convRows = sz(shape.convRows());
+    const size_t poolRows = sz(shape.poolRows()), poolCols = sz(shape.poolCols());
+    const size_t planes = sz(n) * sz(shape.filters);
+    std::fill_n(dconv, planes * convRows * convCols, Real(0));
+    for (size_t plane = 0; plane < planes; ++plane) {
+        const Real* d = dpooled + plane * poolRows * poolCols;
+        const std::uint8_t* arg = argmax + plane * poolRows * poolCols;
+        const Real* activation = convOut + plane * convRows * convCols;
+        Real* out = dconv + plane * convRows * convCols;
+        for (size_t y = 0; y < poolRows; ++y) {
+            for (size_t x = 0; x < poolCols; ++x) {
+                const size_t q = arg[y * poolCols + x];
+                const size_t at = (2 * y + q / 2) * convCols + 2 * x + q % 2;
+                // ReLU passes the gradient only where it let the value through.
+                if (activation[at] > Real(0)) {
+                    out[at] = d[y * poolCols + x];
+                }
+            }
+        }
+    }
+}
+
+template <typename Real>
+void convBackward(const NetShape& shape, const Real* images, const Real* dconv, int n,
+                  Real* convGrad) {
+    const size_t cols = sz(shape.cols), k = sz(shape.kernel);
+    const size_t outRows = sz(shape.convRows()), outCols = sz(shape.convCols());
+    const size_t filters = sz(shape.filters);
+    std::fill_n(convGrad, shape.convParamCount(), Real(0));
+    Real* biasGrad = convGrad + shape.convWeightCount();
+    std::vector<Real> rowSums(outCols);
+    for (size_t i = 0; i < sz(n); ++i) {
+        const Real* image = images + i * shape.imageSize();
+        for (size_t f = 0; f < filters; ++f) {
+            const Real* d = dconv + i * shape.convSize() + f * outRows * outCols;
+            Real* wGrad = convGrad + f * k * k;
+            for (size_t p = 0; p < outRows * outCols; ++p) {
+                biasGrad[f] += d[p];
+            }
+            for (size_t ky = 0; ky < k; ++ky) {
+                for (size_t kx = 0; kx < k; ++kx) {
+                    // Lane-wise partial sums keep the inner loop vectorisable without
+                    // reassociating a single accumulator.
+                    std::fill(rowSums.begin(), rowSums.end(), Real(0));
+                    for (size_t y = 0; y < outRows; ++y) {
+                        const Real* in = image + (y + ky) * cols + kx;
+                        const Real* dRow = d + y * outCols;
+                        for (size_t x = 0; x < outCols; ++x) {
+                            rowSums[x] += dRow[x] * in[x];
+                        }
+                    }
+                    Real sum = Real(0);
+                    for (const Real value : rowSums) {
+                        sum += value;
+                    }
+                    wGrad[ky * k + kx] += sum;
+                }
+            }
+        }
+    }
+}
+
+template <typename Real>
+void sgdStep(Real* params, const Real* const* grads, int gradCount, std::size_t size,
+             Real rate) {
+    for (size_t g = 0; g < sz(gradCount); ++g) {
+        const Real* grad = grads[g];
+        for (size_t j = 0; j < size; ++j) {
+            params[j] -= rate * grad[j];
+        }
+    }
+}
+
+template <typename Real>
+double chunkLoss(const NetShape& shape, const Real* images, const std::uint8_t* labels, int n,
+                 const Real* convParams, const Real* denseParams) {
+    std::vector<Real> conv(sz(n) * shape.convSize());
+    std::vector<Real> pooled(sz(n) * shape.pooledSize());
+    std::vector<std::uint8_t> argmax(pooled.size());
+    convForward(shape, images, n, convParams, conv.data());
+    poolForward(shape, conv.data(), n, pooled.data(), argmax.data());
+    Real stats[kStatsSize];
+    denseForwardLoss(shape, pooled.data(), n, denseParams, labels, Real(1), static_cast<Real*>(nullptr), stats);
+    return static_cast<double>(stats[0]) / n;
+}
+
+#define STARSCOPE_INSTANTIATE_KERNELS(Real)                                                       \
+    template void convForward<Real>(const NetShape&, const Real*, int, const Real*, Real*);       \
+    template void poolForward<Real>(const NetShape&, const Real*, int, Real*, std::uint8_t*);     \
+    template void denseForwardLoss<Real>(const NetShape&, const Real*, int, const Real*,          \
+                                         const std::uint8_t*, Real, Real*, Real*);                \
+    template void denseBackward<Real>(const NetShape&, const Real*, const Real*, int,             \
+                                      const Real*, Real*, Real*);                                 \
+    template void poolBackward<Real>(const NetShape&, const Real*, const std::uint8_t*,           \
+                                     const Real*, int, Real*);                                    \
+    template void convBackward<Real>(const NetShape&, const Real*, const Real*, int, Real*);      \
+    template void sgdStep<Real>(Real*, const Real* const*, int, std::size_t, Real);               \
+    template double chunkLoss<Real>(const NetShape&, const Real*, const std::uint8_t*, int,       \
+                                    const Real*, const Real*);
+
+STARSCOPE_INSTANTIATE_KERNELS(float)
+STARSCOPE_INSTANTIATE_KERNELS(double)
+#undef STARSCOPE_INSTANTIATE_KERNELS
+
+} // namespace starscope::workloads::cnn

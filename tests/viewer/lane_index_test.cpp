@@ -1,0 +1,51 @@
+#include "viewer/core/lane_index.hpp"
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <vector>
+
+using starscope::tracer::Span;
+using starscope::tracer::TimeNs;
+using starscope::viewer::LaneIndex;
+
+TEST(LaneIndex, StateTimesMatchAScanForAnyRange) {
+    constexpr std::size_t kStates = 5;
+    std::mt19937 random(7);
+    std::vector<Span> spans;
+    TimeNs t = 0;
+    for (int i = 0; i < 1000; ++i) {
+        const TimeNs length = static_cast<TimeNs>(random() % 100);   // zero lengths included
+        spans.push_back({t, t + length, static_cast<std::uint32_t>(random() % kStates), starscope::tracer::kNoTask});
+        t += length + static_cast<TimeNs>(random() % 3);
+    }
+    const LaneIndex index(spans, kStates);
+    EXPECT_EQ(index.stateCount(), kStates);
+    const std::vector<std::pair<std::size_t, std::size_t>> ranges{
+        {0, 0}, {0, 1}, {0, 64}, {0, 1000}, {63, 65}, {64, 128}, {1, 999}, {100, 700}, {999, 1000}, {500, 563}};
+    for (const auto& [first, last] : ranges) {
+        std::vector<TimeNs> expected(kStates, 0);
+        for (std::size_t i = first; i < last; ++i) {
+            expected[spans[i].state] += spans[i].duration();
+        }
+        std::vector<TimeNs> actual(kStates, 0);
+        index.addStateTimes(spans, first, last, actual.data());
+        EXPECT_EQ(actual, expected) << first << ".." << last;
+    }
+}
+
+TEST(LaneIndex, AddsToWhatIsAlreadyThere) {
+    const std::vector<Span> spans{{0, 10, 0, 0}, {10, 30, 1, 1}};
+    const LaneIndex index(spans, 2);
+    std::vector<TimeNs> times{5, 5};
+    index.addStateTimes(spans, 0, 2, times.data());
+    EXPECT_EQ(times, (std::vector<TimeNs>{15, 25}));
+}
+
+TEST(LaneIndex, EmptyLane) {
+    const std::vector<Span> spans;
+    const LaneIndex index(spans, 3);
+    std::vector<TimeNs> times(3, 0);
+    index.addStateTimes(spans, 0, 0, times.data());
+    EXPECT_EQ(times, (std::vector<TimeNs>{0, 0, 0}));
+}

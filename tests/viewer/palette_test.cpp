@@ -1,0 +1,94 @@
+#include "viewer/core/palette.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace starscope::viewer;
+using starscope::tracer::StateClass;
+using starscope::tracer::TimeNs;
+using starscope::tracer::Trace;
+
+namespace {
+
+Trace traceWithStates() {
+    Trace trace;
+    trace.stateId("Executing", StateClass::Executing);     // 0
+    trace.stateId("Sleeping", StateClass::Sleeping);       // 1
+    trace.stateId("Scheduling", StateClass::Overhead);     // 2
+    trace.stateId("FetchingInput", StateClass::Overhead);  // 3
+    trace.stateId("Submitting", StateClass::User);         // 4
+    trace.stateId("Waiting all tasks", StateClass::User);  // 5
+    trace.stateId("Never used", StateClass::Overhead);     // 6
+    starscope::tracer::Lane lane;
+    lane.levels.push_back({{0, 10, 0, 0}, {10, 20, 1, starscope::tracer::kNoTask},
+                           {20, 30, 2, starscope::tracer::kNoTask}, {30, 40, 0, 1},
+                           {40, 50, 3, starscope::tracer::kNoTask}});
+    trace.lanes.push_back(lane);
+    starscope::tracer::Lane mainLane;
+    mainLane.kind = starscope::tracer::LaneKind::MainThread;
+    mainLane.levels.push_back({{0, 5, 4, starscope::tracer::kNoTask}, {5, 50, 5, starscope::tracer::kNoTask}});
+    trace.lanes.push_back(mainLane);
+    const auto a = trace.names.intern("gemm");
+    const auto b = trace.names.intern("relu");
+    trace.tasks.push_back({1, a, 0, 0, 0, 10, 0, {}});
+    trace.tasks.push_back({2, b, 0, 0, 30, 40, 0, {}});
+    return trace;
+}
+
+bool isGrey(Rgb c) { return c.r == c.g && c.g == c.b; }
+
+} // namespace
+
+TEST(Palette, ColoursFollowStateClasses) {
+    const Trace trace = traceWithStates();
+    const Palette palette(trace);
+    EXPECT_EQ(palette.stateColour(0), kExecutingGreen);
+    EXPECT_EQ(palette.stateColour(1), kSleepingRed);
+    EXPECT_TRUE(isGreenish(palette.stateColour(0)));
+    EXPECT_TRUE(isReddish(palette.stateColour(1)));
+    EXPECT_TRUE(isGrey(palette.stateColour(2)));
+    EXPECT_TRUE(isGrey(palette.stateColour(3)));
+    EXPECT_NE(palette.stateColour(2), palette.stateColour(3));
+    // Main thread states are neither grey nor the worker colours, and differ from each other.
+    for (std::uint32_t s : {4u, 5u}) {
+        EXPECT_FALSE(isGrey(palette.stateColour(s)));
+        EXPECT_FALSE(isGreenish(palette.stateColour(s)));
+        EXPECT_FALSE(isReddish(palette.stateColour(s)));
+    }
+    EXPECT_NE(palette.stateColour(4), palette.stateColour(5));
+}
+
+TEST(Palette, EachCodeletGetsItsOwnGreen) {
+    const Trace trace = traceWithStates();
+    const Palette palette(trace);
+    const auto gemm = palette.spanColour(trace.lanes[0].levels[0][0]);
+    const auto relu = palette.spanColour(trace.lanes[0].levels[0][3]);
+    EXPECT_NE(gemm, relu);
+    EXPECT_TRUE(isGreenish(gemm));
+    EXPECT_TRUE(isGreenish(relu));
+    EXPECT_EQ(palette.spanColour(trace.lanes[0].levels[0][1]), kSleepingRed);
+}
+
+TEST(Palette, BlendWeighsColoursByTime) {
+    const Trace trace = traceWithStates();
+    const Palette palette(trace);
+    std::vector<TimeNs> times(trace.states.size(), 0);
+    times[0] = 30;
+    EXPECT_EQ(palette.blend(times.data()), kExecutingGreen);
+    times[1] = 30;
+    const Rgb half = palette.blend(times.data());
+    EXPECT_NEAR(half.r, (kExecutingGreen.r + kSleepingRed.r) / 2.0, 1.0);
+    EXPECT_NEAR(half.g, (kExecutingGreen.g + kSleepingRed.g) / 2.0, 1.0);
+    times[0] = 0;
+    EXPECT_EQ(palette.blend(times.data()), kSleepingRed);
+}
+
+TEST(Palette, LegendListsUsedStatesOnly) {
+    const Trace trace = traceWithStates();
+    const Palette palette(trace);
+    ASSERT_EQ(palette.legend().size(), 6u);
+    EXPECT_EQ(palette.legend()[0].label, "Executing");
+    EXPECT_EQ(palette.legend()[5].label, "Waiting all tasks");
+    for (const auto& entry : palette.legend()) {
+        EXPECT_NE(entry.label, "Never used");
+    }
+}

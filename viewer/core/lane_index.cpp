@@ -1,0 +1,48 @@
+#include "viewer/core/lane_index.hpp"
+
+#include <cassert>
+
+namespace starscope::viewer {
+
+using tracer::Span;
+using tracer::TimeNs;
+
+LaneIndex::LaneIndex(const std::vector<Span>& spans, std::size_t stateCount) : m_states(stateCount) {
+    const std::size_t blocks = spans.size() / kBlock + 1;
+    m_prefix.assign(blocks * m_states, 0);
+    std::vector<TimeNs> running(m_states, 0);
+    for (std::size_t i = 0; i < spans.size(); ++i) {
+        if (i % kBlock == 0) {
+            std::copy(running.begin(), running.end(), m_prefix.begin() + static_cast<std::ptrdiff_t>((i / kBlock) * m_states));
+        }
+        assert(spans[i].state < m_states);
+        running[spans[i].state] += spans[i].duration();
+    }
+}
+
+void LaneIndex::addStateTimes(const std::vector<Span>& spans, std::size_t first, std::size_t last,
+                              TimeNs* perState) const {
+    assert(first <= last && last <= spans.size());
+    const std::size_t firstBlock = (first + kBlock - 1) / kBlock;
+    const std::size_t lastBlock = last / kBlock;
+    if (firstBlock >= lastBlock) {
+        for (std::size_t i = first; i < last; ++i) {
+            perState[spans[i].state] += spans[i].duration();
+        }
+        return;
+    }
+    // [first, firstBlock*B) directly, whole blocks from the prefix, [lastBlock*B, last) directly.
+    for (std::size_t i = first; i < firstBlock * kBlock; ++i) {
+        perState[spans[i].state] += spans[i].duration();
+    }
+    const TimeNs* lo = m_prefix.data() + firstBlock * m_states;
+    const TimeNs* hi = m_prefix.data() + lastBlock * m_states;
+    for (std::size_t s = 0; s < m_states; ++s) {
+        perState[s] += hi[s] - lo[s];
+    }
+    for (std::size_t i = lastBlock * kBlock; i < last; ++i) {
+        perState[spans[i].state] += spans[i].duration();
+    }
+}
+
+} // namespace starscope::viewer

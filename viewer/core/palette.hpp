@@ -1,0 +1,61 @@
+#pragma once
+// Colours of the Gantt chart: executing in greens (one shade per codelet), sleeping in red,
+// runtime overhead in neutral greys, the main thread's states in distinct hues. Plain RGB so
+// the core stays free of Qt.
+
+#include "tracer/model/trace.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace starscope::viewer {
+
+struct Rgb {
+    std::uint8_t r = 0;
+    std::uint8_t g = 0;
+    std::uint8_t b = 0;
+
+    bool operator==(const Rgb&) const = default;
+};
+
+inline constexpr Rgb kExecutingGreen{46, 160, 67};
+inline constexpr Rgb kSleepingRed{214, 39, 40};
+inline constexpr Rgb kBackground{255, 255, 255};
+
+struct LegendEntry {
+    std::string label;
+    Rgb colour;
+
+    bool operator==(const LegendEntry&) const = default;
+};
+
+class Palette {
+public:
+    Palette() = default;
+    explicit Palette(const tracer::Trace& trace);
+
+    Rgb stateColour(std::uint32_t state) const;
+    // The codelet's shade for a span running a task, otherwise its state's colour.
+    Rgb spanColour(const tracer::Span& span) const;
+    // The time-weighted mix of state colours; perState has one entry per state.
+    Rgb blend(const tracer::TimeNs* perState) const;
+    // One entry per state the trace uses (executing shades appear as one "Executing" entry).
+    const std::vector<LegendEntry>& legend() const { return m_legend; }
+    std::size_t stateCount() const { return m_states.size(); }
+
+private:
+    std::vector<Rgb> m_states;
+    std::vector<bool> m_executing;    // per state
+    std::vector<Rgb> m_taskColours;   // per task: the shade of its codelet
+    std::vector<LegendEntry> m_legend;
+};
+
+// The shade of green of the i-th codelet (cycling through a fixed set).
+Rgb codeletShade(std::size_t index);
+// Whether a colour reads as a given hue family; used by render tests and kept here so that
+// the definition of "green" follows the palette.
+bool isGreenish(Rgb colour);
+bool isReddish(Rgb colour);
+
+} // namespace starscope::viewer

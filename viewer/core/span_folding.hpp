@@ -1,0 +1,41 @@
+#pragma once
+// The first drawing pass of a Gantt row: find the visible spans with binary searches and fold
+// every run of spans narrower than a few pixels into one mark, so the number of marks (and the
+// cost of a frame) follows the row's width in pixels, not the number of spans.
+
+#include "tracer/model/trace.hpp"
+#include "viewer/core/time_view.hpp"
+
+#include <cstddef>
+#include <optional>
+#include <vector>
+
+namespace starscope::viewer {
+
+// One mark to paint: a single span (folded == false) or spans [first, last) folded together.
+struct DrawRun {
+    double x0 = 0.0;   // pixels, clipped to the view
+    double x1 = 0.0;
+    std::size_t first = 0;
+    std::size_t last = 0;
+    bool folded = false;
+
+    bool operator==(const DrawRun&) const = default;
+};
+
+inline constexpr double kDefaultFoldPx = 2.0;
+
+// Index of the first span ending after timeNs (spans sorted and non-overlapping).
+std::size_t firstEndingAfter(const std::vector<tracer::Span>& spans, double timeNs);
+
+// Appends the marks of the spans visible in view to out. A span at least minWidthPx wide is
+// its own mark; a narrower one starts a fold that takes every following span ending within
+// minWidthPx of its start. Costs O(marks * log(spans)).
+void foldSpans(const std::vector<tracer::Span>& spans, const TimeView& view, double minWidthPx,
+               std::vector<DrawRun>& out);
+
+// The span under timeNs, or the nearest one within toleranceNs; nullopt when none.
+std::optional<std::size_t> spanAt(const std::vector<tracer::Span>& spans, double timeNs,
+                                  double toleranceNs);
+
+} // namespace starscope::viewer

@@ -1,0 +1,39 @@
+#pragma once
+// Deterministic traces with the shape of a batched training loop, for render tests (exact,
+// known positions) and for benchmarks (millions of spans) without recording a run.
+//
+// Batch b starts at b * period(). The main thread submits for submitNs, then waits for all
+// tasks; workers sleep until the submission ends, then run their share of the batch's tasks,
+// each preceded by overheadNs of Scheduling, and sleep once they are out of work. The batch
+// ends when the last worker finishes; the main thread then spends the rest of the period in
+// "Waiting task" (the arena reset), which is the barrier at every batch transition.
+
+#include "tracer/model/trace.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace starscope::viewer {
+
+struct SyntheticOptions {
+    int cpuWorkers = 4;
+    int epochs = 1;
+    int batchesPerEpoch = 4;
+    int tasksPerWorker = 8;              // per batch
+    tracer::TimeNs taskNs = 50'000;
+    tracer::TimeNs overheadNs = 5'000;   // Scheduling before each task
+    tracer::TimeNs submitNs = 20'000;
+    tracer::TimeNs barrierNs = 400'000;  // from the batch end to the next batch start
+    double jitter = 0.0;                 // task durations vary by up to +-jitter * taskNs
+    std::uint64_t seed = 1;
+    std::vector<std::string> codelets{"conv_fwd", "conv_bwd", "dense_fwd", "dense_bwd"};
+
+    tracer::TimeNs busyNs() const { return tasksPerWorker * (overheadNs + taskNs); }
+    // Batch length without jitter: submission + the busiest worker + the barrier.
+    tracer::TimeNs period() const;
+};
+
+tracer::Trace makeSyntheticTrace(const SyntheticOptions& options);
+
+} // namespace starscope::viewer

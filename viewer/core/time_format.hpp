@@ -1,0 +1,30 @@
+#pragma once
+// Tick placement and time labels for the time axis: the unit follows the magnitude of the
+// visible times (ns, us, ms, s) and the decimals follow the tick step, so neighbouring labels
+// always differ.
+
+#include <string>
+
+namespace starscope::viewer {
+
+enum class TimeUnit { Ns, Us, Ms, S };
+
+double unitScaleNs(TimeUnit unit);
+const char* unitSuffix(TimeUnit unit);
+// The largest unit in which magnitudeNs is at least 1 (ns for anything below 1 us).
+TimeUnit unitFor(double magnitudeNs);
+
+struct TickPlan {
+    double stepNs = 1.0;   // 1, 2 or 5 times a power of ten, never below 1 ns
+    TimeUnit unit = TimeUnit::Ns;
+    int decimals = 0;
+};
+
+// Ticks for the window [startNs, endNs] with at most about maxTicks ticks.
+TickPlan planTicks(double startNs, double endNs, int maxTicks);
+// "12.5 ms" in the plan's unit and decimals; exactly "0" for zero.
+std::string formatTick(double ns, const TickPlan& plan);
+// A duration with three significant decimals in its own unit: "87.1 us", "1.204 s".
+std::string formatDuration(double ns);
+
+} // namespace starscope::viewer

@@ -27,6 +27,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace starscope::runtime {
@@ -186,12 +187,14 @@ public:
 
 private:
     void* allocateSlow(std::size_t bytes, std::size_t alignment);
-    bool enterBlock(std::size_t index);
+    void enterBlock(std::size_t index);
+    void rewind();
     std::size_t newBlockSize(std::size_t atLeast) const;
     void closeCurrentBlock();
     void harvestDeferred();
     std::uint64_t currentBytesInUse() const;
-    RuntimeResult<starpu_data_handle_t> checkRegistration(const void* ptr, std::size_t bytes) const;
+    RuntimeResult<Done> checkRegistration(const void* ptr, std::size_t bytes,
+                                          std::string_view what) const;
 
     std::string m_name;
     ArenaOptions m_options;
@@ -205,6 +208,7 @@ private:
     std::vector<std::unique_ptr<detail::DeferredGeneration>> m_deferred;
     std::vector<detail::TrackedEntry> m_tracked;
     std::size_t m_lastBlockSize = 0;
+    std::uint64_t m_closedBytes = 0; // bytes used in the blocks left since the last reset
     mutable std::uint64_t m_peakBytes = 0;
     std::uint64_t m_resets = 0;
     std::uint64_t m_deferredResets = 0;

@@ -127,8 +127,11 @@ public:
     std::size_t batchSize() const { return m_config.batchSize; }
     std::size_t batchesPerEpoch() const;
     const ImageSet& images() const { return m_config.images; }
-    // The sample order of `epoch` (cached for the epoch last asked).
-    RuntimeResult<std::vector<std::uint32_t>> sampleOrder(std::size_t epoch);
+    // The sample order of `epoch`: config().order(epoch), checked to be a permutation, or the
+    // identity. Cached for the epoch last asked; the span is valid until another epoch is.
+    RuntimeResult<std::span<const std::uint32_t>> sampleOrder(std::size_t epoch);
+    // Samples in batch `index` (batchSize, or fewer for the last one when dropLast is false).
+    std::size_t samplesInBatch(std::size_t index) const;
 
     // Batch `index` of `epoch`: the prefetched one when prefetch(epoch, index) ran before,
     // loaded now otherwise. batchArena is the ring arena of this batch; naive loads into it,

@@ -1,0 +1,162 @@
+// Records a small StarPU+FxT trace with the shape starscope looks for: batches of tasks with
+// batch markers, a starpu_task_wait_for_all() barrier between batches (the main thread in
+// "Waiting all tasks") and a simulated image load with load markers. Tests and the benchmark
+// run it as a separate process so each recording gets a fresh StarPU and its own FxT prefix.
+//
+// sample_program OUT_DIR [--epochs N] [--batches N] [--tasks N] [--task-us N] [--load-us N]
+//                        [--ncpu N] [--chains N]
+
+#include "common/markers.hpp"
+
+#include <starpu.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+struct Options {
+    std::string outDir;
+    int epochs = 1;
+    int batches = 4;
+    int tasks = 24;
+    int taskUs = 200;
+    int loadUs = 1500;
+    int ncpu = 2;
+    int chains = 4;
+};
+
+int g_taskUs = 200;
+
+void spinFor(void* buffers[], void* /*arg*/) {
+    // Busy wait, not sleep: the worker must be Executing for the whole task.
+    const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(g_taskUs);
+    while (std::chrono::steady_clock::now() < until) {
+    }
+    auto* value = reinterpret_cast<long*>(STARPU_VARIABLE_GET_PTR(buffers[0]));
+    *value += 1;
+}
+
+void mark(const starscope::markers::Marker& marker) {
+    const std::string text = starscope::markers::format(marker);
+    starpu_fxt_trace_user_event_string(text.c_str());
+}
+
+bool parseInt(const char* text, int& out) {
+    char* end = nullptr;
+    const long value = std::strtol(text, &end, 10);
+    if (end == text || *end != '\0' || value < 0 || value > 100'000'000) {
+        return false;
+    }
+    out = static_cast<int>(value);
+    return true;
+}
+
+bool parseArgs(int argc, char** argv, Options& options) {
+    if (argc < 2) {
+        return false;
+    }
+    options.outDir = argv[1];
+    for (int i = 2; i + 1 < argc; i += 2) {
+        const std::string flag = argv[i];
+        int* target = flag == "--epochs"    ? &options.epochs
+                      : flag == "--batches" ? &options.batches
+                      : flag == "--tasks"   ? &options.tasks
+                      : flag == "--task-us" ? &options.taskUs
+                      : flag == "--load-us" ? &options.loadUs
+                      : flag == "--ncpu"    ? &options.ncpu
+                      : flag == "--chains"  ? &options.chains
+                                            : nullptr;
+        if (target == nullptr || !parseInt(argv[i + 1], *target)) {
+            std::fprintf(stderr, "sample_program: bad option %s %s\n", argv[i], argv[i + 1]);
+            return false;
+        }
+    }
+    return (argc % 2) == 0 && options.chains > 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    Options options;
+    if (!parseArgs(argc, argv, options)) {
+        std::fprintf(stderr, "usage: sample_program OUT_DIR [--epochs N] [--batches N] [--tasks N] "
+                             "[--task-us N] [--load-us N] [--ncpu N] [--chains N]\n");
+        return 2;
+    }
+    std::error_code ec;
+    std::filesystem::create_directories(options.outDir, ec);
+    if (ec) {
+        std::fprintf(stderr, "sample_program: cannot create %s\n", options.outDir.c_str());
+        return 1;
+    }
+    g_taskUs = options.taskUs;
+    const std::string ncpu = std::to_string(options.ncpu);
+    ::setenv("STARPU_FXT_PREFIX", options.outDir.c_str(), 1);
+    ::setenv("STARPU_FXT_TRACE", "1", 1);
+    ::setenv("STARPU_NCPU", ncpu.c_str(), 1);
+    ::setenv("STARPU_NCUDA", "0", 1);
+    ::setenv("STARPU_NOPENCL", "0", 1);
+    ::setenv("STARPU_SILENT", "1", 1);
+    if (starpu_init(nullptr) != 0) {
+        std::fprintf(stderr, "sample_program: starpu_init failed\n");
+        return 1;
+    }
+
+    starpu_codelet codelet;
+    starpu_codelet_init(&codelet);
+    codelet.cpu_funcs[0] = spinFor;
+    codelet.nbuffers = 1;
+    codelet.modes[0] = STARPU_RW;
+    codelet.name = "sample_spin";
+
+    std::vector<long> counters(static_cast<std::size_t>(options.chains), 0);
+    std::vector<starpu_data_handle_t> handles(counters.size());
+    for (std::size_t i = 0; i < counters.size(); ++i) {
+        starpu_variable_data_register(&handles[i], STARPU_MAIN_RAM,
+                                      reinterpret_cast<uintptr_t>(&counters[i]), sizeof(long));
+    }
+    int status = 0;
+    for (int epoch = 0; epoch < options.epochs && status == 0; ++epoch) {
+        for (int batch = 0; batch < options.batches && status == 0; ++batch) {
+            using starscope::markers::Kind;
+            mark({Kind::LoadBegin, epoch, batch, -1, -1, {}});
+            std::this_thread::sleep_for(std::chrono::microseconds(options.loadUs));
+            mark({Kind::LoadEnd, epoch, batch, -1, -1, {}});
+            mark({Kind::BatchBegin, epoch, batch, batch % 2, -1, {}});
+            for (int t = 0; t < options.tasks; ++t) {
+                // RW on a handle per chain: tasks of one chain depend on each other.
+                if (starpu_task_insert(&codelet, STARPU_RW,
+                                       handles[static_cast<std::size_t>(t % options.chains)], 0)
+                    != 0) {
+                    status = 1;
+                    break;
+                }
+            }
+            mark({Kind::BatchEnd, epoch, batch, batch % 2, -1, {}});
+            mark({Kind::ResetWaitBegin, epoch, batch, batch % 2, options.chains, "batch"});
+            starpu_task_wait_for_all();
+            mark({Kind::ResetWaitEnd, epoch, batch, batch % 2, options.chains, "batch"});
+        }
+    }
+    for (auto& handle : handles) {
+        starpu_data_unregister(handle);
+    }
+    starpu_shutdown();
+    long total = 0;
+    for (const long c : counters) {
+        total += c;
+    }
+    if (status == 0 && total != static_cast<long>(options.epochs) * options.batches * options.tasks) {
+        std::fprintf(stderr, "sample_program: %ld tasks ran, expected %d\n", total,
+                     options.epochs * options.batches * options.tasks);
+        status = 1;
+    }
+    return status;
+}

@@ -1,0 +1,377 @@
+// StarPU 1.3.10 FxT events -> trace model. Follows starpu_fxt_tool's own interpretation
+// (src/debug/traces/starpu_fxt.c) so that the spans equal the states of its paje.trace:
+// worker threads and their workers are one lane; a thread StarPU does not know as a worker
+// is a user thread (the main thread submitting tasks).
+
+#include "tracer/readers/fxt/fxt_source.hpp"
+#include "tracer/readers/fxt/starpu_1_3_10_codes.hpp"
+#include "tracer/readers/read_trace.hpp"
+#include "tracer/readers/trace_builder.hpp"
+
+#include <cstring>
+#include <string>
+#include <unordered_map>
+#include <utility>
+
+namespace starscope::tracer {
+
+namespace {
+
+namespace codes = detail::starpu_1_3_10;
+using detail::RawEvent;
+using detail::TraceBuilder;
+
+std::string_view stateName(std::string_view alias) {
+    for (const auto& entry : codes::kStateNames) {
+        if (entry.alias == alias) {
+            return entry.name;
+        }
+    }
+    return alias;
+}
+
+// A string packed into the parameters from index `from` on (NUL-terminated, or cut at the
+// end of the event as starpu_fxt_tool does).
+std::string paramString(const RawEvent& ev, std::uint32_t from) {
+    if (ev.paramCount <= from) {
+        return {};
+    }
+    const auto* bytes = reinterpret_cast<const char*>(ev.params + from);
+    const std::size_t max = (ev.paramCount - from) * sizeof(std::uint64_t);
+    return std::string(bytes, strnlen(bytes, max));
+}
+
+class FileDecoder {
+public:
+    FileDecoder(TraceBuilder& builder, std::string lanePrefix, std::uint64_t jobBase)
+        : m_b(builder), m_prefix(std::move(lanePrefix)), m_jobBase(jobBase) {}
+
+    bool handle(const RawEvent& ev);
+    void finish();
+
+private:
+    struct Thread {
+        std::int32_t lane = -1;
+        bool sync = true;
+    };
+    TimeNs now(const RawEvent& ev) const {
+        return static_cast<TimeNs>(ev.time) - static_cast<TimeNs>(ev.origin);
+    }
+    std::uint64_t p(const RawEvent& ev, std::uint32_t i) const {
+        return i < ev.paramCount ? ev.params[i] : 0;
+    }
+    std::uint64_t job(std::uint64_t id) const { return m_jobBase + id; }
+    const Thread* worker(std::uint64_t tid) const {
+        const auto it = m_threads.find(tid);
+        return it == m_threads.end() ? nullptr : &it->second;
+    }
+    std::int32_t workerLane(std::uint64_t workerId) const {
+        const auto it = m_workerLanes.find(workerId);
+        return it == m_workerLanes.end() ? -1 : it->second;
+    }
+    std::int32_t userLane(std::uint64_t tid, TimeNs time);
+    std::uint32_t workerState(std::string_view alias) {
+        return m_b.state(stateName(alias), LaneKind::CpuWorker);
+    }
+
+    // starpu_fxt_tool's thread_set_state: only threads running one worker ("sync") show
+    // their state on the worker.
+    void threadSet(std::uint64_t tid, TimeNs time, std::string_view alias) {
+        if (const auto* t = worker(tid); t != nullptr && t->sync) {
+            m_b.setState(t->lane, time, workerState(alias));
+        }
+    }
+    // Pushes and pops of a known worker go to it, of any other thread to a user thread.
+    void threadPush(std::uint64_t tid, TimeNs time, std::string_view alias) {
+        if (const auto* t = worker(tid)) {
+            if (t->sync) {
+                m_b.pushState(t->lane, time, workerState(alias));
+            }
+            return;
+        }
+        const auto lane = userLane(tid, time);
+        m_b.pushState(lane, time, m_b.state(stateName(alias), LaneKind::MainThread));
+    }
+    void threadPop(std::uint64_t tid, TimeNs time) {
+        if (const auto* t = worker(tid)) {
+            if (t->sync && !m_b.popState(t->lane, time)) {
+                ++m_unbalancedPops;
+            }
+            return;
+        }
+        if (!m_b.popState(userLane(tid, time), time)) {
+            ++m_unbalancedPops;
+        }
+    }
+    void initStart(const RawEvent& ev);
+
+    TraceBuilder& m_b;
+    std::string m_prefix;
+    std::uint64_t m_jobBase;
+    std::unordered_map<std::uint64_t, Thread> m_threads;          // by tid
+    std::unordered_map<std::uint64_t, std::int32_t> m_workerLanes;  // by StarPU worker id
+    std::unordered_map<std::uint64_t, std::int32_t> m_userLanes;    // by tid
+    std::unordered_map<std::uint64_t, std::uint64_t> m_tagJobs;     // tag -> job
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> m_tagDeps;   // child, father tags
+    std::size_t m_unbalancedPops = 0;
+    std::size_t m_unknownWorkers = 0;
+    std::size_t m_badEvents = 0;
+};
+
+std::int32_t FileDecoder::userLane(std::uint64_t tid, TimeNs /*time*/) {
+    if (const auto it = m_userLanes.find(tid); it != m_userLanes.end()) {
+        return it->second;
+    }
+    std::string name = m_userLanes.empty() ? "main" : "UserThread" + std::to_string(tid);
+    const auto lane = m_b.addLane(m_prefix + name, LaneKind::MainThread, -1, -1);
+    m_userLanes.emplace(tid, lane);
+    return lane;
+}
+
+void FileDecoder::initStart(const RawEvent& ev) {
+    if (ev.paramCount < 7) {
+        ++m_badEvents;
+        return;
+    }
+    const auto kind = p(ev, 0);
+    const auto workerId = p(ev, 1);
+    const auto devid = static_cast<std::int64_t>(p(ev, 2));
+    const auto node = static_cast<std::int32_t>(p(ev, 3));
+    const bool sync = p(ev, 5) != 0;
+    const auto tid = p(ev, 6);
+    LaneKind laneKind = LaneKind::OtherWorker;
+    std::string kindName;
+    switch (kind) {
+    case codes::kCpuKey: laneKind = LaneKind::CpuWorker; kindName = "CPU"; break;
+    case codes::kCudaKey: laneKind = LaneKind::CudaWorker; kindName = "CUDA"; break;
+    case codes::kOpenclKey: kindName = "OpenCL"; break;
+    case codes::kMicKey: kindName = "MIC"; break;
+    case codes::kMpiKey: kindName = "MPI-MS"; break;
+    case codes::kAppsKey: kindName = "APPS"; break;
+    default:
+        ++m_unknownWorkers;
+        return;
+    }
+    std::int32_t lane = workerLane(workerId);
+    if (lane < 0) {
+        lane = m_b.addLane(m_prefix + kindName + " " + std::to_string(devid), laneKind, node,
+                           static_cast<std::int32_t>(workerId));
+        m_workerLanes.emplace(workerId, lane);
+    }
+    m_threads[tid] = Thread{lane, sync};
+    threadSet(tid, now(ev), "In");
+}
+
+bool FileDecoder::handle(const RawEvent& ev) {
+    const TimeNs t = now(ev);
+    switch (ev.code) {
+    case codes::WorkerInitStart: initStart(ev); break;
+    case codes::WorkerInitEnd: {
+        const Thread* th = worker(p(ev, 0));
+        const std::int32_t lane = ev.paramCount >= 2 ? workerLane(p(ev, 1)) : (th ? th->lane : -1);
+        threadSet(p(ev, 0), t, "B");
+        if (lane >= 0) {
+            m_b.setState(lane, t, workerState("I"));
+        }
+        break;
+    }
+    case codes::WorkerDeinitStart: threadSet(p(ev, 0), t, "D"); break;
+    case codes::WorkerDeinitEnd:
+        // starpu_fxt_tool destroys the thread's container: its worker's states end here.
+        if (const auto* th = worker(p(ev, 1))) {
+            m_b.resetState(th->lane, t);
+        }
+        break;
+    case codes::StartCodeletBody: {
+        const auto lane = workerLane(p(ev, 2));
+        if (lane < 0 || ev.paramCount < 5) {
+            break;
+        }
+        const auto index = m_b.task(job(p(ev, 0)));
+        const std::string name = p(ev, 4) != 0 ? paramString(ev, 5) : std::string("unknown");
+        m_b.taskAt(index).codelet = m_b.intern(name);
+        m_b.setState(lane, t, m_b.state(detail::kExecutingState, LaneKind::CpuWorker), index);
+        break;
+    }
+    case codes::EndCodeletBody: {
+        const auto lane = workerLane(p(ev, 3));
+        if (lane < 0) {
+            break;
+        }
+        const auto* th = worker(p(ev, 4));
+        m_b.setState(lane, t, workerState(th != nullptr && th->sync ? "B" : "I"));
+        m_b.taskAt(m_b.task(job(p(ev, 0)))).footprint = static_cast<std::uint32_t>(p(ev, 2));
+        break;
+    }
+    case codes::StartCallback:
+    case codes::EndCallback: {
+        const bool start = ev.code == codes::StartCallback;
+        if (worker(p(ev, 1)) != nullptr) {
+            threadSet(p(ev, 1), t, start ? "C" : "B");
+        } else if (start) {
+            threadPush(p(ev, 1), t, "C");
+        } else {
+            threadPop(p(ev, 1), t);
+        }
+        break;
+    }
+    case codes::StartFetchInputOnTid:
+    case codes::StartPushOutputOnTid:
+    case codes::StartProgressOnTid:
+    case codes::StartUnpartitionOnTid:
+    case codes::EndFetchInputOnTid:
+    case codes::EndPushOutputOnTid:
+    case codes::EndProgressOnTid:
+    case codes::EndUnpartitionOnTid: {
+        const std::string_view alias = ev.code == codes::StartFetchInputOnTid    ? "Fi"
+                                       : ev.code == codes::StartPushOutputOnTid  ? "Po"
+                                       : ev.code == codes::StartProgressOnTid    ? "P"
+                                       : ev.code == codes::StartUnpartitionOnTid ? "U"
+                                                                                 : "B";
+        threadSet(p(ev, 1), t, alias);
+        break;
+    }
+    case codes::StartFetchInput:
+    case codes::EndFetchInput: {
+        const auto lane = workerLane(p(ev, 1));
+        if (lane >= 0) {
+            m_b.setState(lane, t, workerState(ev.code == codes::StartFetchInput ? "Fi" : "B"));
+        }
+        break;
+    }
+    case codes::WorkerSchedulingStart: threadSet(p(ev, 0), t, "Sc"); break;
+    case codes::WorkerSchedulingEnd: threadSet(p(ev, 0), t, "B"); break;
+    case codes::WorkerSchedulingPush: threadPush(p(ev, 0), t, "Sc"); break;
+    case codes::WorkerSchedulingPop: threadPop(p(ev, 0), t); break;
+    case codes::WorkerSleepStart: threadSet(p(ev, 0), t, "Sl"); break;
+    case codes::WorkerSleepEnd: threadSet(p(ev, 0), t, "B"); break;
+    case codes::TaskBuildStart: threadPush(p(ev, 0), t, "Bu"); break;
+    case codes::TaskSubmitStart: threadPush(p(ev, 0), t, "Su"); break;
+    case codes::TaskThrottleStart: threadPush(p(ev, 0), t, "Th"); break;
+    case codes::TaskMpiDecodeStart: threadPush(p(ev, 0), t, "MD"); break;
+    case codes::TaskMpiPreStart: threadPush(p(ev, 0), t, "MPr"); break;
+    case codes::TaskMpiPostStart: threadPush(p(ev, 0), t, "MPo"); break;
+    case codes::TaskWaitStart: threadPush(p(ev, 1), t, "W"); break;
+    case codes::TaskWaitForAllStart: threadPush(p(ev, 0), t, "WA"); break;
+    case codes::TaskBuildEnd:
+    case codes::TaskSubmitEnd:
+    case codes::TaskThrottleEnd:
+    case codes::TaskMpiDecodeEnd:
+    case codes::TaskMpiPreEnd:
+    case codes::TaskMpiPostEnd:
+    case codes::TaskWaitForAllEnd:
+    case codes::TaskWaitEnd: threadPop(p(ev, 0), t); break;
+    case codes::TaskSubmit: m_b.taskAt(m_b.task(job(p(ev, 0)))).submit = t; break;
+    case codes::TaskName:
+        if (ev.paramCount >= 2) {
+            auto& task = m_b.taskAt(m_b.task(job(p(ev, 0))));
+            if (task.codelet == kNoName) {
+                task.codelet = m_b.intern(paramString(ev, 1));
+            }
+        }
+        break;
+    case codes::CodeletDetails:
+        if (ev.paramCount >= 7) {
+            m_b.taskAt(m_b.task(job(p(ev, 6)))).footprint = static_cast<std::uint32_t>(p(ev, 2));
+        }
+        break;
+    case codes::TaskDeps: m_b.addDependency(job(p(ev, 1)), job(p(ev, 0))); break;
+    case codes::Tag: m_tagJobs[p(ev, 0)] = job(p(ev, 1)); break;
+    case codes::TagDeps: m_tagDeps.emplace_back(p(ev, 0), p(ev, 1)); break;
+    case codes::Event: m_b.addMarker(t, -1, paramString(ev, 0)); break;
+    case codes::ThreadEvent: {
+        const auto* th = worker(p(ev, 0));
+        const auto user = m_userLanes.find(p(ev, 0));
+        const std::int32_t lane = th ? th->lane : user != m_userLanes.end() ? user->second : -1;
+        m_b.addMarker(t, lane, paramString(ev, 1));
+        break;
+    }
+    case codes::UserEvent: {
+        const auto* th = worker(p(ev, 1));
+        m_b.addMarker(t, th ? th->lane : -1, std::to_string(p(ev, 0)));
+        break;
+    }
+    default: break;
+    }
+    return true;
+}
+
+void FileDecoder::finish() {
+    for (const auto& [child, father] : m_tagDeps) {
+        const auto c = m_tagJobs.find(child);
+        const auto f = m_tagJobs.find(father);
+        if (c != m_tagJobs.end() && f != m_tagJobs.end()) {
+            m_b.addDependency(c->second, f->second);
+        }
+    }
+    if (m_unbalancedPops > 0) {
+        m_b.warn(m_prefix + std::to_string(m_unbalancedPops)
+                 + " state pops without a matching push were ignored");
+    }
+    if (m_unknownWorkers > 0) {
+        m_b.warn(m_prefix + std::to_string(m_unknownWorkers)
+                 + " workers of an unknown kind were dropped");
+    }
+    if (m_badEvents > 0) {
+        m_b.warn(m_prefix + std::to_string(m_badEvents) + " events with too few parameters were dropped");
+    }
+}
+
+} // namespace
+
+TraceResult<Trace> readFxt(const std::vector<std::filesystem::path>& files,
+                           const ReadOptions& options) {
+    if (files.empty()) {
+        return fail(TraceError{ErrorCode::InvalidArgument, "no FxT file to read", {}, {}});
+    }
+    TraceBuilder builder;
+    TimeNs end = 0;
+    for (std::size_t i = 0; i < files.size(); ++i) {
+        // Several files are several processes: their lanes get the rank as prefix and their
+        // job ids a per-file base, since each process numbers its jobs from 1.
+        const std::string prefix = files.size() > 1 ? std::to_string(i) + "_" : std::string();
+        FileDecoder decoder(builder, prefix, files.size() > 1 ? (std::uint64_t{i} << 48) : 0);
+        std::function<bool(double)> progress;
+        if (options.progress) {
+            progress = [&](double fraction) {
+                return options.progress((static_cast<double>(i) + fraction)
+                                        / static_cast<double>(files.size()));
+            };
+        }
+        auto summary = detail::streamFxtEvents(
+            files[i], codes::kFirstCode, codes::kLastCode,
+            [&decoder](const RawEvent& ev) { return decoder.handle(ev); }, progress);
+        if (!summary) {
+            return fail(summary.error());
+        }
+        if (summary->events == 0) {
+            return fail(TraceError{ErrorCode::Corrupt, "the FxT trace holds no event",
+                                   files[i].string(), summary->bytesRead});
+        }
+        decoder.finish();
+        if (summary->endedEarly) {
+            builder.warn(files[i].string() + ": libfxt stopped at byte "
+                         + std::to_string(summary->bytesRead)
+                         + " on a damaged block: the events after it are missing");
+        }
+        if (summary->libfxtComplaints > 0) {
+            builder.warn(files[i].string() + ": libfxt skipped "
+                         + std::to_string(summary->libfxtComplaints) + " malformed events");
+        }
+        end = std::max(end, static_cast<TimeNs>(summary->lastTime - summary->firstTime));
+        builder.setMetadata(files.size() > 1 ? "source." + std::to_string(i) : "source",
+                            files[i].string());
+    }
+    builder.setMetadata("format", "fxt");
+    builder.setMetadata("starpu.codes", std::string(codes::kVersion));
+    auto trace = builder.finish(end);
+    if (trace.lanes.empty()) {
+        return fail(TraceError{ErrorCode::Unsupported,
+                               "no StarPU 1.3.10 worker found in the FxT trace (not a StarPU "
+                               "trace, or another StarPU version)",
+                               files.front().string(), {}});
+    }
+    return trace;
+}
+
+} // namespace starscope::tracer

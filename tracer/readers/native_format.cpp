@@ -1,0 +1,386 @@
+// starscope's native trace file: magic, packed version, payload size, payload, checksum.
+// Reading and writing live together so the layout is defined in one place; upgrades from an
+// older version belong in readNative, nowhere else.
+//
+//   "SSTRACE\0"  u32 version  u32 flags(0)  u64 payloadSize  payload  u64 fnv1a(payload)
+// Integers are little-endian (the only byte order of the machines starscope runs on).
+
+#include "tracer/exporters/exporters.hpp"
+#include "tracer/readers/read_trace.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+static_assert(std::endian::native == std::endian::little, "the native format is little-endian");
+
+namespace starscope::tracer {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr std::string_view kMagic{"SSTRACE\0", 8};
+constexpr std::uint32_t kOldestReadable = 1;
+constexpr std::size_t kHeaderSize = 8 + 4 + 4 + 8;
+
+std::uint64_t fnv1a(std::string_view data) {
+    std::uint64_t hash = 0xcbf29ce484222325ULL;
+    for (const char c : data) {
+        hash ^= static_cast<unsigned char>(c);
+        hash *= 0x100000001b3ULL;
+    }
+    return hash;
+}
+
+class Writer {
+public:
+    template <typename T>
+    void put(T value) {
+        char bytes[sizeof(T)];
+        std::memcpy(bytes, &value, sizeof(T));
+        m_out.append(bytes, sizeof(T));
+    }
+    void str(std::string_view text) {
+        put(static_cast<std::uint32_t>(text.size()));
+        m_out.append(text);
+    }
+    void raw(const void* data, std::size_t size) { m_out.append(static_cast<const char*>(data), size); }
+    std::string& data() { return m_out; }
+
+private:
+    std::string m_out;
+};
+
+class Cursor {
+public:
+    Cursor(std::string_view data, std::size_t base) : m_data(data), m_base(base) {}
+    template <typename T>
+    bool get(T& value) {
+        if (m_data.size() - m_pos < sizeof(T)) {
+            return false;
+        }
+        std::memcpy(&value, m_data.data() + m_pos, sizeof(T));
+        m_pos += sizeof(T);
+        return true;
+    }
+    bool str(std::string& text) {
+        std::uint32_t size = 0;
+        if (!get(size) || m_data.size() - m_pos < size) {
+            return false;
+        }
+        text.assign(m_data.data() + m_pos, size);
+        m_pos += size;
+        return true;
+    }
+    bool raw(void* out, std::size_t size) {
+        if (m_data.size() - m_pos < size) {
+            return false;
+        }
+        std::memcpy(out, m_data.data() + m_pos, size);
+        m_pos += size;
+        return true;
+    }
+    // A count is plausible when that many items of at least minSize bytes could still follow:
+    // a damaged count must not make us allocate gigabytes.
+    bool count(std::uint64_t& n, std::size_t minSize) {
+        return get(n) && n <= (m_data.size() - m_pos) / std::max<std::size_t>(minSize, 1);
+    }
+    std::uint64_t offset() const { return m_base + m_pos; }
+    double fraction() const { return static_cast<double>(m_pos) / static_cast<double>(std::max<std::size_t>(m_data.size(), 1)); }
+
+private:
+    std::string_view m_data;
+    std::size_t m_base;
+    std::size_t m_pos = 0;
+};
+
+std::string payload(const Trace& trace) {
+    Writer w;
+    w.put(trace.begin);
+    w.put(trace.end);
+    w.put(static_cast<std::uint64_t>(trace.names.size()));
+    for (std::size_t i = 0; i < trace.names.size(); ++i) {
+        w.str(trace.names.name(static_cast<NameId>(i)));
+    }
+    w.put(static_cast<std::uint64_t>(trace.states.size()));
+    for (const auto& state : trace.states) {
+        w.str(state.name);
+        w.put(static_cast<std::uint8_t>(state.cls));
+    }
+    w.put(static_cast<std::uint64_t>(trace.lanes.size()));
+    for (const auto& lane : trace.lanes) {
+        w.str(lane.name);
+        w.put(static_cast<std::uint8_t>(lane.kind));
+        w.put(lane.memoryNode);
+        w.put(lane.workerId);
+        w.put(static_cast<std::uint64_t>(lane.levels.size()));
+        for (const auto& level : lane.levels) {
+            w.put(static_cast<std::uint64_t>(level.size()));
+            for (const auto& span : level) {
+                w.put(span.start);
+                w.put(span.end);
+                w.put(span.state);
+                w.put(span.task);
+            }
+        }
+    }
+    w.put(static_cast<std::uint64_t>(trace.tasks.size()));
+    for (const auto& task : trace.tasks) {
+        w.put(task.jobId);
+        w.put(task.codelet);
+        w.put(task.footprint);
+        w.put(task.submit);
+        w.put(task.start);
+        w.put(task.end);
+        w.put(task.lane);
+        w.put(static_cast<std::uint64_t>(task.dependencies.size()));
+        w.raw(task.dependencies.data(), task.dependencies.size() * sizeof(std::uint64_t));
+    }
+    w.put(static_cast<std::uint64_t>(trace.markers.size()));
+    for (const auto& m : trace.markers) {
+        w.put(m.time);
+        w.put(m.lane);
+        w.put(static_cast<std::uint8_t>(m.parsed ? 1 : 0));
+        w.put(static_cast<std::uint8_t>(m.marker.kind));
+        w.put(m.marker.epoch);
+        w.put(m.marker.batch);
+        w.put(m.marker.slot);
+        w.put(m.marker.handles);
+        w.str(m.marker.arena);
+        w.str(m.text);
+    }
+    // Sorted, so the same trace always gives the same bytes.
+    const std::map<std::string, std::string> metadata(trace.metadata.begin(), trace.metadata.end());
+    w.put(static_cast<std::uint64_t>(metadata.size()));
+    for (const auto& [key, value] : metadata) {
+        w.str(key);
+        w.str(value);
+    }
+    w.put(static_cast<std::uint64_t>(trace.warnings.size()));
+    for (const auto& warning : trace.warnings) {
+        w.str(warning);
+    }
+    return std::move(w.data());
+}
+
+TraceError corrupt(const fs::path& file, const Cursor& c, const std::string& what) {
+    return TraceError{ErrorCode::Corrupt, "truncated or damaged native trace: " + what,
+                      file.string(), c.offset()};
+}
+
+TraceResult<Trace> parsePayload(const fs::path& file, std::string_view data, const ReadOptions& options) {
+    Cursor c(data, kHeaderSize);
+    Trace trace;
+    std::uint64_t n = 0;
+    if (!c.get(trace.begin) || !c.get(trace.end) || !c.count(n, 4)) {
+        return fail(corrupt(file, c, "header fields"));
+    }
+    for (std::uint64_t i = 0; i < n; ++i) {
+        std::string name;
+        if (!c.str(name)) {
+            return fail(corrupt(file, c, "name table"));
+        }
+        trace.names.intern(name);
+    }
+    if (!c.count(n, 5)) {
+        return fail(corrupt(file, c, "state table"));
+    }
+    for (std::uint64_t i = 0; i < n; ++i) {
+        StateInfo state;
+        std::uint8_t cls = 0;
+        if (!c.str(state.name) || !c.get(cls) || cls > static_cast<std::uint8_t>(StateClass::User)) {
+            return fail(corrupt(file, c, "state table"));
+        }
+        state.cls = static_cast<StateClass>(cls);
+        trace.states.push_back(std::move(state));
+    }
+    if (!c.count(n, 21)) {
+        return fail(corrupt(file, c, "lane table"));
+    }
+    trace.lanes.resize(n);
+    for (auto& lane : trace.lanes) {
+        std::uint8_t kind = 0;
+        std::uint64_t levels = 0;
+        if (!c.str(lane.name) || !c.get(kind) || kind > static_cast<std::uint8_t>(LaneKind::MainThread)
+            || !c.get(lane.memoryNode) || !c.get(lane.workerId) || !c.count(levels, 8)) {
+            return fail(corrupt(file, c, "lane \"" + lane.name + "\""));
+        }
+        lane.kind = static_cast<LaneKind>(kind);
+        lane.levels.resize(levels);
+        for (auto& level : lane.levels) {
+            std::uint64_t spans = 0;
+            if (!c.count(spans, 24)) {
+                return fail(corrupt(file, c, "spans of lane \"" + lane.name + "\""));
+            }
+            level.resize(spans);
+            for (auto& span : level) {
+                c.get(span.start);
+                c.get(span.end);
+                c.get(span.state);
+                c.get(span.task);
+                if (span.state >= trace.states.size() || span.end < span.start) {
+                    return fail(corrupt(file, c, "a span of lane \"" + lane.name + "\""));
+                }
+            }
+            if (options.progress && !options.progress(c.fraction())) {
+                return fail(TraceError{ErrorCode::Cancelled, "reading cancelled", file.string(), c.offset()});
+            }
+        }
+    }
+    if (!c.count(n, 48)) {
+        return fail(corrupt(file, c, "task table"));
+    }
+    trace.tasks.resize(n);
+    for (auto& task : trace.tasks) {
+        std::uint64_t deps = 0;
+        if (!c.get(task.jobId) || !c.get(task.codelet) || !c.get(task.footprint) || !c.get(task.submit)
+            || !c.get(task.start) || !c.get(task.end) || !c.get(task.lane) || !c.count(deps, 8)) {
+            return fail(corrupt(file, c, "task table"));
+        }
+        task.dependencies.resize(deps);
+        c.raw(task.dependencies.data(), deps * sizeof(std::uint64_t));
+    }
+    for (const auto& lane : trace.lanes) {
+        for (const auto& level : lane.levels) {
+            for (const auto& span : level) {
+                if (span.task != kNoTask && span.task >= trace.tasks.size()) {
+                    return fail(corrupt(file, c, "a span refers to a missing task"));
+                }
+            }
+        }
+    }
+    if (!c.count(n, 30)) {
+        return fail(corrupt(file, c, "marker table"));
+    }
+    trace.markers.resize(n);
+    for (auto& m : trace.markers) {
+        std::uint8_t parsed = 0;
+        std::uint8_t kind = 0;
+        if (!c.get(m.time) || !c.get(m.lane) || !c.get(parsed) || !c.get(kind)
+            || kind > static_cast<std::uint8_t>(markers::Kind::PrefetchEnd) || !c.get(m.marker.epoch)
+            || !c.get(m.marker.batch) || !c.get(m.marker.slot) || !c.get(m.marker.handles)
+            || !c.str(m.marker.arena) || !c.str(m.text)) {
+            return fail(corrupt(file, c, "marker table"));
+        }
+        m.parsed = parsed != 0;
+        m.marker.kind = static_cast<markers::Kind>(kind);
+    }
+    if (!c.count(n, 8)) {
+        return fail(corrupt(file, c, "metadata"));
+    }
+    for (std::uint64_t i = 0; i < n; ++i) {
+        std::string key;
+        std::string value;
+        if (!c.str(key) || !c.str(value)) {
+            return fail(corrupt(file, c, "metadata"));
+        }
+        trace.metadata[key] = value;
+    }
+    if (!c.count(n, 4)) {
+        return fail(corrupt(file, c, "warnings"));
+    }
+    trace.warnings.resize(n);
+    for (auto& warning : trace.warnings) {
+        if (!c.str(warning)) {
+            return fail(corrupt(file, c, "warnings"));
+        }
+    }
+    return trace;
+}
+
+} // namespace
+
+void writeNative(const Trace& trace, std::ostream& out) {
+    const std::string body = payload(trace);
+    Writer header;
+    header.raw(kMagic.data(), kMagic.size());
+    header.put(kNativeVersion);
+    header.put(std::uint32_t{0});
+    header.put(static_cast<std::uint64_t>(body.size()));
+    out.write(header.data().data(), static_cast<std::streamsize>(header.data().size()));
+    out.write(body.data(), static_cast<std::streamsize>(body.size()));
+    Writer tail;
+    tail.put(fnv1a(body));
+    out.write(tail.data().data(), static_cast<std::streamsize>(tail.data().size()));
+}
+
+TraceResult<Done> writeNativeFile(const Trace& trace, const fs::path& file) {
+    auto temp = file;
+    temp += ".tmp";
+    {
+        std::ofstream out(temp, std::ios::binary | std::ios::trunc);
+        if (!out) {
+            return fail(TraceError{ErrorCode::Io, "cannot create file", temp.string(), {}});
+        }
+        writeNative(trace, out);
+        out.flush();
+        if (!out) {
+            return fail(TraceError{ErrorCode::Io, "write failed (disk full?)", temp.string(), {}});
+        }
+    }
+    std::error_code ec;
+    fs::rename(temp, file, ec);
+    if (ec) {
+        fs::remove(temp, ec);
+        return fail(TraceError{ErrorCode::Io, "cannot rename the temporary file into place",
+                               file.string(), {}});
+    }
+    return Done{};
+}
+
+TraceResult<Trace> readNative(const fs::path& file, const ReadOptions& options) {
+    std::ifstream in(file, std::ios::binary);
+    if (!in) {
+        return fail(TraceError{ErrorCode::Io, "cannot open for reading", file.string(), {}});
+    }
+    std::ostringstream buffer;
+    buffer << in.rdbuf();
+    const std::string data = std::move(buffer).str();
+    if (data.size() < kHeaderSize || !std::string_view(data).starts_with(kMagic)) {
+        return fail(TraceError{ErrorCode::Format, "not a starscope native trace (bad magic or too short)",
+                               file.string(), 0});
+    }
+    std::uint32_t version = 0;
+    std::uint64_t size = 0;
+    std::memcpy(&version, data.data() + 8, 4);
+    std::memcpy(&size, data.data() + 16, 8);
+    if (version > kNativeVersion) {
+        return fail(TraceError{ErrorCode::TooNew,
+                               "native trace version " + std::to_string(version)
+                                   + " is newer than this starscope reads (up to "
+                                   + std::to_string(kNativeVersion) + "): update starscope",
+                               file.string(), 8});
+    }
+    if (version < kOldestReadable) {
+        return fail(TraceError{ErrorCode::TooOld,
+                               "native trace version " + std::to_string(version)
+                                   + " is too old (oldest read: " + std::to_string(kOldestReadable)
+                                   + "): convert the original trace again",
+                               file.string(), 8});
+    }
+    if (data.size() - kHeaderSize < 8 || size > data.size() - kHeaderSize - 8) {
+        return fail(TraceError{ErrorCode::Corrupt,
+                               "truncated native trace: the header announces " + std::to_string(size)
+                                   + " bytes of payload, the file holds "
+                                   + std::to_string(data.size() < kHeaderSize + 8 ? 0 : data.size() - kHeaderSize - 8),
+                               file.string(), data.size()});
+    }
+    const std::string_view body(data.data() + kHeaderSize, size);
+    std::uint64_t checksum = 0;
+    std::memcpy(&checksum, data.data() + kHeaderSize + size, 8);
+    if (checksum != fnv1a(body)) {
+        return fail(TraceError{ErrorCode::Corrupt, "damaged native trace: checksum mismatch",
+                               file.string(), kHeaderSize + size});
+    }
+    auto trace = parsePayload(file, body, options);
+    if (trace && !trace->metadata.contains("format")) {
+        trace->metadata["format"] = "native";
+    }
+    return trace;
+}
+
+} // namespace starscope::tracer

@@ -1,0 +1,505 @@
+// Paje traces -> trace model. Any Paje trace: event definitions with arbitrary ids and extra
+// fields, events in any time order, quoted strings, containers, Set/Push/Pop/ResetState,
+// NewEvent, variables and links. Paje has no time unit; like StarPU and ViTE we read
+// milliseconds.
+//
+// StarPU specifics (starpu_fxt_tool's paje.trace): a worker state whose value is no declared
+// entity value is a running codelet; its extra JobId/Footprint fields give the task record.
+
+#include "tracer/readers/fxt/starpu_1_3_10_codes.hpp"
+#include "tracer/readers/read_trace.hpp"
+#include "tracer/readers/trace_builder.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+#include <string_view>
+#include <unordered_map>
+
+namespace starscope::tracer {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using detail::TraceBuilder;
+
+enum class Kind : std::uint8_t {
+    DefineContainerType, DefineStateType, DefineEventType, DefineVariableType, DefineLinkType,
+    DefineEntityValue, CreateContainer, DestroyContainer, SetState, PushState, PopState,
+    ResetState, NewEvent, SetVariable, AddVariable, SubVariable, StartLink, EndLink, Unknown,
+};
+
+Kind kindOf(std::string_view name) {
+    static const std::pair<std::string_view, Kind> kKinds[] = {
+        {"PajeDefineContainerType", Kind::DefineContainerType}, {"PajeDefineStateType", Kind::DefineStateType},
+        {"PajeDefineEventType", Kind::DefineEventType}, {"PajeDefineVariableType", Kind::DefineVariableType},
+        {"PajeDefineLinkType", Kind::DefineLinkType}, {"PajeDefineEntityValue", Kind::DefineEntityValue},
+        {"PajeCreateContainer", Kind::CreateContainer}, {"PajeDestroyContainer", Kind::DestroyContainer},
+        {"PajeSetState", Kind::SetState}, {"PajePushState", Kind::PushState}, {"PajePopState", Kind::PopState},
+        {"PajeResetState", Kind::ResetState}, {"PajeNewEvent", Kind::NewEvent},
+        {"PajeSetVariable", Kind::SetVariable}, {"PajeAddVariable", Kind::AddVariable},
+        {"PajeSubVariable", Kind::SubVariable}, {"PajeStartLink", Kind::StartLink}, {"PajeEndLink", Kind::EndLink},
+    };
+    for (const auto& [text, kind] : kKinds) {
+        if (text == name) {
+            return kind;
+        }
+    }
+    return Kind::Unknown;
+}
+
+enum Field : std::uint8_t { FTime, FAlias, FType, FName, FContainer, FValue, FJobId, FFootprint, FCount };
+
+struct EventDef {
+    Kind kind = Kind::Unknown;
+    std::size_t fieldCount = 0;
+    int index[FCount];   // position of each known field, -1 when absent
+};
+
+struct Container {
+    std::string name;
+    std::uint32_t type = 0;    // interned container type alias
+    std::int32_t parent = -1;
+    std::vector<std::int32_t> children;
+    std::vector<std::int32_t> lanes;
+};
+
+// A timed event, kept compact until the stable sort by time.
+struct Timed {
+    TimeNs time;
+    Kind kind;
+    std::int32_t container;
+    std::uint32_t type;
+    std::uint32_t value;
+    std::uint64_t jobId;      // 0 when absent
+    std::uint32_t footprint;
+};
+
+class PajeParser {
+public:
+    PajeParser(const fs::path& file, const ReadOptions& options) : m_file(file), m_options(options) {}
+    TraceResult<Trace> run(std::string_view text);
+
+private:
+    std::uint32_t id(std::string_view s) {
+        const auto [it, inserted] = m_ids.try_emplace(std::string(s), static_cast<std::uint32_t>(m_strings.size()));
+        if (inserted) {
+            m_strings.emplace_back(s);
+        }
+        return it->second;
+    }
+    TraceError error(std::string message, std::size_t offset, std::size_t line) const {
+        return TraceError{ErrorCode::Corrupt, "line " + std::to_string(line) + ": " + message,
+                          m_file.string(), offset};
+    }
+    std::optional<TraceError> header(std::string_view line, std::size_t offset, std::size_t lineNo);
+    std::optional<TraceError> event(std::string_view line, std::size_t offset, std::size_t lineNo);
+    std::int32_t container(std::string_view ref);
+    std::int32_t laneFor(std::int32_t container, std::uint32_t type);
+    bool process();
+
+    const fs::path& m_file;
+    const ReadOptions& m_options;
+    std::unordered_map<std::string, std::uint32_t> m_ids;
+    std::vector<std::string> m_strings;
+    std::unordered_map<std::string, EventDef> m_defs;
+    std::optional<std::pair<std::string, EventDef>> m_openDef;
+    std::vector<std::string> m_openFields;
+    std::unordered_map<std::uint32_t, std::uint32_t> m_typeNames;       // type alias -> name
+    std::unordered_map<std::uint64_t, std::uint32_t> m_entityValues;    // (type, alias) -> name
+    std::unordered_map<std::uint32_t, std::uint32_t> m_stateTypeOwner;  // state type -> container type
+    std::vector<Container> m_containers;
+    std::unordered_map<std::string, std::int32_t> m_containerByRef;
+    std::unordered_map<std::uint64_t, std::int32_t> m_laneByKey;
+    std::vector<Timed> m_timed;
+    std::vector<std::string_view> m_tokens;
+    TraceBuilder m_b;
+    TimeNs m_end = 0;
+    std::size_t m_variables = 0;
+    std::size_t m_links = 0;
+    std::size_t m_unknownContainers = 0;
+    std::size_t m_badPops = 0;
+    std::uint64_t m_syntheticJob = std::uint64_t{1} << 62;
+    bool m_starpuEvents = false;
+};
+
+void tokenize(std::string_view line, std::vector<std::string_view>& out) {
+    out.clear();
+    std::size_t i = 0;
+    while (i < line.size()) {
+        while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r')) {
+            ++i;
+        }
+        if (i >= line.size()) {
+            break;
+        }
+        if (line[i] == '"') {
+            const auto close = line.find('"', i + 1);
+            const auto end = close == std::string_view::npos ? line.size() : close;
+            out.push_back(line.substr(i + 1, end - i - 1));
+            i = end + 1;
+        } else {
+            std::size_t j = i;
+            while (j < line.size() && line[j] != ' ' && line[j] != '\t' && line[j] != '\r') {
+                ++j;
+            }
+            out.push_back(line.substr(i, j - i));
+            i = j;
+        }
+    }
+}
+
+std::optional<TraceError> PajeParser::header(std::string_view line, std::size_t offset, std::size_t lineNo) {
+    tokenize(line.substr(1), m_tokens);
+    if (m_tokens.empty()) {
+        return std::nullopt;
+    }
+    if (m_tokens[0] == "EventDef") {
+        if (m_tokens.size() < 3) {
+            return error("%EventDef needs a name and an id", offset, lineNo);
+        }
+        EventDef def;
+        def.kind = kindOf(m_tokens[1]);
+        m_openDef.emplace(std::string(m_tokens[2]), def);
+        m_openFields.clear();
+    } else if (m_tokens[0] == "EndEventDef") {
+        if (!m_openDef) {
+            return error("%EndEventDef without %EventDef", offset, lineNo);
+        }
+        auto& [key, def] = *m_openDef;
+        std::fill(std::begin(def.index), std::end(def.index), -1);
+        def.fieldCount = m_openFields.size();
+        static const std::pair<std::string_view, Field> kFields[] = {
+            {"Time", FTime}, {"Alias", FAlias}, {"Type", FType}, {"Name", FName}, {"Container", FContainer},
+            {"Value", FValue}, {"JobId", FJobId}, {"Footprint", FFootprint},
+        };
+        for (std::size_t i = 0; i < m_openFields.size(); ++i) {
+            for (const auto& [name, field] : kFields) {
+                if (m_openFields[i] == name) {
+                    def.index[field] = static_cast<int>(i);
+                }
+            }
+        }
+        m_defs[key] = def;
+        m_openDef.reset();
+    } else if (m_openDef) {
+        m_openFields.emplace_back(m_tokens[0]);
+    }
+    return std::nullopt;
+}
+
+std::int32_t PajeParser::container(std::string_view ref) {
+    const auto it = m_containerByRef.find(std::string(ref));
+    return it == m_containerByRef.end() ? -1 : it->second;
+}
+
+std::optional<TraceError> PajeParser::event(std::string_view line, std::size_t offset, std::size_t lineNo) {
+    tokenize(line, m_tokens);
+    if (m_tokens.empty()) {
+        return std::nullopt;
+    }
+    const auto defIt = m_defs.find(std::string(m_tokens[0]));
+    if (defIt == m_defs.end()) {
+        return error("event id \"" + std::string(m_tokens[0]) + "\" has no %EventDef", offset, lineNo);
+    }
+    const EventDef& def = defIt->second;
+    if (m_tokens.size() - 1 < def.fieldCount) {
+        return error("event " + std::string(m_tokens[0]) + " has " + std::to_string(m_tokens.size() - 1)
+                         + " fields, its definition " + std::to_string(def.fieldCount),
+                     offset, lineNo);
+    }
+    const auto field = [&](Field f) -> std::string_view {
+        return def.index[f] < 0 ? std::string_view{} : m_tokens[static_cast<std::size_t>(def.index[f]) + 1];
+    };
+    TimeNs time = 0;
+    if (def.index[FTime] >= 0) {
+        const auto text = field(FTime);
+        double ms = 0;
+        const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), ms);
+        if (ec != std::errc{} || ptr != text.data() + text.size() || !std::isfinite(ms) || ms < -1e12 || ms > 1e12) {
+            return error("bad time \"" + std::string(text) + "\"", offset, lineNo);
+        }
+        time = static_cast<TimeNs>(std::llround(ms * 1e6));
+        m_end = std::max(m_end, time);
+    }
+    switch (def.kind) {
+    case Kind::DefineContainerType:
+    case Kind::DefineStateType:
+    case Kind::DefineEventType:
+    case Kind::DefineVariableType:
+    case Kind::DefineLinkType: {
+        const auto alias = field(FAlias).empty() ? field(FName) : field(FAlias);
+        m_typeNames[id(alias)] = id(field(FName));
+        if (def.kind == Kind::DefineStateType) {
+            m_stateTypeOwner[id(alias)] = id(field(FType));
+        }
+        if (def.kind == Kind::DefineEventType && alias == "prog_event") {
+            m_starpuEvents = true;
+        }
+        break;
+    }
+    case Kind::DefineEntityValue: {
+        const auto alias = field(FAlias).empty() ? field(FName) : field(FAlias);
+        const std::uint64_t key = (std::uint64_t{id(field(FType))} << 32) | id(alias);
+        m_entityValues[key] = id(field(FName));
+        break;
+    }
+    case Kind::CreateContainer: {
+        Container c;
+        c.name = std::string(field(FName));
+        c.type = id(field(FType));
+        c.parent = container(field(FContainer));
+        const auto index = static_cast<std::int32_t>(m_containers.size());
+        if (c.parent >= 0) {
+            m_containers[static_cast<std::size_t>(c.parent)].children.push_back(index);
+        }
+        m_containers.push_back(std::move(c));
+        const auto alias = field(FAlias);
+        m_containerByRef[std::string(alias.empty() ? field(FName) : alias)] = index;
+        m_containerByRef.try_emplace(std::string(field(FName)), index);
+        break;
+    }
+    case Kind::DestroyContainer:
+        m_timed.push_back(Timed{time, def.kind, container(field(FName)), 0, 0, 0, 0});
+        break;
+    case Kind::SetState:
+    case Kind::PushState:
+    case Kind::PopState:
+    case Kind::ResetState:
+    case Kind::NewEvent: {
+        Timed t{time, def.kind, container(field(FContainer)), id(field(FType)), 0, 0, 0};
+        if (def.kind == Kind::SetState || def.kind == Kind::PushState || def.kind == Kind::NewEvent) {
+            t.value = id(field(FValue));
+        }
+        if (def.index[FJobId] >= 0) {
+            const auto text = field(FJobId);
+            std::from_chars(text.data(), text.data() + text.size(), t.jobId);
+        }
+        if (def.index[FFootprint] >= 0) {
+            const auto text = field(FFootprint);
+            std::from_chars(text.data(), text.data() + text.size(), t.footprint, 16);
+        }
+        if (t.container < 0) {
+            ++m_unknownContainers;
+            break;
+        }
+        m_timed.push_back(t);
+        break;
+    }
+    case Kind::SetVariable:
+    case Kind::AddVariable:
+    case Kind::SubVariable: ++m_variables; break;
+    case Kind::StartLink:
+    case Kind::EndLink: ++m_links; break;
+    case Kind::Unknown: break;
+    }
+    return std::nullopt;
+}
+
+std::int32_t PajeParser::laneFor(std::int32_t index, std::uint32_t type) {
+    const std::uint64_t key = (std::uint64_t(static_cast<std::uint32_t>(index)) << 32) | type;
+    if (const auto it = m_laneByKey.find(key); it != m_laneByKey.end()) {
+        return it->second;
+    }
+    auto& c = m_containers[static_cast<std::size_t>(index)];
+    const std::string& typeAlias = m_strings[c.type];
+    const auto typeName = m_typeNames.contains(c.type) ? m_strings[m_typeNames[c.type]] : typeAlias;
+    LaneKind kind = LaneKind::OtherWorker;
+    std::string name = c.name;
+    std::int32_t workerId = -1;
+    if (typeAlias == "UT" || typeName == "User Thread") {
+        kind = LaneKind::MainThread;
+        bool first = true;
+        for (const auto& lane : m_b.trace().lanes) {
+            first = first && lane.kind != LaneKind::MainThread;
+        }
+        if (first) {
+            name = "main";
+        }
+    } else if (typeAlias == "W" || typeName == "Worker") {
+        // starpu_fxt_tool names workers "CPU0", "CUDA0_1" and aliases them "w<id>".
+        kind = name.starts_with("CUDA") ? LaneKind::CudaWorker
+               : name.starts_with("CPU") ? LaneKind::CpuWorker
+                                         : LaneKind::OtherWorker;
+        const auto digit = name.find_first_of("0123456789");
+        if (digit != std::string::npos && digit > 0) {
+            name.insert(digit, " ");
+        }
+        for (const auto& [ref, target] : m_containerByRef) {
+            if (target == index && ref.size() > 1 && ref[0] == 'w') {
+                std::from_chars(ref.data() + 1, ref.data() + ref.size(), workerId);
+            }
+        }
+    }
+    if (!c.lanes.empty()) {
+        name += " " + (m_typeNames.contains(type) ? m_strings[m_typeNames[type]] : m_strings[type]);
+    }
+    const auto lane = m_b.addLane(std::move(name), kind, -1, workerId);
+    c.lanes.push_back(lane);
+    m_laneByKey.emplace(key, lane);
+    return lane;
+}
+
+bool PajeParser::process() {
+    std::stable_sort(m_timed.begin(), m_timed.end(),
+                     [](const Timed& a, const Timed& b) { return a.time < b.time; });
+    const auto executing = detail::kExecutingState;
+    const auto& starpuStates = detail::starpu_1_3_10::kStateNames;
+    for (std::size_t i = 0; i < m_timed.size(); ++i) {
+        const Timed& e = m_timed[i];
+        if (m_options.progress && (i & 0xffff) == 0
+            && !m_options.progress(0.6 + 0.4 * static_cast<double>(i) / static_cast<double>(m_timed.size()))) {
+            return false;
+        }
+        const auto& c = m_containers[static_cast<std::size_t>(e.container)];
+        switch (e.kind) {
+        case Kind::DestroyContainer: {
+            // The container and everything inside it end here.
+            std::vector<std::int32_t> todo{e.container};
+            while (!todo.empty()) {
+                const auto& node = m_containers[static_cast<std::size_t>(todo.back())];
+                todo.pop_back();
+                for (const auto lane : node.lanes) {
+                    m_b.resetState(lane, e.time);
+                }
+                todo.insert(todo.end(), node.children.begin(), node.children.end());
+            }
+            break;
+        }
+        case Kind::SetState:
+        case Kind::PushState: {
+            const auto lane = laneFor(e.container, e.type);
+            const auto laneKind = m_b.trace().lanes[static_cast<std::size_t>(lane)].kind;
+            const std::uint64_t key = (std::uint64_t{e.type} << 32) | e.value;
+            const auto entity = m_entityValues.find(key);
+            const bool worker = laneKind == LaneKind::CpuWorker || laneKind == LaneKind::CudaWorker;
+            // starpu_fxt_tool declares each codelet name as an entity value of "WS" too: on
+            // its worker states, only its own state aliases are runtime states.
+            const bool starpuWorkerState = worker && m_strings[e.type] == "WS";
+            const bool runtimeState =
+                starpuWorkerState
+                    ? std::any_of(std::begin(starpuStates), std::end(starpuStates),
+                                  [&](const auto& s) { return s.alias == m_strings[e.value]; })
+                    : entity != m_entityValues.end();
+            std::uint32_t state = 0;
+            TaskIndex task = kNoTask;
+            if (runtimeState && entity != m_entityValues.end()) {
+                state = m_b.state(m_strings[entity->second], laneKind);
+            } else if (runtimeState) {
+                state = m_b.state(m_strings[e.value], laneKind);
+            } else if (worker) {
+                // starpu_fxt_tool writes each codelet start twice at the same instant: plainly,
+                // then with its job id. Keep the one with the job id.
+                bool duplicate = false;
+                for (std::size_t j = i + 1; j < m_timed.size() && m_timed[j].time == e.time && !duplicate; ++j) {
+                    const auto& n = m_timed[j];
+                    duplicate = e.jobId == 0 && n.jobId != 0 && n.kind == e.kind && n.container == e.container
+                                && n.type == e.type && n.value == e.value;
+                }
+                if (duplicate) {
+                    break;
+                }
+                task = m_b.task(e.jobId != 0 ? e.jobId : m_syntheticJob++);
+                auto& t = m_b.taskAt(task);
+                t.codelet = m_b.intern(m_strings[e.value]);
+                t.footprint = e.footprint;
+                state = m_b.state(executing, laneKind);
+            } else {
+                state = m_b.state(m_strings[e.value], laneKind);
+            }
+            if (e.kind == Kind::SetState) {
+                m_b.setState(lane, e.time, state, task);
+            } else {
+                m_b.pushState(lane, e.time, state, task);
+            }
+            break;
+        }
+        case Kind::PopState:
+            if (!m_b.popState(laneFor(e.container, e.type), e.time)) {
+                ++m_badPops;
+            }
+            break;
+        case Kind::ResetState: m_b.resetState(laneFor(e.container, e.type), e.time); break;
+        case Kind::NewEvent: {
+            const auto& typeAlias = m_strings[e.type];
+            // In StarPU's trace only these event types carry user events; pushes, pops and
+            // data registrations are runtime bookkeeping.
+            if (m_starpuEvents && typeAlias != "prog_event" && typeAlias != "user_event"
+                && typeAlias != "thread_event" && typeAlias != "user_user_event"
+                && typeAlias != "user_thread_event") {
+                break;
+            }
+            m_b.addMarker(e.time, c.lanes.empty() ? -1 : c.lanes.front(), m_strings[e.value]);
+            break;
+        }
+        default: break;
+        }
+    }
+    return true;
+}
+
+TraceResult<Trace> PajeParser::run(std::string_view text) {
+    std::size_t pos = 0;
+    std::size_t lineNo = 0;
+    while (pos < text.size()) {
+        const auto eol = text.find('\n', pos);
+        const auto end = eol == std::string_view::npos ? text.size() : eol;
+        std::string_view line = text.substr(pos, end - pos);
+        ++lineNo;
+        std::size_t skip = 0;
+        while (skip < line.size() && (line[skip] == ' ' || line[skip] == '\t' || line[skip] == '\r')) {
+            ++skip;
+        }
+        line.remove_prefix(skip);
+        if (!line.empty() && line.front() != '#') {
+            auto problem = line.front() == '%' ? header(line, pos, lineNo) : event(line, pos, lineNo);
+            if (problem) {
+                return fail(*problem);
+            }
+        }
+        pos = end + 1;
+        if (m_options.progress && (lineNo & 0xffff) == 0
+            && !m_options.progress(0.6 * static_cast<double>(pos) / static_cast<double>(text.size()))) {
+            return fail(TraceError{ErrorCode::Cancelled, "reading cancelled", m_file.string(), pos});
+        }
+    }
+    if (m_openDef) {
+        return fail(TraceError{ErrorCode::Corrupt, "%EventDef " + m_openDef->first + " is never closed (truncated file?)",
+                               m_file.string(), text.size()});
+    }
+    if (!process()) {
+        return fail(TraceError{ErrorCode::Cancelled, "reading cancelled", m_file.string(), {}});
+    }
+    if (m_unknownContainers > 0) {
+        m_b.warn(std::to_string(m_unknownContainers) + " events on undeclared containers were dropped");
+    }
+    if (m_badPops > 0) {
+        m_b.warn(std::to_string(m_badPops) + " PopState events without a pushed state were ignored");
+    }
+    m_b.setMetadata("format", "paje");
+    m_b.setMetadata("source", m_file.string());
+    m_b.setMetadata("paje.time_unit", "ms");
+    m_b.setMetadata("paje.variable_events", std::to_string(m_variables));
+    m_b.setMetadata("paje.link_events", std::to_string(m_links));
+    m_b.setMetadata("paje.containers", std::to_string(m_containers.size()));
+    return m_b.finish(m_end);
+}
+
+} // namespace
+
+TraceResult<Trace> readPaje(const fs::path& file, const ReadOptions& options) {
+    std::ifstream in(file, std::ios::binary);
+    if (!in) {
+        return fail(TraceError{ErrorCode::Io, "cannot open for reading", file.string(), {}});
+    }
+    std::ostringstream buffer;
+    buffer << in.rdbuf();
+    const std::string text = std::move(buffer).str();
+    PajeParser parser(file, options);
+    return parser.run(text);
+}
+
+} // namespace starscope::tracer

@@ -1,0 +1,197 @@
+#include "tracer/readers/trace_builder.hpp"
+
+#include <algorithm>
+#include <array>
+#include <numeric>
+
+namespace starscope::tracer::detail {
+
+StateClass classOfState(std::string_view name, LaneKind kind) {
+    if (kind == LaneKind::MainThread) {
+        return StateClass::User;
+    }
+    if (name == kExecutingState) {
+        return StateClass::Executing;
+    }
+    // "Idle" is what starpu_fxt_tool shows between tasks of a worker that is not sleeping
+    // yet; like sleeping, the worker has nothing to run.
+    static constexpr std::array<std::string_view, 2> kSleeping = {"Sleeping", "Idle"};
+    if (std::find(kSleeping.begin(), kSleeping.end(), name) != kSleeping.end()) {
+        return StateClass::Sleeping;
+    }
+    return StateClass::Overhead;
+}
+
+std::int32_t TraceBuilder::addLane(std::string name, LaneKind kind, std::int32_t memoryNode,
+                                   std::int32_t workerId) {
+    Lane lane;
+    lane.name = std::move(name);
+    lane.kind = kind;
+    lane.memoryNode = memoryNode;
+    lane.workerId = workerId;
+    m_trace.lanes.push_back(std::move(lane));
+    m_stacks.emplace_back();
+    return static_cast<std::int32_t>(m_trace.lanes.size() - 1);
+}
+
+std::uint32_t TraceBuilder::state(std::string_view name, LaneKind kind) {
+    // Keyed by name and lane class: "Scheduling" is overhead on a worker, user time on the
+    // main thread.
+    std::string key(name);
+    key += kind == LaneKind::MainThread ? "\x01u" : "\x01w";
+    if (const auto it = m_stateByName.find(key); it != m_stateByName.end()) {
+        return it->second;
+    }
+    const auto cls = classOfState(name, kind);
+    const auto id = static_cast<std::uint32_t>(m_trace.states.size());
+    m_trace.states.push_back(StateInfo{std::string(name), cls});
+    m_stateByName.emplace(std::move(key), id);
+    return id;
+}
+
+TaskIndex TraceBuilder::task(std::uint64_t jobId) {
+    const auto [it, inserted] =
+        m_taskByJob.try_emplace(jobId, static_cast<TaskIndex>(m_trace.tasks.size()));
+    if (inserted) {
+        Task t;
+        t.jobId = jobId;
+        m_trace.tasks.push_back(std::move(t));
+    }
+    return it->second;
+}
+
+void TraceBuilder::close(std::int32_t lane, std::size_t depth, TimeNs end) {
+    auto& stack = m_stacks[static_cast<std::size_t>(lane)];
+    const Open open = stack[depth];
+    auto& levels = m_trace.lanes[static_cast<std::size_t>(lane)].levels;
+    if (open.task != kNoTask) {
+        auto& t = m_trace.tasks[open.task];
+        t.start = open.start;
+        t.end = end;
+        t.lane = lane;
+    }
+    // A zero-length state carries no time; starpu_fxt_tool emits some (set "B" then "I" at
+    // the same instant) and dropping them keeps both readers' spans identical.
+    if (end <= open.start) {
+        return;
+    }
+    if (levels.size() <= depth) {
+        levels.resize(depth + 1);
+    }
+    levels[depth].push_back(Span{open.start, end, open.state, open.task});
+}
+
+void TraceBuilder::setState(std::int32_t lane, TimeNs time, std::uint32_t state, TaskIndex task) {
+    auto& stack = m_stacks[static_cast<std::size_t>(lane)];
+    while (!stack.empty()) {
+        close(lane, stack.size() - 1, time);
+        stack.pop_back();
+    }
+    stack.push_back(Open{time, state, task});
+}
+
+void TraceBuilder::pushState(std::int32_t lane, TimeNs time, std::uint32_t state, TaskIndex task) {
+    m_stacks[static_cast<std::size_t>(lane)].push_back(Open{time, state, task});
+}
+
+bool TraceBuilder::popState(std::int32_t lane, TimeNs time) {
+    auto& stack = m_stacks[static_cast<std::size_t>(lane)];
+    if (stack.empty()) {
+        return false;
+    }
+    close(lane, stack.size() - 1, time);
+    stack.pop_back();
+    return true;
+}
+
+void TraceBuilder::resetState(std::int32_t lane, TimeNs time) {
+    auto& stack = m_stacks[static_cast<std::size_t>(lane)];
+    while (!stack.empty()) {
+        close(lane, stack.size() - 1, time);
+        stack.pop_back();
+    }
+}
+
+void TraceBuilder::addMarker(TimeNs time, std::int32_t lane, std::string text) {
+    MarkerEvent event;
+    event.time = time;
+    event.lane = lane;
+    const auto parsed = markers::parse(text);
+    if (parsed.status == markers::ParseStatus::Ok) {
+        event.parsed = true;
+        event.marker = parsed.marker;
+    } else if (parsed.status == markers::ParseStatus::TooNew) {
+        ++m_droppedMarkers;
+    } else if (parsed.status == markers::ParseStatus::Malformed) {
+        warn("malformed starscope marker kept as plain text: \"" + text + "\"");
+    }
+    event.text = std::move(text);
+    m_trace.markers.push_back(std::move(event));
+}
+
+void TraceBuilder::addDependency(std::uint64_t jobId, std::uint64_t dependsOn) {
+    auto& deps = m_trace.tasks[task(jobId)].dependencies;
+    if (std::find(deps.begin(), deps.end(), dependsOn) == deps.end()) {
+        deps.push_back(dependsOn);
+    }
+}
+
+void TraceBuilder::warn(std::string text) {
+    // A damaged trace can repeat the same problem thousands of times: keep the first ones.
+    constexpr std::size_t kMaxWarnings = 50;
+    if (m_trace.warnings.size() < kMaxWarnings) {
+        m_trace.warnings.push_back(std::move(text));
+    } else if (m_trace.warnings.size() == kMaxWarnings) {
+        m_trace.warnings.emplace_back("further warnings dropped");
+    }
+}
+
+Trace TraceBuilder::finish(TimeNs end) {
+    for (std::size_t lane = 0; lane < m_stacks.size(); ++lane) {
+        resetState(static_cast<std::int32_t>(lane), end);
+    }
+    if (m_droppedMarkers > 0) {
+        warn(std::to_string(m_droppedMarkers)
+             + " markers of a newer starscope marker grammar were not decoded");
+    }
+    // Tasks sorted by job id; spans refer to them by index, so remap.
+    auto& tasks = m_trace.tasks;
+    std::vector<TaskIndex> order(tasks.size());
+    std::iota(order.begin(), order.end(), TaskIndex{0});
+    std::sort(order.begin(), order.end(),
+              [&](TaskIndex a, TaskIndex b) { return tasks[a].jobId < tasks[b].jobId; });
+    std::vector<TaskIndex> newIndex(tasks.size());
+    std::vector<Task> sorted;
+    sorted.reserve(tasks.size());
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        newIndex[order[i]] = static_cast<TaskIndex>(i);
+        sorted.push_back(std::move(tasks[order[i]]));
+    }
+    tasks = std::move(sorted);
+    for (auto& task : tasks) {
+        std::sort(task.dependencies.begin(), task.dependencies.end());
+    }
+    TimeNs last = end;
+    for (auto& lane : m_trace.lanes) {
+        for (auto& level : lane.levels) {
+            for (auto& span : level) {
+                if (span.task != kNoTask) {
+                    span.task = newIndex[span.task];
+                }
+                last = std::max(last, span.end);
+            }
+            // Stable: equal starts keep their emission order.
+            std::stable_sort(level.begin(), level.end(),
+                             [](const Span& a, const Span& b) { return a.start < b.start; });
+        }
+    }
+    std::stable_sort(m_trace.markers.begin(), m_trace.markers.end(),
+                     [](const MarkerEvent& a, const MarkerEvent& b) { return a.time < b.time; });
+    m_trace.begin = 0;
+    m_trace.end = last;
+    m_taskByJob.clear();
+    m_stacks.clear();
+    return std::move(m_trace);
+}
+
+} // namespace starscope::tracer::detail

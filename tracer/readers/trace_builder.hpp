@@ -1,0 +1,66 @@
+#pragma once
+// Shared by the readers: turns a stream of Set/Push/Pop state changes per lane into sorted
+// spans, collects task records by job id and markers, then normalises the whole trace, so
+// the FxT and the Paje readers give the same model for the same run.
+
+#include "tracer/model/trace.hpp"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace starscope::tracer::detail {
+
+inline constexpr std::string_view kExecutingState = "Executing";
+
+// Class of a state by its name on a lane of the given kind.
+StateClass classOfState(std::string_view name, LaneKind kind);
+
+class TraceBuilder {
+public:
+    std::int32_t addLane(std::string name, LaneKind kind, std::int32_t memoryNode,
+                         std::int32_t workerId);
+    std::uint32_t state(std::string_view name, LaneKind kind);
+    // The task with this job id, created on first use.
+    TaskIndex task(std::uint64_t jobId);
+    Task& taskAt(TaskIndex index) { return m_trace.tasks[index]; }
+    NameId intern(std::string_view text) { return m_trace.names.intern(text); }
+
+    // Paje semantics: set replaces the whole stack, push stacks on top, pop removes the top,
+    // reset empties the stack. A state running a task records the task's start/end/lane.
+    void setState(std::int32_t lane, TimeNs time, std::uint32_t state, TaskIndex task = kNoTask);
+    void pushState(std::int32_t lane, TimeNs time, std::uint32_t state, TaskIndex task = kNoTask);
+    // Returns false when the stack was empty (the pop is then ignored).
+    bool popState(std::int32_t lane, TimeNs time);
+    void resetState(std::int32_t lane, TimeNs time);
+    std::size_t openDepth(std::int32_t lane) const { return m_stacks[static_cast<std::size_t>(lane)].size(); }
+
+    void addMarker(TimeNs time, std::int32_t lane, std::string text);
+    void addDependency(std::uint64_t jobId, std::uint64_t dependsOn);
+    void warn(std::string text);
+    void setMetadata(const std::string& key, std::string value) { m_trace.metadata[key] = std::move(value); }
+
+    Trace& trace() { return m_trace; }
+    std::size_t laneCount() const { return m_trace.lanes.size(); }
+
+    // Closes every open state at end, sorts spans/tasks/markers and sets begin/end.
+    Trace finish(TimeNs end);
+
+private:
+    struct Open {
+        TimeNs start;
+        std::uint32_t state;
+        TaskIndex task;
+    };
+    void close(std::int32_t lane, std::size_t depth, TimeNs end);
+
+    Trace m_trace;
+    std::vector<std::vector<Open>> m_stacks;
+    std::unordered_map<std::uint64_t, TaskIndex> m_taskByJob;
+    std::unordered_map<std::string, std::uint32_t> m_stateByName;
+    std::size_t m_droppedMarkers = 0;
+};
+
+} // namespace starscope::tracer::detail

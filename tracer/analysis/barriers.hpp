@@ -42,8 +42,10 @@ struct Barrier {
 // Batch transitions in time order, from the trace's parsed starscope markers.
 std::vector<BatchTransition> findTransitions(const Trace& trace);
 
-// Barriers in time order. Intervals before the first and after the last executed task count
-// too when they are inside the trace and longer than the threshold, since workers idle there.
+// Barriers in time order, between the first task start and the last task end (start-up and
+// shut-down are not synchronization). A barrier is attributed to the batch transition it
+// overlaps most; mainThreadState is the main thread's base state covering most of it
+// ("Application code" when the main thread was outside any StarPU call).
 std::vector<Barrier> findBarriers(const Trace& trace, const BarrierOptions& options = {});
 
 // Same, with transitions computed by the caller (avoids recomputing them).

@@ -1,0 +1,198 @@
+#include "tracer/analysis/stats.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <unordered_map>
+
+namespace starscope::tracer {
+
+ClassTimes& ClassTimes::operator+=(const ClassTimes& other) {
+    executing += other.executing;
+    sleeping += other.sleeping;
+    overhead += other.overhead;
+    user += other.user;
+    idle += other.idle;
+    return *this;
+}
+
+namespace {
+
+void addClass(ClassTimes& times, StateClass cls, TimeNs d) {
+    switch (cls) {
+    case StateClass::Executing: times.executing += d; break;
+    case StateClass::Sleeping: times.sleeping += d; break;
+    case StateClass::Overhead: times.overhead += d; break;
+    case StateClass::User: times.user += d; break;
+    }
+}
+
+} // namespace
+
+RangeStats computeRangeStats(const Trace& trace, TimeNs from, TimeNs to) {
+    RangeStats out;
+    out.from = from;
+    out.to = std::max(from, to);
+    for (std::size_t i = 0; i < trace.lanes.size(); ++i) {
+        const auto& lane = trace.lanes[i];
+        LaneStats stats;
+        stats.lane = static_cast<std::int32_t>(i);
+        stats.perState.assign(trace.states.size(), 0);
+        const auto& spans = lane.spans();
+        auto it = std::upper_bound(spans.begin(), spans.end(), from,
+                                   [](TimeNs t, const Span& s) { return t < s.end; });
+        TimeNs covered = 0;
+        for (; it != spans.end() && it->start < out.to; ++it) {
+            const TimeNs d = std::min(out.to, it->end) - std::max(from, it->start);
+            if (d <= 0) {
+                continue;
+            }
+            covered += d;
+            stats.perState[it->state] += d;
+            // The main thread's time is its own whatever StarPU names the state.
+            addClass(stats.classes, lane.isWorker() ? trace.states[it->state].cls : StateClass::User, d);
+            if (it->task != kNoTask && it->start >= from) {
+                ++stats.tasks;
+            }
+        }
+        stats.classes.idle = (out.to - from) - covered;
+        if (lane.isWorker()) {
+            out.workers += stats.classes;
+        }
+        out.lanes.push_back(std::move(stats));
+    }
+    return out;
+}
+
+RangeStats computeStats(const Trace& trace) { return computeRangeStats(trace, trace.begin, trace.end); }
+
+TimeNs criticalPathLength(const Trace& trace) {
+    const auto& tasks = trace.tasks;
+    const auto indexOf = [&](std::uint64_t job) -> std::int64_t {
+        const auto it = std::lower_bound(tasks.begin(), tasks.end(), job,
+                                         [](const Task& t, std::uint64_t j) { return t.jobId < j; });
+        return it != tasks.end() && it->jobId == job ? it - tasks.begin() : -1;
+    };
+    // Longest path ending at each task, by iterative DFS (the graph can be deep: no recursion).
+    std::vector<TimeNs> best(tasks.size(), -1);
+    std::vector<std::uint8_t> onStack(tasks.size(), 0);
+    TimeNs longest = 0;
+    std::vector<std::pair<std::size_t, std::size_t>> stack;
+    for (std::size_t root = 0; root < tasks.size(); ++root) {
+        if (best[root] >= 0) {
+            continue;
+        }
+        stack.emplace_back(root, 0);
+        onStack[root] = 1;
+        while (!stack.empty()) {
+            auto& [node, next] = stack.back();
+            const auto& deps = tasks[node].dependencies;
+            if (next < deps.size()) {
+                const auto dep = indexOf(deps[next++]);
+                if (dep >= 0 && best[static_cast<std::size_t>(dep)] < 0 && !onStack[static_cast<std::size_t>(dep)]) {
+                    onStack[static_cast<std::size_t>(dep)] = 1;
+                    stack.emplace_back(static_cast<std::size_t>(dep), 0);
+                }
+                continue;
+            }
+            TimeNs before = 0;
+            for (const auto d : deps) {
+                const auto dep = indexOf(d);
+                if (dep >= 0) {
+                    before = std::max(before, best[static_cast<std::size_t>(dep)]);   // -1 on a cycle
+                }
+            }
+            const auto& t = tasks[node];
+            const TimeNs own = t.start >= 0 && t.end >= t.start ? t.end - t.start : 0;
+            best[node] = before + own;
+            longest = std::max(longest, best[node]);
+            onStack[node] = 0;
+            stack.pop_back();
+        }
+    }
+    return longest;
+}
+
+TraceSummary summarize(const Trace& trace, const BarrierOptions& options) {
+    TraceSummary s;
+    TimeNs first = -1;
+    TimeNs last = -1;
+    for (const auto& task : trace.tasks) {
+        if (task.start >= 0) {
+            ++s.tasks;
+            first = first < 0 ? task.start : std::min(first, task.start);
+            last = std::max(last, task.end);
+        }
+    }
+    s.makespan = s.tasks > 0 ? last - first : 0;
+    for (const auto& lane : trace.lanes) {
+        s.workers += lane.isWorker() ? 1U : 0U;
+    }
+    const auto stats = computeStats(trace);
+    s.workerTotals = stats.workers;
+    const double capacity = static_cast<double>(s.makespan) * static_cast<double>(s.workers);
+    s.idleness = capacity > 0 ? 1.0 - static_cast<double>(s.workerTotals.executing) / capacity : 0.0;
+
+    const auto transitions = findTransitions(trace);
+    const auto barriers = findBarriers(trace, transitions, options);
+    s.barrierCount = barriers.size();
+    for (const auto& b : barriers) {
+        s.barrierTotal += b.duration();
+        s.barrierMax = std::max(s.barrierMax, b.duration());
+    }
+    s.barrierMean = barriers.empty() ? 0 : s.barrierTotal / static_cast<TimeNs>(barriers.size());
+    for (std::size_t i = 0; i < transitions.size(); ++i) {
+        s.transitions.push_back(TransitionStall{static_cast<std::int32_t>(i), transitions[i].label, 0});
+    }
+    TimeNs attributed = 0;
+    for (const auto& b : barriers) {
+        if (b.transition >= 0) {
+            s.transitions[static_cast<std::size_t>(b.transition)].stall += b.duration();
+            attributed += b.duration();
+        }
+    }
+    s.meanTransitionStall = transitions.empty() ? 0 : attributed / static_cast<TimeNs>(transitions.size());
+
+    // starpu_trace_state_stats.py: Scheduling is runtime time it reports on its own.
+    TimeNs scheduling = 0;
+    for (const auto& lane : stats.lanes) {
+        if (!trace.lanes[static_cast<std::size_t>(lane.lane)].isWorker()) {
+            continue;
+        }
+        for (std::size_t st = 0; st < lane.perState.size(); ++st) {
+            if (trace.states[st].name == "Scheduling") {
+                scheduling += lane.perState[st];
+            }
+        }
+    }
+    const auto tt = static_cast<double>(s.workerTotals.executing);
+    const auto ts = static_cast<double>(scheduling);
+    const auto tr = static_cast<double>(s.workerTotals.overhead - scheduling);
+    const auto ti = static_cast<double>(s.workerTotals.sleeping);
+    auto& e = s.efficiencies;
+    e.task = tt > 0 ? 1.0 : 0.0;
+    e.scheduling = tt + ts > 0 ? tt / (tt + ts) : 0.0;
+    e.runtime = tt + tr + ts > 0 ? (tt + ts) / (tt + tr + ts) : 0.0;
+    e.pipeline = tt + tr + ti + ts > 0 ? (tt + tr + ts) / (tt + tr + ti + ts) : 0.0;
+    e.parallel = e.task * e.runtime * e.pipeline * e.scheduling;
+    s.areaBound = s.workers > 0 ? s.workerTotals.executing / static_cast<TimeNs>(s.workers) : 0;
+    s.criticalPath = criticalPathLength(trace);
+    return s;
+}
+
+std::string formatDuration(TimeNs ns) {
+    char buffer[48];
+    const double v = static_cast<double>(ns);
+    const double a = v < 0 ? -v : v;
+    if (a >= 1e9) {
+        std::snprintf(buffer, sizeof buffer, "%.3f s", v / 1e9);
+    } else if (a >= 1e6) {
+        std::snprintf(buffer, sizeof buffer, "%.3f ms", v / 1e6);
+    } else if (a >= 1e3) {
+        std::snprintf(buffer, sizeof buffer, "%.1f us", v / 1e3);
+    } else {
+        std::snprintf(buffer, sizeof buffer, "%lld ns", static_cast<long long>(ns));
+    }
+    return buffer;
+}
+
+} // namespace starscope::tracer

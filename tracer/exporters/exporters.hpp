@@ -13,8 +13,9 @@
 
 namespace starscope::tracer {
 
-// Paje with one container per lane, worker states as a "WS"-like state type, user-thread
-// states on the main lane and markers as events. Times in seconds.
+// Paje with one container per lane (workers "W" with state type "WS", user threads "UT"
+// with "US", as starpu_fxt_tool names them), every span as a Push/Pop pair so nested levels
+// survive, running tasks with their JobId, markers as events. Times in milliseconds.
 void writePaje(const Trace& trace, std::ostream& out);
 
 // Chrome trace-event JSON: one thread track per lane ("X" complete events), markers as

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <limits>
 #include <numeric>
 
 namespace starscope::tracer::detail {
@@ -31,6 +32,7 @@ std::int32_t TraceBuilder::addLane(std::string name, LaneKind kind, std::int32_t
     lane.workerId = workerId;
     m_trace.lanes.push_back(std::move(lane));
     m_stacks.emplace_back();
+    m_clocks.push_back(std::numeric_limits<TimeNs>::min());
     return static_cast<std::int32_t>(m_trace.lanes.size() - 1);
 }
 
@@ -81,7 +83,18 @@ void TraceBuilder::close(std::int32_t lane, std::size_t depth, TimeNs end) {
     levels[depth].push_back(Span{open.start, end, open.state, open.task});
 }
 
+TimeNs TraceBuilder::clock(std::int32_t lane, TimeNs time) {
+    auto& c = m_clocks[static_cast<std::size_t>(lane)];
+    if (time < c) {
+        ++m_clamped;
+        return c;
+    }
+    c = time;
+    return time;
+}
+
 void TraceBuilder::setState(std::int32_t lane, TimeNs time, std::uint32_t state, TaskIndex task) {
+    time = clock(lane, time);
     auto& stack = m_stacks[static_cast<std::size_t>(lane)];
     while (!stack.empty()) {
         close(lane, stack.size() - 1, time);
@@ -91,6 +104,7 @@ void TraceBuilder::setState(std::int32_t lane, TimeNs time, std::uint32_t state,
 }
 
 void TraceBuilder::pushState(std::int32_t lane, TimeNs time, std::uint32_t state, TaskIndex task) {
+    time = clock(lane, time);
     m_stacks[static_cast<std::size_t>(lane)].push_back(Open{time, state, task});
 }
 
@@ -99,6 +113,7 @@ bool TraceBuilder::popState(std::int32_t lane, TimeNs time) {
     if (stack.empty()) {
         return false;
     }
+    time = clock(lane, time);
     close(lane, stack.size() - 1, time);
     stack.pop_back();
     return true;
@@ -106,6 +121,10 @@ bool TraceBuilder::popState(std::int32_t lane, TimeNs time) {
 
 void TraceBuilder::resetState(std::int32_t lane, TimeNs time) {
     auto& stack = m_stacks[static_cast<std::size_t>(lane)];
+    if (stack.empty()) {
+        return;
+    }
+    time = clock(lane, time);
     while (!stack.empty()) {
         close(lane, stack.size() - 1, time);
         stack.pop_back();
@@ -149,6 +168,10 @@ void TraceBuilder::warn(std::string text) {
 Trace TraceBuilder::finish(TimeNs end) {
     for (std::size_t lane = 0; lane < m_stacks.size(); ++lane) {
         resetState(static_cast<std::int32_t>(lane), end);
+    }
+    if (m_clamped > 0) {
+        warn(std::to_string(m_clamped) + " state changes earlier than the previous one on their lane were "
+             "moved forward (damaged or unordered timestamps)");
     }
     if (m_droppedMarkers > 0) {
         warn(std::to_string(m_droppedMarkers)

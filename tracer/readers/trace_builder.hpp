@@ -56,8 +56,14 @@ private:
     };
     void close(std::int32_t lane, std::size_t depth, TimeNs end);
 
+    // Time only moves forward on a lane: an earlier time (damaged input) is clamped to the
+    // lane's clock, so spans of one level never overlap.
+    TimeNs clock(std::int32_t lane, TimeNs time);
+
     Trace m_trace;
     std::vector<std::vector<Open>> m_stacks;
+    std::vector<TimeNs> m_clocks;
+    std::size_t m_clamped = 0;
     std::unordered_map<std::uint64_t, TaskIndex> m_taskByJob;
     std::unordered_map<std::string, std::uint32_t> m_stateByName;
     std::size_t m_droppedMarkers = 0;

@@ -8,6 +8,7 @@
 #include "tracer/readers/read_trace.hpp"
 #include "tracer/readers/trace_builder.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <unordered_map>
@@ -317,6 +318,58 @@ void FileDecoder::finish() {
     }
 }
 
+// A damaged event can carry an absurd timestamp. Such an event is an isolated jump away from
+// both its neighbours (a real pause moves all later events with it), so each event waits for
+// the next one before it is decoded.
+class OutlierFilter {
+public:
+    explicit OutlierFilter(FileDecoder& decoder) : m_decoder(decoder) {}
+
+    bool push(const RawEvent& ev) {
+        if (ev.time < ev.origin) {
+            ++m_dropped;
+            return true;
+        }
+        if (m_holding) {
+            const std::uint64_t held = m_held.time;
+            const bool up = m_hasPrev && held > m_prev + kJump && held > ev.time + kJump;
+            const bool down = m_hasPrev && held + kJump < m_prev && held + kJump < ev.time;
+            if (up || down) {
+                ++m_dropped;
+            } else if (!release()) {
+                return false;
+            }
+        }
+        m_held = ev;
+        m_heldParams.assign(ev.params, ev.params + ev.paramCount);
+        m_held.params = m_heldParams.data();
+        m_holding = true;
+        return true;
+    }
+    bool flush() { return !m_holding || release(); }
+    std::size_t dropped() const { return m_dropped; }
+    TimeNs lastTime() const { return m_hasPrev ? static_cast<TimeNs>(m_last - m_held.origin) : 0; }
+
+private:
+    static constexpr std::uint64_t kJump = 1'000'000'000;   // 1 s
+    bool release() {
+        m_holding = false;
+        m_prev = m_held.time;
+        m_last = std::max(m_last, m_held.time);
+        m_hasPrev = true;
+        return m_decoder.handle(m_held);
+    }
+
+    FileDecoder& m_decoder;
+    RawEvent m_held;
+    std::vector<std::uint64_t> m_heldParams;
+    bool m_holding = false;
+    bool m_hasPrev = false;
+    std::uint64_t m_prev = 0;
+    std::uint64_t m_last = 0;
+    std::size_t m_dropped = 0;
+};
+
 } // namespace
 
 TraceResult<Trace> readFxt(const std::vector<std::filesystem::path>& files,
@@ -338,9 +391,10 @@ TraceResult<Trace> readFxt(const std::vector<std::filesystem::path>& files,
                                         / static_cast<double>(files.size()));
             };
         }
+        OutlierFilter filter(decoder);
         auto summary = detail::streamFxtEvents(
             files[i], codes::kFirstCode, codes::kLastCode,
-            [&decoder](const RawEvent& ev) { return decoder.handle(ev); }, progress);
+            [&filter](const RawEvent& ev) { return filter.push(ev); }, progress);
         if (!summary) {
             return fail(summary.error());
         }
@@ -348,17 +402,24 @@ TraceResult<Trace> readFxt(const std::vector<std::filesystem::path>& files,
             return fail(TraceError{ErrorCode::Corrupt, "the FxT trace holds no event",
                                    files[i].string(), summary->bytesRead});
         }
+        filter.flush();
         decoder.finish();
+        // One file: the caller names it already. Several: say which one.
+        const std::string where = files.size() > 1 ? files[i].string() + ": " : std::string();
+        if (filter.dropped() > 0) {
+            builder.warn(where + std::to_string(filter.dropped())
+                         + " events with impossible timestamps were dropped");
+        }
         if (summary->endedEarly) {
-            builder.warn(files[i].string() + ": libfxt stopped at byte "
+            builder.warn(where + "libfxt stopped at byte "
                          + std::to_string(summary->bytesRead)
                          + " on a damaged block: the events after it are missing");
         }
         if (summary->libfxtComplaints > 0) {
-            builder.warn(files[i].string() + ": libfxt skipped "
+            builder.warn(where + "libfxt skipped "
                          + std::to_string(summary->libfxtComplaints) + " malformed events");
         }
-        end = std::max(end, static_cast<TimeNs>(summary->lastTime - summary->firstTime));
+        end = std::max(end, filter.lastTime());
         builder.setMetadata(files.size() > 1 ? "source." + std::to_string(i) : "source",
                             files[i].string());
     }

@@ -325,7 +325,7 @@ std::int32_t PajeParser::laneFor(std::int32_t index, std::uint32_t type) {
                : name.starts_with("CPU") ? LaneKind::CpuWorker
                                          : LaneKind::OtherWorker;
         const auto digit = name.find_first_of("0123456789");
-        if (digit != std::string::npos && digit > 0) {
+        if (digit != std::string::npos && digit > 0 && name[digit - 1] != ' ') {
             name.insert(digit, " ");
         }
         for (const auto& [ref, target] : m_containerByRef) {

@@ -1,0 +1,259 @@
+// `starscope stats` and `starscope barriers`, plus what every tracer command shares.
+
+#include "tracer/cli/commands.hpp"
+#include "tracer/analysis/barriers.hpp"
+#include "tracer/cli/detail.hpp"
+#include "tracer/exporters/exporters.hpp"
+#include "tracer/readers/read_trace.hpp"
+
+#include <cstdio>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+
+namespace starscope::tracer::cli {
+
+namespace detail {
+
+int exitCodeFor(const TraceError& error) { return error.code == ErrorCode::InvalidArgument ? 2 : 1; }
+
+int reportError(const std::string& command, const TraceError& error, const Io& io) {
+    *io.err << "starscope " << command << ": " << error.describe() << "\n";
+    return exitCodeFor(error);
+}
+
+std::optional<Trace> load(const std::string& command, const std::filesystem::path& input, const Io& io) {
+    auto trace = readTrace(input);
+    if (!trace) {
+        reportError(command, trace.error(), io);
+        return std::nullopt;
+    }
+    for (const auto& warning : trace->warnings) {
+        *io.err << "starscope " << command << ": warning: " << input.string() << ": " << warning << "\n";
+    }
+    return std::move(trace).value();
+}
+
+std::string percent(double fraction) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.1f %%", fraction * 100.0);
+    return buffer;
+}
+
+nlohmann::json summaryJson(const TraceSummary& s) {
+    nlohmann::json transitions = nlohmann::json::array();
+    for (const auto& t : s.transitions) {
+        transitions.push_back({{"index", t.transition}, {"label", t.label}, {"stall_ns", t.stall}});
+    }
+    const auto& w = s.workerTotals;
+    return {
+        {"makespan_ns", s.makespan},
+        {"workers", s.workers},
+        {"tasks", s.tasks},
+        {"worker_time_ns",
+         {{"executing", w.executing}, {"sleeping", w.sleeping}, {"overhead", w.overhead}, {"idle", w.idle}}},
+        {"idleness", s.idleness},
+        {"barriers",
+         {{"count", s.barrierCount}, {"total_ns", s.barrierTotal}, {"mean_ns", s.barrierMean}, {"max_ns", s.barrierMax}}},
+        {"transitions", transitions},
+        {"mean_transition_stall_ns", s.meanTransitionStall},
+        {"efficiencies",
+         {{"parallel", s.efficiencies.parallel},
+          {"task", s.efficiencies.task},
+          {"runtime", s.efficiencies.runtime},
+          {"scheduling", s.efficiencies.scheduling},
+          {"pipeline", s.efficiencies.pipeline}}},
+        {"area_bound_ns", s.areaBound},
+        {"critical_path_ns", s.criticalPath},
+    };
+}
+
+} // namespace detail
+
+namespace {
+
+using detail::Io;
+
+std::string laneKindName(LaneKind kind) {
+    switch (kind) {
+    case LaneKind::CpuWorker: return "cpu";
+    case LaneKind::CudaWorker: return "cuda";
+    case LaneKind::OtherWorker: return "other";
+    case LaneKind::MainThread: return "main";
+    }
+    return "unknown";
+}
+
+struct StatsArgs {
+    std::string input;
+    bool json = false;
+    double thresholdUs = 100.0;
+    double fromMs = -1;
+    double toMs = -1;
+};
+
+TimeNs toNs(double value, double scale) { return static_cast<TimeNs>(value * scale + (value >= 0 ? 0.5 : -0.5)); }
+
+int runStats(const StatsArgs& args, const Io& io) {
+    const auto trace = detail::load("stats", args.input, io);
+    if (!trace) {
+        return 1;
+    }
+    BarrierOptions options;
+    options.threshold = toNs(args.thresholdUs, 1e3);
+    const auto summary = summarize(*trace, options);
+    const TimeNs from = args.fromMs >= 0 ? toNs(args.fromMs, 1e6) : trace->begin;
+    const TimeNs to = args.toMs >= 0 ? toNs(args.toMs, 1e6) : trace->end;
+    if (to < from) {
+        *io.err << "starscope stats: --to-ms is before --from-ms\n";
+        return 2;
+    }
+    const auto range = computeRangeStats(*trace, from, to);
+    auto& out = *io.out;
+    if (args.json) {
+        nlohmann::json lanes = nlohmann::json::array();
+        for (const auto& l : range.lanes) {
+            const auto& lane = trace->lanes[static_cast<std::size_t>(l.lane)];
+            nlohmann::json states = nlohmann::json::object();
+            for (std::size_t s = 0; s < l.perState.size(); ++s) {
+                if (l.perState[s] > 0) {
+                    states[trace->states[s].name] = l.perState[s];
+                }
+            }
+            lanes.push_back({{"name", lane.name}, {"kind", laneKindName(lane.kind)}, {"worker_id", lane.workerId},
+                             {"executing_ns", l.classes.executing}, {"sleeping_ns", l.classes.sleeping},
+                             {"overhead_ns", l.classes.overhead}, {"user_ns", l.classes.user},
+                             {"idle_ns", l.classes.idle}, {"tasks", l.tasks}, {"states_ns", states}});
+        }
+        nlohmann::json doc = {
+            {"input", args.input},
+            {"format", trace->metadata.contains("format") ? trace->metadata.at("format") : ""},
+            {"range_ns", {from, to}},
+            {"summary", detail::summaryJson(summary)},
+            {"lanes", lanes},
+            {"warnings", trace->warnings},
+            {"barrier_threshold_ns", options.threshold},
+        };
+        out << doc.dump(2) << "\n";
+        return 0;
+    }
+    std::size_t markerCount = 0;
+    for (const auto& m : trace->markers) {
+        markerCount += m.parsed ? 1 : 0;
+    }
+    out << "trace        " << args.input << " ("
+        << (trace->metadata.contains("format") ? trace->metadata.at("format") : "?") << ")\n";
+    out << "lanes        " << trace->lanes.size() << " (" << summary.workers << " workers), tasks " << summary.tasks
+        << ", markers " << markerCount << "\n";
+    out << "makespan     " << formatDuration(summary.makespan) << "\n";
+    out << "area bound   " << formatDuration(summary.areaBound) << "\n";
+    out << "critical path " << formatDuration(summary.criticalPath) << "\n";
+    out << "idleness     " << detail::percent(summary.idleness) << "\n";
+    out << "barriers     " << summary.barrierCount << " (total " << formatDuration(summary.barrierTotal) << ", mean "
+        << formatDuration(summary.barrierMean) << ", max " << formatDuration(summary.barrierMax) << ", threshold "
+        << formatDuration(options.threshold) << ")\n";
+    out << "transitions  " << summary.transitions.size() << ", mean stall "
+        << formatDuration(summary.meanTransitionStall) << "\n";
+    const auto& e = summary.efficiencies;
+    char eff[160];
+    std::snprintf(eff, sizeof eff, "parallel %.3f  task %.3f  runtime %.3f  scheduling %.3f  pipeline %.3f",
+                  e.parallel, e.task, e.runtime, e.scheduling, e.pipeline);
+    out << "efficiency   " << eff << "\n\n";
+    out << "range " << formatDuration(from) << " .. " << formatDuration(to) << "\n";
+    out << std::left << std::setw(16) << "lane" << std::right << std::setw(14) << "executing" << std::setw(14)
+        << "sleeping" << std::setw(14) << "overhead" << std::setw(14) << "user" << std::setw(14) << "idle"
+        << std::setw(8) << "tasks" << "\n";
+    const auto row = [&](const std::string& name, const ClassTimes& c, std::uint64_t tasks) {
+        out << std::left << std::setw(16) << name << std::right << std::setw(14) << formatDuration(c.executing)
+            << std::setw(14) << formatDuration(c.sleeping) << std::setw(14) << formatDuration(c.overhead)
+            << std::setw(14) << formatDuration(c.user) << std::setw(14) << formatDuration(c.idle) << std::setw(8)
+            << tasks << "\n";
+    };
+    std::uint64_t workerTasks = 0;
+    for (const auto& l : range.lanes) {
+        row(trace->lanes[static_cast<std::size_t>(l.lane)].name, l.classes, l.tasks);
+        workerTasks += trace->lanes[static_cast<std::size_t>(l.lane)].isWorker() ? l.tasks : 0;
+    }
+    row("all workers", range.workers, workerTasks);
+    return 0;
+}
+
+struct BarriersArgs {
+    std::string input;
+    bool json = false;
+    bool csv = false;
+    double thresholdUs = 100.0;
+};
+
+int runBarriers(const BarriersArgs& args, const Io& io) {
+    const auto trace = detail::load("barriers", args.input, io);
+    if (!trace) {
+        return 1;
+    }
+    BarrierOptions options;
+    options.threshold = toNs(args.thresholdUs, 1e3);
+    const auto transitions = findTransitions(*trace);
+    const auto barriers = findBarriers(*trace, transitions, options);
+    auto& out = *io.out;
+    if (args.csv) {
+        writeBarriersCsv(barriers, out);
+        return 0;
+    }
+    if (args.json) {
+        nlohmann::json list = nlohmann::json::array();
+        for (const auto& b : barriers) {
+            list.push_back({{"start_ns", b.start}, {"end_ns", b.end}, {"duration_ns", b.duration()},
+                            {"transition", b.transition}, {"transition_label", b.transitionLabel},
+                            {"main_thread_state", b.mainThreadState}});
+        }
+        out << nlohmann::json{{"input", args.input}, {"threshold_ns", options.threshold},
+                              {"transitions", transitions.size()}, {"barriers", list}}
+                   .dump(2)
+            << "\n";
+        return 0;
+    }
+    out << barriers.size() << " barriers longer than " << formatDuration(options.threshold) << " ("
+        << transitions.size() << " batch transitions)\n";
+    out << std::right << std::setw(14) << "start" << std::setw(14) << "duration" << "  " << std::left
+        << std::setw(36) << "transition" << "main thread\n";
+    for (const auto& b : barriers) {
+        out << std::right << std::setw(14) << formatDuration(b.start) << std::setw(14) << formatDuration(b.duration())
+            << "  " << std::left << std::setw(36) << (b.transitionLabel.empty() ? "-" : b.transitionLabel)
+            << b.mainThreadState << "\n";
+    }
+    return 0;
+}
+
+} // namespace
+
+void addCommands(CLI::App& app) { addCommands(app, std::cout, std::cerr); }
+
+void addCommands(CLI::App& app, std::ostream& out, std::ostream& err) {
+    const Io io{&out, &err};
+    {
+        auto args = std::make_shared<StatsArgs>();
+        auto* sub = app.add_subcommand("stats", "Time per state class per worker, barriers, efficiencies of a trace");
+        sub->add_option("input", args->input, "Run folder, prof_file_*, paje.trace or native trace")->required();
+        sub->add_flag("--json", args->json, "Print JSON for scripts");
+        sub->add_option("--threshold-us", args->thresholdUs, "Shortest barrier, in microseconds")
+            ->check(CLI::NonNegativeNumber);
+        sub->add_option("--from-ms", args->fromMs, "Per-lane table from this time (ms from trace start)")
+            ->check(CLI::NonNegativeNumber);
+        sub->add_option("--to-ms", args->toMs, "Per-lane table up to this time (ms)")->check(CLI::NonNegativeNumber);
+        detail::onRun(sub, [args, io] { return runStats(*args, io); });
+    }
+    {
+        auto args = std::make_shared<BarriersArgs>();
+        auto* sub = app.add_subcommand("barriers", "List the barriers (no worker executing) and their batch transitions");
+        sub->add_option("input", args->input, "Run folder, prof_file_*, paje.trace or native trace")->required();
+        sub->add_flag("--json", args->json, "Print JSON for scripts");
+        sub->add_flag("--csv", args->csv, "Print CSV");
+        sub->add_option("--threshold-us", args->thresholdUs, "Shortest barrier, in microseconds")
+            ->check(CLI::NonNegativeNumber);
+        detail::onRun(sub, [args, io] { return runBarriers(*args, io); });
+    }
+    detail::addExportCommands(app, io);
+    detail::addCompareCommand(app, io);
+}
+
+} // namespace starscope::tracer::cli

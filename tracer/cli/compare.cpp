@@ -1,0 +1,346 @@
+// `starscope compare RUN...`: one row per strategy over run folders (or sweep folders holding
+// them), medians with min-max over repetitions, deltas against a baseline. Figures a run does
+// not have (no hardware counters on this machine, no run.json) are "n/a" with the reason.
+
+#include "tracer/cli/detail.hpp"
+#include "tracer/readers/read_trace.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iomanip>
+#include <map>
+#include <memory>
+
+namespace starscope::tracer::cli::detail {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+struct CompareArgs {
+    std::vector<std::string> inputs;
+    std::string baseline;
+    bool json = false;
+    double thresholdUs = 100.0;
+};
+
+struct Metric {
+    std::string key;
+    std::string label;
+    bool lowerIsBetter = true;
+    std::string unit;   // "ns", "ratio", "count", "bytes", "J", ""
+};
+
+const std::vector<Metric>& metrics() {
+    static const std::vector<Metric> kMetrics = {
+        {"makespan_ns", "makespan", true, "ns"},
+        {"idleness", "idleness", true, "ratio"},
+        {"barrier_count", "barriers", true, "count"},
+        {"barrier_total_ns", "barrier total", true, "ns"},
+        {"barrier_max_ns", "barrier max", true, "ns"},
+        {"mean_transition_stall_ns", "stall/transition", true, "ns"},
+        {"parallel_efficiency", "parallel eff.", false, ""},
+        {"area_bound_ratio", "area bound/makespan", false, ""},
+        {"ipc", "IPC", false, ""},
+        {"llc_load_miss_ratio", "LLC load miss", true, "ratio"},
+        {"llc_store_miss_ratio", "LLC store miss", true, "ratio"},
+        {"energy_j", "energy", true, "J"},
+        {"peak_memory_bytes", "peak memory", true, "bytes"},
+    };
+    return kMetrics;
+}
+
+struct RunFigures {
+    std::string folder;
+    std::string strategy;
+    std::map<std::string, double> values;
+    std::map<std::string, std::string> missing;   // metric -> reason
+};
+
+bool isRunFolder(const fs::path& p) { return !findProfFiles(p).empty(); }
+
+// Finds a number under any of the given keys, anywhere in the document.
+std::optional<double> findNumber(const json& doc, const std::vector<std::string>& keys) {
+    if (doc.is_object()) {
+        for (const auto& key : keys) {
+            if (const auto it = doc.find(key); it != doc.end() && it->is_number()) {
+                return it->get<double>();
+            }
+        }
+        for (const auto& [k, v] : doc.items()) {
+            if (auto found = findNumber(v, keys)) {
+                return found;
+            }
+        }
+    }
+    return std::nullopt;
+}
+
+std::string strategyOf(const json& run, const fs::path& folder) {
+    const auto it = run.find("strategy");
+    if (it != run.end()) {
+        if (it->is_string()) {
+            return it->get<std::string>();
+        }
+        if (it->is_object()) {
+            std::string text;
+            for (const char* key : {"arenas", "arena", "loader"}) {
+                if (const auto f = it->find(key); f != it->end() && f->is_string()) {
+                    text += (text.empty() ? "" : "+") + f->get<std::string>();
+                }
+            }
+            if (!text.empty()) {
+                return text;
+            }
+        }
+    }
+    return folder.filename().string();
+}
+
+std::optional<RunFigures> measure(const fs::path& folder, const CompareArgs& args, const Io& io) {
+    const auto trace = load("compare", folder, io);
+    if (!trace) {
+        return std::nullopt;
+    }
+    BarrierOptions options;
+    options.threshold = static_cast<TimeNs>(args.thresholdUs * 1e3 + 0.5);
+    const auto s = summarize(*trace, options);
+    RunFigures r;
+    r.folder = folder.string();
+    json run = json::object();
+    std::string runJsonProblem;
+    if (std::ifstream in(folder / "run.json"); in) {
+        run = json::parse(in, nullptr, false);
+        if (run.is_discarded() || !run.is_object()) {
+            runJsonProblem = "run.json is not valid JSON";
+            *io.err << "starscope compare: warning: " << (folder / "run.json").string() << ": not valid JSON\n";
+            run = json::object();
+        }
+    } else {
+        runJsonProblem = "no run.json in the run folder";
+    }
+    r.strategy = strategyOf(run, folder);
+    r.values["makespan_ns"] = static_cast<double>(s.makespan);
+    r.values["idleness"] = s.idleness;
+    r.values["barrier_count"] = static_cast<double>(s.barrierCount);
+    r.values["barrier_total_ns"] = static_cast<double>(s.barrierTotal);
+    r.values["barrier_max_ns"] = static_cast<double>(s.barrierMax);
+    r.values["mean_transition_stall_ns"] = static_cast<double>(s.meanTransitionStall);
+    r.values["parallel_efficiency"] = s.efficiencies.parallel;
+    if (s.makespan > 0) {
+        r.values["area_bound_ratio"] = static_cast<double>(s.areaBound) / static_cast<double>(s.makespan);
+    } else {
+        r.missing["area_bound_ratio"] = "no executed task";
+    }
+    const auto counters = run.find("counters");
+    std::string counterReason = runJsonProblem.empty() ? "run.json has no counters" : runJsonProblem;
+    if (counters != run.end() && counters->is_object()) {
+        if (const auto a = counters->find("available"); a != counters->end() && a->is_boolean() && !a->get<bool>()) {
+            const auto reason = counters->find("reason");
+            counterReason = reason != counters->end() && reason->is_string() ? reason->get<std::string>()
+                                                                              : "counters not available";
+        } else {
+            counterReason = "counter not recorded";
+        }
+    }
+    const json empty = json::object();
+    const json& c = counters != run.end() ? *counters : empty;
+    const auto counter = [&](const std::string& key, const std::vector<std::string>& names) {
+        if (const auto v = findNumber(c, names)) {
+            r.values[key] = *v;
+        } else {
+            r.missing[key] = counterReason;
+        }
+    };
+    counter("ipc", {"ipc", "IPC", "instructions_per_cycle"});
+    counter("llc_load_miss_ratio", {"llc_load_miss_ratio", "llc_load_misses_ratio"});
+    counter("llc_store_miss_ratio", {"llc_store_miss_ratio", "llc_store_misses_ratio"});
+    counter("energy_j", {"energy_j", "energy_joules", "energy"});
+    if (const auto peak = findNumber(run, {"peak_arena_bytes", "peak_memory_bytes", "peak_bytes", "peak_rss_bytes"})) {
+        r.values["peak_memory_bytes"] = *peak;
+    } else {
+        r.missing["peak_memory_bytes"] = runJsonProblem.empty() ? "run.json has no peak memory" : runJsonProblem;
+    }
+    return r;
+}
+
+std::string formatValue(double v, const std::string& unit) {
+    char buffer[48];
+    if (unit == "ns") {
+        return formatDuration(static_cast<TimeNs>(std::llround(v)));
+    }
+    if (unit == "ratio") {
+        std::snprintf(buffer, sizeof buffer, "%.1f%%", v * 100.0);
+    } else if (unit == "count") {
+        std::snprintf(buffer, sizeof buffer, "%.0f", v);
+    } else if (unit == "bytes") {
+        std::snprintf(buffer, sizeof buffer, "%.1f MiB", v / (1024.0 * 1024.0));
+    } else if (unit == "J") {
+        std::snprintf(buffer, sizeof buffer, "%.2f J", v);
+    } else {
+        std::snprintf(buffer, sizeof buffer, "%.3f", v);
+    }
+    return buffer;
+}
+
+struct Aggregate {
+    double median = 0, min = 0, max = 0;
+    std::size_t n = 0;
+};
+
+Aggregate aggregate(std::vector<double> v) {
+    Aggregate a;
+    a.n = v.size();
+    if (v.empty()) {
+        return a;
+    }
+    std::sort(v.begin(), v.end());
+    a.min = v.front();
+    a.max = v.back();
+    a.median = v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+    return a;
+}
+
+int runCompare(const CompareArgs& args, const Io& io) {
+    std::vector<fs::path> runs;
+    for (const auto& input : args.inputs) {
+        std::error_code ec;
+        if (!fs::is_directory(input, ec)) {
+            *io.err << "starscope compare: " << input << ": not a folder (give run folders or a sweep folder)\n";
+            return 2;
+        }
+        if (isRunFolder(input)) {
+            runs.emplace_back(input);
+            continue;
+        }
+        std::vector<fs::path> inside;
+        for (const auto& entry : fs::directory_iterator(input, ec)) {
+            if (entry.is_directory() && isRunFolder(entry.path())) {
+                inside.push_back(entry.path());
+            }
+        }
+        if (inside.empty()) {
+            *io.err << "starscope compare: " << input << ": neither a run folder (prof_file_*) nor a sweep folder\n";
+            return 2;
+        }
+        std::sort(inside.begin(), inside.end());
+        runs.insert(runs.end(), inside.begin(), inside.end());
+    }
+    std::vector<std::string> order;
+    std::map<std::string, std::vector<RunFigures>> byStrategy;
+    for (const auto& run : runs) {
+        auto figures = measure(run, args, io);
+        if (!figures) {
+            return 1;
+        }
+        if (!byStrategy.contains(figures->strategy)) {
+            order.push_back(figures->strategy);
+        }
+        byStrategy[figures->strategy].push_back(std::move(*figures));
+    }
+    const std::string baseline = args.baseline.empty() ? order.front() : args.baseline;
+    if (!byStrategy.contains(baseline)) {
+        *io.err << "starscope compare: --baseline " << baseline << ": no run has this strategy\n";
+        return 2;
+    }
+    // metric -> strategy -> aggregate (absent when no run measured it)
+    std::map<std::string, std::map<std::string, Aggregate>> table;
+    std::map<std::string, std::map<std::string, std::string>> reasons;
+    for (const auto& [strategy, list] : byStrategy) {
+        for (const auto& m : metrics()) {
+            std::vector<double> values;
+            for (const auto& r : list) {
+                if (const auto it = r.values.find(m.key); it != r.values.end()) {
+                    values.push_back(it->second);
+                } else {
+                    reasons[m.key][strategy] = r.missing.count(m.key) ? r.missing.at(m.key) : "not measured";
+                }
+            }
+            if (!values.empty()) {
+                table[m.key][strategy] = aggregate(values);
+            }
+        }
+    }
+    const auto delta = [&](const std::string& key, const std::string& strategy) -> std::optional<double> {
+        const auto& row = table[key];
+        if (!row.contains(strategy) || !row.contains(baseline) || row.at(baseline).median == 0) {
+            return std::nullopt;
+        }
+        return (row.at(strategy).median - row.at(baseline).median) / std::fabs(row.at(baseline).median);
+    };
+    if (args.json) {
+        json out = {{"baseline", baseline}, {"threshold_ns", static_cast<TimeNs>(args.thresholdUs * 1e3 + 0.5)}};
+        json strategies = json::array();
+        for (const auto& strategy : order) {
+            json entry = {{"strategy", strategy}, {"runs", json::array()}};
+            for (const auto& r : byStrategy[strategy]) {
+                entry["runs"].push_back(r.folder);
+            }
+            json ms = json::object();
+            for (const auto& m : metrics()) {
+                if (table[m.key].contains(strategy)) {
+                    const auto& a = table[m.key][strategy];
+                    ms[m.key] = {{"median", a.median}, {"min", a.min}, {"max", a.max}, {"n", a.n}};
+                    if (const auto d = delta(m.key, strategy)) {
+                        ms[m.key]["delta_vs_baseline"] = *d;
+                    }
+                } else {
+                    ms[m.key] = {{"value", nullptr}, {"reason", reasons[m.key][strategy]}};
+                }
+            }
+            entry["metrics"] = ms;
+            strategies.push_back(entry);
+        }
+        out["strategies"] = strategies;
+        *io.out << out.dump(2) << "\n";
+        return 0;
+    }
+    auto& out = *io.out;
+    out << "baseline: " << baseline << "; median [min-max] over repetitions, delta vs baseline\n";
+    out << std::left << std::setw(22) << "metric";
+    for (const auto& strategy : order) {
+        out << std::setw(40) << (strategy + " (" + std::to_string(byStrategy[strategy].size()) + " runs)");
+    }
+    out << "\n";
+    for (const auto& m : metrics()) {
+        out << std::left << std::setw(22) << m.label;
+        for (const auto& strategy : order) {
+            std::string cell = "n/a";
+            if (table[m.key].contains(strategy)) {
+                const auto& a = table[m.key][strategy];
+                cell = formatValue(a.median, m.unit);
+                if (a.n > 1) {
+                    cell += " [" + formatValue(a.min, m.unit) + "-" + formatValue(a.max, m.unit) + "]";
+                }
+                if (strategy != baseline) {
+                    if (const auto d = delta(m.key, strategy)) {
+                        char buffer[24];
+                        std::snprintf(buffer, sizeof buffer, " %+.0f%%", *d * 100.0);
+                        cell += buffer;
+                    }
+                }
+            }
+            out << std::setw(40) << cell;
+        }
+        out << "\n";
+    }
+    return 0;
+}
+
+} // namespace
+
+void addCompareCommand(CLI::App& app, const Io& io) {
+    auto args = std::make_shared<CompareArgs>();
+    auto* sub = app.add_subcommand("compare", "Compare strategies over run folders or a sweep folder");
+    sub->add_option("runs", args->inputs, "Run folders or sweep folders")->required();
+    sub->add_option("--baseline", args->baseline, "Strategy the deltas refer to (default: the first)");
+    sub->add_flag("--json", args->json, "Print JSON (with the reason of every n/a)");
+    sub->add_option("--threshold-us", args->thresholdUs, "Shortest barrier, in microseconds")
+        ->check(CLI::NonNegativeNumber);
+    onRun(sub, [args, io] { return runCompare(*args, io); });
+}
+
+} // namespace starscope::tracer::cli::detail

@@ -1,0 +1,47 @@
+#pragma once
+// Internals shared by the tracer's command implementations.
+
+#include "tracer/analysis/stats.hpp"
+#include "tracer/model/error.hpp"
+#include "tracer/model/trace.hpp"
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <ostream>
+#include <string>
+
+namespace starscope::tracer::cli::detail {
+
+struct Io {
+    std::ostream* out;
+    std::ostream* err;
+};
+
+// Reads the input of a command; on failure prints "starscope <command>: <error>" and returns
+// nullopt. Reader warnings go to err.
+std::optional<Trace> load(const std::string& command, const std::filesystem::path& input, const Io& io);
+int reportError(const std::string& command, const TraceError& error, const Io& io);
+// Exit code for an error: 2 for bad arguments, 1 otherwise.
+int exitCodeFor(const TraceError& error);
+
+nlohmann::json summaryJson(const TraceSummary& summary);
+std::string percent(double fraction);
+
+// Registers a subcommand whose action returns an exit code (non-zero throws
+// CLI::RuntimeError so that main's app.exit() returns it).
+template <typename Fn>
+void onRun(CLI::App* sub, Fn fn) {
+    sub->callback([fn]() {
+        const int code = fn();
+        if (code != 0) {
+            throw CLI::RuntimeError(code);
+        }
+    });
+}
+
+void addExportCommands(CLI::App& app, const Io& io);
+void addCompareCommand(CLI::App& app, const Io& io);
+
+} // namespace starscope::tracer::cli::detail

@@ -42,6 +42,7 @@ struct DeferredGeneration {
 namespace {
 
 constexpr int kMallocFlags = STARPU_MALLOC_PINNED;
+constexpr std::size_t kBlockAlignment = 64;
 
 std::uint64_t nanosSince(std::chrono::steady_clock::time_point start) {
     const auto elapsed = std::chrono::steady_clock::now() - start;
@@ -127,6 +128,7 @@ void* Arena::allocateSlow(std::size_t bytes, std::size_t alignment) {
     assert(alignment != 0 && (alignment & (alignment - 1)) == 0);
     // The arena only moves to another block once that block is known: a failed request leaves
     // the current block (and the bytes counted in it) untouched.
+    const bool hadBlock = m_current < m_blocks.size();
     std::size_t target = m_blocks.size();
     // Blocks further down the chain, kept from before the last reset.
     for (std::size_t i = m_current < m_blocks.size() ? m_current + 1 : 0; i < m_blocks.size(); ++i) {
@@ -147,7 +149,10 @@ void* Arena::allocateSlow(std::size_t bytes, std::size_t alignment) {
             if (bytes > std::numeric_limits<std::size_t>::max() - alignment) {
                 return nullptr;
             }
-            const std::size_t size = newBlockSize(bytes + alignment);
+            // Blocks start 64-aligned, so only a larger alignment needs room to pad.
+            starpu_malloc_set_align(kBlockAlignment);
+            const std::size_t padding = alignment > kBlockAlignment ? alignment - kBlockAlignment : 0;
+            const std::size_t size = newBlockSize(bytes + padding);
             void* memory = nullptr;
             if (starpu_malloc_flags(&memory, size, kMallocFlags) != 0 || memory == nullptr) {
                 return nullptr;
@@ -157,7 +162,9 @@ void* Arena::allocateSlow(std::size_t bytes, std::size_t alignment) {
         }
         target = m_blocks.size() - 1;
     }
-    closeCurrentBlock();
+    if (hadBlock) {
+        closeCurrentBlock();
+    }
     enterBlock(target);
     return allocate(bytes, alignment);
 }

@@ -15,7 +15,8 @@
 //
 // Memory comes from starpu_malloc (pinned when StarPU has CUDA workers, so future GPU tasks can
 // use it without staging). starpu_malloc works before starpu_init, but registering handles
-// needs an initialised StarPU.
+// needs an initialised StarPU. Blocks start 64-byte aligned: the arena raises starpu_malloc's
+// alignment to 64 with starpu_malloc_set_align (which never lowers it).
 
 #include "runtime/error.hpp"
 

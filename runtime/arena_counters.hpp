@@ -33,27 +33,32 @@ public:
     };
 
     explicit ArenaCounters(std::string library = std::string(kDefaultLibrary));
-    // Unregisters every counter. Destroy before the arenas it exports.
+    // Detaches every counter (they read 0 until added again). Destroy before the arenas it
+    // exports.
     ~ArenaCounters();
     ArenaCounters(const ArenaCounters&) = delete;
     ArenaCounters& operator=(const ArenaCounters&) = delete;
 
-    // Registers "<arena name>::<counter>" for every counter. Fails if the name is already
-    // exported by this object or PAPI refuses a registration.
+    // Registers "<arena name>::<counter>" for every counter. Fails if an arena of that name
+    // is exported already (by any ArenaCounters of the library) or PAPI refuses a registration.
     RuntimeResult<Done> add(const Arena& arena);
-    // Unregisters the arena's counters (no-op for an arena that was not added).
+    // Detaches the arena's counters (no-op for an arena that was not added).
     void remove(const Arena& arena);
 
     const std::string& library() const { return m_library; }
     // "sde:::<library>::<arena>::<counter>", the name PAPI_event_name_to_code takes.
     std::string eventName(std::string_view arena, std::string_view counter) const;
 
-    struct Slot; // one registered counter: arena + field, the callback's parameter
+    // One registered counter: arena + field, the callback's parameter. Slots live as long as
+    // the process: libsde (PAPI 7.0) crashes when a counter is registered again after
+    // papi_sde_unregister_counter, so remove() detaches a slot (it then reads 0) and a later
+    // add() of the same name re-attaches it.
+    struct Slot;
 
 private:
     std::string m_library;
     void* m_handle = nullptr; // papi_handle_t
-    std::vector<std::unique_ptr<Slot>> m_slots;
+    std::vector<Slot*> m_slots; // attached by this object
 };
 
 } // namespace starscope::runtime

@@ -82,13 +82,28 @@ TEST(Palette, BlendWeighsColoursByTime) {
     EXPECT_EQ(palette.blend(times.data()), kSleepingRed);
 }
 
-TEST(Palette, LegendListsUsedStatesOnly) {
+TEST(Palette, LegendListsUsedStatesAndFewCodeletsByName) {
     const Trace trace = traceWithStates();
     const Palette palette(trace);
-    ASSERT_EQ(palette.legend().size(), 6u);
-    EXPECT_EQ(palette.legend()[0].label, "Executing");
-    EXPECT_EQ(palette.legend()[5].label, "Waiting all tasks");
+    ASSERT_EQ(palette.legend().size(), 7u);
+    EXPECT_EQ(palette.legend()[0].label, "gemm");
+    EXPECT_EQ(palette.legend()[0].colour, palette.spanColour(trace.lanes[0].levels[0][0]));
+    EXPECT_EQ(palette.legend()[1].label, "relu");
+    EXPECT_EQ(palette.legend()[2].label, "Sleeping");
+    EXPECT_EQ(palette.legend()[6].label, "Waiting all tasks");
     for (const auto& entry : palette.legend()) {
         EXPECT_NE(entry.label, "Never used");
     }
+}
+
+TEST(Palette, ManyCodeletsShareOneExecutingEntry) {
+    Trace trace = traceWithStates();
+    for (int i = 0; i < 10; ++i) {
+        const auto name = trace.names.intern("codelet" + std::to_string(i));
+        trace.tasks.push_back({static_cast<std::uint64_t>(10 + i), name, 0, 0, 0, 1, 0, {}});
+    }
+    const Palette palette(trace);
+    ASSERT_EQ(palette.legend().size(), 6u);
+    EXPECT_EQ(palette.legend()[0].label, "Executing");
+    EXPECT_EQ(palette.legend()[0].colour, kExecutingGreen);
 }

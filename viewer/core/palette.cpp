@@ -100,10 +100,31 @@ Palette::Palette(const tracer::Trace& trace) {
             }
         }
     }
-    for (std::size_t i = 0; i < trace.states.size(); ++i) {
-        if (used[i]) {
-            m_legend.push_back({trace.states[i].name, m_states[i]});
+    // A few codelets are listed with their own shade; many would crowd the legend, and the
+    // shade cycle repeats anyway.
+    std::vector<tracer::NameId> codeletOrder(nextShade, tracer::kNoName);
+    for (std::size_t name = 0; name < shadeOfName.size(); ++name) {
+        if (shadeOfName[name] >= 0) {
+            codeletOrder[static_cast<std::size_t>(shadeOfName[name])] = static_cast<tracer::NameId>(name);
         }
+    }
+    const bool listCodelets = nextShade > 0 && nextShade <= kGreens.size();
+    bool codeletsListed = false;
+    for (std::size_t i = 0; i < trace.states.size(); ++i) {
+        if (!used[i]) {
+            continue;
+        }
+        if (listCodelets && m_executing[i]) {
+            if (codeletsListed) {
+                continue;
+            }
+            codeletsListed = true;
+            for (std::size_t k = 0; k < codeletOrder.size(); ++k) {
+                m_legend.push_back({trace.names.name(codeletOrder[k]), codeletShade(k)});
+            }
+            continue;
+        }
+        m_legend.push_back({trace.states[i].name, m_states[i]});
     }
 }
 

@@ -1,0 +1,95 @@
+// Writes a synthetic batched-training trace (viewer/core/synthetic_trace.hpp) as a native
+// starscope trace, so benchmarks and screenshots can run the real starscope-viewer binary on
+// traces of any size without recording a run.
+//
+//   starscope-viewer-synth OUT [--workers N] [--epochs N] [--batches N] [--tasks-per-worker N]
+//                              [--task-us X] [--barrier-us X] [--jitter X] [--seed N]
+
+#include "tracer/exporters/exporters.hpp"
+#include "viewer/core/synthetic_trace.hpp"
+
+#include <charconv>
+#include <cstdio>
+#include <string>
+#include <string_view>
+
+namespace {
+
+template <typename T>
+bool parseNumber(std::string_view text, T& out, T lo, T hi) {
+    T value{};
+    const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (text.empty() || ec != std::errc{} || ptr != text.data() + text.size() || value < lo || value > hi) {
+        return false;
+    }
+    out = value;
+    return true;
+}
+
+int usage(const std::string& message) {
+    std::fprintf(stderr,
+                 "starscope-viewer-synth: %s\nusage: starscope-viewer-synth OUT [--workers N] [--epochs N] "
+                 "[--batches N] [--tasks-per-worker N] [--task-us X] [--barrier-us X] [--jitter X] [--seed N]\n",
+                 message.c_str());
+    return 2;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    starscope::viewer::SyntheticOptions options;
+    std::string output;
+    double taskUs = 50.0;
+    double barrierUs = 400.0;
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view arg = argv[i];
+        if (!arg.starts_with("--")) {
+            if (!output.empty()) {
+                return usage("more than one output file given ('" + output + "', '" + std::string(arg) + "')");
+            }
+            output = arg;
+            continue;
+        }
+        if (i + 1 >= argc) {
+            return usage(std::string(arg) + " needs a value");
+        }
+        const std::string_view value = argv[++i];
+        bool ok = false;
+        if (arg == "--workers") {
+            ok = parseNumber(value, options.cpuWorkers, 1, 4096);
+        } else if (arg == "--epochs") {
+            ok = parseNumber(value, options.epochs, 1, 1 << 20);
+        } else if (arg == "--batches") {
+            ok = parseNumber(value, options.batchesPerEpoch, 1, 1 << 24);
+        } else if (arg == "--tasks-per-worker") {
+            ok = parseNumber(value, options.tasksPerWorker, 1, 1 << 24);
+        } else if (arg == "--task-us") {
+            ok = parseNumber(value, taskUs, 0.001, 1e9);
+        } else if (arg == "--barrier-us") {
+            ok = parseNumber(value, barrierUs, 0.0, 1e9);
+        } else if (arg == "--jitter") {
+            ok = parseNumber(value, options.jitter, 0.0, 0.99);
+        } else if (arg == "--seed") {
+            ok = parseNumber(value, options.seed, std::uint64_t{0}, ~std::uint64_t{0});
+        } else {
+            return usage("unknown option " + std::string(arg));
+        }
+        if (!ok) {
+            return usage(std::string(arg) + ": '" + std::string(value) + "' is not a valid value");
+        }
+    }
+    if (output.empty()) {
+        return usage("no output file given");
+    }
+    options.taskNs = static_cast<starscope::tracer::TimeNs>(taskUs * 1e3);
+    options.barrierNs = static_cast<starscope::tracer::TimeNs>(barrierUs * 1e3);
+
+    const auto trace = starscope::viewer::makeSyntheticTrace(options);
+    if (auto written = starscope::tracer::writeNativeFile(trace, output); !written) {
+        std::fprintf(stderr, "starscope-viewer-synth: %s\n", written.error().describe().c_str());
+        return 1;
+    }
+    std::printf("%s: %zu lanes, %zu spans, %zu tasks\n", output.c_str(), trace.lanes.size(), trace.spanCount(),
+                trace.tasks.size());
+    return 0;
+}

@@ -1,0 +1,121 @@
+// starscope-viewer: the desktop viewer, or with --render a headless picture of a trace drawn
+// by the same code (no display needed).
+
+#include "viewer/core/command_line.hpp"
+#include "viewer/core/trace_document.hpp"
+#include "viewer/gui/main_window.hpp"
+#include "viewer/gui/render.hpp"
+
+#include <QApplication>
+#include <QCommandLineParser>
+
+#include <cstdio>
+#include <cstring>
+#include <optional>
+
+namespace {
+
+using namespace starscope::viewer;
+
+int usageError(const std::string& message) {
+    std::fprintf(stderr, "starscope-viewer: %s\nTry 'starscope-viewer --help'.\n", message.c_str());
+    return 2;
+}
+
+bool wantsRender(int argc, char** argv) {
+    for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--render") == 0 || std::strncmp(argv[i], "--render=", 9) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+int render(const QCommandLineParser& parser, starscope::tracer::TimeNs threshold) {
+    const QStringList inputs = parser.positionalArguments();
+    if (inputs.size() != 1) {
+        return usageError("--render needs exactly one trace (got " + std::to_string(inputs.size()) + ")");
+    }
+    RenderRequest request;
+    if (parser.isSet(QStringLiteral("size"))) {
+        auto size = parseSize(parser.value(QStringLiteral("size")).toStdString(), "--size");
+        if (!size) {
+            return usageError(size.error().message);
+        }
+        request.size = *size;
+    }
+    if (parser.isSet(QStringLiteral("range"))) {
+        auto range = parseRange(parser.value(QStringLiteral("range")).toStdString(), "--range");
+        if (!range) {
+            return usageError(range.error().message);
+        }
+        request.range = *range;
+    }
+    auto document = loadDocument(inputs.front().toStdString());
+    if (!document) {
+        std::fprintf(stderr, "starscope-viewer: %s\n", document.error().describe().c_str());
+        return 1;
+    }
+    auto barriers = std::make_shared<const Barriers>(computeBarriers(**document, threshold));
+    const QString output = parser.value(QStringLiteral("render"));
+    if (auto written = renderToFile(*document, barriers, request, output); !written) {
+        std::fprintf(stderr, "starscope-viewer: %s\n", written.error().message.c_str());
+        return 1;
+    }
+    return 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    // The headless mode must work without a display: pick the offscreen platform before Qt
+    // starts, unless the caller chose one.
+    if (wantsRender(argc, argv) && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    }
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("starscope"));
+    QApplication::setApplicationName(QStringLiteral("starscope-viewer"));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Gantt viewer for StarPU traces with barrier highlighting.\n"
+        "TRACE: a run folder, a prof_file_* written by StarPU with FxT, a paje.trace or a native trace."));
+    parser.addHelpOption();
+    parser.addPositionalArgument(QStringLiteral("TRACE"), QStringLiteral("Traces to open (one window each)."),
+                                 QStringLiteral("[TRACE...]"));
+    parser.addOption({QStringLiteral("render"), QStringLiteral("Write a picture of TRACE to OUT (.png, .jpg, .pdf) and exit."),
+                      QStringLiteral("OUT")});
+    parser.addOption({QStringLiteral("range"), QStringLiteral("Time window of the picture, e.g. 0:2.5ms (default: whole trace)."),
+                      QStringLiteral("START:END")});
+    parser.addOption({QStringLiteral("size"), QStringLiteral("Picture size in pixels (default 1600x900)."),
+                      QStringLiteral("WxH")});
+    parser.addOption({QStringLiteral("threshold"), QStringLiteral("Shortest barrier, e.g. 100us (default)."),
+                      QStringLiteral("TIME"), QStringLiteral("100us")});
+    parser.process(app);
+
+    auto threshold = parseTime(parser.value(QStringLiteral("threshold")).toStdString(), "--threshold");
+    if (!threshold) {
+        return usageError(threshold.error().message);
+    }
+    const auto thresholdNs = static_cast<starscope::tracer::TimeNs>(*threshold);
+    if (parser.isSet(QStringLiteral("render"))) {
+        return render(parser, thresholdNs);
+    }
+    if (parser.isSet(QStringLiteral("range")) || parser.isSet(QStringLiteral("size"))) {
+        return usageError("--range and --size apply to --render only");
+    }
+
+    std::vector<std::unique_ptr<MainWindow>> windows;
+    const QStringList inputs = parser.positionalArguments();
+    for (qsizetype i = 0; i < std::max<qsizetype>(1, inputs.size()); ++i) {
+        auto window = std::make_unique<MainWindow>();
+        window->setBarrierThreshold(thresholdNs);
+        window->show();
+        if (i < inputs.size()) {
+            window->openPath(inputs[i]);
+        }
+        windows.push_back(std::move(window));
+    }
+    return QApplication::exec();
+}

@@ -1,0 +1,377 @@
+#include "viewer/gui/gantt_plot.hpp"
+
+#include "viewer/core/span_folding.hpp"
+#include "viewer/core/time_format.hpp"
+#include "viewer/gui/gantt_plottable.hpp"
+#include "viewer/gui/overlay_plottable.hpp"
+#include "viewer/gui/qt_support.hpp"
+#include "viewer/gui/time_ticker.hpp"
+
+#include <QToolTip>
+
+#include <algorithm>
+#include <cmath>
+
+namespace starscope::viewer {
+
+namespace {
+
+constexpr double kMinWindowNs = 100.0;
+constexpr double kMarginShare = 0.02;   // of the trace length, on each side
+constexpr double kClickSlopPx = 3.0;
+constexpr double kKeyZoom = 1.5;
+constexpr double kKeyPan = 0.1;
+
+QString duration(double ns) { return QString::fromStdString(formatDuration(ns)); }
+
+} // namespace
+
+GanttPlot::GanttPlot(QWidget* parent) : QCustomPlot(parent) {
+    setAutoAddPlottableToLegend(false);
+    setNotAntialiasedElements(QCP::aeAll);
+    setFocusPolicy(Qt::StrongFocus);
+    setMouseTracking(true);
+    setInteractions(QCP::Interactions());
+
+    m_timeTicker = QSharedPointer<TimeTicker>::create();
+    xAxis->setTicker(m_timeTicker);
+    xAxis->setLabel(QStringLiteral("time since trace start"));
+    xAxis->grid()->setPen(QPen(QColor(225, 225, 225), 1));
+    xAxis->grid()->setZeroLinePen(Qt::NoPen);
+
+    m_rowTicker = QSharedPointer<QCPAxisTickerText>::create();
+    yAxis->setTicker(m_rowTicker);
+    yAxis->setRangeReversed(true);
+    yAxis->setSubTicks(false);
+    yAxis->setTickLength(0, 0);
+    yAxis->grid()->setVisible(false);
+
+    // Overlay on its own buffered layer: the rubber band and selection repaint only it.
+    layer(QStringLiteral("overlay"))->setMode(QCPLayer::lmBuffered);
+    m_gantt = new GanttPlottable(xAxis, yAxis);
+    m_overlay = new OverlayPlottable(xAxis, yAxis);
+    m_overlay->setLayer(QStringLiteral("overlay"));
+
+    m_title = new QCPTextElement(this, QString(), QFont(font().family(), font().pointSize(), QFont::Bold));
+    plotLayout()->insertRow(0);
+    plotLayout()->addElement(0, 0, m_title);
+
+    axisRect()->insetLayout()->take(legend);
+    plotLayout()->addElement(2, 0, legend);
+    plotLayout()->setRowStretchFactor(2, 0.001);
+    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    legend->setWrap(8);
+    legend->setBorderPen(Qt::NoPen);
+    legend->setIconSize(14, 10);
+    legend->setVisible(true);
+}
+
+void GanttPlot::setDocument(std::shared_ptr<const TraceDocument> document) {
+    m_document = std::move(document);
+    m_gantt->setDocument(m_document);
+    m_overlay->setDocument(m_document);
+    rebuildRowsAndLegend();
+    fitAll();
+}
+
+void GanttPlot::setBarriers(std::shared_ptr<const Barriers> barriers) {
+    m_overlay->setBarriers(std::move(barriers));
+    replotOverlay();
+}
+
+void GanttPlot::rebuildRowsAndLegend() {
+    m_rowTicker->clear();
+    legend->clearItems();
+    if (!m_document) {
+        m_title->setText(QString());
+        replot(rpQueuedReplot);
+        return;
+    }
+    const auto& rows = m_document->rows;
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        m_rowTicker->addTick(static_cast<double>(r), toQString(rows[r].label));
+    }
+    yAxis->setRange(-0.5, std::max(0.5, static_cast<double>(rows.size()) - 0.5));
+    for (const auto& entry : m_document->palette.legend()) {
+        legend->addItem(new SwatchLegendItem(legend, toQColor(entry.colour), toQString(entry.label)));
+    }
+    legend->addItem(new SwatchLegendItem(legend, kBarrierFill, QStringLiteral("barrier (no worker executing)"), true));
+    const auto& trace = m_document->trace;
+    m_title->setText(QStringLiteral("%1  -  %2 lanes, %3 tasks, %4")
+                         .arg(toQString(m_document->source))
+                         .arg(trace.lanes.size())
+                         .arg(trace.tasks.size())
+                         .arg(duration(static_cast<double>(trace.end - trace.begin))));
+}
+
+TimeView GanttPlot::view() const { return m_gantt->currentView(); }
+
+double GanttPlot::timeAt(double px) const { return view().toTime(px); }
+
+void GanttPlot::setView(double startNs, double endNs) {
+    TimeView v = view().showing(startNs, endNs, kMinWindowNs);
+    if (m_document) {
+        const auto begin = static_cast<double>(m_document->trace.begin);
+        const auto end = static_cast<double>(m_document->trace.end);
+        v = v.clampedTo(begin, end, kMinWindowNs, kMarginShare * std::max(end - begin, kMinWindowNs));
+    }
+    xAxis->setRange(v.startNs, v.endNs);
+    replot(rpQueuedReplot);
+    emit viewChanged(v.startNs, v.endNs);
+}
+
+void GanttPlot::fitAll() {
+    if (!m_document) {
+        xAxis->setRange(0.0, 1e6);
+        replot(rpQueuedReplot);
+        return;
+    }
+    const auto begin = static_cast<double>(m_document->trace.begin);
+    const auto end = static_cast<double>(m_document->trace.end);
+    const double margin = kMarginShare * std::max(end - begin, kMinWindowNs);
+    setView(begin - margin, end + margin);
+}
+
+void GanttPlot::zoomBy(double factor, double aroundPx) {
+    const TimeView v = view().zoomedAround(aroundPx, factor);
+    setView(v.startNs, v.endNs);
+}
+
+void GanttPlot::panByFraction(double fraction) {
+    const TimeView current = view();
+    const TimeView v = current.pannedBy(fraction * current.widthPx);
+    setView(v.startNs, v.endNs);
+}
+
+std::optional<std::pair<double, double>> GanttPlot::selection() const { return m_overlay->selection(); }
+
+void GanttPlot::setSelection(std::optional<std::pair<double, double>> rangeNs) {
+    if (rangeNs && rangeNs->first > rangeNs->second) {
+        std::swap(rangeNs->first, rangeNs->second);
+    }
+    m_overlay->setSelection(rangeNs);
+    replotOverlay();
+    if (rangeNs) {
+        emit rangeSelected(rangeNs->first, rangeNs->second);
+    } else {
+        emit selectionCleared();
+    }
+}
+
+void GanttPlot::replotOverlay() {
+    // Before the first full replot the layer buffers do not exist yet.
+    if (m_overlay->layer() != nullptr && isVisible()) {
+        m_overlay->layer()->replot();
+    } else {
+        replot(rpQueuedReplot);
+    }
+}
+
+std::optional<SpanHit> GanttPlot::hitTest(const QPointF& pos) const {
+    if (!m_document || !axisRect()->rect().contains(pos.toPoint())) {
+        return std::nullopt;
+    }
+    const double rowCoord = yAxis->pixelToCoord(pos.y());
+    const double rowIndex = std::round(rowCoord);
+    if (rowIndex < 0.0 || rowIndex >= static_cast<double>(m_document->rows.size())
+        || std::abs(rowCoord - rowIndex) > kRowHalfHeight) {
+        return std::nullopt;
+    }
+    SpanHit hit;
+    hit.row = static_cast<std::size_t>(rowIndex);
+    hit.lane = static_cast<std::size_t>(m_document->rows[hit.row].lane);
+    const auto& lane = m_document->trace.lanes[hit.lane];
+    if (lane.levels.empty()) {
+        return std::nullopt;
+    }
+    const TimeView v = view();
+    const double t = v.toTime(pos.x());
+    const double tolerance = kDefaultFoldPx * v.nsPerPixel();
+    const auto& spans = lane.levels[0];
+    const auto index = spanAt(spans, t, tolerance);
+    if (!index) {
+        return std::nullopt;
+    }
+    hit.span = *index;
+    hit.nearby = firstEndingAfter(spans, t + tolerance) - firstEndingAfter(spans, t - tolerance);
+    hit.nearby = std::max<std::size_t>(hit.nearby, 1);
+    return hit;
+}
+
+QString GanttPlot::describe(const SpanHit& hit) const {
+    const auto& trace = m_document->trace;
+    const auto& span = trace.lanes[hit.lane].levels[hit.level][hit.span];
+    const auto& state = trace.states[span.state];
+    QString text;
+    if (span.task != tracer::kNoTask && span.task < trace.tasks.size()) {
+        const auto& task = trace.tasks[span.task];
+        const QString codelet = task.codelet == tracer::kNoName ? QStringLiteral("(unnamed codelet)")
+                                                                : toQString(trace.names.name(task.codelet));
+        text = QStringLiteral("<b>%1</b><br>job %2").arg(codelet.toHtmlEscaped()).arg(task.jobId);
+    } else {
+        text = QStringLiteral("<b>%1</b>").arg(toQString(state.name).toHtmlEscaped());
+    }
+    text += QStringLiteral("<br>worker: %1").arg(toQString(trace.lanes[hit.lane].name).toHtmlEscaped());
+    text += QStringLiteral("<br>start: %1<br>duration: %2")
+                .arg(duration(static_cast<double>(span.start)), duration(static_cast<double>(span.duration())));
+    if (const auto* batch = m_document->batchAt(span.start)) {
+        text += QStringLiteral("<br>batch: %1").arg(toQString(batchLabel(batch->marker)));
+    }
+    if (const auto& barriers = m_overlay->barriers()) {
+        const std::size_t b = firstBarrierEndingAfter(*barriers, static_cast<double>(span.start));
+        if (b < barriers->size() && (*barriers)[b].start <= span.start) {
+            const auto& barrier = (*barriers)[b];
+            text += QStringLiteral("<br>in a barrier of %1").arg(duration(static_cast<double>(barrier.duration())));
+            if (!barrier.transitionLabel.empty()) {
+                text += QStringLiteral(" (%1)").arg(toQString(barrier.transitionLabel).toHtmlEscaped());
+            }
+        }
+    }
+    if (hit.nearby > 1) {
+        text += QStringLiteral("<br><i>%1 spans within %2 px here: zoom in to separate them</i>")
+                    .arg(hit.nearby)
+                    .arg(2 * kDefaultFoldPx);
+    }
+    return text;
+}
+
+QString GanttPlot::details(const SpanHit& hit) const {
+    const auto& trace = m_document->trace;
+    const auto& span = trace.lanes[hit.lane].levels[hit.level][hit.span];
+    QString text = describe(hit);
+    text += QStringLiteral("<br>state: %1<br>end: %2")
+                .arg(toQString(trace.states[span.state].name).toHtmlEscaped(), duration(static_cast<double>(span.end)));
+    if (span.task != tracer::kNoTask && span.task < trace.tasks.size()) {
+        const auto& task = trace.tasks[span.task];
+        text += QStringLiteral("<br>footprint: %1").arg(task.footprint, 8, 16, QLatin1Char('0'));
+        if (task.submit >= 0) {
+            text += QStringLiteral("<br>submitted: %1 (waited %2)")
+                        .arg(duration(static_cast<double>(task.submit)),
+                             duration(static_cast<double>(std::max<tracer::TimeNs>(0, task.start - task.submit))));
+        }
+        if (!task.dependencies.empty()) {
+            QStringList ids;
+            for (std::size_t i = 0; i < task.dependencies.size() && i < 16; ++i) {
+                ids << QString::number(task.dependencies[i]);
+            }
+            if (task.dependencies.size() > 16) {
+                ids << QStringLiteral("...");
+            }
+            text += QStringLiteral("<br>depends on jobs: %1").arg(ids.join(QStringLiteral(", ")));
+        }
+    }
+    return text;
+}
+
+void GanttPlot::wheelEvent(QWheelEvent* event) {
+    if (!m_document) {
+        return;
+    }
+    const double factor = wheelZoomFactor(event->angleDelta().y());
+    zoomBy(factor, event->position().x());
+    event->accept();
+}
+
+void GanttPlot::mousePressEvent(QMouseEvent* event) {
+    m_pressPos = event->position();
+    m_pressView = view();
+    m_moved = false;
+    const bool inPlot = axisRect()->rect().contains(event->position().toPoint());
+    if (!m_document || !inPlot) {
+        m_drag = Drag::None;
+        return;
+    }
+    QToolTip::hideText();
+    if (event->button() == Qt::RightButton
+        || (event->button() == Qt::LeftButton && (event->modifiers() & Qt::ControlModifier))) {
+        m_drag = Drag::Zoom;
+    } else if (event->button() == Qt::LeftButton && (event->modifiers() & Qt::ShiftModifier)) {
+        m_drag = Drag::Select;
+    } else if (event->button() == Qt::LeftButton) {
+        m_drag = Drag::Pan;
+    }
+    event->accept();
+}
+
+void GanttPlot::mouseMoveEvent(QMouseEvent* event) {
+    const QPointF pos = event->position();
+    if (m_drag == Drag::None) {
+        if (const auto hit = hitTest(pos)) {
+            QToolTip::showText(event->globalPosition().toPoint(), describe(*hit), this);
+        } else {
+            QToolTip::hideText();
+        }
+        return;
+    }
+    m_moved = m_moved || std::abs(pos.x() - m_pressPos.x()) > kClickSlopPx;
+    if (!m_moved) {
+        return;
+    }
+    const double pressTime = m_pressView.toTime(m_pressPos.x());
+    switch (m_drag) {
+    case Drag::Pan: {
+        const TimeView v = m_pressView.pannedBy(m_pressPos.x() - pos.x());
+        setView(v.startNs, v.endNs);
+        break;
+    }
+    case Drag::Zoom:
+        m_overlay->setRubberBand(std::make_pair(pressTime, m_pressView.toTime(pos.x())));
+        replotOverlay();
+        break;
+    case Drag::Select:
+        m_overlay->setSelection(std::make_pair(pressTime, m_pressView.toTime(pos.x())));
+        replotOverlay();
+        break;
+    case Drag::None: break;
+    }
+}
+
+void GanttPlot::mouseReleaseEvent(QMouseEvent* event) {
+    const Drag drag = m_drag;
+    m_drag = Drag::None;
+    if (drag == Drag::None) {
+        return;
+    }
+    const double from = m_pressView.toTime(m_pressPos.x());
+    const double to = m_pressView.toTime(event->position().x());
+    if (!m_moved) {
+        if (drag == Drag::Pan) {
+            if (const auto hit = hitTest(event->position())) {
+                emit spanClicked(*hit);
+            }
+        } else if (drag == Drag::Select) {
+            setSelection(std::nullopt);
+        }
+        m_overlay->setRubberBand(std::nullopt);
+        return;
+    }
+    if (drag == Drag::Zoom) {
+        m_overlay->setRubberBand(std::nullopt);
+        setView(std::min(from, to), std::max(from, to));
+    } else if (drag == Drag::Select) {
+        setSelection(std::make_pair(from, to));
+    }
+    event->accept();
+}
+
+void GanttPlot::keyPressEvent(QKeyEvent* event) {
+    if (!m_document) {
+        QCustomPlot::keyPressEvent(event);
+        return;
+    }
+    const TimeView v = view();
+    const QPointF cursor = mapFromGlobal(QCursor::pos());
+    const double anchor = axisRect()->rect().contains(cursor.toPoint()) ? cursor.x() : v.leftPx + v.widthPx / 2.0;
+    switch (event->key()) {
+    case Qt::Key_W: zoomBy(kKeyZoom, anchor); break;
+    case Qt::Key_S: zoomBy(1.0 / kKeyZoom, anchor); break;
+    case Qt::Key_A: panByFraction(-kKeyPan); break;
+    case Qt::Key_D: panByFraction(kKeyPan); break;
+    case Qt::Key_Home: fitAll(); break;
+    case Qt::Key_Escape: setSelection(std::nullopt); break;
+    default: QCustomPlot::keyPressEvent(event); return;
+    }
+    event->accept();
+}
+
+} // namespace starscope::viewer

@@ -1,0 +1,90 @@
+#pragma once
+// The Gantt chart widget: rows, barrier/marker overlay, adaptive time axis and legend on one
+// QCustomPlot, with Tracy/Perfetto navigation (wheel zoom around the cursor, drag to pan,
+// right-drag or Ctrl+drag rubber-band zoom, Shift+drag selects a range, W/S/A/D, Home).
+// The same widget renders headless images, so the picture on screen and on disk agree.
+
+#include "viewer/core/time_view.hpp"
+#include "viewer/core/trace_document.hpp"
+
+#include <qcustomplot.h>
+
+#include <memory>
+#include <optional>
+
+namespace starscope::viewer {
+
+class GanttPlottable;
+class OverlayPlottable;
+class TimeTicker;
+
+struct SpanHit {
+    std::size_t row = 0;
+    std::size_t lane = 0;
+    std::size_t level = 0;
+    std::size_t span = 0;
+    std::size_t nearby = 1;   // spans within the fold width around the cursor
+
+    bool operator==(const SpanHit&) const = default;
+};
+
+class GanttPlot : public QCustomPlot {
+    Q_OBJECT
+public:
+    explicit GanttPlot(QWidget* parent = nullptr);
+
+    void setDocument(std::shared_ptr<const TraceDocument> document);
+    const std::shared_ptr<const TraceDocument>& document() const { return m_document; }
+    void setBarriers(std::shared_ptr<const Barriers> barriers);
+
+    TimeView view() const;
+    // Shows [startNs, endNs], kept inside the trace, and schedules a replot.
+    void setView(double startNs, double endNs);
+    void fitAll();
+    void zoomBy(double factor, double aroundPx);
+    void panByFraction(double fraction);
+    std::optional<std::pair<double, double>> selection() const;
+    void setSelection(std::optional<std::pair<double, double>> rangeNs);
+
+    // The span under a widget position, if any.
+    std::optional<SpanHit> hitTest(const QPointF& pos) const;
+    // Tooltip text for a hit: codelet, job id, worker, start, duration, batch.
+    QString describe(const SpanHit& hit) const;
+    // Rich text with all the task's fields, for the details panel.
+    QString details(const SpanHit& hit) const;
+
+    GanttPlottable* gantt() const { return m_gantt; }
+
+signals:
+    void viewChanged(double startNs, double endNs);
+    void spanClicked(const starscope::viewer::SpanHit& hit);
+    void rangeSelected(double fromNs, double toNs);
+    void selectionCleared();
+
+protected:
+    void wheelEvent(QWheelEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+
+private:
+    enum class Drag { None, Pan, Zoom, Select };
+
+    void rebuildRowsAndLegend();
+    void replotOverlay();
+    double timeAt(double px) const;
+
+    std::shared_ptr<const TraceDocument> m_document;
+    GanttPlottable* m_gantt = nullptr;
+    OverlayPlottable* m_overlay = nullptr;
+    QSharedPointer<TimeTicker> m_timeTicker;
+    QSharedPointer<QCPAxisTickerText> m_rowTicker;
+    QCPTextElement* m_title = nullptr;
+    Drag m_drag = Drag::None;
+    QPointF m_pressPos;
+    TimeView m_pressView;
+    bool m_moved = false;
+};
+
+} // namespace starscope::viewer

@@ -1,0 +1,147 @@
+#include "viewer/gui/gantt_plottable.hpp"
+
+#include "viewer/gui/qt_support.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace starscope::viewer {
+
+namespace {
+
+constexpr std::size_t kMaxDrawnLevels = 3;
+constexpr double kNestedLevelShare = 0.3;   // of the row height, per pushed level
+const QColor kGroupSeparator(90, 90, 90);
+
+} // namespace
+
+GanttPlottable::GanttPlottable(QCPAxis* timeAxis, QCPAxis* rowAxis) : QCPAbstractPlottable(timeAxis, rowAxis) {
+    setAntialiasedFill(false);
+    setAntialiased(false);
+    setSelectable(QCP::stNone);
+}
+
+void GanttPlottable::setDocument(std::shared_ptr<const TraceDocument> document) {
+    m_document = std::move(document);
+    m_runs.clear();
+}
+
+TimeView GanttPlottable::currentView() const {
+    const QCPAxis* axis = keyAxis();
+    if (axis == nullptr || axis->axisRect() == nullptr) {
+        return {};
+    }
+    const QRect rect = axis->axisRect()->rect();
+    return TimeView{axis->range().lower, axis->range().upper, static_cast<double>(rect.left()),
+                    std::max(1.0, static_cast<double>(rect.width()))};
+}
+
+double GanttPlottable::selectTest(const QPointF&, bool, QVariant*) const {
+    // Hit tests go through the core (spanAt) in GanttPlot, not through QCustomPlot selection.
+    return -1.0;
+}
+
+QCPRange GanttPlottable::getKeyRange(bool& foundRange, QCP::SignDomain) const {
+    foundRange = m_document != nullptr;
+    if (!foundRange) {
+        return {};
+    }
+    return QCPRange(static_cast<double>(m_document->trace.begin), static_cast<double>(m_document->trace.end));
+}
+
+QCPRange GanttPlottable::getValueRange(bool& foundRange, QCP::SignDomain, const QCPRange&) const {
+    foundRange = m_document != nullptr && !m_document->rows.empty();
+    if (!foundRange) {
+        return {};
+    }
+    return QCPRange(-0.5, static_cast<double>(m_document->rows.size()) - 0.5);
+}
+
+void GanttPlottable::draw(QCPPainter* painter) {
+    const QCPAxis* rowAxis = valueAxis();
+    if (!m_document || rowAxis == nullptr) {
+        return;
+    }
+    const TimeView view = currentView();
+    const QRect clip = clipRect();
+    painter->setPen(Qt::NoPen);
+    const auto& rows = m_document->rows;
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        const double row = static_cast<double>(r);
+        const double y0 = rowAxis->coordToPixel(row - kRowHalfHeight);
+        const double y1 = rowAxis->coordToPixel(row + kRowHalfHeight);
+        const double top = std::min(y0, y1);
+        const double height = std::abs(y1 - y0);
+        if (top > clip.bottom() || top + height < clip.top()) {
+            continue;
+        }
+        const auto lane = static_cast<std::size_t>(rows[r].lane);
+        const auto& levels = m_document->trace.lanes[lane].levels;
+        const std::size_t drawn = std::min(levels.size(), kMaxDrawnLevels);
+        for (std::size_t level = 0; level < drawn; ++level) {
+            if (level == 0) {
+                drawLevel(painter, view, lane, 0, top, height);
+            } else {
+                // Pushed states sit as thinner strips at the bottom of the row.
+                const double strip = height * kNestedLevelShare;
+                drawLevel(painter, view, lane, level, top + height - strip * static_cast<double>(level), strip);
+            }
+        }
+        if (r > 0 && rows[r].group != rows[r - 1].group) {
+            const double boundary = std::round(rowAxis->coordToPixel(row - 0.5));
+            painter->setPen(QPen(kGroupSeparator, 1));
+            painter->drawLine(QPointF(clip.left(), boundary), QPointF(clip.right(), boundary));
+            painter->setPen(Qt::NoPen);
+        }
+    }
+}
+
+void GanttPlottable::drawLevel(QCPPainter* painter, const TimeView& view, std::size_t lane, std::size_t level,
+                               double top, double height) {
+    const auto& spans = m_document->trace.lanes[lane].levels[level];
+    const auto& index = m_document->laneIndex[lane][level];
+    const Palette& palette = m_document->palette;
+    m_runs.clear();
+    foldSpans(spans, view, m_foldPx, m_runs);
+
+    const int y = static_cast<int>(std::lround(top));
+    const int h = std::max(1, static_cast<int>(std::lround(top + height)) - y);
+    bool open = false;
+    Rgb colour;
+    int openX0 = 0;
+    int openX1 = 0;
+    const auto flush = [&] {
+        if (open) {
+            painter->fillRect(QRect(openX0, y, openX1 - openX0, h), toQColor(colour));
+        }
+    };
+    for (const DrawRun& run : m_runs) {
+        Rgb c;
+        if (run.folded) {
+            m_stateTimes.assign(index.stateCount(), 0);
+            index.addStateTimes(spans, run.first, run.last, m_stateTimes.data());
+            c = palette.blend(m_stateTimes.data());
+        } else {
+            c = palette.spanColour(spans[run.first]);
+        }
+        // Snap to whole pixels and give every mark at least one column, so short events show.
+        const int x0 = static_cast<int>(std::lround(run.x0));
+        const int x1 = std::max(x0 + 1, static_cast<int>(std::lround(run.x1)));
+        if (open && c == colour && x0 <= openX1) {
+            openX1 = std::max(openX1, x1);
+            continue;
+        }
+        flush();
+        open = true;
+        colour = c;
+        openX0 = x0;
+        openX1 = x1;
+    }
+    flush();
+}
+
+void GanttPlottable::drawLegendIcon(QCPPainter* painter, const QRectF& rect) const {
+    painter->fillRect(rect, toQColor(kExecutingGreen));
+}
+
+} // namespace starscope::viewer

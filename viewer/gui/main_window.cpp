@@ -1,0 +1,370 @@
+#include "viewer/gui/main_window.hpp"
+
+#include "tracer/analysis/stats.hpp"
+#include "viewer/core/time_format.hpp"
+#include "viewer/gui/barrier_list_model.hpp"
+#include "viewer/gui/gantt_plot.hpp"
+#include "viewer/gui/range_stats_model.hpp"
+#include "viewer/gui/render.hpp"
+#include "viewer/gui/trace_loader.hpp"
+
+#include <QAction>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QDoubleSpinBox>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QFutureWatcher>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QSortFilterProxyModel>
+#include <QStatusBar>
+#include <QTableView>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+#include <QtConcurrent>
+
+#include <cmath>
+
+namespace starscope::viewer {
+
+namespace {
+
+constexpr int kMaxRecent = 8;
+constexpr double kBarrierZoomMargin = 0.5;   // of the barrier's duration, on each side
+const char* const kRecentKey = "recentFiles";
+
+QString durationText(double ns) { return QString::fromStdString(formatDuration(ns)); }
+
+} // namespace
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+    setWindowTitle(tr("starscope viewer"));
+    setAcceptDrops(true);
+    resize(1400, 850);
+
+    m_plot = new GanttPlot(this);
+    setCentralWidget(m_plot);
+    m_loader = new TraceLoader(this);
+    m_barrierModel = new BarrierListModel(this);
+    m_statsModel = new RangeStatsModel(this);
+
+    buildMenus();
+    buildDocks();
+
+    m_status = new QLabel(tr("Wheel: zoom  Drag: pan  Right-drag: zoom to range  Shift+drag: select range  "
+                             "W/S/A/D, Home"),
+                          this);
+    m_progress = new QProgressBar(this);
+    m_progress->setRange(0, 100);
+    m_progress->setMaximumWidth(220);
+    m_cancel = new QPushButton(tr("Cancel"), this);
+    statusBar()->addWidget(m_status, 1);
+    statusBar()->addPermanentWidget(m_progress);
+    statusBar()->addPermanentWidget(m_cancel);
+    setLoading(false);
+
+    connect(m_cancel, &QPushButton::clicked, m_loader, &TraceLoader::cancel);
+    connect(m_loader, &TraceLoader::progress, m_progress, &QProgressBar::setValue);
+    connect(m_loader, &TraceLoader::loaded, this, &MainWindow::onLoaded);
+    connect(m_loader, &TraceLoader::failed, this, &MainWindow::onFailed);
+    connect(m_loader, &TraceLoader::cancelled, this, [this](const QString& path) {
+        setLoading(false);
+        m_status->setText(tr("Loading %1 cancelled").arg(path));
+    });
+    connect(m_plot, &GanttPlot::spanClicked, this, &MainWindow::onSpanClicked);
+    connect(m_plot, &GanttPlot::rangeSelected, this, &MainWindow::onRangeSelected);
+    connect(m_plot, &GanttPlot::selectionCleared, this, [this] {
+        m_statsModel->clear();
+        m_rangeLabel->setText(tr("Shift+drag on the chart to select a range"));
+    });
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildMenus() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* open = file->addAction(tr("&Open trace..."), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Open a trace"), QString(),
+            tr("Traces (prof_file_* paje.trace *.trace *.sstrace);;All files (*)"));
+        if (!path.isEmpty()) {
+            openPath(path);
+        }
+    });
+    open->setShortcut(QKeySequence::Open);
+    file->addAction(tr("Open &run folder..."), this, [this] {
+        const QString path = QFileDialog::getExistingDirectory(this, tr("Open a run folder"));
+        if (!path.isEmpty()) {
+            openPath(path);
+        }
+    });
+    m_recentMenu = file->addMenu(tr("Open &recent"));
+    refreshRecentMenu();
+    file->addSeparator();
+    QAction* exportAction = file->addAction(tr("&Export picture..."), this, &MainWindow::exportPicture);
+    exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    view->addAction(tr("&Fit whole trace (Home)"), m_plot, &GanttPlot::fitAll);
+    view->addAction(tr("Zoom &in (W)"), this, [this] {
+        const TimeView v = m_plot->view();
+        m_plot->zoomBy(1.5, v.leftPx + v.widthPx / 2.0);
+    });
+    view->addAction(tr("Zoom &out (S)"), this, [this] {
+        const TimeView v = m_plot->view();
+        m_plot->zoomBy(1.0 / 1.5, v.leftPx + v.widthPx / 2.0);
+    });
+    view->addAction(tr("&Clear selection (Esc)"), this, [this] { m_plot->setSelection(std::nullopt); });
+}
+
+void MainWindow::buildDocks() {
+    auto* barrierPanel = new QWidget(this);
+    auto* barrierLayout = new QVBoxLayout(barrierPanel);
+    auto* form = new QFormLayout;
+    m_threshold = new QDoubleSpinBox(barrierPanel);
+    m_threshold->setRange(1.0, 1e7);
+    m_threshold->setDecimals(0);
+    m_threshold->setSuffix(tr(" us"));
+    m_threshold->setValue(100.0);
+    m_threshold->setKeyboardTracking(false);
+    m_threshold->setToolTip(tr("Idle intervals of all workers shorter than this are not barriers"));
+    form->addRow(tr("Barrier threshold"), m_threshold);
+    barrierLayout->addLayout(form);
+    m_barrierSummary = new QLabel(barrierPanel);
+    barrierLayout->addWidget(m_barrierSummary);
+    m_barrierProxy = new QSortFilterProxyModel(this);
+    m_barrierProxy->setSourceModel(m_barrierModel);
+    m_barrierProxy->setSortRole(BarrierListModel::SortRole);
+    m_barrierView = new QTableView(barrierPanel);
+    m_barrierView->setModel(m_barrierProxy);
+    m_barrierView->setSortingEnabled(true);
+    m_barrierView->sortByColumn(BarrierListModel::StartColumn, Qt::AscendingOrder);
+    m_barrierView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_barrierView->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_barrierView->verticalHeader()->hide();
+    m_barrierView->horizontalHeader()->setStretchLastSection(true);
+    barrierLayout->addWidget(m_barrierView);
+    auto* barrierDock = new QDockWidget(tr("Barriers"), this);
+    barrierDock->setObjectName(QStringLiteral("barrierDock"));
+    barrierDock->setWidget(barrierPanel);
+    addDockWidget(Qt::RightDockWidgetArea, barrierDock);
+
+    connect(m_threshold, &QDoubleSpinBox::valueChanged, this, [this] { recomputeBarriers(); });
+    connect(m_barrierView, &QTableView::clicked, this,
+            [this](const QModelIndex& index) { zoomToBarrier(m_barrierProxy->mapToSource(index).row()); });
+    connect(m_barrierView, &QTableView::activated, this,
+            [this](const QModelIndex& index) { zoomToBarrier(m_barrierProxy->mapToSource(index).row()); });
+
+    m_details = new QTextBrowser(this);
+    m_details->setPlaceholderText(tr("Click a task for its details"));
+    auto* detailsDock = new QDockWidget(tr("Details"), this);
+    detailsDock->setObjectName(QStringLiteral("detailsDock"));
+    detailsDock->setWidget(m_details);
+    addDockWidget(Qt::BottomDockWidgetArea, detailsDock);
+
+    auto* statsPanel = new QWidget(this);
+    auto* statsLayout = new QVBoxLayout(statsPanel);
+    m_rangeLabel = new QLabel(tr("Shift+drag on the chart to select a range"), statsPanel);
+    statsLayout->addWidget(m_rangeLabel);
+    m_statsView = new QTableView(statsPanel);
+    m_statsView->setModel(m_statsModel);
+    m_statsView->verticalHeader()->hide();
+    statsLayout->addWidget(m_statsView);
+    auto* statsDock = new QDockWidget(tr("Selected range"), this);
+    statsDock->setObjectName(QStringLiteral("statsDock"));
+    statsDock->setWidget(statsPanel);
+    addDockWidget(Qt::BottomDockWidgetArea, statsDock);
+}
+
+void MainWindow::setLoading(bool loading) {
+    m_progress->setVisible(loading);
+    m_cancel->setVisible(loading);
+    if (loading) {
+        m_progress->setValue(0);
+    }
+}
+
+void MainWindow::openPath(const QString& path) {
+    m_loadingPath = path;
+    setLoading(true);
+    m_status->setText(tr("Loading %1...").arg(path));
+    m_loader->load(path, barrierThreshold());
+}
+
+tracer::TimeNs MainWindow::barrierThreshold() const {
+    return static_cast<tracer::TimeNs>(std::llround(m_threshold->value() * 1e3));
+}
+
+void MainWindow::setBarrierThreshold(tracer::TimeNs thresholdNs) {
+    m_threshold->setValue(static_cast<double>(thresholdNs) / 1e3);
+}
+
+void MainWindow::onLoaded(std::shared_ptr<const TraceDocument> document, std::shared_ptr<const Barriers> barriers) {
+    setLoading(false);
+    m_lastError.clear();
+    const QString source = QString::fromStdString(document->source);
+    setWindowTitle(tr("starscope viewer - %1").arg(source));
+    m_plot->setDocument(document);
+    m_statsModel->clear();
+    m_details->clear();
+    applyBarriers(std::move(barriers));
+    rememberRecent(source);
+    const auto& trace = document->trace;
+    m_status->setText(tr("%1: %2 lanes, %3 spans, %4 tasks")
+                          .arg(source)
+                          .arg(trace.lanes.size())
+                          .arg(trace.spanCount())
+                          .arg(trace.tasks.size()));
+    if (!trace.warnings.empty()) {
+        m_status->setText(m_status->text() + tr(" (%1 reader warnings)").arg(trace.warnings.size()));
+    }
+    emit documentLoaded();
+}
+
+void MainWindow::onFailed(const QString& path, const QString& message) {
+    setLoading(false);
+    m_lastError = message;
+    m_status->setText(tr("Could not open %1").arg(path));
+    // open(), not exec(): the dialog must not block the event loop (or tests).
+    auto* box = new QMessageBox(QMessageBox::Warning, tr("Cannot open trace"),
+                                tr("Could not open %1").arg(path), QMessageBox::Ok, this);
+    box->setObjectName(QStringLiteral("loadErrorDialog"));
+    box->setInformativeText(message);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
+    emit loadFailed(message);
+}
+
+void MainWindow::applyBarriers(std::shared_ptr<const Barriers> barriers) {
+    m_plot->setBarriers(barriers);
+    m_barrierModel->setBarriers(barriers);
+    tracer::TimeNs total = 0;
+    for (const auto& b : *barriers) {
+        total += b.duration();
+    }
+    m_barrierSummary->setText(tr("%1 barriers, %2 in total").arg(barriers->size()).arg(durationText(static_cast<double>(total))));
+    emit barriersUpdated();
+}
+
+void MainWindow::recomputeBarriers() {
+    const auto document = m_plot->document();
+    if (!document) {
+        return;
+    }
+    const std::uint64_t generation = ++m_barrierGeneration;
+    const tracer::TimeNs threshold = barrierThreshold();
+    auto* watcher = new QFutureWatcher<std::shared_ptr<const Barriers>>(this);
+    connect(watcher, &QFutureWatcher<std::shared_ptr<const Barriers>>::finished, this, [this, watcher, generation] {
+        watcher->deleteLater();
+        if (generation == m_barrierGeneration) {
+            applyBarriers(watcher->result());
+        }
+    });
+    watcher->setFuture(QtConcurrent::run([document, threshold] {
+        return std::make_shared<const Barriers>(computeBarriers(*document, threshold));
+    }));
+}
+
+void MainWindow::zoomToBarrier(int row) {
+    const auto& barriers = m_barrierModel->barriers();
+    if (!barriers || row < 0 || static_cast<std::size_t>(row) >= barriers->size()) {
+        return;
+    }
+    const auto& barrier = (*barriers)[static_cast<std::size_t>(row)];
+    const double margin = kBarrierZoomMargin * static_cast<double>(barrier.duration());
+    m_plot->setView(static_cast<double>(barrier.start) - margin, static_cast<double>(barrier.end) + margin);
+}
+
+void MainWindow::onSpanClicked(const SpanHit& hit) { m_details->setHtml(m_plot->details(hit)); }
+
+void MainWindow::onRangeSelected(double fromNs, double toNs) {
+    const auto document = m_plot->document();
+    if (!document) {
+        return;
+    }
+    const auto from = static_cast<tracer::TimeNs>(std::floor(std::max(fromNs, 0.0)));
+    const auto to = static_cast<tracer::TimeNs>(std::ceil(std::max(toNs, 0.0)));
+    if (to <= from) {
+        return;
+    }
+    m_statsModel->setStats(document, tracer::computeRangeStats(document->trace, from, to));
+    m_rangeLabel->setText(tr("%1 .. %2 (%3)")
+                              .arg(durationText(static_cast<double>(from)), durationText(static_cast<double>(to)),
+                                   durationText(static_cast<double>(to - from))));
+}
+
+QStringList MainWindow::recentFiles() const {
+    return QSettings().value(QLatin1String(kRecentKey)).toStringList();
+}
+
+void MainWindow::rememberRecent(const QString& path) {
+    QStringList recent = recentFiles();
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    recent.removeAll(absolute);
+    recent.prepend(absolute);
+    while (recent.size() > kMaxRecent) {
+        recent.removeLast();
+    }
+    QSettings().setValue(QLatin1String(kRecentKey), recent);
+    refreshRecentMenu();
+}
+
+void MainWindow::refreshRecentMenu() {
+    m_recentMenu->clear();
+    const QStringList recent = recentFiles();
+    for (const QString& path : recent) {
+        m_recentMenu->addAction(path, this, [this, path] { openPath(path); });
+    }
+    m_recentMenu->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::exportPicture() {
+    if (!m_plot->document()) {
+        return;
+    }
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export the current view"), QStringLiteral("starscope.png"),
+                                                      tr("PNG image (*.png);;PDF document (*.pdf)"));
+    if (path.isEmpty()) {
+        return;
+    }
+    if (const auto written = exportPlot(*m_plot, path); !written) {
+        QMessageBox::warning(this, tr("Export failed"), QString::fromStdString(written.error().message));
+    }
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+    if (event->mimeData()->hasUrls()) {
+        event->acceptProposedAction();
+    }
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+    const auto urls = event->mimeData()->urls();
+    for (const QUrl& url : urls) {
+        if (url.isLocalFile()) {
+            openPath(url.toLocalFile());
+            event->acceptProposedAction();
+            return;
+        }
+    }
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    m_loader->cancel();
+    QMainWindow::closeEvent(event);
+}
+
+} // namespace starscope::viewer

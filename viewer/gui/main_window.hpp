@@ -1,0 +1,93 @@
+#pragma once
+// The viewer's window: the Gantt plot in the middle, the barrier list (with the threshold) on
+// the right, task details and range statistics below, a progress bar with Cancel while a
+// trace loads. Files come from File > Open, recent files, drag and drop or the command line.
+
+#include "viewer/core/trace_document.hpp"
+
+#include <QMainWindow>
+#include <QStringList>
+
+#include <cstdint>
+#include <memory>
+
+class QDoubleSpinBox;
+class QLabel;
+class QMenu;
+class QProgressBar;
+class QPushButton;
+class QSortFilterProxyModel;
+class QTableView;
+class QTextBrowser;
+
+namespace starscope::viewer {
+
+class BarrierListModel;
+class GanttPlot;
+class RangeStatsModel;
+class TraceLoader;
+struct SpanHit;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    void openPath(const QString& path);
+    void setBarrierThreshold(tracer::TimeNs thresholdNs);
+    tracer::TimeNs barrierThreshold() const;
+    void zoomToBarrier(int row);
+
+    GanttPlot* plot() const { return m_plot; }
+    BarrierListModel* barrierModel() const { return m_barrierModel; }
+    RangeStatsModel* statsModel() const { return m_statsModel; }
+    TraceLoader* loader() const { return m_loader; }
+    const QString& lastError() const { return m_lastError; }
+    QStringList recentFiles() const;
+
+signals:
+    void documentLoaded();
+    void loadFailed(const QString& message);
+    void barriersUpdated();
+
+protected:
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void buildMenus();
+    void buildDocks();
+    void onLoaded(std::shared_ptr<const TraceDocument> document, std::shared_ptr<const Barriers> barriers);
+    void onFailed(const QString& path, const QString& message);
+    void onSpanClicked(const SpanHit& hit);
+    void onRangeSelected(double fromNs, double toNs);
+    void applyBarriers(std::shared_ptr<const Barriers> barriers);
+    void recomputeBarriers();
+    void rememberRecent(const QString& path);
+    void refreshRecentMenu();
+    void exportPicture();
+    void setLoading(bool loading);
+
+    GanttPlot* m_plot = nullptr;
+    TraceLoader* m_loader = nullptr;
+    BarrierListModel* m_barrierModel = nullptr;
+    QSortFilterProxyModel* m_barrierProxy = nullptr;
+    RangeStatsModel* m_statsModel = nullptr;
+    QTableView* m_barrierView = nullptr;
+    QTableView* m_statsView = nullptr;
+    QTextBrowser* m_details = nullptr;
+    QDoubleSpinBox* m_threshold = nullptr;
+    QLabel* m_barrierSummary = nullptr;
+    QLabel* m_rangeLabel = nullptr;
+    QLabel* m_status = nullptr;
+    QProgressBar* m_progress = nullptr;
+    QPushButton* m_cancel = nullptr;
+    QMenu* m_recentMenu = nullptr;
+    QString m_loadingPath;
+    QString m_lastError;
+    std::uint64_t m_barrierGeneration = 0;
+};
+
+} // namespace starscope::viewer

@@ -1,0 +1,57 @@
+#pragma once
+// Reads and prepares traces on a worker thread (QtConcurrent). Progress, the finished
+// document or the reader's error message come back to the UI thread as signals; widgets never
+// parse. A new load or cancel() stops the running one through the reader's progress callback.
+
+#include "viewer/core/trace_document.hpp"
+
+#include <QFuture>
+#include <QObject>
+#include <QString>
+
+#include <atomic>
+#include <memory>
+#include <vector>
+
+namespace starscope::viewer {
+
+struct LoadOutcome {
+    std::shared_ptr<const TraceDocument> document;
+    std::shared_ptr<const Barriers> barriers;
+    QString error;            // the reader's message when loading failed
+    bool cancelled = false;
+};
+
+class TraceLoader : public QObject {
+    Q_OBJECT
+public:
+    explicit TraceLoader(QObject* parent = nullptr);
+    ~TraceLoader() override;
+
+    // Starts loading path, cancelling any load in progress; barriers use thresholdNs.
+    void load(const QString& path, tracer::TimeNs thresholdNs);
+    void cancel();
+    bool isLoading() const { return m_active != nullptr; }
+
+signals:
+    void progress(int percent);
+    void loaded(std::shared_ptr<const starscope::viewer::TraceDocument> document,
+                std::shared_ptr<const starscope::viewer::Barriers> barriers);
+    void failed(const QString& path, const QString& message);
+    void cancelled(const QString& path);
+
+private:
+    struct Job {
+        QString path;
+        std::atomic<bool> cancel{false};
+        std::atomic<int> lastPercent{-1};
+        QFuture<LoadOutcome> future;
+    };
+
+    void finish(const std::shared_ptr<Job>& job);
+
+    std::shared_ptr<Job> m_active;
+    std::vector<std::shared_ptr<Job>> m_running;   // including cancelled ones still unwinding
+};
+
+} // namespace starscope::viewer

@@ -22,7 +22,7 @@ struct Problem {
     NetShape shape;
     int n = 3;
     std::vector<double> images;
-    std::vector<std::uint8_t> labels;
+    std::vector<std::int32_t> labels;
     std::vector<double> conv;
     std::vector<double> dense;
 
@@ -34,7 +34,7 @@ struct Problem {
             value = pixel(engine);
         }
         for (int i = 0; i < n; ++i) {
-            labels.push_back(static_cast<std::uint8_t>((i * 3 + 1) % shape.classes));
+            labels.push_back(static_cast<std::int32_t>((i * 3 + 1) % shape.classes));
         }
         std::vector<float> convF(shape.convParamCount());
         std::vector<float> denseF(shape.denseParamCount());

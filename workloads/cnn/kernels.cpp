@@ -141,12 +141,14 @@ double softmaxLoss(double* logits, size_t classes, size_t label) {
 }
 
 constexpr size_t kMaxClasses = 256;
+// Kernels run inside StarPU codelets, where nothing may throw: no heap allocation there.
+constexpr size_t kMaxConvCols = 1024;
 
 } // namespace
 
 template <typename Real>
 void denseForwardLoss(const NetShape& shape, const Real* pooled, int n, const Real* denseParams,
-                      const std::uint8_t* labels, Real gradScale, Real* dlogits, Real* stats) {
+                      const std::int32_t* labels, Real gradScale, Real* dlogits, Real* stats) {
     const size_t classes = sz(shape.classes);
     assert(classes <= kMaxClasses);
     double logits[kMaxClasses];
@@ -155,7 +157,7 @@ void denseForwardLoss(const NetShape& shape, const Real* pooled, int n, const Re
     for (size_t i = 0; i < sz(n); ++i) {
         const size_t predicted =
             denseLogits(shape, pooled + i * shape.pooledSize(), denseParams, logits);
-        const size_t label = labels[i];
+        const auto label = static_cast<size_t>(labels[i]);
         correct += predicted == label ? 1 : 0;
         lossSum += softmaxLoss(logits, classes, label);
         if (dlogits != nullptr) {
@@ -226,7 +228,8 @@ void convBackward(const NetShape& shape, const Real* images, const Real* dconv, 
     const size_t filters = sz(shape.filters);
     std::fill_n(convGrad, shape.convParamCount(), Real(0));
     Real* biasGrad = convGrad + shape.convWeightCount();
-    std::vector<Real> rowSums(outCols);
+    assert(outCols <= kMaxConvCols);
+    Real rowSums[kMaxConvCols];
     for (size_t i = 0; i < sz(n); ++i) {
         const Real* image = images + i * shape.imageSize();
         for (size_t f = 0; f < filters; ++f) {
@@ -239,7 +242,7 @@ void convBackward(const NetShape& shape, const Real* images, const Real* dconv, 
                 for (size_t kx = 0; kx < k; ++kx) {
                     // Lane-wise partial sums keep the inner loop vectorisable without
                     // reassociating a single accumulator.
-                    std::fill(rowSums.begin(), rowSums.end(), Real(0));
+                    std::fill_n(rowSums, outCols, Real(0));
                     for (size_t y = 0; y < outRows; ++y) {
                         const Real* in = image + (y + ky) * cols + kx;
                         const Real* dRow = d + y * outCols;
@@ -248,8 +251,8 @@ void convBackward(const NetShape& shape, const Real* images, const Real* dconv, 
                         }
                     }
                     Real sum = Real(0);
-                    for (const Real value : rowSums) {
-                        sum += value;
+                    for (size_t x = 0; x < outCols; ++x) {
+                        sum += rowSums[x];
                     }
                     wGrad[ky * k + kx] += sum;
                 }
@@ -270,7 +273,7 @@ void sgdStep(Real* params, const Real* const* grads, int gradCount, std::size_t 
 }
 
 template <typename Real>
-double chunkLoss(const NetShape& shape, const Real* images, const std::uint8_t* labels, int n,
+double chunkLoss(const NetShape& shape, const Real* images, const std::int32_t* labels, int n,
                  const Real* convParams, const Real* denseParams) {
     std::vector<Real> conv(sz(n) * shape.convSize());
     std::vector<Real> pooled(sz(n) * shape.pooledSize());
@@ -286,14 +289,14 @@ double chunkLoss(const NetShape& shape, const Real* images, const std::uint8_t* 
     template void convForward<Real>(const NetShape&, const Real*, int, const Real*, Real*);       \
     template void poolForward<Real>(const NetShape&, const Real*, int, Real*, std::uint8_t*);     \
     template void denseForwardLoss<Real>(const NetShape&, const Real*, int, const Real*,          \
-                                         const std::uint8_t*, Real, Real*, Real*);                \
+                                         const std::int32_t*, Real, Real*, Real*);                \
     template void denseBackward<Real>(const NetShape&, const Real*, const Real*, int,             \
                                       const Real*, Real*, Real*);                                 \
     template void poolBackward<Real>(const NetShape&, const Real*, const std::uint8_t*,           \
                                      const Real*, int, Real*);                                    \
     template void convBackward<Real>(const NetShape&, const Real*, const Real*, int, Real*);      \
     template void sgdStep<Real>(Real*, const Real* const*, int, std::size_t, Real);               \
-    template double chunkLoss<Real>(const NetShape&, const Real*, const std::uint8_t*, int,       \
+    template double chunkLoss<Real>(const NetShape&, const Real*, const std::int32_t*, int,       \
                                     const Real*, const Real*);
 
 STARSCOPE_INSTANTIATE_KERNELS(float)

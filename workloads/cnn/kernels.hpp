@@ -28,7 +28,7 @@ void poolForward(const NetShape& shape, const Real* convOut, int n, Real* pooled
 // 1 / batch size so that chunk gradients sum to the batch mean. stats gets loss sum, correct.
 template <typename Real>
 void denseForwardLoss(const NetShape& shape, const Real* pooled, int n, const Real* denseParams,
-                      const std::uint8_t* labels, Real gradScale, Real* dlogits, Real* stats);
+                      const std::int32_t* labels, Real gradScale, Real* dlogits, Real* stats);
 // denseGrad (weights then biases) is overwritten with this chunk's gradient.
 template <typename Real>
 void denseBackward(const NetShape& shape, const Real* pooled, const Real* dlogits, int n,
@@ -48,7 +48,7 @@ void sgdStep(Real* params, const Real* const* grads, int gradCount, std::size_t 
 
 // Mean loss of a chunk through the whole network (used by the gradient check).
 template <typename Real>
-double chunkLoss(const NetShape& shape, const Real* images, const std::uint8_t* labels, int n,
+double chunkLoss(const NetShape& shape, const Real* images, const std::int32_t* labels, int n,
                  const Real* convParams, const Real* denseParams);
 
 } // namespace starscope::workloads::cnn

@@ -1,0 +1,110 @@
+#include "workloads/cli/record_command.hpp"
+
+#include "workloads/record/recorder.hpp"
+
+#include <iomanip>
+#include <memory>
+#include <ostream>
+#include <unistd.h>
+
+namespace starscope::workloads::cli {
+
+namespace {
+
+struct RecordState {
+    RecordOptions options;
+    std::vector<std::string> command;
+};
+
+void printSummary(std::ostream& out, const RecordPlan& plan, const RecordOutcome& outcome) {
+    const auto& record = outcome.record;
+    out << "run " << outcome.status << ": " << plan.outDir.string() << "\n";
+    out << "  strategy      arenas=" << plan.arenasName << " loader=" << plan.options.loader
+        << " workers=" << plan.workers << " sched=" << plan.options.sched << "\n";
+    if (record.train) {
+        const auto& t = *record.train;
+        for (const auto& e : t.epochs) {
+            out << "  epoch " << e.epoch << "       " << e.batches << " batches, loss "
+                << std::fixed << std::setprecision(4) << e.loss << ", train accuracy "
+                << std::setprecision(2) << 100.0 * e.accuracy << " %, " << e.seconds << " s\n";
+        }
+        if (t.testAccuracy) {
+            out << "  test accuracy " << std::fixed << std::setprecision(2)
+                << 100.0 * *t.testAccuracy << " % on " << t.testImages << " images\n";
+        }
+        out << "  tasks         " << t.tasksSubmitted << " submitted";
+        if (record.tasksExecuted) {
+            out << ", " << *record.tasksExecuted << " executed";
+        }
+        out << "\n";
+    }
+    out << "  wall time     " << std::fixed << std::setprecision(2) << record.wallSeconds
+        << " s (with StarPU start and trace flush " << record.totalSeconds << " s)\n";
+    for (const auto& file : record.traceFiles) {
+        out << "  trace         " << (plan.outDir / file).string() << "\n";
+    }
+    out << "  run.json      " << outcome.runJson.string() << "\n";
+    if (!record.error.empty()) {
+        out << "  error         " << record.error << "\n";
+    }
+}
+
+} // namespace
+
+void addRecordCommand(CLI::App& app, std::ostream& out, std::ostream& err) {
+    auto state = std::make_shared<RecordState>();
+    auto* cmd = app.add_subcommand(
+        "record", "Train the CNN on MNIST as StarPU tasks with an arena/loader strategy and "
+                  "record the run (FxT trace + run.json) into a folder");
+    auto& o = state->options;
+    cmd->add_option("--arenas", o.arenas, "Batch arenas: single, double or a ring size N")
+        ->capture_default_str();
+    cmd->add_option("--loader", o.loader, "Image loader: naive, prefetch, advanced, double-prefetch")
+        ->capture_default_str();
+    cmd->add_option("--epochs", o.epochs, "Epochs")->capture_default_str();
+    cmd->add_option("--batches", o.batches, "Batches per epoch (0: the whole training set)")
+        ->capture_default_str();
+    cmd->add_option("--batch-size", o.batchSize, "Images per batch")->capture_default_str();
+    cmd->add_option("--chunk", o.chunk, "Images per task (sub-batch chunk)")->capture_default_str();
+    cmd->add_option("--workers", o.workers, "StarPU CPU workers (0: one per hardware thread)")
+        ->capture_default_str();
+    cmd->add_option("--sched", o.sched, "StarPU scheduler (STARPU_SCHED)")->capture_default_str();
+    cmd->add_option("--dataset", o.dataset,
+                    "Folder of the four MNIST IDX files (default: $STARSCOPE_DATA_DIR or the "
+                    "data/mnist that scripts/setup.sh fetches)");
+    cmd->add_option("--out", o.out, "Run folder to create (trace and run.json)")->required();
+    cmd->add_flag("--force", o.force, "Overwrite the run files of an existing folder");
+    cmd->add_option("--learning-rate", o.learningRate, "SGD learning rate")->capture_default_str();
+    cmd->add_option("--seed", o.seed, "Seed of the weights and of the shuffling")
+        ->capture_default_str();
+    cmd->add_option("--train-images", o.trainImages,
+                    "Train on the first N training images only (0: all)")
+        ->capture_default_str();
+    cmd->add_option("--test-images", o.testImages,
+                    "Evaluate on the first N test images only (0: all)")
+        ->capture_default_str();
+
+    cmd->callback([state, &out, &err]() {
+        auto plan = planRecord(state->options);
+        if (!plan) {
+            err << "starscope record: " << plan.error().describe() << "\n";
+            throw CLI::RuntimeError(2);
+        }
+        std::vector<std::string> command{"starscope", "record"};
+        const bool tty = ::isatty(STDERR_FILENO) == 1 && &err == &std::cerr;
+        auto outcome = executeRecord(*plan, command, err, tty);
+        if (!outcome) {
+            err << "starscope record: " << outcome.error().describe() << "\n";
+            throw CLI::RuntimeError(2);
+        }
+        printSummary(out, *plan, *outcome);
+        if (const int code = exitCodeFor(outcome->status); code != 0) {
+            if (!outcome->record.error.empty()) {
+                err << "starscope record: " << outcome->record.error << "\n";
+            }
+            throw CLI::RuntimeError(code);
+        }
+    });
+}
+
+} // namespace starscope::workloads::cli

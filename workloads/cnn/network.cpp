@@ -1,0 +1,313 @@
+#include "workloads/cnn/network.hpp"
+
+#include "runtime/image_loader.hpp"
+#include "workloads/cnn/kernels.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+namespace starscope::workloads::cnn {
+
+namespace {
+
+Unexpected<WorkloadError> fromRuntime(const runtime::RuntimeError& error) {
+    return workloadError(ErrorCode::Runtime, error.message);
+}
+
+WorkloadResult<Done> checkInsert(int status, const starpu_codelet& codelet) {
+    if (status != 0) {
+        return workloadError(ErrorCode::Runtime, std::string("starpu_task_insert(") + codelet.name
+                                                     + ") failed: " + std::strerror(-status));
+    }
+    return Done{};
+}
+
+// Per-chunk buffers of a training batch, all in the batch arena.
+struct ChunkBuffers {
+    runtime::ArenaVector<float> convOut;
+    runtime::ArenaVector<float> pooled;
+    runtime::ArenaVector<std::uint8_t> argmax;
+    runtime::ArenaVector<float> dlogits;  // then the chunk's stats
+    runtime::ArenaVector<float> denseGrad; // then the chunk's stats
+    runtime::ArenaVector<float> dpooled;
+    runtime::ArenaVector<float> dconv;
+    runtime::ArenaVector<float> convGrad;
+};
+
+template <typename T>
+bool allocate(runtime::Arena& arena, std::size_t count, runtime::ArenaVector<T>& out,
+              runtime::RuntimeError& error) {
+    auto vector = arena.allocateVector<T>(count);
+    if (!vector) {
+        error = vector.error();
+        return false;
+    }
+    out = *vector;
+    return true;
+}
+
+} // namespace
+
+Network::Network(const NetShape& shape) : m_shape(shape), m_arena("network") {}
+
+WorkloadResult<std::unique_ptr<Network>> Network::create(const NetShape& shape,
+                                                         std::uint64_t seed, std::size_t epochs) {
+    std::unique_ptr<Network> network(new Network(shape));
+    auto conv = network->m_arena.allocateVector<float>(shape.convParamCount());
+    if (!conv) {
+        return fromRuntime(conv.error());
+    }
+    auto dense = network->m_arena.allocateVector<float>(shape.denseParamCount());
+    if (!dense) {
+        return fromRuntime(dense.error());
+    }
+    auto totals = network->m_arena.allocateVector<double>(std::max<std::size_t>(epochs, 1)
+                                                          * kEpochTotalsSize);
+    if (!totals) {
+        return fromRuntime(totals.error());
+    }
+    network->m_conv = *conv;
+    network->m_dense = *dense;
+    network->m_totals = *totals;
+    // Nothing uses the handles yet: writing the registered memory directly is safe.
+    initParams(shape, seed, conv->data, dense->data);
+    std::fill_n(totals->data, totals->count, 0.0);
+    return network;
+}
+
+WorkloadResult<std::size_t> Network::submitBatch(runtime::Arena& batchArena,
+                                                 const BatchInput& input, std::size_t chunk,
+                                                 float rate, std::size_t epoch) {
+    const NetShape& s = m_shape;
+    const std::size_t chunks = (input.size + chunk - 1) / chunk;
+    const auto classes = static_cast<std::size_t>(s.classes);
+    std::vector<ChunkBuffers> buffers(chunks);
+    runtime::RuntimeError error;
+    for (std::size_t c = 0; c < chunks; ++c) {
+        const std::size_t n = std::min(chunk, input.size - c * chunk);
+        auto& b = buffers[c];
+        if (!allocate(batchArena, n * s.convSize(), b.convOut, error)
+            || !allocate(batchArena, n * s.pooledSize(), b.pooled, error)
+            || !allocate(batchArena, n * s.pooledSize(), b.argmax, error)
+            || !allocate(batchArena, n * classes + kStatsSize, b.dlogits, error)
+            || !allocate(batchArena, s.denseParamCount() + kStatsSize, b.denseGrad, error)
+            || !allocate(batchArena, n * s.pooledSize(), b.dpooled, error)
+            || !allocate(batchArena, n * s.convSize(), b.dconv, error)
+            || !allocate(batchArena, s.convParamCount(), b.convGrad, error)) {
+            return fromRuntime(error);
+        }
+    }
+
+    std::size_t tasks = 0;
+    // Layer by layer across chunks, so that every chunk's forward pass is queued before any
+    // backward pass: workers get independent work from the start of the batch.
+    const auto forEachChunk = [&](const auto& submit) -> WorkloadResult<Done> {
+        for (std::size_t c = 0; c < chunks; ++c) {
+            ChunkArgs args;
+            args.shape = s;
+            args.first = static_cast<std::int32_t>(c * chunk);
+            args.count = static_cast<std::int32_t>(std::min(chunk, input.size - c * chunk));
+            args.gradScale = 1.0F / static_cast<float>(input.size);
+            auto done = submit(buffers[c], args);
+            if (!done) {
+                return done;
+            }
+            ++tasks;
+        }
+        return Done{};
+    };
+    const auto insert = [](starpu_codelet& codelet, auto... rest) {
+        return checkInsert(starpu_task_insert(&codelet, rest..., 0), codelet);
+    };
+
+    WorkloadResult<Done> step = forEachChunk([&](ChunkBuffers& b, ChunkArgs& args) {
+        return insert(convForwardCodelet(), STARPU_R, input.images, STARPU_R, m_conv.handle,
+                      STARPU_W, b.convOut.handle, STARPU_VALUE, &args, sizeof args);
+    });
+    if (step) {
+        step = forEachChunk([&](ChunkBuffers& b, ChunkArgs& args) {
+            return insert(poolForwardCodelet(), STARPU_R, b.convOut.handle, STARPU_W,
+                          b.pooled.handle, STARPU_W, b.argmax.handle, STARPU_VALUE, &args,
+                          sizeof args);
+        });
+    }
+    if (step) {
+        step = forEachChunk([&](ChunkBuffers& b, ChunkArgs& args) {
+            return insert(denseForwardCodelet(), STARPU_R, b.pooled.handle, STARPU_R,
+                          m_dense.handle, STARPU_R, input.labels, STARPU_W, b.dlogits.handle,
+                          STARPU_VALUE, &args, sizeof args);
+        });
+    }
+    if (step) {
+        step = forEachChunk([&](ChunkBuffers& b, ChunkArgs& args) {
+            return insert(denseBackwardCodelet(), STARPU_R, b.pooled.handle, STARPU_R,
+                          b.dlogits.handle, STARPU_R, m_dense.handle, STARPU_W,
+                          b.denseGrad.handle, STARPU_W, b.dpooled.handle, STARPU_VALUE, &args,
+                          sizeof args);
+        });
+    }
+    if (step) {
+        step = forEachChunk([&](ChunkBuffers& b, ChunkArgs& args) {
+            return insert(poolBackwardCodelet(), STARPU_R, b.dpooled.handle, STARPU_R,
+                          b.argmax.handle, STARPU_R, b.convOut.handle, STARPU_W, b.dconv.handle,
+                          STARPU_VALUE, &args, sizeof args);
+        });
+    }
+    if (step) {
+        step = forEachChunk([&](ChunkBuffers& b, ChunkArgs& args) {
+            return insert(convBackwardCodelet(), STARPU_R, input.images, STARPU_R,
+                          b.dconv.handle, STARPU_W, b.convGrad.handle, STARPU_VALUE, &args,
+                          sizeof args);
+        });
+    }
+    if (!step) {
+        return fail(step.error());
+    }
+
+    std::vector<starpu_data_descr> descr;
+    descr.push_back({m_conv.handle, STARPU_RW});
+    for (const auto& b : buffers) {
+        descr.push_back({b.convGrad.handle, STARPU_R});
+    }
+    SgdArgs convArgs;
+    convArgs.rate = rate;
+    convArgs.grads = static_cast<std::int32_t>(chunks);
+    convArgs.size = s.convParamCount();
+    step = insert(sgdConvCodelet(), STARPU_DATA_MODE_ARRAY, descr.data(),
+                  static_cast<int>(descr.size()), STARPU_VALUE, &convArgs, sizeof convArgs);
+    if (!step) {
+        return fail(step.error());
+    }
+    descr.clear();
+    descr.push_back({m_dense.handle, STARPU_RW});
+    descr.push_back({m_totals.handle, STARPU_RW});
+    for (const auto& b : buffers) {
+        descr.push_back({b.denseGrad.handle, STARPU_R});
+    }
+    SgdArgs denseArgs;
+    denseArgs.rate = rate;
+    denseArgs.grads = static_cast<std::int32_t>(chunks);
+    denseArgs.size = s.denseParamCount();
+    denseArgs.epoch = static_cast<std::int32_t>(epoch);
+    denseArgs.samples = static_cast<std::int32_t>(input.size);
+    denseArgs.sink = &m_progress;
+    step = insert(sgdDenseCodelet(), STARPU_DATA_MODE_ARRAY, descr.data(),
+                  static_cast<int>(descr.size()), STARPU_VALUE, &denseArgs, sizeof denseArgs);
+    if (!step) {
+        return fail(step.error());
+    }
+    return tasks + 2;
+}
+
+WorkloadResult<Evaluation> Network::evaluate(runtime::Arena& arena, const DatasetSplit& split,
+                                             std::size_t limit, std::size_t chunk,
+                                             std::uint64_t& tasks) {
+    const NetShape& s = m_shape;
+    const std::size_t count = limit == 0 ? split.count() : std::min<std::size_t>(limit, split.count());
+    auto images = arena.allocateVector<float>(count * s.imageSize());
+    if (!images) {
+        return fromRuntime(images.error());
+    }
+    auto labels = arena.allocateVector<std::int32_t>(count);
+    if (!labels) {
+        return fromRuntime(labels.error());
+    }
+    // No task has used these handles yet: filling their memory from here is safe.
+    std::transform(split.pixels(), split.pixels() + count * s.imageSize(), images->data,
+                   runtime::normalizePixel);
+    std::transform(split.labelData(), split.labelData() + count, labels->data,
+                   [](std::uint8_t label) { return static_cast<std::int32_t>(label); });
+
+    const std::size_t chunks = (count + chunk - 1) / chunk;
+    std::vector<runtime::ArenaVector<float>> stats(chunks);
+    // A few sets of activation buffers, reused round-robin: StarPU orders a chunk's writes
+    // after the previous user's reads, and memory stays bounded whatever the test-set size.
+    struct Activations {
+        runtime::ArenaVector<float> convOut;
+        runtime::ArenaVector<float> pooled;
+        runtime::ArenaVector<std::uint8_t> argmax;
+    };
+    constexpr std::size_t kSets = 4;
+    std::vector<Activations> sets(std::min(kSets, chunks));
+    runtime::RuntimeError error;
+    for (auto& set : sets) {
+        if (!allocate(arena, chunk * s.convSize(), set.convOut, error)
+            || !allocate(arena, chunk * s.pooledSize(), set.pooled, error)
+            || !allocate(arena, chunk * s.pooledSize(), set.argmax, error)) {
+            return fromRuntime(error);
+        }
+    }
+    for (std::size_t c = 0; c < chunks; ++c) {
+        const std::size_t n = std::min(chunk, count - c * chunk);
+        const auto& [convOut, pooled, argmax] = sets[c % sets.size()];
+        if (!allocate(arena, std::size_t{kStatsSize}, stats[c], error)) {
+            return fromRuntime(error);
+        }
+        ChunkArgs args;
+        args.shape = s;
+        args.first = static_cast<std::int32_t>(c * chunk);
+        args.count = static_cast<std::int32_t>(n);
+        auto step = checkInsert(starpu_task_insert(&convForwardCodelet(), STARPU_R, images->handle,
+                                                   STARPU_R, m_conv.handle, STARPU_W,
+                                                   convOut.handle, STARPU_VALUE, &args,
+                                                   sizeof args, 0),
+                                convForwardCodelet());
+        if (step) {
+            step = checkInsert(starpu_task_insert(&poolForwardCodelet(), STARPU_R, convOut.handle,
+                                                  STARPU_W, pooled.handle, STARPU_W,
+                                                  argmax.handle, STARPU_VALUE, &args,
+                                                  sizeof args, 0),
+                               poolForwardCodelet());
+        }
+        if (step) {
+            step = checkInsert(starpu_task_insert(&evalDenseCodelet(), STARPU_R, pooled.handle,
+                                                  STARPU_R, m_dense.handle, STARPU_R,
+                                                  labels->handle, STARPU_W, stats[c].handle,
+                                                  STARPU_VALUE, &args, sizeof args, 0),
+                               evalDenseCodelet());
+        }
+        if (!step) {
+            return fail(step.error());
+        }
+        tasks += 3;
+    }
+    Evaluation result;
+    result.images = count;
+    double lossSum = 0.0;
+    for (auto& chunkStats : stats) {
+        starpu_data_acquire(chunkStats.handle, STARPU_R);
+        lossSum += static_cast<double>(chunkStats.data[0]);
+        result.correct += static_cast<std::size_t>(chunkStats.data[1]);
+        starpu_data_release(chunkStats.handle);
+    }
+    result.meanLoss = count == 0 ? 0.0 : lossSum / static_cast<double>(count);
+    return result;
+}
+
+std::vector<EpochTotals> Network::totals() {
+    starpu_data_acquire(m_totals.handle, STARPU_R);
+    std::vector<EpochTotals> out(m_totals.count / kEpochTotalsSize);
+    for (std::size_t e = 0; e < out.size(); ++e) {
+        const double* t = m_totals.data + e * kEpochTotalsSize;
+        out[e] = {t[0], t[1], t[2]};
+    }
+    starpu_data_release(m_totals.handle);
+    return out;
+}
+
+namespace {
+
+std::vector<float> copyOut(const runtime::ArenaVector<float>& vector) {
+    starpu_data_acquire(vector.handle, STARPU_R);
+    std::vector<float> out(vector.data, vector.data + vector.count);
+    starpu_data_release(vector.handle);
+    return out;
+}
+
+} // namespace
+
+std::vector<float> Network::convParams() { return copyOut(m_conv); }
+std::vector<float> Network::denseParams() { return copyOut(m_dense); }
+
+} // namespace starscope::workloads::cnn

@@ -1,0 +1,227 @@
+#include "workloads/record/record_plan.hpp"
+
+#include <starpu.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cstdlib>
+#include <cstring>
+#include <thread>
+#include <unistd.h>
+
+namespace starscope::workloads {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// FxT bytes per task (submission, scheduling, execution, data transfer and dependency
+// events), measured on recorded runs with a wide margin, plus room for worker state changes.
+constexpr std::uint64_t kTraceBytesPerTask = 4096;
+constexpr std::uint64_t kTraceBaseMb = 32;
+
+Unexpected<WorkloadError> badFlag(const std::string& flag, std::string message) {
+    return workloadError(ErrorCode::InvalidArgument, std::move(message), flag);
+}
+
+std::string joined(const std::vector<std::string>& names) {
+    std::string out;
+    for (const auto& name : names) {
+        out += out.empty() ? "" : ", ";
+        out += name;
+    }
+    return out;
+}
+
+WorkloadResult<fs::path> checkOutput(const std::string& out, bool force, bool& exists) {
+    if (out.empty()) {
+        return badFlag("--out", "missing: name the run folder to write (e.g. --out runs/single-naive)");
+    }
+    std::error_code ec;
+    const fs::path dir = fs::absolute(out, ec).lexically_normal();
+    if (ec) {
+        return workloadError(ErrorCode::Io, "cannot resolve the path: " + ec.message(), out);
+    }
+    const char* user = std::getenv("USER");
+    const std::size_t traceName = std::strlen("/prof_file__0000000000")
+                                  + (user != nullptr ? std::strlen(user) : 0);
+    if (dir.string().size() + traceName >= kStarpuTracePathMax) {
+        return workloadError(ErrorCode::InvalidArgument,
+                             "path too long: StarPU keeps the trace file path in "
+                                 + std::to_string(kStarpuTracePathMax)
+                                 + " bytes; choose a shorter --out",
+                             dir.string());
+    }
+    exists = fs::exists(dir, ec);
+    if (exists) {
+        if (!fs::is_directory(dir, ec)) {
+            return workloadError(ErrorCode::Io, "exists and is not a folder (--out)", dir.string());
+        }
+        if (!force && !fs::is_empty(dir, ec)) {
+            return workloadError(ErrorCode::Io,
+                                 "run folder already exists and is not empty: pass --force to "
+                                 "overwrite it, or choose another --out",
+                                 dir.string());
+        }
+        if (::access(dir.c_str(), W_OK | X_OK) != 0) {
+            return workloadError(ErrorCode::Io,
+                                 std::string("run folder is not writable: ") + std::strerror(errno),
+                                 dir.string());
+        }
+        return dir;
+    }
+    fs::path parent = dir.parent_path();
+    while (!parent.empty() && !fs::exists(parent, ec)) {
+        parent = parent.parent_path();
+    }
+    if (parent.empty() || !fs::is_directory(parent, ec)) {
+        return workloadError(ErrorCode::Io,
+                             "cannot create the run folder: " + parent.string()
+                                 + " is not a folder",
+                             dir.string());
+    }
+    if (::access(parent.c_str(), W_OK | X_OK) != 0) {
+        return workloadError(ErrorCode::Io,
+                             "cannot create the run folder: " + parent.string()
+                                 + " is not writable (" + std::strerror(errno) + ")",
+                             dir.string());
+    }
+    return dir;
+}
+
+} // namespace
+
+WorkloadResult<std::size_t> parseArenas(const std::string& text) {
+    if (text == "single") {
+        return std::size_t{1};
+    }
+    if (text == "double") {
+        return std::size_t{2};
+    }
+    std::size_t slots = 0;
+    const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), slots);
+    if (text.empty() || ec != std::errc{} || ptr != text.data() + text.size() || slots < 1
+        || slots > 64) {
+        return badFlag("--arenas", "unknown arena strategy '" + text
+                                       + "': use single, double or a slot count 1-64");
+    }
+    return slots;
+}
+
+std::vector<std::string> starpuSchedulers() {
+    std::vector<std::string> names;
+    for (starpu_sched_policy** policy = starpu_sched_get_predefined_policies();
+         policy != nullptr && *policy != nullptr; ++policy) {
+        names.emplace_back((*policy)->policy_name);
+    }
+    return names;
+}
+
+WorkloadResult<RecordPlan> planRecord(const RecordOptions& options) {
+    RecordPlan plan;
+    plan.options = options;
+
+    auto slots = parseArenas(options.arenas);
+    if (!slots) {
+        return fail(slots.error());
+    }
+    plan.ringSlots = *slots;
+    plan.arenasName = options.arenas;
+    auto loader = runtime::parseLoaderKind(options.loader);
+    if (!loader) {
+        return badFlag("--loader", loader.error().message);
+    }
+    plan.loader = *loader;
+    if (options.epochs == 0) {
+        return badFlag("--epochs", "must be at least 1 (got 0)");
+    }
+    if (options.batchSize == 0) {
+        return badFlag("--batch-size", "must be at least 1 (got 0)");
+    }
+    if (options.chunk == 0) {
+        return badFlag("--chunk", "must be at least 1 (got 0)");
+    }
+    if (options.chunk > options.batchSize) {
+        return badFlag("--chunk", "chunk of " + std::to_string(options.chunk)
+                                      + " images is larger than the batch size "
+                                      + std::to_string(options.batchSize));
+    }
+    if (options.batchSize / options.chunk > 4096) {
+        return badFlag("--chunk", "more than 4096 chunks per batch: raise --chunk");
+    }
+    const unsigned hardware = std::max(1U, std::thread::hardware_concurrency());
+    plan.workers = options.workers == 0 ? hardware : options.workers;
+    if (plan.workers > 1024) {
+        return badFlag("--workers", "at most 1024 workers (got " + std::to_string(plan.workers) + ")");
+    }
+    const auto schedulers = starpuSchedulers();
+    if (std::find(schedulers.begin(), schedulers.end(), options.sched) == schedulers.end()) {
+        return badFlag("--sched", "unknown StarPU scheduler '" + options.sched
+                                      + "': known are " + joined(schedulers));
+    }
+    if (!(options.learningRate > 0.0F)) {
+        return badFlag("--learning-rate", "must be positive");
+    }
+
+    plan.datasetDir = options.dataset.empty() ? defaultDatasetDir() : fs::path(options.dataset);
+    auto dataset = MnistDataset::open(plan.datasetDir);
+    if (!dataset) {
+        return fail(dataset.error());
+    }
+    plan.dataset.emplace(std::move(dataset.value()));
+    const auto& train = plan.dataset->train();
+    if (train.rows() < 6 || train.cols() < 6) {
+        return workloadError(ErrorCode::Corrupt,
+                             "images of " + std::to_string(train.rows()) + "x"
+                                 + std::to_string(train.cols())
+                                 + " are too small for the 5x5 convolution and 2x2 pooling",
+                             train.images.path().string());
+    }
+    const std::size_t images = options.trainImages == 0
+                                   ? train.count()
+                                   : std::min<std::size_t>(options.trainImages, train.count());
+    if (options.batchSize > images) {
+        return badFlag("--batch-size", "batch size " + std::to_string(options.batchSize)
+                                           + " is larger than the " + std::to_string(images)
+                                           + " training images of " + plan.datasetDir.string());
+    }
+
+    plan.train.epochs = options.epochs;
+    plan.train.batchesPerEpoch = options.batches;
+    plan.train.batchSize = options.batchSize;
+    plan.train.chunk = options.chunk;
+    plan.train.ringSlots = plan.ringSlots;
+    plan.train.loader = plan.loader;
+    plan.train.learningRate = options.learningRate;
+    plan.train.seed = options.seed;
+    plan.train.trainLimit = options.trainImages;
+    plan.train.testLimit = options.testImages;
+    const std::size_t fullBatches = images / options.batchSize;
+    if (options.batches > fullBatches) {
+        return badFlag("--batches", std::to_string(options.batches) + " batches per epoch, but "
+                                        + std::to_string(images) + " training images make only "
+                                        + std::to_string(fullBatches) + " batches of "
+                                        + std::to_string(options.batchSize));
+    }
+    plan.batchesPerEpoch = options.batches == 0 ? fullBatches : options.batches;
+
+    auto out = checkOutput(options.out, options.force, plan.outExists);
+    if (!out) {
+        return fail(out.error());
+    }
+    plan.outDir = *out;
+
+    const std::uint64_t chunks = (options.batchSize + options.chunk - 1) / options.chunk;
+    const std::size_t testImages = options.testImages == 0
+                                       ? plan.dataset->test().count()
+                                       : std::min<std::size_t>(options.testImages,
+                                                               plan.dataset->test().count());
+    plan.estimatedTasks = options.epochs * plan.batchesPerEpoch * (6 * chunks + 3)
+                          + 3 * ((testImages + plan.train.evalChunk - 1) / plan.train.evalChunk)
+                          + 4 * plan.workers;
+    plan.traceBufferMb = kTraceBaseMb + (plan.estimatedTasks * kTraceBytesPerTask + (1 << 20) - 1) / (1 << 20);
+    return plan;
+}
+
+} // namespace starscope::workloads

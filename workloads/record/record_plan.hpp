@@ -1,0 +1,64 @@
+#pragma once
+// `starscope record` in two steps. planRecord() checks every option, the dataset and the output
+// folder and writes nothing, so bad input fails before StarPU starts. executeRecord() (in
+// recorder.hpp) then creates the run folder and records.
+
+#include "runtime/image_loader.hpp"
+#include "workloads/dataset/mnist_dataset.hpp"
+#include "workloads/error.hpp"
+#include "workloads/train/trainer.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+
+namespace starscope::workloads {
+
+struct RecordOptions {
+    std::string arenas = "single"; // single | double | <N>
+    std::string loader = "naive";  // naive | prefetch | advanced | double-prefetch
+    std::size_t epochs = 1;
+    std::size_t batches = 0;       // per epoch; 0: every full batch
+    std::size_t batchSize = 64;
+    std::size_t chunk = 32;
+    std::size_t workers = 0;       // 0: one per hardware thread
+    std::string sched = "lws";
+    std::string dataset;           // empty: defaultDatasetDir()
+    std::string out;
+    bool force = false;
+    float learningRate = 0.1F;
+    std::uint64_t seed = 42;
+    std::size_t trainImages = 0;   // use the first N training images (0: all)
+    std::size_t testImages = 0;    // evaluate on the first N test images (0: all)
+};
+
+struct RecordPlan {
+    RecordOptions options;
+    std::size_t ringSlots = 1;
+    std::string arenasName;        // "single", "double" or the slot count
+    runtime::LoaderKind loader = runtime::LoaderKind::Naive;
+    std::filesystem::path datasetDir;
+    std::filesystem::path outDir;  // absolute
+    bool outExists = false;
+    std::optional<MnistDataset> dataset;
+    TrainConfig train;
+    std::size_t batchesPerEpoch = 0;
+    std::size_t workers = 0;
+    std::uint64_t estimatedTasks = 0;
+    std::uint64_t traceBufferMb = 0;
+};
+
+// StarPU builds the trace file name in a 128-byte buffer: "<prefix>/prof_file_<user>_<id>".
+inline constexpr std::size_t kStarpuTracePathMax = 128;
+
+WorkloadResult<RecordPlan> planRecord(const RecordOptions& options);
+
+// "single" -> 1, "double" -> 2, "<N>" -> N (1..64).
+WorkloadResult<std::size_t> parseArenas(const std::string& text);
+
+// Scheduler names StarPU knows (its predefined policies).
+std::vector<std::string> starpuSchedulers();
+
+} // namespace starscope::workloads

@@ -1,0 +1,250 @@
+#include "workloads/record/recorder.hpp"
+
+#include <starpu.h>
+
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <iomanip>
+#include <ostream>
+#include <sstream>
+
+namespace starscope::workloads {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::atomic<bool> g_stop{false};
+static_assert(std::atomic<bool>::is_always_lock_free, "the SIGINT handler needs a lock-free flag");
+
+extern "C" void onSigint(int) {
+    if (g_stop.exchange(true)) {
+        // A second Ctrl-C: the user insists; let the default action end the process.
+        std::signal(SIGINT, SIG_DFL);
+        std::raise(SIGINT);
+    }
+}
+
+class SigintScope {
+public:
+    SigintScope() {
+        g_stop.store(false);
+        struct sigaction action {};
+        action.sa_handler = onSigint;
+        sigemptyset(&action.sa_mask);
+        ::sigaction(SIGINT, &action, &m_previous);
+    }
+    ~SigintScope() { ::sigaction(SIGINT, &m_previous, nullptr); }
+    SigintScope(const SigintScope&) = delete;
+    SigintScope& operator=(const SigintScope&) = delete;
+
+private:
+    struct sigaction m_previous {};
+};
+
+std::string utcNow() {
+    const std::time_t now = std::time(nullptr);
+    std::tm parts{};
+    ::gmtime_r(&now, &parts);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &parts);
+    return text;
+}
+
+bool isRunArtifact(const std::string& name) {
+    return name.starts_with("prof_file_") || name == "run.json" || name.starts_with("run.json.tmp")
+           || name.starts_with("trace.") || name == "paje.trace";
+}
+
+// Creates the folder (if needed), proves it writable, and with --force clears a previous
+// run's files. Undoes the creation on failure.
+WorkloadResult<Done> prepareRunFolder(const RecordPlan& plan) {
+    std::error_code ec;
+    const bool created = !plan.outExists;
+    if (created && !fs::create_directories(plan.outDir, ec) && ec) {
+        return workloadError(ErrorCode::Io, "cannot create the run folder: " + ec.message(),
+                             plan.outDir.string());
+    }
+    const auto probe = plan.outDir / ".starscope-write-test";
+    std::FILE* file = std::fopen(probe.c_str(), "w");
+    if (file == nullptr) {
+        const int err = errno;
+        if (created) {
+            fs::remove_all(plan.outDir, ec);
+        }
+        return workloadError(ErrorCode::Io,
+                             std::string("run folder is not writable: ") + std::strerror(err),
+                             plan.outDir.string());
+    }
+    std::fclose(file);
+    fs::remove(probe, ec);
+    if (plan.outExists && plan.options.force) {
+        for (const auto& entry : fs::directory_iterator(plan.outDir, ec)) {
+            if (isRunArtifact(entry.path().filename().string())) {
+                fs::remove(entry.path(), ec);
+            }
+        }
+    }
+    return Done{};
+}
+
+void configureStarpu(const RecordPlan& plan) {
+    ::setenv("STARPU_FXT_PREFIX", plan.outDir.c_str(), 1);
+    ::setenv("STARPU_FXT_TRACE", "1", 1);
+    ::setenv("STARPU_TRACE_BUFFER_SIZE", std::to_string(plan.traceBufferMb).c_str(), 1);
+    ::unsetenv("STARPU_FXT_SUFFIX");
+    ::setenv("STARPU_NCPU", std::to_string(plan.workers).c_str(), 1);
+    ::setenv("STARPU_SCHED", plan.options.sched.c_str(), 1);
+    // Our handler stops at a batch boundary; StarPU's would end the process mid-batch.
+    ::setenv("STARPU_CATCH_SIGNALS", "0", 1);
+}
+
+std::vector<std::string> traceFiles(const fs::path& dir) {
+    std::vector<std::string> files;
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(dir, ec)) {
+        const auto name = entry.path().filename().string();
+        if (name.starts_with("prof_file_")) {
+            files.push_back(name);
+        }
+    }
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+// One line on a terminal, redrawn: epoch, batch, loss, ETA.
+class ProgressLine {
+public:
+    ProgressLine(std::ostream& out, bool enabled) : m_out(out), m_enabled(enabled) {}
+    void operator()(const Progress& p) {
+        if (!m_enabled) {
+            return;
+        }
+        const auto now = Clock::now();
+        if (now - m_last < std::chrono::milliseconds(100) && p.batch != p.batches) {
+            return;
+        }
+        m_last = now;
+        const std::size_t submitted = p.epoch * p.batches + p.batch;
+        const double eta = submitted == 0 ? 0.0
+                                          : p.elapsedSeconds
+                                                * static_cast<double>(p.batchesTotal - submitted)
+                                                / static_cast<double>(submitted);
+        constexpr int kWidth = 24;
+        const int filled = static_cast<int>(kWidth * submitted / std::max<std::size_t>(p.batchesTotal, 1));
+        std::ostringstream line;
+        line << "\r[" << std::string(static_cast<std::size_t>(filled), '#')
+             << std::string(static_cast<std::size_t>(kWidth - filled), '.') << "] epoch "
+             << p.epoch + 1 << "/" << p.epochs << " batch " << p.batch << "/" << p.batches
+             << " loss " << std::fixed << std::setprecision(4) << p.lastLoss << " ETA "
+             << static_cast<long>(eta) / 60 << ":" << std::setw(2) << std::setfill('0')
+             << static_cast<long>(eta) % 60 << "   ";
+        m_out << line.str() << std::flush;
+        m_drawn = true;
+    }
+    void finish() {
+        if (m_drawn) {
+            m_out << "\n" << std::flush;
+        }
+    }
+
+private:
+    std::ostream& m_out;
+    bool m_enabled;
+    bool m_drawn = false;
+    Clock::time_point m_last{};
+};
+
+std::optional<std::uint64_t> executedTasks() {
+    std::uint64_t total = 0;
+    const auto workers = starpu_worker_get_count();
+    for (unsigned w = 0; w < workers; ++w) {
+        starpu_profiling_worker_info info{};
+        if (starpu_profiling_worker_get_info(static_cast<int>(w), &info) != 0) {
+            return std::nullopt;
+        }
+        total += static_cast<std::uint64_t>(info.executed_tasks);
+    }
+    return total;
+}
+
+} // namespace
+
+int exitCodeFor(const std::string& status) {
+    if (status == "completed") {
+        return 0;
+    }
+    return status == "interrupted" ? 130 : 1;
+}
+
+WorkloadResult<RecordOutcome> executeRecord(RecordPlan& plan, const std::vector<std::string>& command,
+                                            std::ostream& progress, bool showProgress) {
+    if (auto ready = prepareRunFolder(plan); !ready) {
+        return fail(ready.error());
+    }
+    configureStarpu(plan);
+    RecordOutcome outcome;
+    RunRecord& record = outcome.record;
+    record.command = command;
+    record.startedAt = utcNow();
+    const auto start = Clock::now();
+    if (const int status = starpu_init(nullptr); status != 0) {
+        std::error_code ec;
+        if (!plan.outExists) {
+            fs::remove_all(plan.outDir, ec);
+        }
+        return workloadError(ErrorCode::Runtime,
+                             std::string("starpu_init failed: ") + std::strerror(-status));
+    }
+    {
+        SigintScope sigint;
+        starpu_profiling_status_set(STARPU_PROFILING_ENABLE);
+        WorkerCounters workerCounters;
+        workerCounters.start();
+        RaplMeter rapl;
+        rapl.start();
+        SdeArenaReader sde;
+        ProgressLine line(progress, showProgress);
+        const auto trainStart = Clock::now();
+        Trainer trainer(*plan.dataset, plan.train);
+        auto report = trainer.run(g_stop, [&line](const Progress& p) { line(p); }, &sde);
+        line.finish();
+        record.wallSeconds = std::chrono::duration<double>(Clock::now() - trainStart).count();
+        record.energy = rapl.stop();
+        record.papi = workerCounters.stop();
+        record.sde = sde.report();
+        record.tasksExecuted = executedTasks();
+        if (report) {
+            record.status = report->interrupted ? "interrupted" : "completed";
+            record.train = std::move(report.value());
+        } else {
+            record.status = "failed";
+            record.error = report.error().describe();
+        }
+        starpu_shutdown();
+    }
+    record.totalSeconds = std::chrono::duration<double>(Clock::now() - start).count();
+    record.traceFiles = traceFiles(plan.outDir);
+    if (record.traceFiles.empty() && record.status != "failed") {
+        record.status = "failed";
+        record.error = "StarPU wrote no prof_file_* into " + plan.outDir.string();
+    }
+    outcome.status = record.status;
+    outcome.runJson = plan.outDir / "run.json";
+    auto written = writeFileAtomically(outcome.runJson, runJson(plan, record).dump(2) + "\n");
+    if (!written) {
+        outcome.status = "failed";
+        record.error = written.error().describe();
+    }
+    return outcome;
+}
+
+} // namespace starscope::workloads

@@ -1,0 +1,31 @@
+#pragma once
+// Runs a planned recording: creates and checks the run folder, configures StarPU's FxT tracing
+// through its environment (prefix = run folder, buffer sized for the whole run), trains, shuts
+// StarPU down (which writes the trace) and writes run.json. Ctrl-C stops at the next batch
+// boundary and the run is kept, marked "interrupted".
+
+#include "workloads/record/record_plan.hpp"
+#include "workloads/record/run_json.hpp"
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace starscope::workloads {
+
+struct RecordOutcome {
+    std::string status; // completed | interrupted | failed
+    std::filesystem::path runJson;
+    RunRecord record;
+};
+
+// Errors returned here happen before StarPU starts (the run folder cannot be created or
+// written) and leave nothing behind. Failures after that are reported in the outcome, with a
+// run.json marked "failed". Progress goes to `progress` when showProgress is set.
+WorkloadResult<RecordOutcome> executeRecord(RecordPlan& plan, const std::vector<std::string>& command,
+                                            std::ostream& progress, bool showProgress);
+
+// 0 completed, 130 interrupted (as a shell reports SIGINT), 1 failed.
+int exitCodeFor(const std::string& status);
+
+} // namespace starscope::workloads

@@ -1,0 +1,42 @@
+#pragma once
+// run.json: what a recorded run was (strategy, dataset, parameters, StarPU and FxT settings)
+// and what it measured (times, loss/accuracy per epoch, test accuracy, tasks, counters, arena
+// peaks), written atomically (temp file + rename) so a reader never sees half a file.
+
+#include "workloads/record/counters.hpp"
+#include "workloads/record/record_plan.hpp"
+#include "workloads/train/trainer.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace starscope::workloads {
+
+inline constexpr int kRunJsonVersion = 1;
+
+struct RunRecord {
+    std::string status = "failed"; // completed | interrupted | failed
+    std::string error;             // why, when failed
+    std::optional<TrainReport> train;
+    PapiReport papi;
+    EnergyReport energy;
+    SdeReport sde;
+    std::optional<std::uint64_t> tasksExecuted; // StarPU's per-worker profiling, summed
+    double wallSeconds = 0.0;  // training + evaluation
+    double totalSeconds = 0.0; // including StarPU start-up and shutdown (trace flush)
+    std::string startedAt;     // UTC, ISO 8601
+    std::vector<std::string> traceFiles; // file names in the run folder
+    std::vector<std::string> command;
+};
+
+nlohmann::json runJson(const RecordPlan& plan, const RunRecord& record);
+
+// Writes text to path through a temporary file in the same folder and a rename.
+WorkloadResult<Done> writeFileAtomically(const std::filesystem::path& path,
+                                         const std::string& text);
+
+} // namespace starscope::workloads

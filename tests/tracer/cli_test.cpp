@@ -1,0 +1,177 @@
+// The tracer's `starscope` subcommands, run in-process on argument vectors.
+
+#include "tests/support/test_support.hpp"
+#include "tests/tracer/tracer_test_support.hpp"
+#include "tracer/cli/commands.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <sstream>
+
+namespace starscope::tracer {
+namespace {
+
+using namespace testing;
+using starscope::testing::matchesGolden;
+using starscope::testing::TempDir;
+
+struct Run {
+    int code = 0;
+    std::string out;
+    std::string err;
+};
+
+Run run(std::vector<std::string> args) {
+    CLI::App app{"starscope"};
+    app.require_subcommand(1);
+    std::ostringstream out;
+    std::ostringstream err;
+    cli::addCommands(app, out, err);
+    args.insert(args.begin(), "starscope");
+    std::vector<char*> argv;
+    for (auto& a : args) {
+        argv.push_back(a.data());
+    }
+    Run result;
+    try {
+        app.parse(static_cast<int>(argv.size()), argv.data());
+    } catch (const CLI::ParseError& e) {
+        result.code = e.get_exit_code();
+        if (result.code != 0 && err.str().empty()) {
+            err << e.what();
+        }
+    }
+    result.out = out.str();
+    result.err = err.str();
+    return result;
+}
+
+// The input path differs between machines: golden files hold a placeholder.
+std::string placeholder(std::string text, const std::string& path) {
+    for (std::size_t pos; (pos = text.find(path)) != std::string::npos;) {
+        text.replace(pos, path.size(), "<input>");
+    }
+    return text;
+}
+
+TEST(Cli, StatsTableMatchesGolden) {
+    const auto input = smallRun().string();
+    const auto r = run({"stats", input});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_TRUE(matchesGolden(placeholder(r.out, input), "tracer/small/stats.txt"));
+}
+
+TEST(Cli, StatsJsonForScripts) {
+    const auto r = run({"stats", smallPaje().string(), "--json", "--from-ms", "10", "--to-ms", "20"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto doc = nlohmann::json::parse(r.out);
+    EXPECT_EQ(doc.at("format"), "paje");
+    EXPECT_EQ(doc.at("range_ns")[0], 10'000'000);
+    EXPECT_EQ(doc.at("range_ns")[1], 20'000'000);
+    EXPECT_EQ(doc.at("summary").at("tasks"), 20);
+    for (const auto& lane : doc.at("lanes")) {
+        const std::int64_t sum = lane.at("executing_ns").get<std::int64_t>() + lane.at("sleeping_ns").get<std::int64_t>()
+                                 + lane.at("overhead_ns").get<std::int64_t>() + lane.at("user_ns").get<std::int64_t>()
+                                 + lane.at("idle_ns").get<std::int64_t>();
+        EXPECT_EQ(sum, 10'000'000) << lane.at("name");
+    }
+}
+
+TEST(Cli, BarriersTableJsonAndCsv) {
+    const auto input = smallProfFile().string();
+    auto r = run({"barriers", input});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_TRUE(matchesGolden(r.out, "tracer/small/barriers.txt"));
+    r = run({"barriers", input, "--json", "--threshold-us", "1000"});
+    ASSERT_EQ(r.code, 0);
+    const auto doc = nlohmann::json::parse(r.out);
+    EXPECT_EQ(doc.at("threshold_ns"), 1'000'000);
+    for (const auto& b : doc.at("barriers")) {
+        EXPECT_GT(b.at("duration_ns").get<std::int64_t>(), 1'000'000);
+    }
+    r = run({"barriers", input, "--csv"});
+    ASSERT_EQ(r.code, 0);
+    EXPECT_TRUE(matchesGolden(r.out, "tracer/small/barriers.csv"));
+}
+
+TEST(Cli, ExportFormatsToFiles) {
+    TempDir dir;
+    const auto input = smallRun().string();
+    for (const std::string format : {"paje", "chrome", "csv"}) {
+        const auto out = (dir / ("out." + format)).string();
+        const auto r = run({"export", input, "--format", format, "-o", out});
+        ASSERT_EQ(r.code, 0) << format << ": " << r.err;
+        EXPECT_FALSE(starscope::testing::readFile(out).empty());
+    }
+    EXPECT_TRUE(nlohmann::json::accept(starscope::testing::readFile(dir / "out.chrome")));
+    const auto r = run({"export", input, "--format", "csv", "--table", "tasks"});
+    ASSERT_EQ(r.code, 0);
+    EXPECT_TRUE(matchesGolden(r.out, "tracer/small/tasks.csv"));
+    EXPECT_NE(run({"export", input, "--format", "svg"}).code, 0);
+}
+
+TEST(Cli, ConvertThenReadTheNativeFile) {
+    TempDir dir;
+    const auto native = (dir / "small.sstrace").string();
+    auto r = run({"convert", smallProfFile().string(), "-o", native});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto fromNative = run({"stats", native, "--json"});
+    const auto fromFxt = run({"stats", smallProfFile().string(), "--json"});
+    ASSERT_EQ(fromNative.code, 0);
+    auto a = nlohmann::json::parse(fromNative.out);
+    auto b = nlohmann::json::parse(fromFxt.out);
+    a.erase("input");
+    b.erase("input");
+    EXPECT_EQ(a, b);
+}
+
+TEST(Cli, ErrorsNameTheFileAndExitNonZero) {
+    TempDir dir;
+    std::ofstream(dir / "broken.trace") << "%EventDef PajeSetState 1\n% Time date\n%EndEventDef\n1 x\n";
+    const auto r = run({"stats", (dir / "broken.trace").string()});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_NE(r.err.find("broken.trace"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("byte"), std::string::npos) << r.err;
+    const auto missing = run({"barriers", (dir / "nope").string()});
+    EXPECT_EQ(missing.code, 1);
+    EXPECT_NE(missing.err.find("nope"), std::string::npos);
+    EXPECT_NE(run({"stats"}).code, 0);   // missing argument
+}
+
+TEST(Cli, CompareGroupsRunsByStrategyWithNaReasons) {
+    TempDir dir;
+    for (const std::string name : {"a1", "a2", "b1"}) {
+        std::filesystem::create_directories(dir / name);
+        std::filesystem::copy_file(smallProfFile(), dir / name / "prof_file__0");
+    }
+    std::ofstream(dir / "a1" / "run.json")
+        << R"({"strategy": {"arenas": "single", "loader": "naive"}, "peak_arena_bytes": 1048576,
+              "counters": {"available": false, "reason": "no PMU"}})";
+    std::ofstream(dir / "a2" / "run.json")
+        << R"({"strategy": {"arenas": "single", "loader": "naive"}, "peak_arena_bytes": 3145728,
+              "counters": {"available": false, "reason": "no PMU"}})";
+    std::ofstream(dir / "b1" / "run.json") << R"({"strategy": "double+advanced", "counters": {"ipc": 1.5}})";
+    const auto r = run({"compare", dir.path().string(), "--json"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto doc = nlohmann::json::parse(r.out);
+    ASSERT_EQ(doc.at("strategies").size(), 2U);
+    const auto& single = doc.at("strategies")[0];
+    EXPECT_EQ(single.at("strategy"), "single+naive");
+    EXPECT_EQ(single.at("runs").size(), 2U);
+    EXPECT_EQ(single.at("metrics").at("peak_memory_bytes").at("median"), 2097152.0);
+    EXPECT_EQ(single.at("metrics").at("ipc").at("reason"), "no PMU");
+    const auto& other = doc.at("strategies")[1];
+    EXPECT_EQ(other.at("metrics").at("ipc").at("median"), 1.5);
+    EXPECT_TRUE(other.at("metrics").at("peak_memory_bytes").at("value").is_null());
+    // Same trace everywhere: every delta against the baseline is zero.
+    EXPECT_EQ(other.at("metrics").at("makespan_ns").at("delta_vs_baseline"), 0.0);
+    const auto table = run({"compare", (dir / "a1").string(), (dir / "b1").string()});
+    ASSERT_EQ(table.code, 0) << table.err;
+    EXPECT_NE(table.out.find("n/a"), std::string::npos);
+    EXPECT_NE(table.out.find("single+naive"), std::string::npos);
+}
+
+} // namespace
+} // namespace starscope::tracer

@@ -1,0 +1,165 @@
+// The FxT reader on the golden trace and on traces recorded now by the sample program.
+
+#include "tests/support/test_support.hpp"
+#include "tests/tracer/tracer_test_support.hpp"
+#include "tracer/readers/read_trace.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+namespace starscope::tracer {
+namespace {
+
+using namespace testing;
+
+std::size_t countLanes(const Trace& t, LaneKind kind) {
+    return static_cast<std::size_t>(
+        std::count_if(t.lanes.begin(), t.lanes.end(), [kind](const Lane& l) { return l.kind == kind; }));
+}
+
+TEST(FxtReader, GoldenTraceHasWorkersTasksAndMarkers) {
+    const auto trace = readFxt({smallProfFile()});
+    ASSERT_TRUE(trace) << trace.error().describe();
+    EXPECT_EQ(countLanes(*trace, LaneKind::CpuWorker), 2U);
+    ASSERT_GE(countLanes(*trace, LaneKind::MainThread), 1U);
+    // The first user thread is the main thread; the tag notifier threads are others.
+    const auto main = std::find_if(trace->lanes.begin(), trace->lanes.end(),
+                                   [](const Lane& l) { return l.kind == LaneKind::MainThread; });
+    EXPECT_EQ(main->name, "main");
+    std::size_t spins = 0;
+    std::size_t gates = 0;
+    for (const auto& task : trace->tasks) {
+        if (task.start < 0) {
+            continue;   // submitted, never executed (StarPU's internal tasks without a codelet)
+        }
+        EXPECT_LE(task.start, task.end);
+        ASSERT_GE(task.lane, 0);
+        EXPECT_TRUE(trace->lanes[static_cast<std::size_t>(task.lane)].isWorker());
+        const auto& codelet = trace->names.name(task.codelet);
+        spins += codelet == "sample_spin" ? 1U : 0U;
+        gates += codelet == "sample_gate" ? 1U : 0U;
+        EXPECT_GE(task.submit, 0);
+        EXPECT_LE(task.submit, task.start);
+    }
+    EXPECT_EQ(spins, 18U);
+    EXPECT_EQ(gates, 2U);
+    std::size_t parsed = 0;
+    for (const auto& m : trace->markers) {
+        parsed += m.parsed ? 1U : 0U;
+    }
+    EXPECT_EQ(parsed, 18U);   // 6 markers per batch
+    EXPECT_TRUE(std::is_sorted(trace->markers.begin(), trace->markers.end(),
+                               [](const MarkerEvent& a, const MarkerEvent& b) { return a.time < b.time; }));
+    EXPECT_TRUE(trace->warnings.empty()) << trace->warnings.front();
+}
+
+TEST(FxtReader, SpansAreSortedNonOverlappingAndWithinTheTrace) {
+    const auto trace = readFxt({smallProfFile()});
+    ASSERT_TRUE(trace);
+    for (const auto& lane : trace->lanes) {
+        for (const auto& level : lane.levels) {
+            for (std::size_t i = 0; i < level.size(); ++i) {
+                EXPECT_LT(level[i].start, level[i].end);
+                EXPECT_GE(level[i].start, trace->begin);
+                EXPECT_LE(level[i].end, trace->end);
+                if (i > 0) {
+                    EXPECT_LE(level[i - 1].end, level[i].start) << lane.name;
+                }
+            }
+        }
+    }
+}
+
+TEST(FxtReader, ExecutingSpansCarryTheirTask) {
+    const auto trace = readFxt({smallProfFile()});
+    ASSERT_TRUE(trace);
+    std::size_t executing = 0;
+    for (const auto& lane : trace->lanes) {
+        for (const auto& span : lane.spans()) {
+            if (trace->states[span.state].cls == StateClass::Executing) {
+                ++executing;
+                ASSERT_NE(span.task, kNoTask);
+                EXPECT_EQ(trace->tasks[span.task].start, span.start);
+                EXPECT_EQ(trace->tasks[span.task].end, span.end);
+            }
+        }
+    }
+    std::size_t executed = 0;
+    for (const auto& task : trace->tasks) {
+        executed += task.start >= 0 ? 1U : 0U;
+    }
+    EXPECT_EQ(executing, executed);
+}
+
+TEST(FxtReader, ImplicitDataDependenciesBecomeTaskDependencies) {
+    const auto trace = readFxt({smallProfFile()});
+    ASSERT_TRUE(trace);
+    // Two chains of RW tasks per batch: each task after the first of its chain depends on one.
+    std::size_t withDeps = 0;
+    for (const auto& task : trace->tasks) {
+        withDeps += task.dependencies.empty() ? 0U : 1U;
+    }
+    EXPECT_GE(withDeps, 12U);
+    EXPECT_TRUE(std::is_sorted(trace->tasks.begin(), trace->tasks.end(),
+                               [](const Task& a, const Task& b) { return a.jobId < b.jobId; }));
+}
+
+TEST(FxtReader, RunFolderAndFileGiveTheSameTrace) {
+    const auto fromFolder = readTrace(smallRun());
+    const auto fromFile = readTrace(smallProfFile());
+    ASSERT_TRUE(fromFolder && fromFile);
+    EXPECT_EQ(fromFolder->lanes, fromFile->lanes);
+    EXPECT_EQ(fromFolder->tasks, fromFile->tasks);
+    EXPECT_EQ(fromFolder->markers, fromFile->markers);
+}
+
+TEST(FxtReader, ProgressReportsAndCancels) {
+    ReadOptions options;
+    double last = 0;
+    int calls = 0;
+    options.progress = [&](double fraction) {
+        last = fraction;
+        ++calls;
+        return true;
+    };
+    ASSERT_TRUE(readTrace(smallProfFile(), options));
+    EXPECT_GE(last, 0.0);
+    EXPECT_LE(last, 1.0);
+    options.progress = [](double) { return false; };
+    // A small file may finish before the first progress report; a bigger one cannot.
+    starscope::testing::TempDir dir;
+    ASSERT_EQ(recordSample(dir / "run", "--batches 2 --tasks 3000 --task-us 0 --load-us 0 --ncpu 2"), 0);
+    const auto cancelled = readTrace(dir / "run", options);
+    ASSERT_FALSE(cancelled);
+    EXPECT_EQ(cancelled.error().code, ErrorCode::Cancelled);
+}
+
+TEST(FxtReader, SeveralProcessesMergeWithPrefixedLanes) {
+    const auto trace = readFxt({smallProfFile(), smallProfFile()});
+    ASSERT_TRUE(trace) << trace.error().describe();
+    const auto single = readFxt({smallProfFile()});
+    ASSERT_TRUE(single);
+    EXPECT_EQ(trace->lanes.size(), 2 * single->lanes.size());
+    EXPECT_EQ(trace->tasks.size(), 2 * single->tasks.size());
+    EXPECT_EQ(trace->lanes.front().name.substr(0, 2), "0_");
+    EXPECT_EQ(trace->lanes.back().name.substr(0, 2), "1_");
+}
+
+TEST(FxtReader, FreshRecordingWithBarriersBetweenBatches) {
+    starscope::testing::TempDir dir;
+    ASSERT_EQ(recordSample(dir / "run", "--batches 4 --tasks 40 --task-us 100 --load-us 0 --gate-us 2000 --ncpu 2"), 0)
+        << starscope::testing::readFile(dir.path() / "run.log");
+    const auto trace = readTrace(dir / "run");
+    ASSERT_TRUE(trace) << trace.error().describe();
+    std::size_t executed = 0;
+    for (const auto& task : trace->tasks) {
+        executed += task.start >= 0 ? 1U : 0U;
+    }
+    EXPECT_EQ(executed, 4U * 40U + 3U);   // plus one gate task per transition
+    EXPECT_EQ(trace->metadata.at("format"), "fxt");
+    EXPECT_EQ(trace->metadata.at("starpu.codes"), "1.3.10");
+}
+
+} // namespace
+} // namespace starscope::tracer

@@ -1,0 +1,101 @@
+// State-class statistics on ranges, summary figures, StarPU's efficiencies, critical path.
+
+#include "tests/support/test_support.hpp"
+#include "tests/tracer/tracer_test_support.hpp"
+#include "tracer/analysis/stats.hpp"
+#include "tracer/readers/read_trace.hpp"
+
+#include <gtest/gtest.h>
+
+namespace starscope::tracer {
+namespace {
+
+using namespace testing;
+
+Trace sample() {
+    return makeTrace({{"w0", LaneKind::CpuWorker,
+                       {{"Executing", 0, 100}, {"Scheduling", 100, 150}, {"Sleeping", 150, 400}, {"Executing", 400, 500}}},
+                      {"w1", LaneKind::CpuWorker, {{"Overhead", 0, 200}, {"Executing", 200, 450}}},
+                      {"main", LaneKind::MainThread, {{"Submitting task", 0, 300}}}},
+                     500);
+}
+
+TEST(Stats, RangeClipsSpansPerClass) {
+    const auto trace = sample();
+    const auto range = computeRangeStats(trace, 50, 420);
+    ASSERT_EQ(range.lanes.size(), 3U);
+    const auto& w0 = range.lanes[0].classes;
+    EXPECT_EQ(w0.executing, 50 + 20);
+    EXPECT_EQ(w0.overhead, 50);
+    EXPECT_EQ(w0.sleeping, 250);
+    EXPECT_EQ(w0.idle, 0);
+    EXPECT_EQ(range.lanes[0].tasks, 1U);   // the task starting at 400; the one at 0 started before
+    const auto& w1 = range.lanes[1].classes;
+    EXPECT_EQ(w1.overhead, 150);
+    EXPECT_EQ(w1.executing, 220);
+    EXPECT_EQ(range.lanes[2].classes.user, 250);
+    EXPECT_EQ(range.lanes[2].classes.idle, 120);
+    EXPECT_EQ(range.workers.executing, 290);
+    EXPECT_EQ(range.workers.total(), 2 * 370);
+}
+
+TEST(Stats, PerStateTimesOnTheWholeTrace) {
+    const auto trace = sample();
+    const auto stats = computeStats(trace);
+    std::uint32_t scheduling = 0;
+    for (std::uint32_t s = 0; s < trace.states.size(); ++s) {
+        scheduling = trace.states[s].name == "Scheduling" ? s : scheduling;
+    }
+    EXPECT_EQ(stats.lanes[0].perState[scheduling], 50);
+    EXPECT_EQ(stats.workers.executing, 200 + 250);
+}
+
+TEST(Stats, SummaryFiguresAndEfficiencies) {
+    const auto trace = sample();
+    const auto s = summarize(trace);
+    EXPECT_EQ(s.tasks, 3U);
+    EXPECT_EQ(s.workers, 2U);
+    EXPECT_EQ(s.makespan, 500);
+    EXPECT_EQ(s.areaBound, 225);
+    EXPECT_DOUBLE_EQ(s.idleness, 1.0 - 450.0 / 1000.0);
+    // starpu_trace_state_stats.py: tt=450 ts=50 tr=200 ti=250
+    EXPECT_DOUBLE_EQ(s.efficiencies.scheduling, 450.0 / 500.0);
+    EXPECT_DOUBLE_EQ(s.efficiencies.runtime, 500.0 / 700.0);
+    EXPECT_DOUBLE_EQ(s.efficiencies.pipeline, 700.0 / 950.0);
+    EXPECT_DOUBLE_EQ(s.efficiencies.task, 1.0);
+    EXPECT_DOUBLE_EQ(s.efficiencies.parallel, (450.0 / 500.0) * (500.0 / 700.0) * (700.0 / 950.0));
+}
+
+TEST(Stats, CriticalPathFollowsDependencies) {
+    auto trace = sample();
+    // jobs 1 (w0, 100 ns), 2 (w0, 100), 3 (w1, 250)
+    EXPECT_EQ(criticalPathLength(trace), 250);
+    trace.tasks[1].dependencies = {1};
+    EXPECT_EQ(criticalPathLength(trace), 250);
+    trace.tasks[2].dependencies = {2};
+    EXPECT_EQ(criticalPathLength(trace), 450);
+    trace.tasks[0].dependencies = {3};   // a cycle from damaged input must not hang
+    EXPECT_GE(criticalPathLength(trace), 450);
+}
+
+TEST(Stats, FormatDuration) {
+    EXPECT_EQ(formatDuration(999), "999 ns");
+    EXPECT_EQ(formatDuration(87'100), "87.1 us");
+    EXPECT_EQ(formatDuration(12'345'678), "12.346 ms");
+    EXPECT_EQ(formatDuration(1'204'000'000), "1.204 s");
+}
+
+TEST(Stats, GoldenTraceFromBothReadersGivesTheSameSummary) {
+    const auto fxt = readTrace(smallProfFile());
+    const auto paje = readTrace(smallPaje());
+    ASSERT_TRUE(fxt && paje);
+    auto a = summarize(*fxt);
+    auto b = summarize(*paje);
+    // The Paje trace has no task dependencies: only the critical path may differ.
+    EXPECT_GE(a.criticalPath, b.criticalPath);
+    a.criticalPath = b.criticalPath = 0;
+    EXPECT_EQ(a, b);
+}
+
+} // namespace
+} // namespace starscope::tracer

@@ -1,0 +1,100 @@
+#include "tests/tracer/tracer_test_support.hpp"
+
+#include "tests/support/test_support.hpp"
+
+namespace starscope::tracer::testing {
+
+namespace fs = std::filesystem;
+
+fs::path smallRun() { return starscope::testing::testDataDir() / "tracer" / "small"; }
+fs::path smallProfFile() { return smallRun() / "prof_file__0"; }
+fs::path smallPaje() { return smallRun() / "paje.trace"; }
+
+int recordSample(const fs::path& dir, const std::string& arguments) {
+    return starscope::testing::runCommand(std::string("'") + STARSCOPE_TRACER_SAMPLE_PROGRAM + "' '" + dir.string()
+                                          + "' " + arguments + " > '" + dir.string() + ".log' 2>&1");
+}
+
+int runStarpuFxtTool(const fs::path& profFile, const fs::path& dir) {
+    // starpu_fxt_tool 1.3.10 crashes with -o: it writes paje.trace into its working folder.
+    return starscope::testing::runCommand("cd '" + dir.string() + "' && '"
+                                          + starscope::testing::starpuFxtTool().string() + "' -i '"
+                                          + profFile.string() + "' > tool.log 2>&1");
+}
+
+StateTotals workerStateTotals(const Trace& trace) {
+    StateTotals totals;
+    for (const auto& lane : trace.lanes) {
+        if (!lane.isWorker()) {
+            continue;
+        }
+        for (std::size_t d = 0; d < lane.levels.size(); ++d) {
+            for (const auto& span : lane.levels[d]) {
+                totals[{lane.workerId, d, trace.states[span.state].name}] += span.duration();
+            }
+        }
+    }
+    return totals;
+}
+
+Trace makeTrace(const std::vector<LaneSpec>& lanes, TimeNs end) {
+    Trace trace;
+    std::uint64_t job = 1;
+    for (std::size_t i = 0; i < lanes.size(); ++i) {
+        Lane lane;
+        lane.name = lanes[i].name;
+        lane.kind = lanes[i].kind;
+        lane.workerId = lane.isWorker() ? static_cast<std::int32_t>(i) : -1;
+        lane.levels.emplace_back();
+        for (const auto& spec : lanes[i].spans) {
+            StateClass cls = StateClass::Overhead;
+            if (!lane.isWorker()) {
+                cls = StateClass::User;
+            } else if (spec.state == "Executing") {
+                cls = StateClass::Executing;
+            } else if (spec.state == "Sleeping") {
+                cls = StateClass::Sleeping;
+            }
+            std::uint32_t state = 0;
+            bool found = false;
+            for (std::size_t s = 0; s < trace.states.size(); ++s) {
+                if (trace.states[s].name == spec.state && trace.states[s].cls == cls) {
+                    state = static_cast<std::uint32_t>(s);
+                    found = true;
+                }
+            }
+            if (!found) {
+                trace.states.push_back(StateInfo{spec.state, cls});
+                state = static_cast<std::uint32_t>(trace.states.size() - 1);
+            }
+            Span span{spec.start, spec.end, state, kNoTask};
+            if (cls == StateClass::Executing) {
+                Task task;
+                task.jobId = job++;
+                task.codelet = trace.names.intern("work");
+                task.start = spec.start;
+                task.end = spec.end;
+                task.lane = static_cast<std::int32_t>(i);
+                span.task = static_cast<TaskIndex>(trace.tasks.size());
+                trace.tasks.push_back(task);
+            }
+            lane.levels[0].push_back(span);
+        }
+        trace.lanes.push_back(std::move(lane));
+    }
+    trace.end = end;
+    return trace;
+}
+
+void addMarker(Trace& trace, TimeNs time, markers::Kind kind, int epoch, int batch) {
+    MarkerEvent m;
+    m.time = time;
+    m.parsed = true;
+    m.marker.kind = kind;
+    m.marker.epoch = epoch;
+    m.marker.batch = batch;
+    m.text = markers::format(m.marker);
+    trace.markers.push_back(m);
+}
+
+} // namespace starscope::tracer::testing

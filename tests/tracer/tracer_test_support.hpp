@@ -1,0 +1,46 @@
+#pragma once
+// Helpers for the tracer tests: the golden trace, recording fresh traces with the sample
+// program, hand-built traces, and state totals to compare readers.
+
+#include "tracer/model/trace.hpp"
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace starscope::tracer::testing {
+
+// tests/data/tracer/small: prof_file__0 (3 batches of 6 tasks, gated barriers between
+// batches) and the paje.trace starpu_fxt_tool 1.3.10 made from it.
+std::filesystem::path smallRun();
+std::filesystem::path smallProfFile();
+std::filesystem::path smallPaje();
+
+// Runs the sample program into dir (extra arguments appended); returns its exit status.
+int recordSample(const std::filesystem::path& dir, const std::string& arguments);
+// Runs starpu_fxt_tool -i on the prof file, writing dir/paje.trace; returns its exit status.
+int runStarpuFxtTool(const std::filesystem::path& profFile, const std::filesystem::path& dir);
+
+// Total time per (worker id, level, state name) over worker lanes.
+using StateTotals = std::map<std::tuple<std::int32_t, std::size_t, std::string>, TimeNs>;
+StateTotals workerStateTotals(const Trace& trace);
+
+// A hand-built trace: lanes of (state name, start, end) spans on level 0.
+struct SpanSpec {
+    std::string state;
+    TimeNs start;
+    TimeNs end;
+};
+struct LaneSpec {
+    std::string name;
+    LaneKind kind = LaneKind::CpuWorker;
+    std::vector<SpanSpec> spans;
+};
+// States "Executing" are executing, "Sleeping" sleeping, others overhead (user on the main
+// thread). Every Executing span gets a task with a new job id (1, 2, ...).
+Trace makeTrace(const std::vector<LaneSpec>& lanes, TimeNs end);
+void addMarker(Trace& trace, TimeNs time, markers::Kind kind, int epoch, int batch);
+
+} // namespace starscope::tracer::testing

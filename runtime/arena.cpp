@@ -320,6 +320,7 @@ void Arena::rewind() {
 }
 
 void Arena::reset() {
+    harvestDeferred();
     const auto handles = static_cast<std::int64_t>(m_tracked.size());
     if (m_options.traceMarkers) {
         markResetWait(markers::Kind::ResetWaitBegin, m_name, handles);
@@ -353,6 +354,7 @@ void Arena::reset() {
 }
 
 void Arena::resetDeferred() {
+    harvestDeferred();
     auto generation = std::make_unique<detail::DeferredGeneration>();
     closeCurrentBlock();
     m_peakBytes = std::max(m_peakBytes, m_closedBytes);
@@ -391,8 +393,10 @@ void Arena::resetDeferred() {
         return;
     }
     // Acquiring in RW mode waits for every earlier reader and writer and brings the only valid
-    // copy home; once released, the unregister submitted behind it touches no memory, so the
-    // blocks are reusable as soon as every acquisition was granted.
+    // copy home, so the blocks are reusable as soon as every acquisition was granted. The
+    // handles are unregistered by harvestDeferred() on this thread once idle, which no longer
+    // waits; starpu_data_unregister_submit would do it from a worker, but StarPU 1.3.10 leaks
+    // a 48-byte request per handle on that path.
     generation->pending = roots.size();
     generation->waits.resize(roots.size());
     auto* raw = generation.get();
@@ -403,13 +407,15 @@ void Arena::resetDeferred() {
                                                   &raw->waits[i]);
         assert(status == 0);
         (void)status;
-        starpu_data_unregister_submit(roots[i]);
     }
 }
 
 void Arena::harvestDeferred() {
     for (auto it = m_deferred.begin(); it != m_deferred.end();) {
         if ((*it)->finished()) {
+            for (const auto& wait : (*it)->waits) {
+                starpu_data_unregister(wait.handle);
+            }
             for (const auto& block : (*it)->blocks) {
                 m_free.push_back(block);
             }

@@ -6,8 +6,9 @@
 // memory long after the main thread moved on. reset() therefore first waits until no task uses
 // any tracked handle (that wait is the barrier starscope measures), unregisters them, and only
 // then hands the same addresses out again. resetDeferred() is the non-blocking alternative: it
-// submits the unregistrations and moves the blocks aside; they are reused only once StarPU
-// reports every task on them finished, and allocations meanwhile come from other blocks.
+// asks StarPU to report when the tasks on the handles are done and moves the blocks aside;
+// they are reused (and the handles unregistered) only after that, and allocations meanwhile
+// come from other blocks.
 //
 // Threading: an Arena is used by one thread at a time (normally the main, submitting thread);
 // allocate(), the register helpers, reset() and stats() are not synchronised. Only the
@@ -171,11 +172,14 @@ public:
     // allocations return the same addresses as after the previous reset.
     void reset();
 
-    // Non-blocking reset: submits the unregistrations (starpu_data_acquire_cb +
-    // starpu_data_unregister_submit) and retires the current blocks; the main thread does not
-    // wait (a legacy-API partition is the exception: starpu_data_unpartition blocks). Retired
-    // blocks return to the free pool once StarPU ran every task on them; until then new
-    // allocations come from free or new blocks, so memory grows instead of time being lost.
+    // Non-blocking reset: submits an asynchronous RW acquisition (starpu_data_acquire_cb) of
+    // every tracked handle and retires the current blocks; the main thread does not wait (a
+    // legacy-API partition is the exception: starpu_data_unpartition blocks; planned
+    // partitions are cleaned asynchronously). Once every acquisition was granted (all tasks on
+    // the handles finished), the blocks return to the free pool and the handles are
+    // unregistered, without waiting, at the arena's next block request, reset,
+    // resetDeferred(), waitDeferred() or destruction. Until then new allocations come from free
+    // or new blocks, so memory grows instead of time being lost.
     void resetDeferred();
 
     // Blocks until every deferred reset completed (their blocks become reusable).

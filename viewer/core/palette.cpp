@@ -1,5 +1,6 @@
 #include "viewer/core/palette.hpp"
 
+#include <algorithm>
 #include <array>
 #include <string_view>
 
@@ -37,7 +38,7 @@ Rgb overheadColour(std::string_view name, std::size_t& nextGrey) {
 }
 
 Rgb userColour(std::string_view name, std::size_t& nextUser) {
-    if (name == "Submitting") {
+    if (name == "Submitting" || name == "Submitting task") {
         return {31, 119, 180};
     }
     if (name == "Waiting task") {
@@ -124,7 +125,12 @@ Palette::Palette(const tracer::Trace& trace) {
             }
             continue;
         }
-        m_legend.push_back({trace.states[i].name, m_states[i]});
+        // The main thread may have a state named like a worker state ("Scheduling").
+        const bool shared = trace.states[i].cls == StateClass::User
+                            && std::any_of(trace.states.begin(), trace.states.end(), [&](const tracer::StateInfo& other) {
+                                   return other.cls != StateClass::User && other.name == trace.states[i].name;
+                               });
+        m_legend.push_back({shared ? trace.states[i].name + " (main thread)" : trace.states[i].name, m_states[i]});
     }
 }
 

@@ -12,12 +12,20 @@ std::shared_ptr<const TraceDocument> prepareDocument(tracer::Trace trace, std::s
     document->rows = layoutRows(t);
     document->palette = Palette(t);
     document->laneIndex.reserve(t.lanes.size());
+    tracer::TimeNs first = t.end;
+    tracer::TimeNs last = t.begin;
     for (const auto& lane : t.lanes) {
         auto& levels = document->laneIndex.emplace_back();
         for (const auto& level : lane.levels) {
             levels.emplace_back(level, t.states.size());
+            if (!level.empty()) {
+                first = std::min(first, level.front().start);
+                last = std::max(last, level.back().end);
+            }
         }
     }
+    document->activityBegin = first < last ? first : t.begin;
+    document->activityEnd = first < last ? last : t.end;
     document->transitions = tracer::findTransitions(t);
     for (std::size_t i = 0; i < t.markers.size(); ++i) {
         const auto& m = t.markers[i];

@@ -27,6 +27,9 @@ struct TraceDocument {
     Palette palette;
     std::vector<tracer::BatchTransition> transitions;
     std::vector<std::size_t> batchMarkers;          // indices of batch_begin markers, by time
+    // Where the spans are: StarPU's initialisation often leaves a long empty start.
+    tracer::TimeNs activityBegin = 0;
+    tracer::TimeNs activityEnd = 0;
 
     // The batch (from its batch_begin marker) running at timeNs; nullptr before the first.
     const tracer::MarkerEvent* batchAt(tracer::TimeNs timeNs) const;

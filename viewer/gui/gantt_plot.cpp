@@ -126,8 +126,8 @@ void GanttPlot::fitAll() {
         replot(rpQueuedReplot);
         return;
     }
-    const auto begin = static_cast<double>(m_document->trace.begin);
-    const auto end = static_cast<double>(m_document->trace.end);
+    const auto begin = static_cast<double>(m_document->activityBegin);
+    const auto end = static_cast<double>(m_document->activityEnd);
     const double margin = kMarginShare * std::max(end - begin, kMinWindowNs);
     setView(begin - margin, end + margin);
 }

@@ -13,7 +13,7 @@
 
 namespace starscope::viewer {
 
-inline const QColor kBarrierFill(40, 90, 220, 55);
+inline const QColor kBarrierFill(40, 90, 220, 45);
 inline const QColor kBarrierEdge(40, 90, 220, 170);
 inline const QColor kMarkerLine(60, 60, 60);
 

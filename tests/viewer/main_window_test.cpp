@@ -1,0 +1,188 @@
+// The window end to end, offscreen: loading off the UI thread, the reader's error in a
+// dialog while the app keeps running, cancelling, the threshold, recent files, clicks.
+
+#include "tests/support/test_support.hpp"
+#include "tests/viewer/qt_test_environment.hpp"
+#include "tracer/exporters/exporters.hpp"
+#include "viewer/core/synthetic_trace.hpp"
+#include "viewer/gui/barrier_list_model.hpp"
+#include "viewer/gui/gantt_plot.hpp"
+#include "viewer/gui/main_window.hpp"
+#include "viewer/gui/range_stats_model.hpp"
+#include "viewer/gui/trace_loader.hpp"
+
+#include <gtest/gtest.h>
+
+#include <QMessageBox>
+#include <QSignalSpy>
+#include <QTest>
+
+#include <fstream>
+
+using namespace starscope::viewer;
+using starscope::testing::TempDir;
+
+namespace {
+
+constexpr int kTimeoutMs = 60'000;
+
+QString writeSynthetic(const TempDir& dir, const std::string& name, const SyntheticOptions& options = {}) {
+    const auto path = dir / name;
+    const auto written = starscope::tracer::writeNativeFile(makeSyntheticTrace(options), path);
+    EXPECT_TRUE(written) << written.error().describe();
+    return QString::fromStdString(path.string());
+}
+
+QString writeCorrupt(const TempDir& dir) {
+    // A native header followed by garbage: the reader must name the file and the problem.
+    const auto path = dir / "corrupt.sstrace";
+    std::ofstream out(path, std::ios::binary);
+    out.write("SSTRACE\0", 8);
+    out << "\x01garbage that is not a trace payload";
+    return QString::fromStdString(path.string());
+}
+
+} // namespace
+
+TEST(MainWindow, CorruptFileShowsTheReadersMessageAndTheAppKeepsWorking) {
+    TempDir dir;
+    MainWindow window;
+    window.show();
+    QSignalSpy failed(&window, &MainWindow::loadFailed);
+    QSignalSpy loaded(&window, &MainWindow::documentLoaded);
+    const QString corrupt = writeCorrupt(dir);
+    window.openPath(corrupt);
+    ASSERT_TRUE(failed.wait(kTimeoutMs));
+    const QString message = failed.front().front().toString();
+    EXPECT_TRUE(message.contains(corrupt)) << message.toStdString();
+    EXPECT_EQ(window.lastError(), message);
+    auto* dialog = window.findChild<QMessageBox*>(QStringLiteral("loadErrorDialog"));
+    ASSERT_NE(dialog, nullptr);
+    EXPECT_TRUE(dialog->isVisible());
+    EXPECT_TRUE(dialog->informativeText().contains(corrupt));
+    dialog->accept();
+    EXPECT_EQ(window.plot()->document(), nullptr);
+
+    // A missing file too, then a good one: the same window opens it.
+    window.openPath(QString::fromStdString((dir / "missing.trace").string()));
+    ASSERT_TRUE(failed.wait(kTimeoutMs));
+    EXPECT_TRUE(failed.back().front().toString().contains(QStringLiteral("missing.trace")));
+    const QString good = writeSynthetic(dir, "good.sstrace");
+    window.openPath(good);
+    ASSERT_TRUE(loaded.wait(kTimeoutMs));
+    ASSERT_NE(window.plot()->document(), nullptr);
+    EXPECT_EQ(window.plot()->document()->trace.tasks.size(), 128u);
+    EXPECT_EQ(window.barrierModel()->rowCount(), 3);
+    EXPECT_TRUE(window.lastError().isEmpty());
+    EXPECT_EQ(window.recentFiles().front(), good);
+}
+
+TEST(MainWindow, ThresholdRecomputesBarriersAndAClickZoomsToOne) {
+    TempDir dir;
+    MainWindow window;
+    window.show();
+    QSignalSpy loaded(&window, &MainWindow::documentLoaded);
+    QSignalSpy updated(&window, &MainWindow::barriersUpdated);
+    window.openPath(writeSynthetic(dir, "t.sstrace"));
+    ASSERT_TRUE(loaded.wait(kTimeoutMs));
+    EXPECT_EQ(window.barrierModel()->rowCount(), 3);
+    updated.clear();
+    window.setBarrierThreshold(500'000);   // longer than every 425 us barrier
+    ASSERT_TRUE(updated.wait(kTimeoutMs));
+    EXPECT_EQ(window.barrierModel()->rowCount(), 0);
+    window.setBarrierThreshold(100'000);
+    ASSERT_TRUE(updated.wait(kTimeoutMs));
+    ASSERT_EQ(window.barrierModel()->rowCount(), 3);
+
+    window.zoomToBarrier(1);
+    const auto& barrier = (*window.barrierModel()->barriers())[1];
+    const TimeView view = window.plot()->view();
+    EXPECT_LE(view.startNs, static_cast<double>(barrier.start));
+    EXPECT_GE(view.endNs, static_cast<double>(barrier.end));
+    EXPECT_LT(view.durationNs(), 3.0 * static_cast<double>(barrier.duration()));
+}
+
+TEST(MainWindow, ShiftDragSelectsARangeAndClickShowsDetails) {
+    TempDir dir;
+    MainWindow window;
+    window.resize(1400, 900);
+    window.show();
+    QSignalSpy loaded(&window, &MainWindow::documentLoaded);
+    window.openPath(writeSynthetic(dir, "s.sstrace"));
+    ASSERT_TRUE(loaded.wait(kTimeoutMs));
+    GanttPlot* plot = window.plot();
+    plot->replot(QCustomPlot::rpImmediateRefresh);
+    const int y = static_cast<int>(plot->yAxis->coordToPixel(1.0));
+    const int x0 = static_cast<int>(plot->xAxis->coordToPixel(0.0));
+    const int x1 = static_cast<int>(plot->xAxis->coordToPixel(460'000.0));
+    QSignalSpy selected(plot, &GanttPlot::rangeSelected);
+    QTest::mousePress(plot, Qt::LeftButton, Qt::ShiftModifier, QPoint(x0, y));
+    QTest::mouseMove(plot, QPoint((x0 + x1) / 2, y));
+    QTest::mouseMove(plot, QPoint(x1, y));
+    QTest::mouseRelease(plot, Qt::LeftButton, Qt::ShiftModifier, QPoint(x1, y));
+    ASSERT_EQ(selected.size(), 1);
+    EXPECT_GT(window.statsModel()->rowCount(), 1);
+
+    QSignalSpy clicked(plot, &GanttPlot::spanClicked);
+    const int taskX = static_cast<int>(plot->xAxis->coordToPixel(50'000.0));
+    QTest::mouseClick(plot, Qt::LeftButton, Qt::NoModifier, QPoint(taskX, y));
+    ASSERT_EQ(clicked.size(), 1);
+    const auto hit = plot->hitTest(QPointF(taskX, y));
+    ASSERT_TRUE(hit);
+    const QString details = plot->details(*hit);
+    EXPECT_TRUE(details.contains(QStringLiteral("conv_fwd"))) << details.toStdString();
+    EXPECT_TRUE(details.contains(QStringLiteral("job ")));
+    EXPECT_TRUE(details.contains(QStringLiteral("epoch 0 batch 0")));
+}
+
+TEST(MainWindow, KeyboardAndWheelNavigation) {
+    TempDir dir;
+    MainWindow window;
+    window.show();
+    QSignalSpy loaded(&window, &MainWindow::documentLoaded);
+    window.openPath(writeSynthetic(dir, "k.sstrace"));
+    ASSERT_TRUE(loaded.wait(kTimeoutMs));
+    GanttPlot* plot = window.plot();
+    plot->replot(QCustomPlot::rpImmediateRefresh);
+    const TimeView fit = plot->view();
+    QTest::keyClick(plot, Qt::Key_W);
+    EXPECT_NEAR(plot->view().durationNs(), fit.durationNs() / 1.5, 1.0);
+    const double before = plot->view().startNs;
+    QTest::keyClick(plot, Qt::Key_D);
+    EXPECT_GT(plot->view().startNs, before);
+    QTest::keyClick(plot, Qt::Key_A);
+    EXPECT_NEAR(plot->view().startNs, before, 1.0);
+    QTest::keyClick(plot, Qt::Key_S);
+    QTest::keyClick(plot, Qt::Key_Home);
+    EXPECT_NEAR(plot->view().startNs, fit.startNs, 1.0);
+    EXPECT_NEAR(plot->view().endNs, fit.endNs, 1.0);
+}
+
+TEST(TraceLoader, CancelStopsALoadAndReportsIt) {
+    TempDir dir;
+    SyntheticOptions big;
+    big.tasksPerWorker = 20'000;
+    big.batchesPerEpoch = 8;
+    const QString path = writeSynthetic(dir, "big.sstrace", big);
+    TraceLoader loader;
+    QSignalSpy cancelled(&loader, &TraceLoader::cancelled);
+    QSignalSpy loaded(&loader, &TraceLoader::loaded);
+    loader.load(path, 100'000);
+    EXPECT_TRUE(loader.isLoading());
+    loader.cancel();
+    ASSERT_TRUE(cancelled.wait(kTimeoutMs));
+    EXPECT_EQ(cancelled.front().front().toString(), path);
+    EXPECT_TRUE(loaded.isEmpty());
+    EXPECT_FALSE(loader.isLoading());
+
+    // A newer load supersedes an older one: only the newer one reports.
+    const QString small = writeSynthetic(dir, "small.sstrace");
+    loader.load(path, 100'000);
+    loader.load(small, 100'000);
+    ASSERT_TRUE(loaded.wait(kTimeoutMs));
+    QTest::qWait(50);
+    ASSERT_EQ(loaded.size(), 1);
+    const auto document = loaded.front().front().value<std::shared_ptr<const TraceDocument>>();
+    ASSERT_NE(document, nullptr);
+    EXPECT_EQ(document->source, small.toStdString());
+}

@@ -1,0 +1,230 @@
+// The picture is checked where we know what must be there: the colour of a task, of a worker
+// sleeping inside a barrier band, of the band between rows, of the background, of the marker
+// line; on a synthetic trace with exact positions and on a real StarPU trace.
+
+#include "tests/support/test_support.hpp"
+#include "tests/viewer/qt_test_environment.hpp"
+#include "viewer/core/synthetic_trace.hpp"
+#include "viewer/gui/gantt_plot.hpp"
+#include "viewer/gui/overlay_plottable.hpp"
+#include "viewer/gui/qt_support.hpp"
+#include "viewer/gui/render.hpp"
+
+#include <gtest/gtest.h>
+
+#include <QFile>
+#include <QImage>
+
+#include <cmath>
+
+using namespace starscope::viewer;
+using starscope::tracer::StateClass;
+using starscope::tracer::TimeNs;
+
+namespace {
+
+constexpr int kWidth = 1200;
+constexpr int kHeight = 700;
+
+// A plot laid out at its final size, and its picture.
+struct Rendered {
+    std::unique_ptr<GanttPlot> plot;
+    QImage image;
+
+    int x(double ns) const { return static_cast<int>(std::lround(plot->xAxis->coordToPixel(ns))); }
+    int y(double row) const { return static_cast<int>(std::lround(plot->yAxis->coordToPixel(row))); }
+    Rgb at(double ns, double row) const { return toRgb(image.pixelColor(x(ns), y(row))); }
+};
+
+Rendered render(std::shared_ptr<const TraceDocument> document, std::shared_ptr<const Barriers> barriers,
+                std::optional<std::pair<double, double>> range = std::nullopt) {
+    Rendered out;
+    out.plot = std::make_unique<GanttPlot>();
+    out.plot->resize(kWidth, kHeight);
+    out.plot->setDocument(std::move(document));
+    out.plot->setBarriers(std::move(barriers));
+    out.plot->replot(QCustomPlot::rpImmediateRefresh);
+    if (range) {
+        out.plot->setView(range->first, range->second);
+    }
+    out.image = out.plot->toPixmap(kWidth, kHeight, 1.0).toImage();
+    return out;
+}
+
+// Source-over of a translucent colour on an opaque one.
+Rgb over(Rgb below, const QColor& above) {
+    const double a = above.alphaF();
+    const auto mix = [a](int b, int t) { return static_cast<std::uint8_t>(std::lround(t * a + b * (1.0 - a))); };
+    return {mix(below.r, above.red()), mix(below.g, above.green()), mix(below.b, above.blue())};
+}
+
+::testing::AssertionResult near(Rgb actual, Rgb expected, int tolerance = 3) {
+    if (std::abs(actual.r - expected.r) <= tolerance && std::abs(actual.g - expected.g) <= tolerance
+        && std::abs(actual.b - expected.b) <= tolerance) {
+        return ::testing::AssertionSuccess();
+    }
+    return ::testing::AssertionFailure() << "pixel (" << int(actual.r) << "," << int(actual.g) << "," << int(actual.b)
+                                         << ") expected (" << int(expected.r) << "," << int(expected.g) << ","
+                                         << int(expected.b) << ")";
+}
+
+std::size_t rowOfLane(const TraceDocument& document, std::int32_t lane) {
+    for (std::size_t r = 0; r < document.rows.size(); ++r) {
+        if (document.rows[r].lane == lane) {
+            return r;
+        }
+    }
+    return document.rows.size();
+}
+
+class SyntheticRender : public ::testing::Test {
+protected:
+    void SetUp() override {
+        document = prepareDocument(makeSyntheticTrace(options), "synthetic");
+        barriers = std::make_shared<const Barriers>(computeBarriers(*document, 100'000));
+    }
+
+    SyntheticOptions options;   // 4 workers, 4 batches of 8 tasks of 50 us per worker
+    std::shared_ptr<const TraceDocument> document;
+    std::shared_ptr<const Barriers> barriers;
+};
+
+} // namespace
+
+TEST_F(SyntheticRender, TasksBarriersAndMarkersAreWhereTheTraceSaysInTheirColours) {
+    // Batch 0: submission [0, 20 us), first task of every worker [25, 75 us) (codelet 0).
+    // It ends at 460 us; workers sleep until batch 1's first task at 860 + 25 us.
+    ASSERT_EQ(barriers->size(), 3u);
+    EXPECT_EQ((*barriers)[0].start, 460'000);
+    EXPECT_EQ((*barriers)[0].end, 885'000);
+    const auto shot = render(document, barriers);
+    const double cpu1 = static_cast<double>(rowOfLane(*document, 1));
+    const double mainRow = static_cast<double>(rowOfLane(*document, 4));
+    ASSERT_EQ(mainRow, 0.0);
+
+    const auto& firstTask = document->trace.lanes[1].spans()[2];
+    ASSERT_EQ(document->trace.states[firstTask.state].cls, StateClass::Executing);
+    ASSERT_EQ(firstTask.start, 25'000);
+    EXPECT_EQ(shot.at(50'000, cpu1), document->palette.spanColour(firstTask));
+    EXPECT_EQ(shot.at(50'000, cpu1), codeletShade(0));
+    EXPECT_TRUE(isGreenish(shot.at(50'000, cpu1)));
+
+    // Inside the barrier: a sleeping worker under the translucent band, still red.
+    const Rgb sleeping = shot.at(672'000, cpu1);
+    EXPECT_TRUE(near(sleeping, over(kSleepingRed, kBarrierFill)));
+    EXPECT_TRUE(isReddish(sleeping));
+    // The main thread is waiting for the arena reset there.
+    const auto& states = document->trace.states;
+    const auto waitingTaskState = std::find_if(states.begin(), states.end(), [](const auto& s) { return s.name == "Waiting task"; });
+    ASSERT_NE(waitingTaskState, states.end());
+    const auto waitingTask = document->palette.stateColour(static_cast<std::uint32_t>(waitingTaskState - states.begin()));
+    EXPECT_TRUE(near(shot.at(672'000, mainRow), over(waitingTask, kBarrierFill)));
+    // Between two rows: the band over the white background; outside barriers: white.
+    EXPECT_TRUE(near(shot.at(672'000, cpu1 + 0.5), over(kBackground, kBarrierFill)));
+    EXPECT_EQ(shot.at(300'000, cpu1 + 0.5), kBackground);
+
+    // Batch 1's marker: a dashed vertical line at 860 us, visible between the rows.
+    const int markerX = shot.x(860'000);
+    int dark = 0;
+    for (int y = shot.y(cpu1); y < shot.y(cpu1 + 1.0); ++y) {
+        dark += shot.image.pixelColor(markerX, y).lightness() < 110 ? 1 : 0;
+    }
+    EXPECT_GT(dark, 5);
+}
+
+TEST_F(SyntheticRender, RangeZoomsIntoTheBarrier) {
+    const auto shot = render(document, barriers, std::make_pair(400'000.0, 950'000.0));
+    const double cpu2 = static_cast<double>(rowOfLane(*document, 2));
+    EXPECT_NEAR(shot.plot->xAxis->range().lower, 400'000.0, 1.0);
+    EXPECT_NEAR(shot.plot->xAxis->range().upper, 950'000.0, 1.0);
+    EXPECT_TRUE(isReddish(shot.at(672'000, cpu2)));
+    // Batch 1's first task [885, 935 us) of codelet 0.
+    EXPECT_EQ(shot.at(910'000, cpu2), codeletShade(0));
+    // Before the barrier, the last task of batch 0 (codelet 3) ends at 460 us.
+    EXPECT_EQ(shot.at(440'000, cpu2), codeletShade(3));
+}
+
+TEST(FoldedRender, DenseRowsBlendAndBarriersStayRed) {
+    SyntheticOptions options;
+    options.cpuWorkers = 3;
+    options.batchesPerEpoch = 3;
+    options.tasksPerWorker = 20'000;   // 40 k spans per worker and batch, far below a pixel each
+    options.taskNs = 900;
+    options.overheadNs = 100;
+    options.barrierNs = 6'000'000;
+    const auto document = prepareDocument(makeSyntheticTrace(options), "dense");
+    const auto barriers = std::make_shared<const Barriers>(computeBarriers(*document, 100'000));
+    ASSERT_EQ(barriers->size(), 2u);
+    const auto shot = render(document, barriers);
+    const double cpu0 = static_cast<double>(rowOfLane(*document, 0));
+    // Mid-batch: 90 % executing, 10 % scheduling, folded into one blended colour.
+    const Rgb dense = shot.at(10'000'000, cpu0);
+    EXPECT_TRUE(isGreenish(dense));
+    EXPECT_NE(dense, kExecutingGreen);
+    std::vector<TimeNs> times(document->trace.states.size(), 0);
+    times[0] = 900;
+    times[2] = 100;
+    EXPECT_TRUE(near(dense, document->palette.blend(times.data()), 8));
+    const auto& b = (*barriers)[0];
+    EXPECT_TRUE(isReddish(shot.at(static_cast<double>(b.start + b.end) / 2.0, cpu0)));
+}
+
+TEST(RealTraceRender, BarriersOfARecordedStarpuTraceAreRedAndTasksGreen) {
+    const auto input = starscope::testing::testDataDir() / "tracer" / "small" / "prof_file__0";
+    auto loaded = loadDocument(input);
+    ASSERT_TRUE(loaded) << loaded.error().describe();
+    const auto document = *loaded;
+    const auto barriers = std::make_shared<const Barriers>(computeBarriers(*document, 100'000));
+    ASSERT_FALSE(barriers->empty());
+    const auto shot = render(document, barriers);
+    const auto longest = *std::max_element(barriers->begin(), barriers->end(),
+                                           [](const auto& a, const auto& b) { return a.duration() < b.duration(); });
+    const double mid = static_cast<double>(longest.start + longest.end) / 2.0;
+    std::size_t workers = 0;
+    for (std::size_t r = 0; r < document->rows.size(); ++r) {
+        const auto& lane = document->trace.lanes[static_cast<std::size_t>(document->rows[r].lane)];
+        if (!lane.isWorker()) {
+            continue;
+        }
+        ++workers;
+        // Every worker idles in a barrier: sleeping (red) under the band.
+        EXPECT_TRUE(isReddish(shot.at(mid, static_cast<double>(r)))) << lane.name;
+        // Its longest task, if wide enough to fill pixels by itself, is green.
+        const auto& spans = lane.spans();
+        const auto task = std::max_element(spans.begin(), spans.end(), [&](const auto& a, const auto& b) {
+            const bool ea = document->trace.states[a.state].cls == StateClass::Executing;
+            const bool eb = document->trace.states[b.state].cls == StateClass::Executing;
+            return std::make_pair(ea, a.duration()) < std::make_pair(eb, b.duration());
+        });
+        if (task != spans.end() && document->trace.states[task->state].cls == StateClass::Executing
+            && shot.x(static_cast<double>(task->end)) - shot.x(static_cast<double>(task->start)) >= 5) {
+            EXPECT_TRUE(isGreenish(shot.at(static_cast<double>(task->start + task->end) / 2.0, static_cast<double>(r) - 0.3)))
+                << lane.name;
+        }
+    }
+    EXPECT_GE(workers, 1u);
+}
+
+TEST(RenderToFile, WritesPngAndPdfAndRejectsUnknownFormats) {
+    starscope::testing::TempDir dir;
+    const auto document = prepareDocument(makeSyntheticTrace({}), "synthetic");
+    const auto barriers = std::make_shared<const Barriers>(computeBarriers(*document, 100'000));
+    RenderRequest request;
+    request.size = {800, 500};
+    const QString png = QString::fromStdString((dir / "out.png").string());
+    ASSERT_TRUE(renderToFile(document, barriers, request, png));
+    const QImage image(png);
+    EXPECT_EQ(image.size(), QSize(800, 500));
+    const QString pdf = QString::fromStdString((dir / "out.pdf").string());
+    ASSERT_TRUE(renderToFile(document, barriers, request, pdf));
+    QFile pdfFile(pdf);
+    ASSERT_TRUE(pdfFile.open(QIODevice::ReadOnly));
+    EXPECT_TRUE(pdfFile.read(4) == "%PDF");
+    const auto svg = renderToFile(document, barriers, request, QString::fromStdString((dir / "out.svg").string()));
+    ASSERT_FALSE(svg);
+    EXPECT_NE(svg.error().message.find("'.svg'"), std::string::npos);
+    const auto missing = renderToFile(document, barriers, request,
+                                      QString::fromStdString((dir / "no" / "such" / "out.png").string()));
+    ASSERT_FALSE(missing);
+    EXPECT_NE(missing.error().message.find("cannot write"), std::string::npos);
+}

@@ -81,6 +81,17 @@ TEST(ReadErrors, TruncatedFxtGivesAnErrorOrAPartialTraceWithWarning) {
     }
 }
 
+TEST(ReadErrors, CutFxtBlockIsReportedWithItsByteOffset) {
+    const auto data = readFile(smallProfFile());
+    TempDir dir;
+    writeBytes(dir / "prof_file_cut", data.substr(0, data.size() - 1000));
+    const auto trace = readTrace(dir / "prof_file_cut");
+    ASSERT_TRUE(trace) << trace.error().describe();
+    ASSERT_FALSE(trace->warnings.empty());
+    EXPECT_NE(trace->warnings.front().find("byte "), std::string::npos) << trace->warnings.front();
+    EXPECT_NE(trace->warnings.front().find("truncated"), std::string::npos) << trace->warnings.front();
+}
+
 TEST(ReadErrors, DamagedFxtNeverCrashesAndStaysConsistent) {
     const auto data = readFile(smallProfFile());
     TempDir dir;

@@ -2,6 +2,8 @@
 
 #include "tests/support/test_support.hpp"
 #include "tests/tracer/tracer_test_support.hpp"
+#include "tracer/readers/fxt/fxt_direct.hpp"
+#include "tracer/readers/fxt/starpu_1_3_10_codes.hpp"
 #include "tracer/readers/read_trace.hpp"
 
 #include <gtest/gtest.h>
@@ -16,6 +18,40 @@ using namespace testing;
 std::size_t countLanes(const Trace& t, LaneKind kind) {
     return static_cast<std::size_t>(
         std::count_if(t.lanes.begin(), t.lanes.end(), [kind](const Lane& l) { return l.kind == kind; }));
+}
+
+struct Event {
+    std::uint64_t time;
+    std::uint64_t origin;
+    std::uint64_t code;
+    std::vector<std::uint64_t> params;
+    bool operator==(const Event&) const = default;
+};
+
+// The direct reader of libfxt's layout must see exactly the events libfxt's fxt_next_ev
+// returns (which runs in a child process here).
+TEST(FxtReader, DirectLayoutReaderSeesExactlyWhatLibfxtSees) {
+    for (const auto& file : {smallProfFile()}) {
+        ASSERT_TRUE(detail::isDirectFxtLayout(file));
+        std::vector<Event> direct;
+        std::vector<Event> libfxt;
+        const auto collect = [](std::vector<Event>& into) {
+            return [&into](const detail::RawEvent& ev) {
+                into.push_back(Event{ev.time, ev.origin, ev.code, {ev.params, ev.params + ev.paramCount}});
+                return true;
+            };
+        };
+        const auto a = detail::readFxtDirect(file, 0, ~std::uint64_t{0}, collect(direct), {});
+        const auto b = detail::streamFxtEvents(file, 0, ~std::uint64_t{0}, collect(libfxt), {});
+        ASSERT_TRUE(a && b);
+        EXPECT_TRUE(a->problems.empty());
+        EXPECT_EQ(a->stream.events, b->events);
+        EXPECT_EQ(a->stream.firstTime, b->firstTime);
+        ASSERT_EQ(direct.size(), libfxt.size());
+        for (std::size_t i = 0; i < direct.size(); ++i) {
+            ASSERT_EQ(direct[i], libfxt[i]) << "event " << i;
+        }
+    }
 }
 
 TEST(FxtReader, GoldenTraceHasWorkersTasksAndMarkers) {

@@ -203,9 +203,12 @@ Trace TraceBuilder::finish(TimeNs end) {
                 }
                 last = std::max(last, span.end);
             }
-            // Stable: equal starts keep their emission order.
-            std::stable_sort(level.begin(), level.end(),
-                             [](const Span& a, const Span& b) { return a.start < b.start; });
+            // Usually sorted already (time moves forward on a lane). Stable: equal starts keep
+            // their emission order.
+            const auto byStart = [](const Span& a, const Span& b) { return a.start < b.start; };
+            if (!std::is_sorted(level.begin(), level.end(), byStart)) {
+                std::stable_sort(level.begin(), level.end(), byStart);
+            }
         }
     }
     std::stable_sort(m_trace.markers.begin(), m_trace.markers.end(),

@@ -8,7 +8,10 @@
 #include "tracer/readers/read_trace.hpp"
 #include "tracer/readers/trace_builder.hpp"
 
+#include "tracer/readers/fxt/fxt_direct.hpp"
+
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <string>
 #include <unordered_map>
@@ -21,15 +24,6 @@ namespace {
 namespace codes = detail::starpu_1_3_10;
 using detail::RawEvent;
 using detail::TraceBuilder;
-
-std::string_view stateName(std::string_view alias) {
-    for (const auto& entry : codes::kStateNames) {
-        if (entry.alias == alias) {
-            return entry.name;
-        }
-    }
-    return alias;
-}
 
 // A string packed into the parameters from index `from` on (NUL-terminated, or cut at the
 // end of the event as starpu_fxt_tool does).
@@ -71,9 +65,22 @@ private:
         return it == m_workerLanes.end() ? -1 : it->second;
     }
     std::int32_t userLane(std::uint64_t tid, TimeNs time);
-    std::uint32_t workerState(std::string_view alias) {
-        return m_b.state(stateName(alias), LaneKind::CpuWorker);
+    // State ids by alias, cached: this runs for most of the millions of events of a trace.
+    std::uint32_t cachedState(std::string_view alias, LaneKind kind) {
+        auto& cache = kind == LaneKind::MainThread ? m_userStates : m_workerStates;
+        std::size_t i = 0;
+        while (i < std::size(codes::kStateNames) && codes::kStateNames[i].alias != alias) {
+            ++i;
+        }
+        if (i == std::size(codes::kStateNames)) {
+            return m_b.state(alias, kind);
+        }
+        if (cache[i] < 0) {
+            cache[i] = static_cast<std::int64_t>(m_b.state(codes::kStateNames[i].name, kind));
+        }
+        return static_cast<std::uint32_t>(cache[i]);
     }
+    std::uint32_t workerState(std::string_view alias) { return cachedState(alias, LaneKind::CpuWorker); }
 
     // starpu_fxt_tool's thread_set_state: only threads running one worker ("sync") show
     // their state on the worker.
@@ -91,7 +98,7 @@ private:
             return;
         }
         const auto lane = userLane(tid, time);
-        m_b.pushState(lane, time, m_b.state(stateName(alias), LaneKind::MainThread));
+        m_b.pushState(lane, time, cachedState(alias, LaneKind::MainThread));
     }
     void threadPop(std::uint64_t tid, TimeNs time) {
         if (const auto* t = worker(tid)) {
@@ -114,6 +121,14 @@ private:
     std::unordered_map<std::uint64_t, std::int32_t> m_userLanes;    // by tid
     std::unordered_map<std::uint64_t, std::uint64_t> m_tagJobs;     // tag -> job
     std::vector<std::pair<std::uint64_t, std::uint64_t>> m_tagDeps;   // child, father tags
+    std::array<std::int64_t, std::size(codes::kStateNames)> m_workerStates = filled();
+    std::array<std::int64_t, std::size(codes::kStateNames)> m_userStates = filled();
+    std::int64_t m_executing = -1;
+    static std::array<std::int64_t, std::size(codes::kStateNames)> filled() {
+        std::array<std::int64_t, std::size(codes::kStateNames)> a{};
+        a.fill(-1);
+        return a;
+    }
     std::size_t m_unbalancedPops = 0;
     std::size_t m_unknownWorkers = 0;
     std::size_t m_badEvents = 0;
@@ -191,7 +206,10 @@ bool FileDecoder::handle(const RawEvent& ev) {
         const auto index = m_b.task(job(p(ev, 0)));
         const std::string name = p(ev, 4) != 0 ? paramString(ev, 5) : std::string("unknown");
         m_b.taskAt(index).codelet = m_b.intern(name);
-        m_b.setState(lane, t, m_b.state(detail::kExecutingState, LaneKind::CpuWorker), index);
+        if (m_executing < 0) {
+            m_executing = m_b.state(detail::kExecutingState, LaneKind::CpuWorker);
+        }
+        m_b.setState(lane, t, static_cast<std::uint32_t>(m_executing), index);
         break;
     }
     case codes::EndCodeletBody: {
@@ -392,15 +410,29 @@ TraceResult<Trace> readFxt(const std::vector<std::filesystem::path>& files,
             };
         }
         OutlierFilter filter(decoder);
-        auto summary = detail::streamFxtEvents(
-            files[i], codes::kFirstCode, codes::kLastCode,
-            [&filter](const RawEvent& ev) { return filter.push(ev); }, progress);
-        if (!summary) {
-            return fail(summary.error());
+        const auto onEvent = [&filter](const RawEvent& ev) { return filter.push(ev); };
+        // libfxt's own layout is read directly (fast, bounds-checked); any other FxT variant
+        // goes through libfxt, isolated in a child process.
+        std::optional<detail::FxtStreamSummary> summary;
+        std::vector<detail::DirectFxtProblem> problems;
+        if (detail::isDirectFxtLayout(files[i])) {
+            auto direct = detail::readFxtDirect(files[i], codes::kFirstCode, codes::kLastCode, onEvent, progress);
+            if (!direct) {
+                return fail(direct.error());
+            }
+            summary = direct->stream;
+            problems = std::move(direct->problems);
+        } else {
+            auto streamed = detail::streamFxtEvents(files[i], codes::kFirstCode, codes::kLastCode, onEvent, progress);
+            if (!streamed) {
+                return fail(streamed.error());
+            }
+            summary = *streamed;
         }
         if (summary->events == 0) {
-            return fail(TraceError{ErrorCode::Corrupt, "the FxT trace holds no event",
-                                   files[i].string(), summary->bytesRead});
+            return fail(TraceError{ErrorCode::Corrupt,
+                                   problems.empty() ? "the FxT trace holds no event" : problems.front().what,
+                                   files[i].string(), problems.empty() ? summary->bytesRead : problems.front().offset});
         }
         filter.flush();
         decoder.finish();
@@ -410,7 +442,11 @@ TraceResult<Trace> readFxt(const std::vector<std::filesystem::path>& files,
             builder.warn(where + std::to_string(filter.dropped())
                          + " events with impossible timestamps were dropped");
         }
-        if (summary->endedEarly) {
+        for (const auto& problem : problems) {
+            builder.warn(where + "byte " + std::to_string(problem.offset) + ": " + problem.what
+                         + "; the events after it are missing");
+        }
+        if (summary->endedEarly && problems.empty()) {
             builder.warn(where + "libfxt stopped at byte "
                          + std::to_string(summary->bytesRead)
                          + " on a damaged block: the events after it are missing");

@@ -146,13 +146,19 @@ TEST(Cli, CompareGroupsRunsByStrategyWithNaReasons) {
         std::filesystem::create_directories(dir / name);
         std::filesystem::copy_file(smallProfFile(), dir / name / "prof_file__0");
     }
-    std::ofstream(dir / "a1" / "run.json")
-        << R"({"strategy": {"arenas": "single", "loader": "naive"}, "peak_arena_bytes": 1048576,
-              "counters": {"available": false, "reason": "no PMU"}})";
-    std::ofstream(dir / "a2" / "run.json")
-        << R"({"strategy": {"arenas": "single", "loader": "naive"}, "peak_arena_bytes": 3145728,
-              "counters": {"available": false, "reason": "no PMU"}})";
-    std::ofstream(dir / "b1" / "run.json") << R"({"strategy": "double+advanced", "counters": {"ipc": 1.5}})";
+    // The layout workloads/record/run_json.cpp writes.
+    const std::string noCounters = R"("counters": {"papi": {"available": false, "reason": "no PMU"},
+                                                   "energy": {"available": false, "reason": "no RAPL"}})";
+    std::ofstream(dir / "a1" / "run.json") << R"({"strategy": {"arenas": "single", "loader": "naive"},
+        "peak_arena_bytes": {"batch0": 1048576, "network": 0}, )" << noCounters << "}";
+    std::ofstream(dir / "a2" / "run.json") << R"({"strategy": {"arenas": "single", "loader": "naive"},
+        "peak_arena_bytes": {"batch0": 2097152, "network": 1048576}, )" << noCounters << "}";
+    std::ofstream(dir / "b1" / "run.json") << R"({"strategy": "double+advanced", "counters": {"papi": {"available": true,
+        "events": [{"name": "PAPI_TOT_INS", "available": true, "total": 300},
+                   {"name": "PAPI_TOT_CYC", "available": true, "total": 200},
+                   {"name": "perf::LLC-loads", "available": true, "total": 100},
+                   {"name": "perf::LLC-load-misses", "available": true, "total": 25}]},
+        "energy": {"available": true, "joules": 12.5}}})";
     const auto r = run({"compare", dir.path().string(), "--json"});
     ASSERT_EQ(r.code, 0) << r.err;
     const auto doc = nlohmann::json::parse(r.out);
@@ -160,10 +166,15 @@ TEST(Cli, CompareGroupsRunsByStrategyWithNaReasons) {
     const auto& single = doc.at("strategies")[0];
     EXPECT_EQ(single.at("strategy"), "single+naive");
     EXPECT_EQ(single.at("runs").size(), 2U);
-    EXPECT_EQ(single.at("metrics").at("peak_memory_bytes").at("median"), 2097152.0);
+    EXPECT_EQ(single.at("metrics").at("peak_memory_bytes").at("median"), 2097152.0);   // (1 + 3 MiB) / 2
+    EXPECT_EQ(single.at("metrics").at("peak_memory_bytes").at("min"), 1048576.0);
     EXPECT_EQ(single.at("metrics").at("ipc").at("reason"), "no PMU");
+    EXPECT_EQ(single.at("metrics").at("energy_j").at("reason"), "no RAPL");
     const auto& other = doc.at("strategies")[1];
     EXPECT_EQ(other.at("metrics").at("ipc").at("median"), 1.5);
+    EXPECT_EQ(other.at("metrics").at("llc_load_miss_ratio").at("median"), 0.25);
+    EXPECT_EQ(other.at("metrics").at("energy_j").at("median"), 12.5);
+    EXPECT_TRUE(other.at("metrics").at("llc_store_miss_ratio").at("value").is_null());
     EXPECT_TRUE(other.at("metrics").at("peak_memory_bytes").at("value").is_null());
     // Same trace everywhere: every delta against the baseline is zero.
     EXPECT_EQ(other.at("metrics").at("makespan_ns").at("delta_vs_baseline"), 0.0);

@@ -100,6 +100,93 @@ std::string strategyOf(const json& run, const fs::path& folder) {
     return folder.filename().string();
 }
 
+// run.json (workloads/record/run_json.cpp): counters.papi {available, reason, events: [{name,
+// available, total}], ipc: number | {available: false, reason}}, counters.energy {available,
+// reason | joules}. Older or hand-written files may put plain numbers anywhere under counters.
+std::optional<double> eventTotal(const json& papi, const std::string& name) {
+    const auto events = papi.find("events");
+    if (events == papi.end() || !events->is_array()) {
+        return std::nullopt;
+    }
+    for (const auto& e : *events) {
+        if (e.is_object() && e.value("name", "") == name && e.value("available", false)) {
+            const auto total = e.find("total");
+            if (total != e.end() && total->is_number()) {
+                return total->get<double>();
+            }
+        }
+    }
+    return std::nullopt;
+}
+
+std::string reasonOf(const json& node, const std::string& fallback) {
+    if (node.is_object()) {
+        const auto reason = node.find("reason");
+        if (reason != node.end() && reason->is_string()) {
+            return reason->get<std::string>();
+        }
+    }
+    return fallback;
+}
+
+void readCounters(const json& run, const std::string& runJsonProblem, RunFigures& r) {
+    const json empty = json::object();
+    const auto it = run.find("counters");
+    const json& counters = it != run.end() && it->is_object() ? *it : empty;
+    const std::string none = runJsonProblem.empty() ? "run.json has no counters" : runJsonProblem;
+    const json& papi = counters.contains("papi") && counters["papi"].is_object() ? counters["papi"] : empty;
+    const std::string papiReason = reasonOf(papi, counters.contains("papi") ? "PAPI counter not recorded" : none);
+    const auto set = [&](const std::string& key, std::optional<double> value, const std::string& reason) {
+        if (value) {
+            r.values[key] = *value;
+        } else {
+            r.missing[key] = reason;
+        }
+    };
+    // IPC: recorded ratio, else from the two events, else a plain number somewhere.
+    std::optional<double> ipc;
+    std::string ipcReason = papiReason;
+    if (const auto i = papi.find("ipc"); i != papi.end()) {
+        if (i->is_number()) {
+            ipc = i->get<double>();
+        } else {
+            ipcReason = reasonOf(*i, papiReason);
+        }
+    }
+    if (!ipc) {
+        const auto ins = eventTotal(papi, "PAPI_TOT_INS");
+        const auto cyc = eventTotal(papi, "PAPI_TOT_CYC");
+        if (ins && cyc && *cyc > 0) {
+            ipc = *ins / *cyc;
+        }
+    }
+    if (!ipc) {
+        ipc = findNumber(counters, {"ipc", "IPC"});
+    }
+    set("ipc", ipc, ipcReason);
+    const auto ratio = [&](const std::string& key, const char* misses, const char* accesses) {
+        const auto m = eventTotal(papi, misses);
+        const auto a = eventTotal(papi, accesses);
+        std::optional<double> value;
+        if (m && a && *a > 0) {
+            value = *m / *a;
+        } else {
+            value = findNumber(counters, {key});
+        }
+        set(key, value, papiReason);
+    };
+    ratio("llc_load_miss_ratio", "perf::LLC-load-misses", "perf::LLC-loads");
+    ratio("llc_store_miss_ratio", "perf::LLC-store-misses", "perf::LLC-stores");
+    const json& energy = counters.contains("energy") && counters["energy"].is_object() ? counters["energy"] : empty;
+    std::optional<double> joules;
+    if (const auto j = energy.find("joules"); j != energy.end() && j->is_number()) {
+        joules = j->get<double>();
+    } else {
+        joules = findNumber(counters, {"energy_j", "joules"});
+    }
+    set("energy_j", joules, reasonOf(energy, counters.contains("energy") ? "energy not recorded" : none));
+}
+
 std::optional<RunFigures> measure(const fs::path& folder, const CompareArgs& args, const Io& io) {
     const auto trace = load("compare", folder, io);
     if (!trace) {
@@ -135,32 +222,17 @@ std::optional<RunFigures> measure(const fs::path& folder, const CompareArgs& arg
     } else {
         r.missing["area_bound_ratio"] = "no executed task";
     }
-    const auto counters = run.find("counters");
-    std::string counterReason = runJsonProblem.empty() ? "run.json has no counters" : runJsonProblem;
-    if (counters != run.end() && counters->is_object()) {
-        if (const auto a = counters->find("available"); a != counters->end() && a->is_boolean() && !a->get<bool>()) {
-            const auto reason = counters->find("reason");
-            counterReason = reason != counters->end() && reason->is_string() ? reason->get<std::string>()
-                                                                              : "counters not available";
-        } else {
-            counterReason = "counter not recorded";
+    readCounters(run, runJsonProblem, r);
+    // Peak memory: the arenas' peaks summed (they can all be live at once), or one number.
+    const auto peak = run.find("peak_arena_bytes");
+    if (peak != run.end() && peak->is_object()) {
+        double sum = 0;
+        for (const auto& [name, value] : peak->items()) {
+            sum += value.is_number() ? value.get<double>() : 0.0;
         }
-    }
-    const json empty = json::object();
-    const json& c = counters != run.end() ? *counters : empty;
-    const auto counter = [&](const std::string& key, const std::vector<std::string>& names) {
-        if (const auto v = findNumber(c, names)) {
-            r.values[key] = *v;
-        } else {
-            r.missing[key] = counterReason;
-        }
-    };
-    counter("ipc", {"ipc", "IPC", "instructions_per_cycle"});
-    counter("llc_load_miss_ratio", {"llc_load_miss_ratio", "llc_load_misses_ratio"});
-    counter("llc_store_miss_ratio", {"llc_store_miss_ratio", "llc_store_misses_ratio"});
-    counter("energy_j", {"energy_j", "energy_joules", "energy"});
-    if (const auto peak = findNumber(run, {"peak_arena_bytes", "peak_memory_bytes", "peak_bytes", "peak_rss_bytes"})) {
-        r.values["peak_memory_bytes"] = *peak;
+        r.values["peak_memory_bytes"] = sum;
+    } else if (const auto number = findNumber(run, {"peak_arena_bytes", "peak_memory_bytes", "peak_bytes"})) {
+        r.values["peak_memory_bytes"] = *number;
     } else {
         r.missing["peak_memory_bytes"] = runJsonProblem.empty() ? "run.json has no peak memory" : runJsonProblem;
     }

@@ -414,6 +414,9 @@ void Arena::harvestDeferred() {
     for (auto it = m_deferred.begin(); it != m_deferred.end();) {
         if ((*it)->finished()) {
             for (const auto& wait : (*it)->waits) {
+                // Every access was granted and released and nothing else may come: no
+                // dependency left to wait for, so skip StarPU's synchronisation task.
+                starpu_data_set_sequential_consistency_flag(wait.handle, 0);
                 starpu_data_unregister(wait.handle);
             }
             for (const auto& block : (*it)->blocks) {

@@ -35,7 +35,8 @@
 // until the ring slot is reused; for the others, until the loader reuses its arena (see table).
 //
 // Not thread-safe: call from the submitting thread. The dataset memory (ImageSet) must outlive
-// the loader and every task it submitted.
+// the loader and every task it submitted. Destroy the loader before starpu_shutdown (its
+// arenas wait for their tasks and unregister their handles).
 
 #include "runtime/arena.hpp"
 #include "runtime/error.hpp"

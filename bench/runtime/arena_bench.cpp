@@ -164,17 +164,26 @@ public:
     void ReportRuns(const std::vector<Run>& reports) override {
         for (const auto& run : reports) {
             if (run.run_type == Run::RT_Iteration && !run.error_occurred) {
-                const double ns = run.GetAdjustedRealTime()
-                                  / benchmark::GetTimeUnitMultiplier(run.time_unit) * 1e9;
-                m_samples[run.run_name.function_name].push_back(ns);
+                const double scale = 1e9 / benchmark::GetTimeUnitMultiplier(run.time_unit);
+                m_samples[run.run_name.function_name].push_back(run.GetAdjustedRealTime() * scale);
+                m_cpuSamples[run.run_name.function_name].push_back(run.GetAdjustedCPUTime() * scale);
             }
         }
         ConsoleReporter::ReportRuns(reports);
     }
 
-    double median(const std::string& name) const {
+    double median(const std::string& name) const { return medianOf(m_samples, name); }
+    double cpuMedian(const std::string& name) const { return medianOf(m_cpuSamples, name); }
+    std::size_t count(const std::string& name) const {
         const auto it = m_samples.find(name);
-        if (it == m_samples.end() || it->second.empty()) {
+        return it == m_samples.end() ? 0 : it->second.size();
+    }
+
+private:
+    using Samples = std::map<std::string, std::vector<double>>;
+    static double medianOf(const Samples& samples, const std::string& name) {
+        const auto it = samples.find(name);
+        if (it == samples.end() || it->second.empty()) {
             return 0;
         }
         auto values = it->second;
@@ -182,13 +191,9 @@ public:
         const std::size_t n = values.size();
         return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
     }
-    std::size_t count(const std::string& name) const {
-        const auto it = m_samples.find(name);
-        return it == m_samples.end() ? 0 : it->second.size();
-    }
 
-private:
-    std::map<std::string, std::vector<double>> m_samples;
+    Samples m_samples;
+    Samples m_cpuSamples;
 };
 
 } // namespace
@@ -226,30 +231,45 @@ int main(int argc, char** argv) {
     benchmark::RunSpecifiedBenchmarks(&reporter);
     starpu_shutdown();
 
-    const double arena = reporter.median("BM_ArenaAllocate");
-    const double mallocFree = reporter.median("BM_MallocFree");
-    const double mallocBatch = reporter.median("BM_MallocBatchThenFree");
-    const double pmr = reporter.median("BM_PmrMonotonic");
-    const double resetBlocking = reporter.median("BM_ResetBlocking10kHandles");
-    const double resetDeferred = reporter.median("BM_ResetDeferred10kHandles");
-    const double marker = reporter.median("BM_MarkerWithFxtOff");
-    std::printf("\nMedians over %zu interleaved repetitions (ns per operation):\n",
+    struct Line {
+        const char* label;
+        const char* name;
+    };
+    const std::array<Line, 7> lines = {{
+        {"arena allocate", "BM_ArenaAllocate"},
+        {"malloc + free", "BM_MallocFree"},
+        {"malloc batch, then free", "BM_MallocBatchThenFree"},
+        {"pmr monotonic allocate", "BM_PmrMonotonic"},
+        {"marker with FxT off", "BM_MarkerWithFxtOff"},
+        {"blocking reset, 10k handles", "BM_ResetBlocking10kHandles"},
+        {"deferred reset, 10k handles", "BM_ResetDeferred10kHandles"},
+    }};
+    std::printf("\nMedians over %zu interleaved repetitions, per operation (wall clock | CPU):\n",
                 reporter.count("BM_ArenaAllocate"));
-    std::printf("  arena allocate              %8.2f ns\n", arena);
-    std::printf("  malloc + free               %8.2f ns\n", mallocFree);
-    std::printf("  malloc batch, then free     %8.2f ns\n", mallocBatch);
-    std::printf("  pmr monotonic allocate      %8.2f ns\n", pmr);
-    std::printf("  marker with FxT off         %8.2f ns\n", marker);
-    std::printf("  blocking reset, 10k handles %8.3f ms (%.1f ns per handle)\n",
-                resetBlocking / 1e6, resetBlocking / kHandles);
-    std::printf("  deferred reset, 10k handles %8.3f ms (%.1f ns per handle)\n",
-                resetDeferred / 1e6, resetDeferred / kHandles);
-    if (arena > 0) {
-        std::printf("Ratios (other / arena): malloc+free %.2fx, malloc batch %.2fx, pmr %.2fx\n",
-                    mallocFree / arena, mallocBatch / arena, pmr / arena);
-        std::printf("Targets: arena <= 10 ns: %s; >= 5x faster than malloc+free: %s\n",
-                    arena <= 10.0 ? "met" : "NOT met", mallocFree / arena >= 5.0 ? "met" : "NOT met");
+    for (const auto& line : lines) {
+        const double real = reporter.median(line.name);
+        const double cpu = reporter.cpuMedian(line.name);
+        if (real >= 1e5) {
+            std::printf("  %-28s %10.3f ms | %10.3f ms  (%.0f ns per handle)\n", line.label,
+                        real / 1e6, cpu / 1e6, real / static_cast<double>(kHandles));
+        } else {
+            std::printf("  %-28s %10.2f ns | %10.2f ns\n", line.label, real, cpu);
+        }
     }
+    const auto ratios = [&](const char* what, auto get) {
+        const double arena = get("BM_ArenaAllocate");
+        if (arena <= 0) {
+            return;
+        }
+        const double mallocFree = get("BM_MallocFree");
+        std::printf("Ratios (%s, other / arena): malloc+free %.2fx, malloc batch %.2fx, pmr %.2fx."
+                    " Targets: arena <= 10 ns %s, >= 5x faster than malloc+free %s\n",
+                    what, mallocFree / arena, get("BM_MallocBatchThenFree") / arena,
+                    get("BM_PmrMonotonic") / arena, arena <= 10.0 ? "met" : "NOT met",
+                    mallocFree / arena >= 5.0 ? "met" : "NOT met");
+    };
+    ratios("wall clock", [&](const char* n) { return reporter.median(n); });
+    ratios("CPU", [&](const char* n) { return reporter.cpuMedian(n); });
     benchmark::Shutdown();
     return 0;
 }

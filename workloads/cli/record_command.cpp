@@ -65,7 +65,8 @@ void addRecordCommand(CLI::App& app, std::ostream& out, std::ostream& err) {
     cmd->add_option("--batches", o.batches, "Batches per epoch (0: the whole training set)")
         ->capture_default_str();
     cmd->add_option("--batch-size", o.batchSize, "Images per batch")->capture_default_str();
-    cmd->add_option("--chunk", o.chunk, "Images per task (sub-batch chunk)")->capture_default_str();
+    cmd->add_option("--chunk", o.chunk,
+                    "Images per task (sub-batch chunk); default 32, at most the batch size");
     cmd->add_option("--workers", o.workers, "StarPU CPU workers (0: one per hardware thread)")
         ->capture_default_str();
     cmd->add_option("--sched", o.sched, "StarPU scheduler (STARPU_SCHED)")->capture_default_str();

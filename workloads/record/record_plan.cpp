@@ -121,6 +121,9 @@ std::vector<std::string> starpuSchedulers() {
 WorkloadResult<RecordPlan> planRecord(const RecordOptions& options) {
     RecordPlan plan;
     plan.options = options;
+    if (plan.options.chunk == 0) {
+        plan.options.chunk = std::min(kDefaultChunk, std::max<std::size_t>(options.batchSize, 1));
+    }
 
     auto slots = parseArenas(options.arenas);
     if (!slots) {
@@ -139,15 +142,12 @@ WorkloadResult<RecordPlan> planRecord(const RecordOptions& options) {
     if (options.batchSize == 0) {
         return badFlag("--batch-size", "must be at least 1 (got 0)");
     }
-    if (options.chunk == 0) {
-        return badFlag("--chunk", "must be at least 1 (got 0)");
-    }
-    if (options.chunk > options.batchSize) {
-        return badFlag("--chunk", "chunk of " + std::to_string(options.chunk)
+    if (plan.options.chunk > options.batchSize) {
+        return badFlag("--chunk", "chunk of " + std::to_string(plan.options.chunk)
                                       + " images is larger than the batch size "
                                       + std::to_string(options.batchSize));
     }
-    if (options.batchSize / options.chunk > 4096) {
+    if (options.batchSize / plan.options.chunk > 4096) {
         return badFlag("--chunk", "more than 4096 chunks per batch: raise --chunk");
     }
     const unsigned hardware = std::max(1U, std::thread::hardware_concurrency());
@@ -190,7 +190,7 @@ WorkloadResult<RecordPlan> planRecord(const RecordOptions& options) {
     plan.train.epochs = options.epochs;
     plan.train.batchesPerEpoch = options.batches;
     plan.train.batchSize = options.batchSize;
-    plan.train.chunk = options.chunk;
+    plan.train.chunk = plan.options.chunk;
     plan.train.ringSlots = plan.ringSlots;
     plan.train.loader = plan.loader;
     plan.train.learningRate = options.learningRate;
@@ -212,7 +212,7 @@ WorkloadResult<RecordPlan> planRecord(const RecordOptions& options) {
     }
     plan.outDir = *out;
 
-    const std::uint64_t chunks = (options.batchSize + options.chunk - 1) / options.chunk;
+    const std::uint64_t chunks = (options.batchSize + plan.options.chunk - 1) / plan.options.chunk;
     const std::size_t testImages = options.testImages == 0
                                        ? plan.dataset->test().count()
                                        : std::min<std::size_t>(options.testImages,

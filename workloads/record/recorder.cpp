@@ -196,6 +196,9 @@ WorkloadResult<RecordOutcome> executeRecord(RecordPlan& plan, const std::vector<
     record.command = command;
     record.startedAt = utcNow();
     const auto start = Clock::now();
+    // Installed before starpu_init so that a Ctrl-C during start-up also ends in a clean,
+    // interrupted run instead of killing the process.
+    SigintScope sigint;
     if (const int status = starpu_init(nullptr); status != 0) {
         std::error_code ec;
         if (!plan.outExists) {
@@ -205,7 +208,6 @@ WorkloadResult<RecordOutcome> executeRecord(RecordPlan& plan, const std::vector<
                              std::string("starpu_init failed: ") + std::strerror(-status));
     }
     {
-        SigintScope sigint;
         starpu_profiling_status_set(STARPU_PROFILING_ENABLE);
         WorkerCounters workerCounters;
         workerCounters.start();

@@ -178,6 +178,10 @@ WorkloadResult<TrainReport> Trainer::run(const std::atomic<bool>& stop,
     ring.drain();
     (*loader)->drain();
     const auto totals = (*network)->totals();
+    if (m_config.keepParams) {
+        report.convParams = (*network)->convParams();
+        report.denseParams = (*network)->denseParams();
+    }
     report.trainSeconds = secondsSince(start);
     // The last epoch's time includes waiting for its tasks to finish.
     if (!epochSeconds.empty()) {

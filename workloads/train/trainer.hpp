@@ -37,6 +37,8 @@ struct TrainConfig {
     bool evaluate = true;
     // Images per task in the test-set evaluation.
     std::size_t evalChunk = 100;
+    // Copy the trained parameters into the report (tests compare them).
+    bool keepParams = false;
 };
 
 struct EpochReport {
@@ -64,6 +66,9 @@ struct TrainReport {
     std::vector<ArenaReport> arenas;
     double trainSeconds = 0.0; // training, until every training task finished
     double evalSeconds = 0.0;
+    // With TrainConfig::keepParams: weights then biases, per layer.
+    std::vector<float> convParams;
+    std::vector<float> denseParams;
 };
 
 struct Progress {

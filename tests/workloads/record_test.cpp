@@ -1,0 +1,157 @@
+// `starscope record` end to end, as a user runs it: every arena x loader strategy yields a
+// trace libfxt reads and a complete run.json; Ctrl-C keeps the trace and marks the run.
+
+#include "tests/support/test_support.hpp"
+#include "tests/workloads/run_folder.hpp"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <csignal>
+#include <fcntl.h>
+#include <fstream>
+#include <sstream>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+using starscope::testing::TempDir;
+using namespace starscope::workloads::testing;
+
+extern char** environ;
+
+namespace {
+
+std::string record(const std::string& args) {
+    return std::string("'") + STARSCOPE_BINARY + "' record " + args;
+}
+
+// User + system CPU time of a process so far, from /proc/<pid>/stat.
+double cpuSeconds(pid_t pid) {
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+    std::string text;
+    std::getline(stat, text);
+    const auto close = text.rfind(')');
+    if (close == std::string::npos) {
+        return 0.0;
+    }
+    std::istringstream fields(text.substr(close + 2));
+    std::string field;
+    double ticks = 0.0;
+    // Fields 14 and 15 (utime, stime) are the 12th and 13th after the command name.
+    for (int i = 3; i <= 15 && fields >> field; ++i) {
+        if (i >= 14) {
+            ticks += std::stod(field);
+        }
+    }
+    return ticks / static_cast<double>(::sysconf(_SC_CLK_TCK));
+}
+
+struct Combination {
+    const char* arenas;
+    const char* loader;
+};
+
+class RecordStrategy : public ::testing::TestWithParam<Combination> {};
+
+} // namespace
+
+TEST_P(RecordStrategy, WritesATraceAndAValidRunJson) {
+    TempDir dir;
+    const auto out = dir / "run";
+    const auto log = dir / "log.txt";
+    const int status = starscope::testing::runCommand(
+        record(std::string("--arenas ") + GetParam().arenas + " --loader " + GetParam().loader
+               + " --batches 3 --batch-size 32 --chunk 16 --workers 2 --test-images 300 --out '"
+               + out.string() + "' > '" + log.string() + "' 2>&1"));
+    ASSERT_EQ(status, 0) << starscope::testing::readFile(log);
+
+    const auto traces = profFiles(out);
+    ASSERT_EQ(traces.size(), 1U);
+    EXPECT_GT(fxtEventCount(traces[0]), 1000) << traces[0];
+
+    const auto run = readJson(out / "run.json");
+    ASSERT_TRUE(validRunJson(run));
+    EXPECT_EQ(run["status"], "completed");
+    EXPECT_EQ(run["strategy"]["arenas"], GetParam().arenas);
+    EXPECT_EQ(run["strategy"]["loader"], GetParam().loader);
+    EXPECT_EQ(run["strategy"]["ring_slots"], std::string(GetParam().arenas) == "single" ? 1 : 2);
+    EXPECT_EQ(run["batches_run"], 3);
+    EXPECT_EQ(run["workers"], 2);
+    EXPECT_EQ(run["starpu"]["fxt"]["trace_files"][0], traces[0].filename().string());
+    // 3 batches of 2 chunks (6 layer tasks each, 2 SGD tasks) and 3 evaluation chunks.
+    EXPECT_EQ(run["tasks"]["submitted"], 3 * (2 * 6 + 2) + 3 * 3);
+    EXPECT_GE(run["tasks"]["executed"].get<long>(), run["tasks"]["submitted"].get<long>());
+    EXPECT_EQ(run["test"]["images"], 300);
+    // Every ring slot appears with its peak, read directly and through PAPI's sde component.
+    int batchArenas = 0;
+    for (const auto& arena : run["arenas"]) {
+        if (arena["role"] == "batch") {
+            ++batchArenas;
+            EXPECT_GT(arena["peak_bytes"].get<long long>(), 0) << arena.dump();
+            if (arena["sde"]["available"].get<bool>()) {
+                EXPECT_EQ(arena["sde"]["values"]["peak_bytes"], arena["peak_bytes"]);
+                EXPECT_EQ(arena["sde"]["values"]["resets"], arena["resets"]);
+            }
+        }
+    }
+    EXPECT_EQ(batchArenas, run["strategy"]["ring_slots"].get<int>());
+    EXPECT_FALSE(std::filesystem::exists(out / "run.json.tmp"));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    ArenasByLoaders, RecordStrategy,
+    ::testing::Values(Combination{"single", "naive"}, Combination{"single", "prefetch"},
+                      Combination{"single", "advanced"}, Combination{"single", "double-prefetch"},
+                      Combination{"double", "naive"}, Combination{"double", "prefetch"},
+                      Combination{"double", "advanced"}, Combination{"double", "double-prefetch"}),
+    [](const ::testing::TestParamInfo<Combination>& param) {
+        std::string name = std::string(param.param.arenas) + "_" + param.param.loader;
+        std::replace(name.begin(), name.end(), '-', '_');
+        return name;
+    });
+
+TEST(Record, CtrlCStopsAtABatchBoundaryAndKeepsTheTrace) {
+    TempDir dir;
+    const auto out = dir / "run";
+    const std::string outArg = out.string();
+    const std::string logPath = (dir / "log.txt").string();
+    // Long enough that it cannot finish before the signal: five full epochs.
+    std::vector<std::string> args{STARSCOPE_BINARY, "record", "--epochs", "5", "--workers", "2",
+                                  "--out", outArg};
+    std::vector<char*> argv;
+    for (auto& arg : args) {
+        argv.push_back(arg.data());
+    }
+    argv.push_back(nullptr);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, logPath.c_str(),
+                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+    pid_t pid = 0;
+    ASSERT_EQ(posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ), 0);
+    posix_spawn_file_actions_destroy(&actions);
+    // Signal once the run has used a second of CPU: StarPU is up and batches are running,
+    // however loaded the machine is.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (cpuSeconds(pid) < 1.0 && std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    ASSERT_EQ(::kill(pid, SIGINT), 0);
+    int status = 0;
+    ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+    ASSERT_TRUE(WIFEXITED(status)) << "ended by a signal: " << starscope::testing::readFile(logPath);
+    EXPECT_EQ(WEXITSTATUS(status), 130) << starscope::testing::readFile(logPath);
+
+    const auto run = readJson(out / "run.json");
+    ASSERT_TRUE(validRunJson(run));
+    EXPECT_EQ(run["status"], "interrupted");
+    EXPECT_TRUE(run["test"]["accuracy"].is_null());
+    EXPECT_GT(run["batches_run"].get<long>(), 0);
+    EXPECT_LT(run["batches_run"].get<long>(), 5 * 937);
+    const auto traces = profFiles(out);
+    ASSERT_EQ(traces.size(), 1U);
+    EXPECT_GT(fxtEventCount(traces[0]), 1000);
+}

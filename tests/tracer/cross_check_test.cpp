@@ -59,10 +59,26 @@ void expectSameExecutedTasks(const Trace& fxt, const Trace& paje) {
     EXPECT_EQ(executed, paje.tasks.size());
 }
 
+void expectSameWorkers(const Trace& fxt, const Trace& paje) {
+    std::size_t matched = 0;
+    for (const auto& lane : fxt.lanes) {
+        for (const auto& other : paje.lanes) {
+            if (lane.isWorker() && other.isWorker() && lane.workerId == other.workerId) {
+                ++matched;
+                EXPECT_EQ(lane.name, other.name);
+                EXPECT_EQ(lane.kind, other.kind);
+                EXPECT_EQ(lane.memoryNode, other.memoryNode);
+            }
+        }
+    }
+    EXPECT_EQ(matched, 2U);
+}
+
 TEST(CrossCheck, GoldenTraceFxtEqualsStarpuFxtToolPaje) {
     const auto fxt = readTrace(smallProfFile());
     const auto paje = readTrace(smallPaje());
     ASSERT_TRUE(fxt && paje);
+    expectSameWorkers(*fxt, *paje);
     expectSameWorkerStates(*fxt, *paje);
     expectSameExecutedTasks(*fxt, *paje);
     EXPECT_EQ(fxt->markers.size(), paje->markers.size());
@@ -80,6 +96,7 @@ TEST(CrossCheck, FreshRecordingFxtEqualsStarpuFxtToolPaje) {
     const auto paje = readTrace(run / "paje.trace");
     ASSERT_TRUE(fxt) << fxt.error().describe();
     ASSERT_TRUE(paje) << paje.error().describe();
+    expectSameWorkers(*fxt, *paje);
     expectSameWorkerStates(*fxt, *paje);
     expectSameExecutedTasks(*fxt, *paje);
 }

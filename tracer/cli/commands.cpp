@@ -141,24 +141,24 @@ int runStats(const StatsArgs& args, const Io& io) {
     for (const auto& m : trace->markers) {
         markerCount += m.parsed ? 1 : 0;
     }
-    out << "trace        " << args.input << " ("
+    out << "trace          " << args.input << " ("
         << (trace->metadata.contains("format") ? trace->metadata.at("format") : "?") << ")\n";
-    out << "lanes        " << trace->lanes.size() << " (" << summary.workers << " workers), tasks " << summary.tasks
+    out << "lanes          " << trace->lanes.size() << " (" << summary.workers << " workers), tasks " << summary.tasks
         << ", markers " << markerCount << "\n";
-    out << "makespan     " << formatDuration(summary.makespan) << "\n";
-    out << "area bound   " << formatDuration(summary.areaBound) << "\n";
-    out << "critical path " << formatDuration(summary.criticalPath) << "\n";
-    out << "idleness     " << detail::percent(summary.idleness) << "\n";
-    out << "barriers     " << summary.barrierCount << " (total " << formatDuration(summary.barrierTotal) << ", mean "
+    out << "makespan       " << formatDuration(summary.makespan) << "\n";
+    out << "area bound     " << formatDuration(summary.areaBound) << "\n";
+    out << "critical path  " << formatDuration(summary.criticalPath) << "\n";
+    out << "idleness       " << detail::percent(summary.idleness) << "\n";
+    out << "barriers       " << summary.barrierCount << " (total " << formatDuration(summary.barrierTotal) << ", mean "
         << formatDuration(summary.barrierMean) << ", max " << formatDuration(summary.barrierMax) << ", threshold "
         << formatDuration(options.threshold) << ")\n";
-    out << "transitions  " << summary.transitions.size() << ", mean stall "
+    out << "transitions    " << summary.transitions.size() << ", mean stall "
         << formatDuration(summary.meanTransitionStall) << "\n";
     const auto& e = summary.efficiencies;
     char eff[160];
     std::snprintf(eff, sizeof eff, "parallel %.3f  task %.3f  runtime %.3f  scheduling %.3f  pipeline %.3f",
                   e.parallel, e.task, e.runtime, e.scheduling, e.pipeline);
-    out << "efficiency   " << eff << "\n\n";
+    out << "efficiency     " << eff << "\n\n";
     out << "range " << formatDuration(from) << " .. " << formatDuration(to) << "\n";
     out << std::left << std::setw(16) << "lane" << std::right << std::setw(14) << "executing" << std::setw(14)
         << "sleeping" << std::setw(14) << "overhead" << std::setw(14) << "user" << std::setw(14) << "idle"

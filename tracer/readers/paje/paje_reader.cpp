@@ -334,10 +334,20 @@ std::int32_t PajeParser::laneFor(std::int32_t index, std::uint32_t type) {
             }
         }
     }
+    // starpu_fxt_tool nests workers in their thread, in their memory node ("Mn", "MEMNODE<n>").
+    std::int32_t memoryNode = -1;
+    for (std::int32_t up = c.parent; up >= 0; up = m_containers[static_cast<std::size_t>(up)].parent) {
+        const auto& parent = m_containers[static_cast<std::size_t>(up)];
+        const auto digit = parent.name.find_first_of("0123456789");
+        if (m_strings[parent.type] == "Mn" && digit != std::string::npos) {
+            std::from_chars(parent.name.data() + digit, parent.name.data() + parent.name.size(), memoryNode);
+            break;
+        }
+    }
     if (!c.lanes.empty()) {
         name += " " + (m_typeNames.contains(type) ? m_strings[m_typeNames[type]] : m_strings[type]);
     }
-    const auto lane = m_b.addLane(std::move(name), kind, -1, workerId);
+    const auto lane = m_b.addLane(std::move(name), kind, memoryNode, workerId);
     c.lanes.push_back(lane);
     m_laneByKey.emplace(key, lane);
     return lane;
@@ -358,14 +368,14 @@ bool PajeParser::process() {
         switch (e.kind) {
         case Kind::DestroyContainer: {
             // The container and everything inside it end here.
-            std::vector<std::int32_t> todo{e.container};
-            while (!todo.empty()) {
-                const auto& node = m_containers[static_cast<std::size_t>(todo.back())];
-                todo.pop_back();
+            std::vector<std::int32_t> pending{e.container};
+            while (!pending.empty()) {
+                const auto& node = m_containers[static_cast<std::size_t>(pending.back())];
+                pending.pop_back();
                 for (const auto lane : node.lanes) {
                     m_b.resetState(lane, e.time);
                 }
-                todo.insert(todo.end(), node.children.begin(), node.children.end());
+                pending.insert(pending.end(), node.children.begin(), node.children.end());
             }
             break;
         }
@@ -382,7 +392,9 @@ bool PajeParser::process() {
             const bool runtimeState =
                 starpuWorkerState
                     ? std::any_of(std::begin(starpuStates), std::end(starpuStates),
-                                  [&](const auto& s) { return s.alias == m_strings[e.value]; })
+                                  [&](const auto& s) {
+                                      return s.alias == m_strings[e.value] || s.name == m_strings[e.value];
+                                  })
                     : entity != m_entityValues.end();
             std::uint32_t state = 0;
             TaskIndex task = kNoTask;

@@ -80,8 +80,8 @@ TEST_P(RecordStrategy, WritesATraceAndAValidRunJson) {
     EXPECT_EQ(run["batches_run"], 3);
     EXPECT_EQ(run["workers"], 2);
     EXPECT_EQ(run["starpu"]["fxt"]["trace_files"][0], traces[0].filename().string());
-    // 3 batches of 2 chunks (6 layer tasks each, 2 SGD tasks) and 3 evaluation chunks.
-    EXPECT_EQ(run["tasks"]["submitted"], 3 * (2 * 6 + 2) + 3 * 3);
+    // 3 batches of 2 chunks (6 layer tasks each, 2 SGD tasks) and 6 evaluation chunks of 50.
+    EXPECT_EQ(run["tasks"]["submitted"], 3 * (2 * 6 + 2) + 6 * 3);
     EXPECT_GE(run["tasks"]["executed"].get<long>(), run["tasks"]["submitted"].get<long>());
     EXPECT_EQ(run["test"]["images"], 300);
     // Every ring slot appears with its peak, read directly and through PAPI's sde component.

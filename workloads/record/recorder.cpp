@@ -105,6 +105,9 @@ void configureStarpu(const RecordPlan& plan) {
     ::setenv("STARPU_SCHED", plan.options.sched.c_str(), 1);
     // Our handler stops at a batch boundary; StarPU's would end the process mid-batch.
     ::setenv("STARPU_CATCH_SIGNALS", "0", 1);
+    // StarPU's start-up banner (FxT slows things down a bit...) is noise here; a user who
+    // wants it sets STARPU_SILENT=0.
+    ::setenv("STARPU_SILENT", "1", 0);
 }
 
 std::vector<std::string> traceFiles(const fs::path& dir) {

@@ -36,7 +36,7 @@ struct TrainConfig {
     std::size_t testLimit = 0;
     bool evaluate = true;
     // Images per task in the test-set evaluation.
-    std::size_t evalChunk = 100;
+    std::size_t evalChunk = 50;
     // Copy the trained parameters into the report (tests compare them).
     bool keepParams = false;
 };

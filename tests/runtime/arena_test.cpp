@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <thread>
 #include <vector>
 
@@ -177,6 +178,11 @@ TEST(Arena, RejectsImpossibleRegistrations) {
     auto badLd = arena.registerMatrix(p, 1, 2, 2, sizeof(float));
     ASSERT_FALSE(badLd);
     EXPECT_NE(badLd.error().message.find("ld=1"), std::string::npos);
+    auto huge = arena.tryAllocate(std::numeric_limits<std::size_t>::max() - 8);
+    ASSERT_FALSE(huge);
+    EXPECT_EQ(huge.error().code, starscope::runtime::RuntimeErrorCode::AllocationFailed);
+    EXPECT_NE(huge.error().message.find("could not provide a block"), std::string::npos);
+    EXPECT_EQ(arena.allocateArray<float>(4), p + 16) << "a failed request leaves the arena as it was";
     auto badAlign = arena.tryAllocate(8, 3);
     ASSERT_FALSE(badAlign);
     EXPECT_NE(badAlign.error().message.find("power of two"), std::string::npos);

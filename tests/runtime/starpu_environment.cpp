@@ -70,6 +70,16 @@ IdxData readMnist(const std::string& prefix) {
 
 } // namespace starscope::runtime::testing
 
+// Read by LeakSanitizer (asan preset) at exit; unused otherwise. StarPU 1.3.10 leaks one
+// 48-byte data requester per starpu_data_unregister_submit issued on a busy handle, which
+// starpu_data_partition_clean does for the children of a planned partition. StarPU is built
+// without frame pointers, so the leak's stack ends inside StarPU and is matched by its
+// innermost function. (The arena itself never calls starpu_data_unregister_submit.) Set here
+// rather than through LSAN_OPTIONS so that running a test binary by hand behaves the same.
+extern "C" const char* __lsan_default_suppressions() {
+    return "leak:_starpu_attempt_to_submit_data_request\n";
+}
+
 namespace {
 // Registered at static initialisation; gtest_main's RUN_ALL_TESTS runs it around the tests.
 [[maybe_unused]] ::testing::Environment* const g_starpu =

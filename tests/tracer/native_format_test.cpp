@@ -38,6 +38,27 @@ TEST(NativeFormat, RoundTripIsExact) {
     EXPECT_EQ(bytes(*back), bytes(*trace));   // deterministic bytes
 }
 
+TEST(NativeFormat, RunFolderUsesItsFreshCache) {
+    TempDir dir;
+    const auto run = dir / "run";
+    std::filesystem::create_directories(run);
+    std::filesystem::copy_file(smallProfFile(), run / "prof_file__0");
+    const auto direct = readTrace(run);
+    ASSERT_TRUE(direct);
+    EXPECT_FALSE(direct->metadata.contains("cache"));
+    ASSERT_TRUE(writeNativeFile(*direct, run / "trace.sstrace"));
+    const auto cached = readTrace(run);
+    ASSERT_TRUE(cached);
+    EXPECT_EQ(cached->metadata.at("cache"), (run / "trace.sstrace").string());
+    EXPECT_EQ(cached->lanes, direct->lanes);
+    EXPECT_EQ(cached->tasks, direct->tasks);
+    // A damaged cache is ignored, not an error.
+    writeBytes(run / "trace.sstrace", "SSTRACE");
+    const auto fallback = readTrace(run);
+    ASSERT_TRUE(fallback);
+    EXPECT_FALSE(fallback->metadata.contains("cache"));
+}
+
 TEST(NativeFormat, TooNewAndTooOldAreDistinctErrors) {
     const auto trace = readTrace(smallProfFile());
     ASSERT_TRUE(trace);

@@ -102,6 +102,22 @@ TraceResult<Trace> readTrace(const fs::path& input, const ReadOptions& options) 
         if (files.empty()) {
             return fail(error(ErrorCode::Io, input, "no prof_file_* in this folder (is it a run folder?)"));
         }
+        // `starscope convert RUN` caches the model as RUN/trace.sstrace: use it while it is
+        // newer than every prof file; any problem with it falls back to the prof files.
+        const auto cache = input / "trace.sstrace";
+        std::error_code ec;
+        const auto cacheTime = fs::last_write_time(cache, ec);
+        bool fresh = !ec;
+        for (const auto& file : files) {
+            const auto time = fs::last_write_time(file, ec);
+            fresh = fresh && !ec && time <= cacheTime;
+        }
+        if (fresh) {
+            if (auto cached = readNative(cache, options)) {
+                cached->metadata["cache"] = cache.string();
+                return cached;
+            }
+        }
         return readFxt(files, options);
     }
     case InputFormat::Fxt: return readFxt({input}, options);

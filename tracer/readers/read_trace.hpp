@@ -28,8 +28,9 @@ enum class InputFormat : std::uint8_t {
 // Recognises the input by its content (magic bytes, Paje header), not by its name.
 TraceResult<InputFormat> detectFormat(const std::filesystem::path& input);
 
-// Reads a run folder (all its prof_file_* merged), one prof file, a Paje trace or a native
-// file. Errors name the file and, where it applies, the byte offset.
+// Reads a run folder (all its prof_file_* merged, or its trace.sstrace cache when that is
+// newer than them), one prof file, a Paje trace or a native file. Errors name the file and,
+// where it applies, the byte offset.
 TraceResult<Trace> readTrace(const std::filesystem::path& input, const ReadOptions& options = {});
 
 // Reads one or several FxT prof files (one per process) of StarPU 1.3.10 into one trace.

@@ -48,7 +48,11 @@ public:
         put(static_cast<std::uint32_t>(text.size()));
         m_out.append(text);
     }
-    void raw(const void* data, std::size_t size) { m_out.append(static_cast<const char*>(data), size); }
+    void raw(const void* data, std::size_t size) {
+        if (size > 0) {
+            m_out.append(static_cast<const char*>(data), size);
+        }
+    }
     std::string& data() { return m_out; }
 
 private:
@@ -77,6 +81,9 @@ public:
         return true;
     }
     bool raw(void* out, std::size_t size) {
+        if (size == 0) {
+            return true;   // out may be the null data() of an empty vector
+        }
         if (m_data.size() - m_pos < size) {
             return false;
         }

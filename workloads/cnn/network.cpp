@@ -76,6 +76,20 @@ WorkloadResult<std::unique_ptr<Network>> Network::create(const NetShape& shape,
     return network;
 }
 
+std::size_t Network::batchBytes(const NetShape& s, std::size_t batchSize, std::size_t chunk) {
+    constexpr std::size_t kAlignmentSlack = 8 * 64; // eight buffers per chunk
+    const auto classes = static_cast<std::size_t>(s.classes);
+    std::size_t bytes = 0;
+    for (std::size_t first = 0; first < batchSize; first += chunk) {
+        const std::size_t n = std::min(chunk, batchSize - first);
+        bytes += sizeof(float)
+                     * (2 * n * s.convSize() + 2 * n * s.pooledSize() + n * classes + kStatsSize
+                        + s.denseParamCount() + kStatsSize + s.convParamCount())
+                 + n * s.pooledSize() + kAlignmentSlack;
+    }
+    return bytes;
+}
+
 WorkloadResult<std::size_t> Network::submitBatch(runtime::Arena& batchArena,
                                                  const BatchInput& input, std::size_t chunk,
                                                  float rate, std::size_t epoch) {
@@ -203,8 +217,30 @@ WorkloadResult<std::size_t> Network::submitBatch(runtime::Arena& batchArena,
 WorkloadResult<Evaluation> Network::evaluate(runtime::Arena& arena, const DatasetSplit& split,
                                              std::size_t limit, std::size_t chunk,
                                              std::uint64_t& tasks) {
-    const NetShape& s = m_shape;
     const std::size_t count = limit == 0 ? split.count() : std::min<std::size_t>(limit, split.count());
+    Evaluation result;
+    result.images = count;
+    double lossSum = 0.0;
+    for (std::size_t first = 0; first < count; first += kEvalWave) {
+        auto wave = evaluateWave(arena, split, first, std::min(kEvalWave, count - first), chunk,
+                                 tasks);
+        // Waits for the wave's tasks (already done: its results were read) and recycles its
+        // memory for the next wave.
+        arena.reset();
+        if (!wave) {
+            return fail(wave.error());
+        }
+        lossSum += wave->meanLoss * static_cast<double>(wave->images);
+        result.correct += wave->correct;
+    }
+    result.meanLoss = count == 0 ? 0.0 : lossSum / static_cast<double>(count);
+    return result;
+}
+
+WorkloadResult<Evaluation> Network::evaluateWave(runtime::Arena& arena, const DatasetSplit& split,
+                                                 std::size_t firstImage, std::size_t count,
+                                                 std::size_t chunk, std::uint64_t& tasks) {
+    const NetShape& s = m_shape;
     auto images = arena.allocateVector<float>(count * s.imageSize());
     if (!images) {
         return fromRuntime(images.error());
@@ -214,9 +250,10 @@ WorkloadResult<Evaluation> Network::evaluate(runtime::Arena& arena, const Datase
         return fromRuntime(labels.error());
     }
     // No task has used these handles yet: filling their memory from here is safe.
-    std::transform(split.pixels(), split.pixels() + count * s.imageSize(), images->data,
-                   runtime::normalizePixel);
-    std::transform(split.labelData(), split.labelData() + count, labels->data,
+    const std::uint8_t* pixels = split.pixels() + firstImage * s.imageSize();
+    std::transform(pixels, pixels + count * s.imageSize(), images->data, runtime::normalizePixel);
+    const std::uint8_t* labelData = split.labelData() + firstImage;
+    std::transform(labelData, labelData + count, labels->data,
                    [](std::uint8_t label) { return static_cast<std::int32_t>(label); });
 
     const std::size_t chunks = (count + chunk - 1) / chunk;

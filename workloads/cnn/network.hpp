@@ -53,13 +53,19 @@ public:
     runtime::Arena& arena() { return m_arena; }
     ProgressSink& progress() { return m_progress; }
 
+    // Bytes submitBatch() allocates in the batch arena for a batch (alignment included).
+    static std::size_t batchBytes(const NetShape& shape, std::size_t batchSize, std::size_t chunk);
+
     // Submits forward, backward and SGD tasks of one batch in chunks of `chunk` images; the
     // per-chunk buffers are allocated and registered in batchArena. Returns the task count.
     WorkloadResult<std::size_t> submitBatch(runtime::Arena& batchArena, const BatchInput& input,
                                             std::size_t chunk, float rate, std::size_t epoch);
 
+    // Test images per evaluation wave: bounds the evaluation arena to a few MB.
+    static constexpr std::size_t kEvalWave = 1000;
+
     // Forward passes over the first `limit` images of split (0: all) in chunks; blocks until
-    // done. Images are converted into `arena`, which the caller resets afterwards.
+    // done. Works in waves of kEvalWave images converted into `arena`, reset after each wave.
     WorkloadResult<Evaluation> evaluate(runtime::Arena& arena, const DatasetSplit& split,
                                         std::size_t limit, std::size_t chunk,
                                         std::uint64_t& tasks);
@@ -72,6 +78,9 @@ public:
 
 private:
     Network(const NetShape& shape);
+    WorkloadResult<Evaluation> evaluateWave(runtime::Arena& arena, const DatasetSplit& split,
+                                            std::size_t firstImage, std::size_t count,
+                                            std::size_t chunk, std::uint64_t& tasks);
 
     NetShape m_shape;
     runtime::Arena m_arena;

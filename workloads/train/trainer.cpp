@@ -96,16 +96,20 @@ WorkloadResult<TrainReport> Trainer::run(const std::atomic<bool>& stop,
     }
     // Declared after the network and loader: destroyed first, while the tasks reading the
     // loader's images and writing the network's parameters can still complete.
-    runtime::BatchArenaRing ring(m_config.ringSlots);
-    // One block for the whole evaluation: the float test images dominate.
+    // Batch arenas sized for one batch (and its images, which the naive loader puts there), so
+    // that a slot is one block and its reserved bytes match what a batch needs.
+    runtime::ArenaOptions batchOptions;
+    batchOptions.firstBlockBytes =
+        cnn::Network::batchBytes(shape, m_config.batchSize, m_config.chunk)
+        + m_config.batchSize * (shape.imageSize() * sizeof(float) + 2 * sizeof(std::int32_t))
+        + (std::size_t{64} << 10);
+    runtime::BatchArenaRing ring(m_config.ringSlots, "batch", batchOptions);
+    // One block for an evaluation wave: its float test images and four activation sets.
     runtime::ArenaOptions evalOptions;
-    const std::size_t testImages = m_config.testLimit == 0
-                                       ? m_dataset.test().count()
-                                       : std::min<std::size_t>(m_config.testLimit,
-                                                               m_dataset.test().count());
-    evalOptions.firstBlockBytes = testImages * (shape.imageSize() * sizeof(float) + 256)
-                                  + 4 * m_config.evalChunk * (shape.convSize() + 2 * shape.pooledSize()) * sizeof(float)
-                                  + (std::size_t{1} << 20);
+    evalOptions.firstBlockBytes =
+        cnn::Network::kEvalWave * (shape.imageSize() * sizeof(float) + 256)
+        + 4 * m_config.evalChunk * (shape.convSize() + 2 * shape.pooledSize()) * sizeof(float)
+        + (std::size_t{1} << 20);
     runtime::Arena evalArena("eval", evalOptions);
 
     std::vector<const runtime::Arena*> arenas{&(*network)->arena()};

@@ -127,6 +127,17 @@ TEST(Cli, ConvertThenReadTheNativeFile) {
     EXPECT_EQ(a, b);
 }
 
+TEST(Cli, SeveralProfFilesMerge) {
+    const auto one = run({"stats", smallProfFile().string(), "--json"});
+    const auto two = run({"stats", smallProfFile().string(), smallProfFile().string(), "--json"});
+    ASSERT_EQ(two.code, 0) << two.err;
+    EXPECT_EQ(nlohmann::json::parse(two.out).at("summary").at("tasks").get<int>(),
+              2 * nlohmann::json::parse(one.out).at("summary").at("tasks").get<int>());
+    const auto mixed = run({"stats", smallProfFile().string(), smallPaje().string()});
+    EXPECT_EQ(mixed.code, 1);
+    EXPECT_NE(mixed.err.find("prof files"), std::string::npos) << mixed.err;
+}
+
 TEST(Cli, ErrorsNameTheFileAndExitNonZero) {
     TempDir dir;
     std::ofstream(dir / "broken.trace") << "%EventDef PajeSetState 1\n% Time date\n%EndEventDef\n1 x\n";

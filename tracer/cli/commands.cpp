@@ -34,6 +34,43 @@ std::optional<Trace> load(const std::string& command, const std::filesystem::pat
     return std::move(trace).value();
 }
 
+std::optional<Trace> load(const std::string& command, const std::vector<std::string>& inputs, const Io& io) {
+    if (inputs.size() == 1) {
+        return load(command, inputs.front(), io);
+    }
+    std::vector<std::filesystem::path> files;
+    for (const auto& input : inputs) {
+        const auto format = detectFormat(input);
+        if (!format) {
+            reportError(command, format.error(), io);
+            return std::nullopt;
+        }
+        if (*format != InputFormat::Fxt) {
+            *io.err << "starscope " << command << ": " << input
+                    << ": several inputs must all be FxT prof files (one per process of a run)\n";
+            return std::nullopt;
+        }
+        files.emplace_back(input);
+    }
+    auto trace = readFxt(files);
+    if (!trace) {
+        reportError(command, trace.error(), io);
+        return std::nullopt;
+    }
+    for (const auto& warning : trace->warnings) {
+        *io.err << "starscope " << command << ": warning: " << warning << "\n";
+    }
+    return std::move(trace).value();
+}
+
+std::string joined(const std::vector<std::string>& inputs) {
+    std::string out;
+    for (const auto& input : inputs) {
+        out += (out.empty() ? "" : " ") + input;
+    }
+    return out;
+}
+
 std::string percent(double fraction) {
     char buffer[32];
     std::snprintf(buffer, sizeof buffer, "%.1f %%", fraction * 100.0);
@@ -85,7 +122,7 @@ std::string laneKindName(LaneKind kind) {
 }
 
 struct StatsArgs {
-    std::string input;
+    std::vector<std::string> inputs;
     bool json = false;
     double thresholdUs = 100.0;
     double fromMs = -1;
@@ -95,7 +132,7 @@ struct StatsArgs {
 TimeNs toNs(double value, double scale) { return static_cast<TimeNs>(value * scale + (value >= 0 ? 0.5 : -0.5)); }
 
 int runStats(const StatsArgs& args, const Io& io) {
-    const auto trace = detail::load("stats", args.input, io);
+    const auto trace = detail::load("stats", args.inputs, io);
     if (!trace) {
         return 1;
     }
@@ -126,7 +163,7 @@ int runStats(const StatsArgs& args, const Io& io) {
                              {"idle_ns", l.classes.idle}, {"tasks", l.tasks}, {"states_ns", states}});
         }
         nlohmann::json doc = {
-            {"input", args.input},
+            {"input", detail::joined(args.inputs)},
             {"format", trace->metadata.contains("format") ? trace->metadata.at("format") : ""},
             {"range_ns", {from, to}},
             {"summary", detail::summaryJson(summary)},
@@ -141,7 +178,7 @@ int runStats(const StatsArgs& args, const Io& io) {
     for (const auto& m : trace->markers) {
         markerCount += m.parsed ? 1 : 0;
     }
-    out << "trace          " << args.input << " ("
+    out << "trace          " << detail::joined(args.inputs) << " ("
         << (trace->metadata.contains("format") ? trace->metadata.at("format") : "?") << ")\n";
     out << "lanes          " << trace->lanes.size() << " (" << summary.workers << " workers), tasks " << summary.tasks
         << ", markers " << markerCount << "\n";
@@ -179,14 +216,14 @@ int runStats(const StatsArgs& args, const Io& io) {
 }
 
 struct BarriersArgs {
-    std::string input;
+    std::vector<std::string> inputs;
     bool json = false;
     bool csv = false;
     double thresholdUs = 100.0;
 };
 
 int runBarriers(const BarriersArgs& args, const Io& io) {
-    const auto trace = detail::load("barriers", args.input, io);
+    const auto trace = detail::load("barriers", args.inputs, io);
     if (!trace) {
         return 1;
     }
@@ -206,7 +243,7 @@ int runBarriers(const BarriersArgs& args, const Io& io) {
                             {"transition", b.transition}, {"transition_label", b.transitionLabel},
                             {"main_thread_state", b.mainThreadState}});
         }
-        out << nlohmann::json{{"input", args.input}, {"threshold_ns", options.threshold},
+        out << nlohmann::json{{"input", detail::joined(args.inputs)}, {"threshold_ns", options.threshold},
                               {"transitions", transitions.size()}, {"barriers", list}}
                    .dump(2)
             << "\n";
@@ -233,7 +270,7 @@ void addCommands(CLI::App& app, std::ostream& out, std::ostream& err) {
     {
         auto args = std::make_shared<StatsArgs>();
         auto* sub = app.add_subcommand("stats", "Time per state class per worker, barriers, efficiencies of a trace");
-        sub->add_option("input", args->input, "Run folder, prof_file_*, paje.trace or native trace")->required();
+        sub->add_option("input", args->inputs, detail::kInputHelp)->required();
         sub->add_flag("--json", args->json, "Print JSON for scripts");
         sub->add_option("--threshold-us", args->thresholdUs, "Shortest barrier, in microseconds")
             ->check(CLI::NonNegativeNumber);
@@ -245,7 +282,7 @@ void addCommands(CLI::App& app, std::ostream& out, std::ostream& err) {
     {
         auto args = std::make_shared<BarriersArgs>();
         auto* sub = app.add_subcommand("barriers", "List the barriers (no worker executing) and their batch transitions");
-        sub->add_option("input", args->input, "Run folder, prof_file_*, paje.trace or native trace")->required();
+        sub->add_option("input", args->inputs, detail::kInputHelp)->required();
         sub->add_flag("--json", args->json, "Print JSON for scripts");
         sub->add_flag("--csv", args->csv, "Print CSV");
         sub->add_option("--threshold-us", args->thresholdUs, "Shortest barrier, in microseconds")

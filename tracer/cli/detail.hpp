@@ -22,6 +22,11 @@ struct Io {
 // Reads the input of a command; on failure prints "starscope <command>: <error>" and returns
 // nullopt. Reader warnings go to err.
 std::optional<Trace> load(const std::string& command, const std::filesystem::path& input, const Io& io);
+// Several inputs are several prof files of one run (one per process), merged.
+std::optional<Trace> load(const std::string& command, const std::vector<std::string>& inputs, const Io& io);
+std::string joined(const std::vector<std::string>& inputs);
+inline constexpr const char* kInputHelp =
+    "Run folder, prof_file_* (several: one per process, merged), paje.trace or native trace";
 int reportError(const std::string& command, const TraceError& error, const Io& io);
 // Exit code for an error: 2 for bad arguments, 1 otherwise.
 int exitCodeFor(const TraceError& error);

@@ -13,7 +13,7 @@ namespace fs = std::filesystem;
 namespace {
 
 struct ExportArgs {
-    std::string input;
+    std::vector<std::string> inputs;
     std::string format;
     std::string table = "spans";
     std::string output = "-";
@@ -55,7 +55,7 @@ int writeOutput(const std::string& command, const std::string& output, const Io&
 }
 
 int runExport(const ExportArgs& args, const Io& io) {
-    const auto trace = load("export", args.input, io);
+    const auto trace = load("export", args.inputs, io);
     if (!trace) {
         return 1;
     }
@@ -78,12 +78,12 @@ int runExport(const ExportArgs& args, const Io& io) {
 }
 
 struct ConvertArgs {
-    std::string input;
+    std::vector<std::string> inputs;
     std::string output;
 };
 
 int runConvert(const ConvertArgs& args, const Io& io) {
-    const auto trace = load("convert", args.input, io);
+    const auto trace = load("convert", args.inputs, io);
     if (!trace) {
         return 1;
     }
@@ -91,8 +91,8 @@ int runConvert(const ConvertArgs& args, const Io& io) {
     if (output.empty()) {
         // A run folder keeps its cached conversion inside (DESIGN.md: run directory).
         std::error_code ec;
-        output = fs::is_directory(args.input, ec) ? fs::path(args.input) / "trace.sstrace"
-                                                  : fs::path(args.input + ".sstrace");
+        const auto& first = args.inputs.front();
+        output = fs::is_directory(first, ec) ? fs::path(first) / "trace.sstrace" : fs::path(first + ".sstrace");
     }
     const auto written = writeNativeFile(*trace, output);
     if (!written) {
@@ -109,7 +109,7 @@ void addExportCommands(CLI::App& app, const Io& io) {
     {
         auto args = std::make_shared<ExportArgs>();
         auto* sub = app.add_subcommand("export", "Write a trace as Paje, Chrome trace JSON (Perfetto) or CSV");
-        sub->add_option("input", args->input, "Run folder, prof_file_*, paje.trace or native trace")->required();
+        sub->add_option("input", args->inputs, kInputHelp)->required();
         sub->add_option("--format", args->format, "paje, chrome or csv")
             ->required()
             ->check(CLI::IsMember({"paje", "chrome", "csv"}));
@@ -123,7 +123,7 @@ void addExportCommands(CLI::App& app, const Io& io) {
     {
         auto args = std::make_shared<ConvertArgs>();
         auto* sub = app.add_subcommand("convert", "Convert a trace to starscope's native format for fast reopening");
-        sub->add_option("input", args->input, "Run folder, prof_file_*, paje.trace or native trace")->required();
+        sub->add_option("input", args->inputs, kInputHelp)->required();
         sub->add_option("-o,--output", args->output,
                         "Output file (default: RUN/trace.sstrace for a run folder, INPUT.sstrace otherwise)");
         onRun(sub, [args, io] { return runConvert(*args, io); });

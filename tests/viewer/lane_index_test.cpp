@@ -49,3 +49,28 @@ TEST(LaneIndex, EmptyLane) {
     index.addStateTimes(spans, 0, 0, times.data());
     EXPECT_EQ(times, (std::vector<TimeNs>{0, 0, 0}));
 }
+
+TEST(LaneIndex, PrefixesAtEveryBoundaryIncludingTheEnd) {
+    constexpr std::size_t kStates = 3;
+    for (const std::size_t count : {LaneIndex::kBlock, 2 * LaneIndex::kBlock, 2 * LaneIndex::kBlock + 5}) {
+        std::vector<Span> spans;
+        for (std::size_t i = 0; i < count; ++i) {
+            const auto start = static_cast<TimeNs>(10 * i);
+            spans.push_back({start, start + static_cast<TimeNs>(i % 7), static_cast<std::uint32_t>(i % kStates),
+                             starscope::tracer::kNoTask});
+        }
+        const LaneIndex index(spans, kStates);
+        std::vector<TimeNs> expected(kStates, 0);
+        for (std::size_t k = 0; k <= count; ++k) {
+            std::vector<TimeNs> prefix(kStates, -1);
+            index.prefixAt(spans, k, prefix.data());
+            EXPECT_EQ(prefix, expected) << count << " spans, k = " << k;
+            std::vector<TimeNs> range(kStates, 0);
+            index.addStateTimes(spans, 0, k, range.data());
+            EXPECT_EQ(range, expected) << count << " spans, k = " << k;
+            if (k < count) {
+                expected[spans[k].state] += spans[k].duration();
+            }
+        }
+    }
+}

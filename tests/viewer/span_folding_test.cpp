@@ -135,3 +135,46 @@ TEST(SpanFolding, FirstEndingAfter) {
     EXPECT_EQ(firstEndingAfter(spans, 19.9), 0u);
     EXPECT_EQ(firstEndingAfter(spans, 40.0), 2u);
 }
+
+TEST(SpanFolding, TheLaneIndexKeepsMarksContiguousAndFewAndExactWhenZoomedIn) {
+    // Irregular spans and gaps at several zoom levels: with the index, folds may stop at block
+    // boundaries, but marks still cover every visible span once, in order, stay about the
+    // fold width, and are exactly the plain marks once nothing folds across a block.
+    std::vector<Span> spans;
+    TimeNs t = 0;
+    for (std::size_t i = 0; i < 20'000; ++i) {
+        const TimeNs length = static_cast<TimeNs>((i * 7919) % 97 + (i % 500 == 0 ? 50'000 : 0));
+        spans.push_back({t, t + length, static_cast<std::uint32_t>(i % 3), starscope::tracer::kNoTask});
+        t += length + static_cast<TimeNs>((i * 104729) % 13);
+    }
+    const LaneIndex index(spans, 3);
+    const double total = static_cast<double>(t);
+    for (const double window : {total, total / 7.0, total / 300.0, 500.0}) {
+        for (const double start : {0.0, total / 3.0, total - window}) {
+            const TimeView view{start, start + window, 5.0, 900.0};
+            std::vector<DrawRun> plain;
+            std::vector<DrawRun> indexed;
+            foldSpans(spans, view, 2.0, plain);
+            foldSpans(spans, view, 2.0, indexed, &index);
+            ASSERT_FALSE(plain.empty());
+            // Every span starting before the view's end is covered; a last fold may also
+            // swallow invisible spans beyond it, differently with and without the index.
+            const auto visibleEnd = static_cast<std::size_t>(
+                std::partition_point(spans.begin(), spans.end(),
+                                     [&](const Span& s) { return static_cast<double>(s.start) < view.endNs; })
+                - spans.begin());
+            expectContiguous(indexed, plain.front().first, indexed.back().last);
+            EXPECT_GE(indexed.back().last, visibleEnd);
+            EXPECT_LT(indexed.back().first, visibleEnd);
+            EXPECT_LE(indexed.size(), 2 * plain.size() + 2) << "window " << window;
+            for (const auto& run : indexed) {
+                if (run.folded) {
+                    EXPECT_LE(run.x1 - run.x0, 2.0 + 1e-6);
+                }
+            }
+            if (window == 500.0) {
+                EXPECT_EQ(plain, indexed) << "start " << start;
+            }
+        }
+    }
+}

@@ -1,5 +1,6 @@
 #include "viewer/core/lane_index.hpp"
 
+#include <algorithm>
 #include <cassert>
 
 namespace starscope::viewer {
@@ -17,6 +18,14 @@ LaneIndex::LaneIndex(const std::vector<Span>& spans, std::size_t stateCount) : m
         }
         assert(spans[i].state < m_states);
         running[spans[i].state] += spans[i].duration();
+    }
+    m_blockEnd.reserve((spans.size() + kBlock - 1) / kBlock);
+    for (std::size_t last = kBlock; last < spans.size() + kBlock; last += kBlock) {
+        m_blockEnd.push_back(spans[std::min(last, spans.size()) - 1].end);
+    }
+    if (spans.size() % kBlock == 0) {
+        // The loop never reaches the boundary at the very end: store it too.
+        std::copy(running.begin(), running.end(), m_prefix.begin() + static_cast<std::ptrdiff_t>((spans.size() / kBlock) * m_states));
     }
 }
 
@@ -41,6 +50,15 @@ void LaneIndex::addStateTimes(const std::vector<Span>& spans, std::size_t first,
         perState[s] += hi[s] - lo[s];
     }
     for (std::size_t i = lastBlock * kBlock; i < last; ++i) {
+        perState[spans[i].state] += spans[i].duration();
+    }
+}
+
+void LaneIndex::prefixAt(const std::vector<Span>& spans, std::size_t k, TimeNs* perState) const {
+    assert(k <= spans.size());
+    const std::size_t block = k / kBlock;
+    std::copy_n(m_prefix.begin() + static_cast<std::ptrdiff_t>(block * m_states), m_states, perState);
+    for (std::size_t i = block * kBlock; i < k; ++i) {
         perState[spans[i].state] += spans[i].duration();
     }
 }

@@ -1,6 +1,9 @@
 #pragma once
-// Per-lane block prefix sums of time per state, so the colour of a folded run of thousands of
-// spans costs two block look-ups plus at most 2 * kBlock span reads instead of a scan.
+// Per-lane block summaries: prefix sums of time per state, so the colour of a folded run of
+// thousands of spans costs a block look-up plus at most kBlock span reads instead of a scan,
+// and the end time of each block, a compact array that searches for fold boundaries go
+// through before touching one block of spans (a few cache lines instead of a miss per step
+// of a bisection over the whole lane).
 
 #include "tracer/model/trace.hpp"
 
@@ -11,7 +14,7 @@ namespace starscope::viewer {
 
 class LaneIndex {
 public:
-    static constexpr std::size_t kBlock = 64;
+    static constexpr std::size_t kBlock = 32;
 
     LaneIndex() = default;
     LaneIndex(const std::vector<tracer::Span>& spans, std::size_t stateCount);
@@ -19,12 +22,18 @@ public:
     // Adds the time each state takes in spans [first, last) to perState (stateCount entries).
     void addStateTimes(const std::vector<tracer::Span>& spans, std::size_t first, std::size_t last,
                        tracer::TimeNs* perState) const;
+    // Sets perState to the time of each state in spans [0, k). Consecutive marks share
+    // boundaries, so a painter computes one prefix per mark and subtracts neighbours.
+    void prefixAt(const std::vector<tracer::Span>& spans, std::size_t k, tracer::TimeNs* perState) const;
     std::size_t stateCount() const { return m_states; }
+    // End of the last span of each block of kBlock spans.
+    const std::vector<tracer::TimeNs>& blockEnds() const { return m_blockEnd; }
 
 private:
     std::size_t m_states = 0;
     // m_prefix[b * m_states + s]: time of state s in spans [0, b * kBlock).
     std::vector<tracer::TimeNs> m_prefix;
+    std::vector<tracer::TimeNs> m_blockEnd;
 };
 
 } // namespace starscope::viewer

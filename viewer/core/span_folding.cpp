@@ -16,6 +16,55 @@ std::size_t firstEndingAfterFrom(const std::vector<Span>& spans, std::size_t fro
     return static_cast<std::size_t>(it - spans.begin());
 }
 
+// Same answer, searching outward from `from` (galloping): the next fold boundary is usually
+// close, and probing neighbours first stays in cache where a bisection of the whole lane
+// would miss on every step.
+template <typename Ends>
+std::size_t gallop(std::size_t size, std::size_t from, double timeNs, Ends endOf) {
+    std::size_t lo = from;
+    std::size_t step = 1;
+    while (lo + step < size && static_cast<double>(endOf(lo + step)) <= timeNs) {
+        lo += step;
+        step *= 2;
+    }
+    std::size_t hi = std::min(size, lo + step + 1);
+    while (lo < hi) {
+        const std::size_t mid = lo + (hi - lo) / 2;
+        if (static_cast<double>(endOf(mid)) <= timeNs) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo;
+}
+
+// First index >= from whose span ends after timeNs.
+std::size_t nextEndingAfter(const std::vector<Span>& spans, const LaneIndex* index, std::size_t from, double timeNs) {
+    if (from >= spans.size()) {
+        return spans.size();
+    }
+    if (index == nullptr) {
+        return gallop(spans.size(), from, timeNs, [&spans](std::size_t i) { return spans[i].end; });
+    }
+    // The block holding the answer, from the compact block ends. When it starts after `from`,
+    // stop at its first span: everything before ends in time, and the next mark picks up the
+    // rest, so a fold over many blocks touches no span at all (and its colour comes straight
+    // from the block prefix). Otherwise bisect inside the block.
+    const auto& ends = index->blockEnds();
+    constexpr std::size_t kBlock = LaneIndex::kBlock;
+    const std::size_t block = gallop(ends.size(), from / kBlock, timeNs, [&ends](std::size_t b) { return ends[b]; });
+    if (block * kBlock > from) {
+        return std::min(block * kBlock, spans.size());
+    }
+    const std::size_t lo = std::max(from, block * kBlock);
+    const std::size_t hi = std::min(spans.size(), (block + 1) * kBlock);
+    const auto it = std::partition_point(spans.begin() + static_cast<std::ptrdiff_t>(lo),
+                                         spans.begin() + static_cast<std::ptrdiff_t>(hi),
+                                         [timeNs](const Span& s) { return static_cast<double>(s.end) <= timeNs; });
+    return static_cast<std::size_t>(it - spans.begin());
+}
+
 } // namespace
 
 std::size_t firstEndingAfter(const std::vector<Span>& spans, double timeNs) {
@@ -23,7 +72,7 @@ std::size_t firstEndingAfter(const std::vector<Span>& spans, double timeNs) {
 }
 
 void foldSpans(const std::vector<Span>& spans, const TimeView& view, double minWidthPx,
-               std::vector<DrawRun>& out) {
+               std::vector<DrawRun>& out, const LaneIndex* index) {
     const double left = view.leftPx;
     const double right = view.leftPx + view.widthPx;
     const double foldNs = minWidthPx * view.nsPerPixel();
@@ -41,7 +90,7 @@ void foldSpans(const std::vector<Span>& spans, const TimeView& view, double minW
         // Every following span that ends within foldNs of this one's start joins the fold; the
         // first one ending later starts the next mark, so each two marks advance >= minWidthPx.
         const double cellEnd = static_cast<double>(span.start) + foldNs;
-        const std::size_t last = std::max(i + 1, firstEndingAfterFrom(spans, i + 1, cellEnd));
+        const std::size_t last = std::max(i + 1, nextEndingAfter(spans, index, i + 1, cellEnd));
         const double foldEnd = view.toPixel(static_cast<double>(spans[last - 1].end));
         out.push_back({clip(x0), clip(foldEnd), i, last, true});
         i = last;

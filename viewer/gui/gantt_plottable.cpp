@@ -102,7 +102,7 @@ void GanttPlottable::drawLevel(QCPPainter* painter, const TimeView& view, std::s
     const auto& index = m_document->laneIndex[lane][level];
     const Palette& palette = m_document->palette;
     m_runs.clear();
-    foldSpans(spans, view, m_foldPx, m_runs);
+    foldSpans(spans, view, m_foldPx, m_runs, &index);
 
     const int y = static_cast<int>(std::lround(top));
     const int h = std::max(1, static_cast<int>(std::lround(top + height)) - y);
@@ -115,14 +115,29 @@ void GanttPlottable::drawLevel(QCPPainter* painter, const TimeView& view, std::s
             painter->fillRect(QRect(openX0, y, openX1 - openX0, h), toQColor(colour));
         }
     };
+    // Runs are contiguous (each starts where the previous ended), so the time per state of a
+    // fold is the difference of two prefixes, and each prefix is computed once.
+    const std::size_t states = index.stateCount();
+    m_stateTimes.resize(3 * states);
+    tracer::TimeNs* before = m_stateTimes.data();
+    tracer::TimeNs* after = before + states;
+    tracer::TimeNs* fold = after + states;
+    if (!m_runs.empty()) {
+        index.prefixAt(spans, m_runs.front().first, before);
+    }
     for (const DrawRun& run : m_runs) {
         Rgb c;
         if (run.folded) {
-            m_stateTimes.assign(index.stateCount(), 0);
-            index.addStateTimes(spans, run.first, run.last, m_stateTimes.data());
-            c = palette.blend(m_stateTimes.data());
+            index.prefixAt(spans, run.last, after);
+            for (std::size_t s = 0; s < states; ++s) {
+                fold[s] = after[s] - before[s];
+            }
+            c = palette.blend(fold);
+            std::swap(before, after);
         } else {
-            c = palette.spanColour(spans[run.first]);
+            const auto& span = spans[run.first];
+            c = palette.spanColour(span);
+            before[span.state] += span.duration();
         }
         // Snap to whole pixels and give every mark at least one column, so short events show.
         const int x0 = static_cast<int>(std::lround(run.x0));

@@ -14,8 +14,8 @@
 namespace starscope::viewer {
 
 inline const QColor kBarrierFill(40, 90, 220, 45);
-inline const QColor kBarrierEdge(40, 90, 220, 170);
-inline const QColor kMarkerLine(60, 60, 60);
+inline const QColor kBarrierEdge(70, 110, 220);
+inline const QColor kMarkerLine(70, 70, 70);
 
 class OverlayPlottable : public QCPAbstractPlottable {
     Q_OBJECT

@@ -62,6 +62,34 @@ void onDeferredAcquired(void* arg) noexcept {
     }
 }
 
+// Submits an RW acquisition of every handle, counted in generation.pending. Acquiring in RW
+// mode waits for every earlier reader and writer and brings the only valid copy home (so a
+// GPU copy is written back before the memory is reused); the callback releases at once.
+void acquireAll(detail::DeferredGeneration& generation,
+                const std::vector<starpu_data_handle_t>& handles) {
+    generation.waits.resize(handles.size());
+    {
+        const std::lock_guard lock(generation.mutex);
+        generation.pending = handles.size();
+    }
+    for (std::size_t i = 0; i < handles.size(); ++i) {
+        generation.waits[i] = {handles[i], &generation};
+        const int status = starpu_data_acquire_cb(handles[i], STARPU_RW, &onDeferredAcquired,
+                                                  &generation.waits[i]);
+        assert(status == 0);
+        (void)status;
+    }
+}
+
+// Unregisters a handle whose every access was granted and released, with nothing else to
+// come: no dependency is left to wait for, so StarPU's synchronisation task is skipped.
+// (starpu_data_unregister_submit would do it from a worker, but StarPU 1.3.10 leaks a
+// 48-byte request per handle on that path.)
+void unregisterIdle(starpu_data_handle_t handle) {
+    starpu_data_set_sequential_consistency_flag(handle, 0);
+    starpu_data_unregister(handle);
+}
+
 bool fitsIn(const detail::Block& block, std::size_t bytes, std::size_t alignment) {
     const auto base = reinterpret_cast<std::uintptr_t>(block.base);
     const std::uintptr_t start = (base + (alignment - 1)) & ~(std::uintptr_t{alignment} - 1);
@@ -319,19 +347,16 @@ void Arena::rewind() {
     enterBlock(0);
 }
 
-void Arena::reset() {
-    harvestDeferred();
-    const auto handles = static_cast<std::int64_t>(m_tracked.size());
-    if (m_options.traceMarkers) {
-        markResetWait(markers::Kind::ResetWaitBegin, m_name, handles);
-    }
-    const auto start = std::chrono::steady_clock::now();
+std::vector<starpu_data_handle_t> Arena::undoPartitions() {
     // Reverse order: partitions (tracked after their parents) are undone before the parents
-    // are unregistered. Each unregister returns once no task uses the handle any more.
+    // are acquired; what remains are the handles to unregister.
+    std::vector<starpu_data_handle_t> roots;
+    roots.reserve(m_tracked.size());
     for (auto it = m_tracked.rbegin(); it != m_tracked.rend(); ++it) {
         switch (it->kind) {
-        case detail::TrackedKind::Handle: starpu_data_unregister(it->handle); break;
+        case detail::TrackedKind::Handle: roots.push_back(it->handle); break;
         case detail::TrackedKind::LegacyPartition:
+            // The legacy API has no asynchronous unpartition: this one blocks.
             starpu_data_unpartition(it->handle, STARPU_MAIN_RAM);
             break;
         case detail::TrackedKind::PartitionPlan:
@@ -340,12 +365,28 @@ void Arena::reset() {
             break;
         }
     }
+    m_handlesReleased += m_tracked.size();
+    m_tracked.clear();
+    return roots;
+}
+
+void Arena::reset() {
+    harvestDeferred();
+    const auto handles = static_cast<std::int64_t>(m_tracked.size());
+    if (m_options.traceMarkers) {
+        markResetWait(markers::Kind::ResetWaitBegin, m_name, handles);
+    }
+    const auto start = std::chrono::steady_clock::now();
+    // Each unregister returns once no task uses the handle any more. (Submitting an
+    // asynchronous acquisition of every handle first and waiting once measured slower: 4.1 us
+    // of CPU per handle against 2.9 us.)
+    for (const auto handle : undoPartitions()) {
+        starpu_data_unregister(handle);
+    }
     const std::uint64_t waited = nanosSince(start);
     if (m_options.traceMarkers) {
         markResetWait(markers::Kind::ResetWaitEnd, m_name, handles);
     }
-    m_handlesReleased += m_tracked.size();
-    m_tracked.clear();
     m_lastWaitNs = waited;
     m_totalWaitNs += waited;
     m_maxWaitNs = std::max(m_maxWaitNs, waited);
@@ -365,59 +406,27 @@ void Arena::resetDeferred() {
         block.used = 0;
     }
     enterBlock(0);
-
-    std::vector<starpu_data_handle_t> roots;
-    for (auto it = m_tracked.rbegin(); it != m_tracked.rend(); ++it) {
-        switch (it->kind) {
-        case detail::TrackedKind::Handle: roots.push_back(it->handle); break;
-        case detail::TrackedKind::LegacyPartition:
-            // The legacy API has no asynchronous unpartition: this one blocks.
-            starpu_data_unpartition(it->handle, STARPU_MAIN_RAM);
-            break;
-        case detail::TrackedKind::PartitionPlan:
-            starpu_data_partition_clean(it->handle, static_cast<unsigned>(it->children.size()),
-                                        it->children.data());
-            break;
-        }
-    }
-    m_handlesReleased += m_tracked.size();
-    m_tracked.clear();
+    const auto roots = undoPartitions();
     ++m_resets;
     ++m_deferredResets;
     m_lastWaitNs = 0;
-
     if (roots.empty()) {
         for (const auto& block : generation->blocks) {
             m_free.push_back(block);
         }
         return;
     }
-    // Acquiring in RW mode waits for every earlier reader and writer and brings the only valid
-    // copy home, so the blocks are reusable as soon as every acquisition was granted. The
-    // handles are unregistered by harvestDeferred() on this thread once idle, which no longer
-    // waits; starpu_data_unregister_submit would do it from a worker, but StarPU 1.3.10 leaks
-    // a 48-byte request per handle on that path.
-    generation->pending = roots.size();
-    generation->waits.resize(roots.size());
-    auto* raw = generation.get();
+    // The blocks are reusable, and the handles unregistered by harvestDeferred(), once every
+    // acquisition was granted.
+    acquireAll(*generation, roots);
     m_deferred.push_back(std::move(generation));
-    for (std::size_t i = 0; i < roots.size(); ++i) {
-        raw->waits[i] = {roots[i], raw};
-        const int status = starpu_data_acquire_cb(roots[i], STARPU_RW, &onDeferredAcquired,
-                                                  &raw->waits[i]);
-        assert(status == 0);
-        (void)status;
-    }
 }
 
 void Arena::harvestDeferred() {
     for (auto it = m_deferred.begin(); it != m_deferred.end();) {
         if ((*it)->finished()) {
             for (const auto& wait : (*it)->waits) {
-                // Every access was granted and released and nothing else may come: no
-                // dependency left to wait for, so skip StarPU's synchronisation task.
-                starpu_data_set_sequential_consistency_flag(wait.handle, 0);
-                starpu_data_unregister(wait.handle);
+                unregisterIdle(wait.handle);
             }
             for (const auto& block : (*it)->blocks) {
                 m_free.push_back(block);

@@ -197,6 +197,7 @@ private:
     std::size_t newBlockSize(std::size_t atLeast) const;
     void closeCurrentBlock();
     void harvestDeferred();
+    std::vector<starpu_data_handle_t> undoPartitions();
     std::uint64_t currentBytesInUse() const;
     RuntimeResult<Done> checkRegistration(const void* ptr, std::size_t bytes,
                                           std::string_view what) const;

@@ -147,7 +147,13 @@ public:
         line << "\r[" << std::string(static_cast<std::size_t>(filled), '#')
              << std::string(static_cast<std::size_t>(kWidth - filled), '.') << "] epoch "
              << p.epoch + 1 << "/" << p.epochs << " batch " << p.batch << "/" << p.batches
-             << " loss " << std::fixed << std::setprecision(4) << p.lastLoss << " ETA "
+             << " loss ";
+        if (p.batchesDone == 0) {
+            line << "  -   "; // no batch finished yet
+        } else {
+            line << std::fixed << std::setprecision(4) << p.lastLoss;
+        }
+        line << " ETA "
              << static_cast<long>(eta) / 60 << ":" << std::setw(2) << std::setfill('0')
              << static_cast<long>(eta) % 60 << "   ";
         m_out << line.str() << std::flush;

@@ -77,11 +77,14 @@ void foldSpans(const std::vector<Span>& spans, const TimeView& view, double minW
     const double right = view.leftPx + view.widthPx;
     const double foldNs = minWidthPx * view.nsPerPixel();
     const auto clip = [left, right](double x) { return std::clamp(x, left, right); };
+    // TimeView::toPixel without its division: this loop runs once per mark.
+    const double scale = view.widthPx / view.durationNs();
+    const auto toPixel = [&view, scale](tracer::TimeNs t) { return view.leftPx + (static_cast<double>(t) - view.startNs) * scale; };
     std::size_t i = firstEndingAfter(spans, view.startNs);
     while (i < spans.size() && static_cast<double>(spans[i].start) < view.endNs) {
         const Span& span = spans[i];
-        const double x0 = view.toPixel(static_cast<double>(span.start));
-        const double x1 = view.toPixel(static_cast<double>(span.end));
+        const double x0 = toPixel(span.start);
+        const double x1 = toPixel(span.end);
         if (x1 - x0 >= minWidthPx) {
             out.push_back({clip(x0), clip(x1), i, i + 1, false});
             ++i;
@@ -91,7 +94,7 @@ void foldSpans(const std::vector<Span>& spans, const TimeView& view, double minW
         // first one ending later starts the next mark, so each two marks advance >= minWidthPx.
         const double cellEnd = static_cast<double>(span.start) + foldNs;
         const std::size_t last = std::max(i + 1, nextEndingAfter(spans, index, i + 1, cellEnd));
-        const double foldEnd = view.toPixel(static_cast<double>(spans[last - 1].end));
+        const double foldEnd = toPixel(spans[last - 1].end);
         out.push_back({clip(x0), clip(foldEnd), i, last, true});
         i = last;
     }

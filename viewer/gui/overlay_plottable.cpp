@@ -11,6 +11,8 @@ namespace starscope::viewer {
 namespace {
 
 constexpr int kLabelPadding = 3;
+constexpr int kMinBandPx = 3;
+constexpr int kTickPx = 8;
 const QColor kLabelBackground(255, 255, 255, 210);
 const QColor kSelectionFill(255, 200, 0, 60);
 const QColor kSelectionEdge(200, 140, 0);
@@ -110,10 +112,15 @@ void OverlayPlottable::drawBarriers(QCPPainter* painter, const TimeView& view, c
         }
         const int left = std::max(x0, lastBandRight);
         lastBandRight = x1;
-        fillTranslucent(painter, QRect(left, area.top(), x1 - left, area.height()), kBarrierFill);
-        if (x1 - left > 2) {
+        if (x1 - left >= kMinBandPx) {
+            fillTranslucent(painter, QRect(left, area.top(), x1 - left, area.height()), kBarrierFill);
             verticalLine(painter, left, area, kBarrierEdge);
             verticalLine(painter, x1 - 1, area, kBarrierEdge);
+        } else {
+            // Too thin for a tint to show, and full-height lines would bury the rows when
+            // zoomed out: ticks on the top and bottom edges mark it.
+            painter->fillRect(QRect(left, area.top(), x1 - left, kTickPx), kBarrierEdge);
+            painter->fillRect(QRect(left, area.bottom() - kTickPx + 1, x1 - left, kTickPx), kBarrierEdge);
         }
         const QString text = QString::fromStdString(formatDuration(static_cast<double>(barrier.duration())));
         const int width = metrics.horizontalAdvance(text) + 2 * kLabelPadding;

@@ -20,6 +20,9 @@ namespace {
 // events), measured on recorded runs with a wide margin, plus room for worker state changes.
 constexpr std::uint64_t kTraceBytesPerTask = 4096;
 constexpr std::uint64_t kTraceBaseMb = 32;
+// FxT allocates the whole buffer at start-up; beyond this, long runs let FxT flush to disk
+// (StarPU then says so) rather than reserving gigabytes.
+constexpr std::uint64_t kTraceMaxMb = 1024;
 
 Unexpected<WorkloadError> badFlag(const std::string& flag, std::string message) {
     return workloadError(ErrorCode::InvalidArgument, std::move(message), flag);
@@ -220,7 +223,9 @@ WorkloadResult<RecordPlan> planRecord(const RecordOptions& options) {
     plan.estimatedTasks = options.epochs * plan.batchesPerEpoch * (6 * chunks + 3)
                           + 3 * ((testImages + plan.train.evalChunk - 1) / plan.train.evalChunk)
                           + 4 * plan.workers;
-    plan.traceBufferMb = kTraceBaseMb + (plan.estimatedTasks * kTraceBytesPerTask + (1 << 20) - 1) / (1 << 20);
+    plan.traceBufferMb = std::min(
+        kTraceMaxMb,
+        kTraceBaseMb + (plan.estimatedTasks * kTraceBytesPerTask + (1 << 20) - 1) / (1 << 20));
     return plan;
 }
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The main job: sets everything up, builds, then records a short training run (a few batches
-# of the CNN on MNIST, traced with FxT) with two strategies into runs/:
+# of the CNN on MNIST, traced with FxT, then a quick test on 1,000 images) with two strategies
+# into runs/:
 #   runs/single-naive     one batch arena (a full barrier at every batch) + naive loader
 #   runs/double-advanced  two batch arenas + the non-blocking prefetching loader
 set -euo pipefail
@@ -19,7 +20,7 @@ for strategy in single:naive double:advanced; do
   loader=${strategy##*:}
   run_step "record $arenas arenas + $loader loader ($batches batches)" \
     "$starscope" record --arenas "$arenas" --loader "$loader" --batches "$batches" \
-      --out "$root/runs/$arenas-$loader" --force
+      --test-images 1000 --out "$root/runs/$arenas-$loader" --force
 done
 
 say ""

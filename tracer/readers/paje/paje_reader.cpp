@@ -67,6 +67,14 @@ struct Container {
     std::vector<std::int32_t> lanes;
 };
 
+// Lookups by string_view without building a std::string per field of every line.
+struct TextHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view text) const { return std::hash<std::string_view>{}(text); }
+};
+template <typename V>
+using TextMap = std::unordered_map<std::string, V, TextHash, std::equal_to<>>;
+
 // A timed event, kept compact until the stable sort by time.
 struct Timed {
     TimeNs time;
@@ -85,11 +93,13 @@ public:
 
 private:
     std::uint32_t id(std::string_view s) {
-        const auto [it, inserted] = m_ids.try_emplace(std::string(s), static_cast<std::uint32_t>(m_strings.size()));
-        if (inserted) {
-            m_strings.emplace_back(s);
+        if (const auto it = m_ids.find(s); it != m_ids.end()) {
+            return it->second;
         }
-        return it->second;
+        const auto next = static_cast<std::uint32_t>(m_strings.size());
+        m_ids.emplace(std::string(s), next);
+        m_strings.emplace_back(s);
+        return next;
     }
     TraceError error(std::string message, std::size_t offset, std::size_t line) const {
         return TraceError{ErrorCode::Corrupt, "line " + std::to_string(line) + ": " + message,
@@ -103,16 +113,16 @@ private:
 
     const fs::path& m_file;
     const ReadOptions& m_options;
-    std::unordered_map<std::string, std::uint32_t> m_ids;
+    TextMap<std::uint32_t> m_ids;
     std::vector<std::string> m_strings;
-    std::unordered_map<std::string, EventDef> m_defs;
+    TextMap<EventDef> m_defs;
     std::optional<std::pair<std::string, EventDef>> m_openDef;
     std::vector<std::string> m_openFields;
     std::unordered_map<std::uint32_t, std::uint32_t> m_typeNames;       // type alias -> name
     std::unordered_map<std::uint64_t, std::uint32_t> m_entityValues;    // (type, alias) -> name
     std::unordered_map<std::uint32_t, std::uint32_t> m_stateTypeOwner;  // state type -> container type
     std::vector<Container> m_containers;
-    std::unordered_map<std::string, std::int32_t> m_containerByRef;
+    TextMap<std::int32_t> m_containerByRef;
     std::unordered_map<std::uint64_t, std::int32_t> m_laneByKey;
     std::vector<Timed> m_timed;
     std::vector<std::string_view> m_tokens;
@@ -192,7 +202,7 @@ std::optional<TraceError> PajeParser::header(std::string_view line, std::size_t 
 }
 
 std::int32_t PajeParser::container(std::string_view ref) {
-    const auto it = m_containerByRef.find(std::string(ref));
+    const auto it = m_containerByRef.find(ref);
     return it == m_containerByRef.end() ? -1 : it->second;
 }
 
@@ -201,7 +211,7 @@ std::optional<TraceError> PajeParser::event(std::string_view line, std::size_t o
     if (m_tokens.empty()) {
         return std::nullopt;
     }
-    const auto defIt = m_defs.find(std::string(m_tokens[0]));
+    const auto defIt = m_defs.find(m_tokens[0]);
     if (defIt == m_defs.end()) {
         return error("event id \"" + std::string(m_tokens[0]) + "\" has no %EventDef", offset, lineNo);
     }
@@ -358,6 +368,18 @@ bool PajeParser::process() {
                      [](const Timed& a, const Timed& b) { return a.time < b.time; });
     const auto executing = detail::kExecutingState;
     const auto& starpuStates = detail::starpu_1_3_10::kStateNames;
+    // State ids by (interned name, lane class): the builder's own lookup builds a string key.
+    std::unordered_map<std::uint64_t, std::uint32_t> stateIds;
+    const auto stateFor = [&](std::uint32_t name, LaneKind kind) {
+        const std::uint64_t key = (std::uint64_t{name} << 1) | (kind == LaneKind::MainThread ? 1U : 0U);
+        const auto it = stateIds.find(key);
+        if (it != stateIds.end()) {
+            return it->second;
+        }
+        const auto state = m_b.state(m_strings[name], kind);
+        stateIds.emplace(key, state);
+        return state;
+    };
     for (std::size_t i = 0; i < m_timed.size(); ++i) {
         const Timed& e = m_timed[i];
         if (m_options.progress && (i & 0xffff) == 0
@@ -399,9 +421,9 @@ bool PajeParser::process() {
             std::uint32_t state = 0;
             TaskIndex task = kNoTask;
             if (runtimeState && entity != m_entityValues.end()) {
-                state = m_b.state(m_strings[entity->second], laneKind);
+                state = stateFor(entity->second, laneKind);
             } else if (runtimeState) {
-                state = m_b.state(m_strings[e.value], laneKind);
+                state = stateFor(e.value, laneKind);
             } else if (worker) {
                 // starpu_fxt_tool writes each codelet start twice at the same instant: plainly,
                 // then with its job id. Keep the one with the job id.
@@ -418,9 +440,9 @@ bool PajeParser::process() {
                 auto& t = m_b.taskAt(task);
                 t.codelet = m_b.intern(m_strings[e.value]);
                 t.footprint = e.footprint;
-                state = m_b.state(executing, laneKind);
+                state = stateFor(id(executing), laneKind);
             } else {
-                state = m_b.state(m_strings[e.value], laneKind);
+                state = stateFor(e.value, laneKind);
             }
             if (e.kind == Kind::SetState) {
                 m_b.setState(lane, e.time, state, task);

@@ -9,6 +9,7 @@
 #include "viewer/core/synthetic_trace.hpp"
 #include "viewer/core/trace_document.hpp"
 #include "viewer/gui/gantt_plot.hpp"
+#include "viewer/gui/gantt_plottable.hpp"
 
 #include <QApplication>
 
@@ -43,12 +44,15 @@ int main(int argc, char** argv) {
     }
     double millions = 10.0;
     int repeats = 30;
+    bool rowImages = true;
     std::string only;   // run one view only (for profiling): "full", "mid" or "deep"
     PixelSize size{1600, 900};
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string flag = argv[i];
         if (flag == "--spans-millions") {
             millions = std::atof(argv[i + 1]);
+        } else if (flag == "--row-images") {
+            rowImages = std::string(argv[i + 1]) != "off";
         } else if (flag == "--only") {
             only = argv[i + 1];
         } else if (flag == "--repeats") {
@@ -91,6 +95,7 @@ int main(int argc, char** argv) {
     GanttPlot plot;
     plot.resize(size.width, size.height);
     plot.setDocument(document);
+    plot.gantt()->setRowImages(rowImages);
     plot.setBarriers(barriers);
     plot.show();
     plot.replot(QCustomPlot::rpImmediateRefresh);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 namespace starscope::viewer {
 
@@ -106,14 +107,31 @@ void GanttPlottable::drawLevel(QCPPainter* painter, const TimeView& view, std::s
 
     const int y = static_cast<int>(std::lround(top));
     const int h = std::max(1, static_cast<int>(std::lround(top + height)) - y);
+    // On raster devices the row is composed as one scanline of pixels and blitted once: a
+    // QPainter call per mark costs more than the marks themselves at full zoom-out. Vector
+    // output (PDF) keeps one rectangle per mark. Gaps of the base level show the background;
+    // those of pushed levels stay transparent over the base level.
+    const bool raster = m_rowImages && !painter->modes().testFlag(QCPPainter::pmVectorized);
+    const QRect clip = clipRect();
+    const QRgb gap = level == 0 ? qRgb(kBackground.r, kBackground.g, kBackground.b) : qRgba(0, 0, 0, 0);
+    if (raster) {
+        m_line.assign(static_cast<std::size_t>(std::max(0, clip.width())), gap);
+    }
     bool open = false;
     Rgb colour;
     int openX0 = 0;
     int openX1 = 0;
     const auto flush = [&] {
-        if (open) {
-            painter->fillRect(QRect(openX0, y, openX1 - openX0, h), toQColor(colour));
+        if (!open) {
+            return;
         }
+        if (!raster) {
+            painter->fillRect(QRect(openX0, y, openX1 - openX0, h), toQColor(colour));
+            return;
+        }
+        const int from = std::clamp(openX0 - clip.left(), 0, clip.width());
+        const int to = std::clamp(openX1 - clip.left(), 0, clip.width());
+        std::fill(m_line.begin() + from, m_line.begin() + to, qRgb(colour.r, colour.g, colour.b));
     };
     // Runs are contiguous (each starts where the previous ended), so the time per state of a
     // fold is the difference of two prefixes, and each prefix is computed once.
@@ -153,6 +171,17 @@ void GanttPlottable::drawLevel(QCPPainter* painter, const TimeView& view, std::s
         openX1 = x1;
     }
     flush();
+    if (raster && !m_line.empty()) {
+        const auto format = level == 0 ? QImage::Format_RGB32 : QImage::Format_ARGB32_Premultiplied;
+        if (m_row.width() != static_cast<int>(m_line.size()) || m_row.height() != h || m_row.format() != format) {
+            m_row = QImage(static_cast<int>(m_line.size()), h, format);
+        }
+        const auto bytes = m_line.size() * sizeof(QRgb);
+        for (int line = 0; line < h; ++line) {
+            std::memcpy(m_row.scanLine(line), m_line.data(), bytes);
+        }
+        painter->drawImage(QPoint(clip.left(), y), m_row);
+    }
 }
 
 void GanttPlottable::drawLegendIcon(QCPPainter* painter, const QRectF& rect) const {

@@ -8,6 +8,8 @@
 
 #include <qcustomplot.h>
 
+#include <QImage>
+
 #include <memory>
 #include <vector>
 
@@ -24,6 +26,8 @@ public:
     void setDocument(std::shared_ptr<const TraceDocument> document);
     const std::shared_ptr<const TraceDocument>& document() const { return m_document; }
     void setFoldWidth(double pixels) { m_foldPx = pixels; }
+    // Raster output composes each row as one image (default) or paints one rectangle per mark.
+    void setRowImages(bool enabled) { m_rowImages = enabled; }
     // The view the last draw() used, from the axes; valid even before a draw.
     TimeView currentView() const;
 
@@ -42,8 +46,11 @@ private:
 
     std::shared_ptr<const TraceDocument> m_document;
     double m_foldPx = kDefaultFoldPx;
+    bool m_rowImages = true;
     std::vector<DrawRun> m_runs;               // reused between frames
     std::vector<tracer::TimeNs> m_stateTimes;  // reused between folds
+    std::vector<QRgb> m_line;                  // one row's pixels, reused between rows
+    QImage m_row;
 };
 
 } // namespace starscope::viewer

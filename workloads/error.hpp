@@ -21,7 +21,7 @@ enum class ErrorCode : std::uint8_t {
 struct WorkloadError {
     ErrorCode code = ErrorCode::Io;
     std::string message;
-    std::string file;                   // file or folder concerned, or "--flag"
+    std::string file;                    // file or folder concerned, or "--flag"
     std::optional<std::uint64_t> offset; // byte offset in file, where it applies
 
     // "file: byte 12: message" (parts omitted where unknown).
@@ -38,8 +38,7 @@ struct WorkloadError {
     bool operator==(const WorkloadError&) const = default;
 };
 
-template <typename T>
-using WorkloadResult = Result<T, WorkloadError>;
+template <typename T> using WorkloadResult = Result<T, WorkloadError>;
 
 inline Unexpected<WorkloadError> workloadError(ErrorCode code, std::string message,
                                                std::string file = {},

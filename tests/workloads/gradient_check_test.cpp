@@ -3,9 +3,8 @@
 
 #include "workloads/cnn/kernels.hpp"
 
-#include <gtest/gtest.h>
-
 #include <cmath>
+#include <gtest/gtest.h>
 #include <random>
 #include <vector>
 
@@ -66,10 +65,10 @@ struct Problem {
         const double* input = images.data() + at * shape.imageSize();
         convForward(shape, input, count, conv.data(), convOut.data());
         poolForward(shape, convOut.data(), count, pooled.data(), argmax.data());
-        denseForwardLoss(shape, pooled.data(), count, dense.data(), labels.data() + at,
-                         1.0 / batch, dlogits.data(), stats);
-        denseBackward(shape, pooled.data(), dlogits.data(), count, dense.data(),
-                      grads.dense.data(), dpooled.data());
+        denseForwardLoss(shape, pooled.data(), count, dense.data(), labels.data() + at, 1.0 / batch,
+                         dlogits.data(), stats);
+        denseBackward(shape, pooled.data(), dlogits.data(), count, dense.data(), grads.dense.data(),
+                      dpooled.data());
         poolBackward(shape, dpooled.data(), argmax.data(), convOut.data(), count, dconv.data());
         convBackward(shape, input, dconv.data(), count, grads.conv.data());
         return grads;

@@ -4,9 +4,8 @@
 #include "tests/support/test_support.hpp"
 #include "tests/workloads/idx_writer.hpp"
 
-#include <gtest/gtest.h>
-
 #include <filesystem>
+#include <gtest/gtest.h>
 
 using starscope::testing::TempDir;
 using namespace starscope::workloads::testing;
@@ -24,9 +23,9 @@ protected:
     Outcome run(const std::string& args) {
         const auto log = m_dir / "log.txt";
         Outcome outcome;
-        outcome.status = starscope::testing::runCommand(std::string("'") + STARSCOPE_BINARY
-                                                        + "' record " + args + " > '"
-                                                        + log.string() + "' 2>&1");
+        outcome.status =
+            starscope::testing::runCommand(std::string("'") + STARSCOPE_BINARY + "' record " + args
+                                           + " > '" + log.string() + "' 2>&1");
         outcome.output = starscope::testing::readFile(log);
         fs::remove(log);
         return outcome;
@@ -45,10 +44,10 @@ protected:
     TempDir m_dir;
 };
 
-#define EXPECT_REJECTED(outcome, text)                                                          \
-    do {                                                                                        \
-        EXPECT_NE((outcome).status, 0) << (outcome).output;                                     \
-        EXPECT_NE((outcome).output.find(text), std::string::npos) << (outcome).output;          \
+#define EXPECT_REJECTED(outcome, text)                                                             \
+    do {                                                                                           \
+        EXPECT_NE((outcome).status, 0) << (outcome).output;                                        \
+        EXPECT_NE((outcome).output.find(text), std::string::npos) << (outcome).output;             \
     } while (false)
 
 } // namespace
@@ -81,7 +80,8 @@ TEST_F(RecordErrors, ExistingOutputNeedsForce) {
 
 TEST_F(RecordErrors, UnwritableOutput) {
     writeBytes(m_dir / "file", "x");
-    const auto underFile = run(tiny() + " --batch-size 8 --out '" + (m_dir / "file" / "run").string() + "'");
+    const auto underFile =
+        run(tiny() + " --batch-size 8 --out '" + (m_dir / "file" / "run").string() + "'");
     EXPECT_REJECTED(underFile, "is not a folder");
     // /proc refuses new folders even to root, whom permission bits do not stop.
     const auto inProc = run(tiny() + " --batch-size 8 --out /proc/starscope-run");

@@ -4,14 +4,13 @@
 #include "tests/support/test_support.hpp"
 #include "tests/workloads/run_folder.hpp"
 
-#include <gtest/gtest.h>
-
 #include <chrono>
 #include <csignal>
 #include <fcntl.h>
 #include <fstream>
-#include <sstream>
+#include <gtest/gtest.h>
 #include <spawn.h>
+#include <sstream>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -118,8 +117,8 @@ TEST(Record, CtrlCStopsAtABatchBoundaryAndKeepsTheTrace) {
     const std::string outArg = out.string();
     const std::string logPath = (dir / "log.txt").string();
     // Long enough that it cannot finish before the signal: five full epochs.
-    std::vector<std::string> args{STARSCOPE_BINARY, "record", "--epochs", "5", "--workers", "2",
-                                  "--out", outArg};
+    std::vector<std::string> args{STARSCOPE_BINARY, "record", "--epochs", "5",
+                                  "--workers",      "2",      "--out",    outArg};
     std::vector<char*> argv;
     for (auto& arg : args) {
         argv.push_back(arg.data());
@@ -142,7 +141,8 @@ TEST(Record, CtrlCStopsAtABatchBoundaryAndKeepsTheTrace) {
     ASSERT_EQ(::kill(pid, SIGINT), 0);
     int status = 0;
     ASSERT_EQ(::waitpid(pid, &status, 0), pid);
-    ASSERT_TRUE(WIFEXITED(status)) << "ended by a signal: " << starscope::testing::readFile(logPath);
+    ASSERT_TRUE(WIFEXITED(status))
+        << "ended by a signal: " << starscope::testing::readFile(logPath);
     EXPECT_EQ(WEXITSTATUS(status), 130) << starscope::testing::readFile(logPath);
 
     const auto run = readJson(out / "run.json");

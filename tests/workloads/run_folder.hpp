@@ -86,8 +86,8 @@ inline ::testing::AssertionResult validRunJson(const nlohmann::json& run) {
         check(*dataset, "dataset.", "train_images", V::number_unsigned);
         check(*dataset, "dataset.", "test_images", V::number_unsigned);
     }
-    for (const char* key : {"batch_size", "epochs", "batches_per_epoch", "chunk", "workers",
-                            "batches_run"}) {
+    for (const char* key :
+         {"batch_size", "epochs", "batches_per_epoch", "chunk", "workers", "batches_run"}) {
         check(run, "", key, V::number_unsigned);
     }
     check(run, "", "scheduler", V::string);

@@ -7,11 +7,10 @@
 #include "workloads/cnn/kernels.hpp"
 #include "workloads/train/trainer.hpp"
 
-#include <gtest/gtest.h>
-#include <starpu.h>
-
 #include <cstdlib>
+#include <gtest/gtest.h>
 #include <optional>
+#include <starpu.h>
 
 using namespace starscope::workloads;
 namespace runtime = starscope::runtime;
@@ -91,8 +90,10 @@ Reference sequentialTraining(const TrainConfig& config, std::size_t batches) {
                 convBackward(s, in, dconv.data(), count, convGrads.back().data());
             }
             std::vector<const float*> cg, dg;
-            for (const auto& g : convGrads) cg.push_back(g.data());
-            for (const auto& g : denseGrads) dg.push_back(g.data());
+            for (const auto& g : convGrads)
+                cg.push_back(g.data());
+            for (const auto& g : denseGrads)
+                dg.push_back(g.data());
             sgdStep(ref.conv.data(), cg.data(), static_cast<int>(cg.size()), ref.conv.size(),
                     config.learningRate);
             sgdStep(ref.dense.data(), dg.data(), static_cast<int>(dg.size()), ref.dense.size(),
@@ -135,18 +136,18 @@ TEST_P(TaskGraph, MatchesTheLayersRunInSequence) {
     EXPECT_EQ(report->denseParams, ref.dense);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Strategies, TaskGraph,
-    ::testing::Values(Strategy{1, runtime::LoaderKind::Naive},
-                      Strategy{2, runtime::LoaderKind::Prefetch},
-                      Strategy{2, runtime::LoaderKind::Advanced},
-                      Strategy{3, runtime::LoaderKind::DoublePrefetch}),
-    [](const ::testing::TestParamInfo<Strategy>& param) {
-        std::string name = std::to_string(param.param.slots) + "_slots_"
-                           + std::string(runtime::loaderKindName(param.param.loader));
-        std::replace(name.begin(), name.end(), '-', '_');
-        return name;
-    });
+INSTANTIATE_TEST_SUITE_P(Strategies, TaskGraph,
+                         ::testing::Values(Strategy{1, runtime::LoaderKind::Naive},
+                                           Strategy{2, runtime::LoaderKind::Prefetch},
+                                           Strategy{2, runtime::LoaderKind::Advanced},
+                                           Strategy{3, runtime::LoaderKind::DoublePrefetch}),
+                         [](const ::testing::TestParamInfo<Strategy>& param) {
+                             std::string name =
+                                 std::to_string(param.param.slots) + "_slots_"
+                                 + std::string(runtime::loaderKindName(param.param.loader));
+                             std::replace(name.begin(), name.end(), '-', '_');
+                             return name;
+                         });
 
 TEST(Training, ASubsetOfMnistReachesAFixedAccuracy) {
     TrainConfig config;

@@ -4,7 +4,6 @@
 #include "workloads/cli/record_command.hpp"
 
 #include <CLI/CLI.hpp>
-
 #include <iostream>
 
 int main(int argc, char** argv) {

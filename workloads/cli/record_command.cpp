@@ -59,7 +59,8 @@ void addRecordCommand(CLI::App& app, std::ostream& out, std::ostream& err) {
     auto& o = state->options;
     cmd->add_option("--arenas", o.arenas, "Batch arenas: single, double or a ring size N")
         ->capture_default_str();
-    cmd->add_option("--loader", o.loader, "Image loader: naive, prefetch, advanced, double-prefetch")
+    cmd->add_option("--loader", o.loader,
+                    "Image loader: naive, prefetch, advanced, double-prefetch")
         ->capture_default_str();
     cmd->add_option("--epochs", o.epochs, "Epochs")->capture_default_str();
     cmd->add_option("--batches", o.batches, "Batches per epoch (0: the whole training set)")

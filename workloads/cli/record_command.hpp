@@ -2,7 +2,6 @@
 // `starscope record`: the CLI11 subcommand around planRecord / executeRecord.
 
 #include <CLI/CLI.hpp>
-
 #include <iosfwd>
 
 namespace starscope::workloads::cli {

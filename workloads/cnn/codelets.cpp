@@ -8,8 +8,7 @@ namespace starscope::workloads::cnn {
 
 namespace {
 
-template <typename T>
-T* vectorPtr(void* buffer) {
+template <typename T> T* vectorPtr(void* buffer) {
     return reinterpret_cast<T*>(STARPU_VECTOR_GET_PTR(buffer));
 }
 
@@ -160,8 +159,8 @@ starpu_codelet& denseForwardCodelet() {
 }
 
 starpu_codelet& denseBackwardCodelet() {
-    static starpu_codelet codelet = makeCodelet(
-        "dense_bwd", denseBackwardCpu, {STARPU_R, STARPU_R, STARPU_R, STARPU_W, STARPU_W});
+    static starpu_codelet codelet = makeCodelet("dense_bwd", denseBackwardCpu,
+                                                {STARPU_R, STARPU_R, STARPU_R, STARPU_W, STARPU_W});
     return codelet;
 }
 

@@ -5,11 +5,10 @@
 
 #include "workloads/cnn/shape.hpp"
 
-#include <starpu.h>
-
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <starpu.h>
 
 namespace starscope::workloads::cnn {
 

@@ -89,7 +89,7 @@ void poolForward(const NetShape& shape, const Real* convOut, int n, Real* pooled
             for (size_t x = 0; x < poolCols; ++x) {
                 const Real* corner = in + 2 * y * convCols + 2 * x;
                 const Real values[4] = {corner[0], corner[1], corner[convCols],
-                                         corner[convCols + 1]};
+                                        corner[convCols + 1]};
                 std::uint8_t best = 0;
                 for (std::uint8_t q = 1; q < 4; ++q) {
                     if (values[q] > values[best]) {
@@ -262,8 +262,7 @@ void convBackward(const NetShape& shape, const Real* images, const Real* dconv, 
 }
 
 template <typename Real>
-void sgdStep(Real* params, const Real* const* grads, int gradCount, std::size_t size,
-             Real rate) {
+void sgdStep(Real* params, const Real* const* grads, int gradCount, std::size_t size, Real rate) {
     for (size_t g = 0; g < sz(gradCount); ++g) {
         const Real* grad = grads[g];
         for (size_t j = 0; j < size; ++j) {
@@ -281,22 +280,23 @@ double chunkLoss(const NetShape& shape, const Real* images, const std::int32_t* 
     convForward(shape, images, n, convParams, conv.data());
     poolForward(shape, conv.data(), n, pooled.data(), argmax.data());
     Real stats[kStatsSize];
-    denseForwardLoss(shape, pooled.data(), n, denseParams, labels, Real(1), static_cast<Real*>(nullptr), stats);
+    denseForwardLoss(shape, pooled.data(), n, denseParams, labels, Real(1),
+                     static_cast<Real*>(nullptr), stats);
     return static_cast<double>(stats[0]) / n;
 }
 
-#define STARSCOPE_INSTANTIATE_KERNELS(Real)                                                       \
-    template void convForward<Real>(const NetShape&, const Real*, int, const Real*, Real*);       \
-    template void poolForward<Real>(const NetShape&, const Real*, int, Real*, std::uint8_t*);     \
-    template void denseForwardLoss<Real>(const NetShape&, const Real*, int, const Real*,          \
-                                         const std::int32_t*, Real, Real*, Real*);                \
-    template void denseBackward<Real>(const NetShape&, const Real*, const Real*, int,             \
-                                      const Real*, Real*, Real*);                                 \
-    template void poolBackward<Real>(const NetShape&, const Real*, const std::uint8_t*,           \
-                                     const Real*, int, Real*);                                    \
-    template void convBackward<Real>(const NetShape&, const Real*, const Real*, int, Real*);      \
-    template void sgdStep<Real>(Real*, const Real* const*, int, std::size_t, Real);               \
-    template double chunkLoss<Real>(const NetShape&, const Real*, const std::int32_t*, int,       \
+#define STARSCOPE_INSTANTIATE_KERNELS(Real)                                                        \
+    template void convForward<Real>(const NetShape&, const Real*, int, const Real*, Real*);        \
+    template void poolForward<Real>(const NetShape&, const Real*, int, Real*, std::uint8_t*);      \
+    template void denseForwardLoss<Real>(const NetShape&, const Real*, int, const Real*,           \
+                                         const std::int32_t*, Real, Real*, Real*);                 \
+    template void denseBackward<Real>(const NetShape&, const Real*, const Real*, int, const Real*, \
+                                      Real*, Real*);                                               \
+    template void poolBackward<Real>(const NetShape&, const Real*, const std::uint8_t*,            \
+                                     const Real*, int, Real*);                                     \
+    template void convBackward<Real>(const NetShape&, const Real*, const Real*, int, Real*);       \
+    template void sgdStep<Real>(Real*, const Real* const*, int, std::size_t, Real);                \
+    template double chunkLoss<Real>(const NetShape&, const Real*, const std::int32_t*, int,        \
                                     const Real*, const Real*);
 
 STARSCOPE_INSTANTIATE_KERNELS(float)

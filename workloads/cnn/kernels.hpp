@@ -43,8 +43,7 @@ void convBackward(const NetShape& shape, const Real* images, const Real* dconv, 
                   Real* convGrad);
 // params -= rate * sum of the gradients.
 template <typename Real>
-void sgdStep(Real* params, const Real* const* grads, int gradCount, std::size_t size,
-             Real rate);
+void sgdStep(Real* params, const Real* const* grads, int gradCount, std::size_t size, Real rate);
 
 // Mean loss of a chunk through the whole network (used by the gradient check).
 template <typename Real>

@@ -28,7 +28,7 @@ struct ChunkBuffers {
     runtime::ArenaVector<float> convOut;
     runtime::ArenaVector<float> pooled;
     runtime::ArenaVector<std::uint8_t> argmax;
-    runtime::ArenaVector<float> dlogits;  // then the chunk's stats
+    runtime::ArenaVector<float> dlogits;   // then the chunk's stats
     runtime::ArenaVector<float> denseGrad; // then the chunk's stats
     runtime::ArenaVector<float> dpooled;
     runtime::ArenaVector<float> dconv;
@@ -51,8 +51,8 @@ bool allocate(runtime::Arena& arena, std::size_t count, runtime::ArenaVector<T>&
 
 Network::Network(const NetShape& shape) : m_shape(shape), m_arena("network") {}
 
-WorkloadResult<std::unique_ptr<Network>> Network::create(const NetShape& shape,
-                                                         std::uint64_t seed, std::size_t epochs) {
+WorkloadResult<std::unique_ptr<Network>> Network::create(const NetShape& shape, std::uint64_t seed,
+                                                         std::size_t epochs) {
     std::unique_ptr<Network> network(new Network(shape));
     auto conv = network->m_arena.allocateVector<float>(shape.convParamCount());
     if (!conv) {
@@ -156,9 +156,8 @@ WorkloadResult<std::size_t> Network::submitBatch(runtime::Arena& batchArena,
     if (step) {
         step = forEachChunk([&](ChunkBuffers& b, ChunkArgs& args) {
             return insert(denseBackwardCodelet(), STARPU_R, b.pooled.handle, STARPU_R,
-                          b.dlogits.handle, STARPU_R, m_dense.handle, STARPU_W,
-                          b.denseGrad.handle, STARPU_W, b.dpooled.handle, STARPU_VALUE, &args,
-                          sizeof args);
+                          b.dlogits.handle, STARPU_R, m_dense.handle, STARPU_W, b.denseGrad.handle,
+                          STARPU_W, b.dpooled.handle, STARPU_VALUE, &args, sizeof args);
         });
     }
     if (step) {
@@ -170,9 +169,8 @@ WorkloadResult<std::size_t> Network::submitBatch(runtime::Arena& batchArena,
     }
     if (step) {
         step = forEachChunk([&](ChunkBuffers& b, ChunkArgs& args) {
-            return insert(convBackwardCodelet(), STARPU_R, input.images, STARPU_R,
-                          b.dconv.handle, STARPU_W, b.convGrad.handle, STARPU_VALUE, &args,
-                          sizeof args);
+            return insert(convBackwardCodelet(), STARPU_R, input.images, STARPU_R, b.dconv.handle,
+                          STARPU_W, b.convGrad.handle, STARPU_VALUE, &args, sizeof args);
         });
     }
     if (!step) {
@@ -217,13 +215,14 @@ WorkloadResult<std::size_t> Network::submitBatch(runtime::Arena& batchArena,
 WorkloadResult<Evaluation> Network::evaluate(runtime::Arena& arena, const DatasetSplit& split,
                                              std::size_t limit, std::size_t chunk,
                                              std::uint64_t& tasks) {
-    const std::size_t count = limit == 0 ? split.count() : std::min<std::size_t>(limit, split.count());
+    const std::size_t count =
+        limit == 0 ? split.count() : std::min<std::size_t>(limit, split.count());
     Evaluation result;
     result.images = count;
     double lossSum = 0.0;
     for (std::size_t first = 0; first < count; first += kEvalWave) {
-        auto wave = evaluateWave(arena, split, first, std::min(kEvalWave, count - first), chunk,
-                                 tasks);
+        auto wave =
+            evaluateWave(arena, split, first, std::min(kEvalWave, count - first), chunk, tasks);
         // Waits for the wave's tasks (already done: its results were read) and recycles its
         // memory for the next wave.
         arena.reset();
@@ -285,16 +284,15 @@ WorkloadResult<Evaluation> Network::evaluateWave(runtime::Arena& arena, const Da
         args.shape = s;
         args.first = static_cast<std::int32_t>(c * chunk);
         args.count = static_cast<std::int32_t>(n);
-        auto step = checkInsert(starpu_task_insert(&convForwardCodelet(), STARPU_R, images->handle,
-                                                   STARPU_R, m_conv.handle, STARPU_W,
-                                                   convOut.handle, STARPU_VALUE, &args,
-                                                   sizeof args, 0),
-                                convForwardCodelet());
+        auto step =
+            checkInsert(starpu_task_insert(&convForwardCodelet(), STARPU_R, images->handle,
+                                           STARPU_R, m_conv.handle, STARPU_W, convOut.handle,
+                                           STARPU_VALUE, &args, sizeof args, 0),
+                        convForwardCodelet());
         if (step) {
             step = checkInsert(starpu_task_insert(&poolForwardCodelet(), STARPU_R, convOut.handle,
-                                                  STARPU_W, pooled.handle, STARPU_W,
-                                                  argmax.handle, STARPU_VALUE, &args,
-                                                  sizeof args, 0),
+                                                  STARPU_W, pooled.handle, STARPU_W, argmax.handle,
+                                                  STARPU_VALUE, &args, sizeof args, 0),
                                poolForwardCodelet());
         }
         if (step) {
@@ -344,7 +342,11 @@ std::vector<float> copyOut(const runtime::ArenaVector<float>& vector) {
 
 } // namespace
 
-std::vector<float> Network::convParams() { return copyOut(m_conv); }
-std::vector<float> Network::denseParams() { return copyOut(m_dense); }
+std::vector<float> Network::convParams() {
+    return copyOut(m_conv);
+}
+std::vector<float> Network::denseParams() {
+    return copyOut(m_dense);
+}
 
 } // namespace starscope::workloads::cnn

@@ -11,11 +11,10 @@
 #include "workloads/dataset/mnist_dataset.hpp"
 #include "workloads/error.hpp"
 
-#include <starpu.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <starpu.h>
 #include <vector>
 
 namespace starscope::workloads::cnn {
@@ -36,7 +35,9 @@ struct Evaluation {
     std::size_t images = 0;
     std::size_t correct = 0;
     double meanLoss = 0.0;
-    double accuracy() const { return images == 0 ? 0.0 : static_cast<double>(correct) / static_cast<double>(images); }
+    double accuracy() const {
+        return images == 0 ? 0.0 : static_cast<double>(correct) / static_cast<double>(images);
+    }
 };
 
 class Network {
@@ -67,8 +68,7 @@ public:
     // Forward passes over the first `limit` images of split (0: all) in chunks; blocks until
     // done. Works in waves of kEvalWave images converted into `arena`, reset after each wave.
     WorkloadResult<Evaluation> evaluate(runtime::Arena& arena, const DatasetSplit& split,
-                                        std::size_t limit, std::size_t chunk,
-                                        std::uint64_t& tasks);
+                                        std::size_t limit, std::size_t chunk, std::uint64_t& tasks);
 
     // Per-epoch training totals; blocks until the submitted SGD tasks ran.
     std::vector<EpochTotals> totals();

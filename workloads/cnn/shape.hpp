@@ -21,14 +21,26 @@ struct NetShape {
 
     // Floats per image at each stage.
     std::size_t imageSize() const { return static_cast<std::size_t>(rows * cols); }
-    std::size_t convSize() const { return static_cast<std::size_t>(filters * convRows() * convCols()); }
-    std::size_t pooledSize() const { return static_cast<std::size_t>(filters * poolRows() * poolCols()); }
+    std::size_t convSize() const {
+        return static_cast<std::size_t>(filters * convRows() * convCols());
+    }
+    std::size_t pooledSize() const {
+        return static_cast<std::size_t>(filters * poolRows() * poolCols());
+    }
 
     // Parameters, weights first then biases, in one buffer per layer.
-    std::size_t convWeightCount() const { return static_cast<std::size_t>(filters * kernel * kernel); }
-    std::size_t convParamCount() const { return convWeightCount() + static_cast<std::size_t>(filters); }
-    std::size_t denseWeightCount() const { return static_cast<std::size_t>(classes) * pooledSize(); }
-    std::size_t denseParamCount() const { return denseWeightCount() + static_cast<std::size_t>(classes); }
+    std::size_t convWeightCount() const {
+        return static_cast<std::size_t>(filters * kernel * kernel);
+    }
+    std::size_t convParamCount() const {
+        return convWeightCount() + static_cast<std::size_t>(filters);
+    }
+    std::size_t denseWeightCount() const {
+        return static_cast<std::size_t>(classes) * pooledSize();
+    }
+    std::size_t denseParamCount() const {
+        return denseWeightCount() + static_cast<std::size_t>(classes);
+    }
 
     bool operator==(const NetShape&) const = default;
 };

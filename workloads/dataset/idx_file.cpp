@@ -112,8 +112,8 @@ WorkloadResult<IdxFile> IdxFile::open(const std::filesystem::path& path, IdxKind
                                            : std::string(" labels"));
         return workloadError(ErrorCode::Corrupt,
                              (fileSize < expectedSize ? "truncated: " : "trailing bytes: ")
-                                 + std::to_string(fileSize) + " bytes, the header announces "
-                                 + dims + " = " + std::to_string(expectedSize) + " bytes",
+                                 + std::to_string(fileSize) + " bytes, the header announces " + dims
+                                 + " = " + std::to_string(expectedSize) + " bytes",
                              name, std::min(fileSize, expectedSize));
     }
     file.m_data = bytes + headerSize;
@@ -121,7 +121,9 @@ WorkloadResult<IdxFile> IdxFile::open(const std::filesystem::path& path, IdxKind
     return file;
 }
 
-IdxFile::IdxFile(IdxFile&& other) noexcept { *this = std::move(other); }
+IdxFile::IdxFile(IdxFile&& other) noexcept {
+    *this = std::move(other);
+}
 
 IdxFile& IdxFile::operator=(IdxFile&& other) noexcept {
     if (this != &other) {
@@ -139,7 +141,9 @@ IdxFile& IdxFile::operator=(IdxFile&& other) noexcept {
     return *this;
 }
 
-IdxFile::~IdxFile() { release(); }
+IdxFile::~IdxFile() {
+    release();
+}
 
 void IdxFile::release() {
     if (m_mapping != nullptr) {

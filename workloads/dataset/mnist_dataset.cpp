@@ -39,8 +39,8 @@ WorkloadResult<DatasetSplit> openSplit(const std::filesystem::path& dir, const c
     for (std::size_t i = 0; i < labels->dataSize(); ++i) {
         if (data[i] >= kNumClasses) {
             return workloadError(ErrorCode::Corrupt,
-                                 "label " + std::to_string(data[i]) + " of item " + std::to_string(i)
-                                     + " is not a class 0-9",
+                                 "label " + std::to_string(data[i]) + " of item "
+                                     + std::to_string(i) + " is not a class 0-9",
                                  labels->path().string(), 8 + i);
         }
     }

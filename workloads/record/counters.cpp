@@ -1,24 +1,26 @@
 #include "workloads/record/counters.hpp"
 
-#include <papi.h>
-#include <pthread.h>
-#include <starpu.h>
-
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
+#include <papi.h>
+#include <pthread.h>
+#include <starpu.h>
 
 namespace starscope::workloads {
 
 namespace {
 
-unsigned long threadId() { return static_cast<unsigned long>(::pthread_self()); }
+unsigned long threadId() {
+    return static_cast<unsigned long>(::pthread_self());
+}
 
 std::string papiError(const char* call, int status) {
     const char* text = PAPI_strerror(status);
-    return std::string(call) + ": " + (text != nullptr ? text : "PAPI error " + std::to_string(status));
+    return std::string(call) + ": "
+           + (text != nullptr ? text : "PAPI error " + std::to_string(status));
 }
 
 // PAPI's reason for a disabled component, e.g. perf_event without a PMU.
@@ -103,8 +105,8 @@ struct WorkerCounters::State {
 
 const std::vector<std::string>& WorkerCounters::eventNames() {
     static const std::vector<std::string> names = {
-        "PAPI_TOT_INS",         "PAPI_TOT_CYC",          "perf::LLC-loads",
-        "perf::LLC-load-misses", "perf::LLC-stores",     "perf::LLC-store-misses",
+        "PAPI_TOT_INS",          "PAPI_TOT_CYC",     "perf::LLC-loads",
+        "perf::LLC-load-misses", "perf::LLC-stores", "perf::LLC-store-misses",
     };
     return names;
 }
@@ -291,8 +293,8 @@ EnergyReport RaplMeter::stop() const {
             report.domains.clear();
             return report;
         }
-        const std::uint64_t delta = now >= domain.start ? now - domain.start
-                                                        : now + domain.range - domain.start;
+        const std::uint64_t delta =
+            now >= domain.start ? now - domain.start : now + domain.range - domain.start;
         const double joules = static_cast<double>(delta) * 1e-6;
         report.domains[domain.name] += joules;
         report.joules += joules;
@@ -310,7 +312,9 @@ const std::vector<std::string>& SdeArenaReader::counterNames() {
 }
 
 SdeArenaReader::SdeArenaReader() = default;
-SdeArenaReader::~SdeArenaReader() { cleanup(); }
+SdeArenaReader::~SdeArenaReader() {
+    cleanup();
+}
 
 void SdeArenaReader::cleanup() {
     if (m_eventSet != PAPI_NULL) {

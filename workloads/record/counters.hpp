@@ -24,15 +24,15 @@ WorkloadResult<Done> initPapi();
 struct PapiEventReport {
     std::string name;
     bool available = false;
-    std::string reason;                 // why not, when unavailable
-    std::vector<long long> perWorker;   // indexed like PapiReport::workers
+    std::string reason;               // why not, when unavailable
+    std::vector<long long> perWorker; // indexed like PapiReport::workers
     long long total = 0;
 };
 
 struct PapiReport {
     bool available = false; // at least one event counted on every worker
     std::string reason;
-    std::vector<std::string> workers;   // StarPU worker names
+    std::vector<std::string> workers; // StarPU worker names
     std::vector<PapiEventReport> events;
 };
 

@@ -1,12 +1,11 @@
 #include "workloads/record/record_plan.hpp"
 
-#include <starpu.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cstdlib>
 #include <cstring>
+#include <starpu.h>
 #include <thread>
 #include <unistd.h>
 
@@ -39,7 +38,8 @@ std::string joined(const std::vector<std::string>& names) {
 
 WorkloadResult<fs::path> checkOutput(const std::string& out, bool force, bool& exists) {
     if (out.empty()) {
-        return badFlag("--out", "missing: name the run folder to write (e.g. --out runs/single-naive)");
+        return badFlag("--out",
+                       "missing: name the run folder to write (e.g. --out runs/single-naive)");
     }
     std::error_code ec;
     const fs::path dir = fs::absolute(out, ec).lexically_normal();
@@ -47,8 +47,8 @@ WorkloadResult<fs::path> checkOutput(const std::string& out, bool force, bool& e
         return workloadError(ErrorCode::Io, "cannot resolve the path: " + ec.message(), out);
     }
     const char* user = std::getenv("USER");
-    const std::size_t traceName = std::strlen("/prof_file__0000000000")
-                                  + (user != nullptr ? std::strlen(user) : 0);
+    const std::size_t traceName =
+        std::strlen("/prof_file__0000000000") + (user != nullptr ? std::strlen(user) : 0);
     if (dir.string().size() + traceName >= kStarpuTracePathMax) {
         return workloadError(ErrorCode::InvalidArgument,
                              "path too long: StarPU keeps the trace file path in "
@@ -79,10 +79,9 @@ WorkloadResult<fs::path> checkOutput(const std::string& out, bool force, bool& e
         parent = parent.parent_path();
     }
     if (parent.empty() || !fs::is_directory(parent, ec)) {
-        return workloadError(ErrorCode::Io,
-                             "cannot create the run folder: " + parent.string()
-                                 + " is not a folder",
-                             dir.string());
+        return workloadError(
+            ErrorCode::Io, "cannot create the run folder: " + parent.string() + " is not a folder",
+            dir.string());
     }
     if (::access(parent.c_str(), W_OK | X_OK) != 0) {
         return workloadError(ErrorCode::Io,
@@ -156,12 +155,13 @@ WorkloadResult<RecordPlan> planRecord(const RecordOptions& options) {
     const unsigned hardware = std::max(1U, std::thread::hardware_concurrency());
     plan.workers = options.workers == 0 ? hardware : options.workers;
     if (plan.workers > 1024) {
-        return badFlag("--workers", "at most 1024 workers (got " + std::to_string(plan.workers) + ")");
+        return badFlag("--workers",
+                       "at most 1024 workers (got " + std::to_string(plan.workers) + ")");
     }
     const auto schedulers = starpuSchedulers();
     if (std::find(schedulers.begin(), schedulers.end(), options.sched) == schedulers.end()) {
-        return badFlag("--sched", "unknown StarPU scheduler '" + options.sched
-                                      + "': known are " + joined(schedulers));
+        return badFlag("--sched", "unknown StarPU scheduler '" + options.sched + "': known are "
+                                      + joined(schedulers));
     }
     if (!(options.learningRate > 0.0F)) {
         return badFlag("--learning-rate", "must be positive");
@@ -216,10 +216,10 @@ WorkloadResult<RecordPlan> planRecord(const RecordOptions& options) {
     plan.outDir = *out;
 
     const std::uint64_t chunks = (options.batchSize + plan.options.chunk - 1) / plan.options.chunk;
-    const std::size_t testImages = options.testImages == 0
-                                       ? plan.dataset->test().count()
-                                       : std::min<std::size_t>(options.testImages,
-                                                               plan.dataset->test().count());
+    const std::size_t testImages =
+        options.testImages == 0
+            ? plan.dataset->test().count()
+            : std::min<std::size_t>(options.testImages, plan.dataset->test().count());
     plan.estimatedTasks = options.epochs * plan.batchesPerEpoch * (6 * chunks + 3)
                           + 3 * ((testImages + plan.train.evalChunk - 1) / plan.train.evalChunk)
                           + 4 * plan.workers;

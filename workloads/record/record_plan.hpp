@@ -20,18 +20,18 @@ struct RecordOptions {
     std::string arenas = "single"; // single | double | <N>
     std::string loader = "naive";  // naive | prefetch | advanced | double-prefetch
     std::size_t epochs = 1;
-    std::size_t batches = 0;       // per epoch; 0: every full batch
+    std::size_t batches = 0; // per epoch; 0: every full batch
     std::size_t batchSize = 64;
-    std::size_t chunk = 0;         // images per task; 0: kDefaultChunk, at most the batch size
-    std::size_t workers = 0;       // 0: one per hardware thread
+    std::size_t chunk = 0;   // images per task; 0: kDefaultChunk, at most the batch size
+    std::size_t workers = 0; // 0: one per hardware thread
     std::string sched = "lws";
-    std::string dataset;           // empty: defaultDatasetDir()
+    std::string dataset; // empty: defaultDatasetDir()
     std::string out;
     bool force = false;
     float learningRate = 0.1F;
     std::uint64_t seed = 42;
-    std::size_t trainImages = 0;   // use the first N training images (0: all)
-    std::size_t testImages = 0;    // evaluate on the first N test images (0: all)
+    std::size_t trainImages = 0; // use the first N training images (0: all)
+    std::size_t testImages = 0;  // evaluate on the first N test images (0: all)
 };
 
 // 32 images keep the heavy tasks (convolutions) near 1.5 ms and the light ones (pooling, dense)
@@ -41,10 +41,10 @@ inline constexpr std::size_t kDefaultChunk = 32;
 struct RecordPlan {
     RecordOptions options;
     std::size_t ringSlots = 1;
-    std::string arenasName;        // "single", "double" or the slot count
+    std::string arenasName; // "single", "double" or the slot count
     runtime::LoaderKind loader = runtime::LoaderKind::Naive;
     std::filesystem::path datasetDir;
-    std::filesystem::path outDir;  // absolute
+    std::filesystem::path outDir; // absolute
     bool outExists = false;
     std::optional<MnistDataset> dataset;
     TrainConfig train;

@@ -1,7 +1,5 @@
 #include "workloads/record/recorder.hpp"
 
-#include <starpu.h>
-
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -13,6 +11,7 @@
 #include <iomanip>
 #include <ostream>
 #include <sstream>
+#include <starpu.h>
 
 namespace starscope::workloads {
 
@@ -137,12 +136,13 @@ public:
         }
         m_last = now;
         const std::size_t submitted = p.epoch * p.batches + p.batch;
-        const double eta = submitted == 0 ? 0.0
-                                          : p.elapsedSeconds
-                                                * static_cast<double>(p.batchesTotal - submitted)
-                                                / static_cast<double>(submitted);
+        const double eta = submitted == 0
+                               ? 0.0
+                               : p.elapsedSeconds * static_cast<double>(p.batchesTotal - submitted)
+                                     / static_cast<double>(submitted);
         constexpr int kWidth = 24;
-        const int filled = static_cast<int>(kWidth * submitted / std::max<std::size_t>(p.batchesTotal, 1));
+        const int filled =
+            static_cast<int>(kWidth * submitted / std::max<std::size_t>(p.batchesTotal, 1));
         std::ostringstream line;
         line << "\r[" << std::string(static_cast<std::size_t>(filled), '#')
              << std::string(static_cast<std::size_t>(kWidth - filled), '.') << "] epoch "
@@ -153,8 +153,7 @@ public:
         } else {
             line << std::fixed << std::setprecision(4) << p.lastLoss;
         }
-        line << " ETA "
-             << static_cast<long>(eta) / 60 << ":" << std::setw(2) << std::setfill('0')
+        line << " ETA " << static_cast<long>(eta) / 60 << ":" << std::setw(2) << std::setfill('0')
              << static_cast<long>(eta) % 60 << "   ";
         m_out << line.str() << std::flush;
         m_drawn = true;
@@ -194,7 +193,8 @@ int exitCodeFor(const std::string& status) {
     return status == "interrupted" ? 130 : 1;
 }
 
-WorkloadResult<RecordOutcome> executeRecord(RecordPlan& plan, const std::vector<std::string>& command,
+WorkloadResult<RecordOutcome> executeRecord(RecordPlan& plan,
+                                            const std::vector<std::string>& command,
                                             std::ostream& progress, bool showProgress) {
     if (auto ready = prepareRunFolder(plan); !ready) {
         return fail(ready.error());
@@ -226,7 +226,8 @@ WorkloadResult<RecordOutcome> executeRecord(RecordPlan& plan, const std::vector<
         ProgressLine line(progress, showProgress);
         const auto trainStart = Clock::now();
         Trainer trainer(*plan.dataset, plan.train);
-        auto report = trainer.run(g_stop, [&line](const Progress& p) { line(p); }, &sde);
+        auto report = trainer.run(
+            g_stop, [&line](const Progress& p) { line(p); }, &sde);
         line.finish();
         record.wallSeconds = std::chrono::duration<double>(Clock::now() - trainStart).count();
         record.energy = rapl.stop();

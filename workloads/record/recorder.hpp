@@ -22,7 +22,8 @@ struct RecordOutcome {
 // Errors returned here happen before StarPU starts (the run folder cannot be created or
 // written) and leave nothing behind. Failures after that are reported in the outcome, with a
 // run.json marked "failed". Progress goes to `progress` when showProgress is set.
-WorkloadResult<RecordOutcome> executeRecord(RecordPlan& plan, const std::vector<std::string>& command,
+WorkloadResult<RecordOutcome> executeRecord(RecordPlan& plan,
+                                            const std::vector<std::string>& command,
                                             std::ostream& progress, bool showProgress);
 
 // 0 completed, 130 interrupted (as a shell reports SIGINT), 1 failed.

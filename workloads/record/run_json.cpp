@@ -1,11 +1,10 @@
 #include "workloads/record/run_json.hpp"
 
-#include <starpu.h>
-
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <starpu.h>
 #include <unistd.h>
 
 namespace starscope::workloads {
@@ -23,7 +22,8 @@ json papiJson(const PapiReport& papi) {
         json out = unavailable(papi.reason);
         json events = json::array();
         for (const auto& event : papi.events) {
-            events.push_back({{"name", event.name}, {"available", false}, {"reason", event.reason}});
+            events.push_back(
+                {{"name", event.name}, {"available", false}, {"reason", event.reason}});
         }
         out["events"] = events;
         return out;
@@ -34,7 +34,8 @@ json papiJson(const PapiReport& papi) {
     long long cycles = -1;
     for (const auto& event : papi.events) {
         if (!event.available) {
-            events.push_back({{"name", event.name}, {"available", false}, {"reason", event.reason}});
+            events.push_back(
+                {{"name", event.name}, {"available", false}, {"reason", event.reason}});
             continue;
         }
         events.push_back({{"name", event.name},
@@ -63,7 +64,7 @@ json energyJson(const EnergyReport& energy) {
     return json{{"available", true}, {"joules", energy.joules}, {"domains", energy.domains}};
 }
 
-json arenasJson(const RecordPlan& plan, const RunRecord& record) {
+json arenasJson(const RunRecord& record) {
     json arenas = json::array();
     if (!record.train) {
         return arenas;
@@ -89,7 +90,6 @@ json arenasJson(const RecordPlan& plan, const RunRecord& record) {
         }
         arenas.push_back(entry);
     }
-    (void)plan;
     return arenas;
 }
 
@@ -106,17 +106,19 @@ json runJson(const RecordPlan& plan, const RunRecord& record) {
     }
     out["started_at"] = record.startedAt;
     out["command"] = record.command;
-    out["strategy"] = {{"arenas", plan.arenasName},
-                       {"ring_slots", plan.ringSlots},
-                       {"loader", o.loader}};
+    out["strategy"] = {
+        {"arenas", plan.arenasName}, {"ring_slots", plan.ringSlots}, {"loader", o.loader}};
     const auto& train = plan.dataset->train();
     const auto& test = plan.dataset->test();
-    out["dataset"] = {{"dir", plan.datasetDir.string()},
-                      {"train_images", train.count()},
-                      {"test_images", test.count()},
-                      {"rows", train.rows()},
-                      {"cols", train.cols()},
-                      {"train_images_used", plan.train.trainLimit == 0 ? train.count() : std::min<std::size_t>(plan.train.trainLimit, train.count())}};
+    out["dataset"] = {
+        {"dir", plan.datasetDir.string()},
+        {"train_images", train.count()},
+        {"test_images", test.count()},
+        {"rows", train.rows()},
+        {"cols", train.cols()},
+        {"train_images_used", plan.train.trainLimit == 0
+                                  ? std::size_t{train.count()}
+                                  : std::min<std::size_t>(plan.train.trainLimit, train.count())}};
     out["batch_size"] = o.batchSize;
     out["epochs"] = o.epochs;
     out["batches_per_epoch"] = plan.batchesPerEpoch;
@@ -127,13 +129,13 @@ json runJson(const RecordPlan& plan, const RunRecord& record) {
     out["scheduler"] = o.sched;
     int major = 0, minor = 0, release = 0;
     starpu_get_version(&major, &minor, &release);
-    out["starpu"] = {
-        {"version", std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(release)},
-        {"fxt",
-         {{"prefix", plan.outDir.string()},
-          {"trace", 1},
-          {"buffer_size_mb", plan.traceBufferMb},
-          {"trace_files", record.traceFiles}}}};
+    out["starpu"] = {{"version", std::to_string(major) + "." + std::to_string(minor) + "."
+                                     + std::to_string(release)},
+                     {"fxt",
+                      {{"prefix", plan.outDir.string()},
+                       {"trace", 1},
+                       {"buffer_size_mb", plan.traceBufferMb},
+                       {"trace_files", record.traceFiles}}}};
     out["wall_time_s"] = record.wallSeconds;
     out["total_time_s"] = record.totalSeconds;
 
@@ -153,8 +155,11 @@ json runJson(const RecordPlan& plan, const RunRecord& record) {
         out["batches_run"] = t.batchesLoaded;
         tasks["submitted"] = t.tasksSubmitted;
         out["test"] = t.testAccuracy
-                          ? json{{"images", t.testImages}, {"accuracy", *t.testAccuracy}, {"loss", t.testLoss.value_or(0.0)}}
-                          : json{{"images", 0}, {"accuracy", nullptr},
+                          ? json{{"images", t.testImages},
+                                 {"accuracy", *t.testAccuracy},
+                                 {"loss", t.testLoss.value_or(0.0)}}
+                          : json{{"images", 0},
+                                 {"accuracy", nullptr},
                                  {"reason", t.interrupted ? "interrupted before the evaluation"
                                                           : "not evaluated"}};
     }
@@ -164,7 +169,7 @@ json runJson(const RecordPlan& plan, const RunRecord& record) {
     out["epoch_stats"] = epochs;
     out["tasks"] = tasks;
     out["counters"] = {{"papi", papiJson(record.papi)}, {"energy", energyJson(record.energy)}};
-    out["arenas"] = arenasJson(plan, record);
+    out["arenas"] = arenasJson(record);
     json peaks = json::object();
     if (record.train) {
         for (const auto& arena : record.train->arenas) {
@@ -182,7 +187,8 @@ WorkloadResult<Done> writeFileAtomically(const std::filesystem::path& path,
     {
         std::ofstream file(temp, std::ios::binary | std::ios::trunc);
         if (!file) {
-            return workloadError(ErrorCode::Io, std::string("cannot create: ") + std::strerror(errno),
+            return workloadError(ErrorCode::Io,
+                                 std::string("cannot create: ") + std::strerror(errno),
                                  temp.string());
         }
         file << text;
@@ -197,7 +203,8 @@ WorkloadResult<Done> writeFileAtomically(const std::filesystem::path& path,
         const int err = errno;
         std::error_code ignored;
         std::filesystem::remove(temp, ignored);
-        return workloadError(ErrorCode::Io, std::string("cannot rename into place: ") + std::strerror(err),
+        return workloadError(ErrorCode::Io,
+                             std::string("cannot rename into place: ") + std::strerror(err),
                              path.string());
     }
     return Done{};

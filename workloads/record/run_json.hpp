@@ -7,9 +7,8 @@
 #include "workloads/record/record_plan.hpp"
 #include "workloads/train/trainer.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -26,9 +25,9 @@ struct RunRecord {
     EnergyReport energy;
     SdeReport sde;
     std::optional<std::uint64_t> tasksExecuted; // StarPU's per-worker profiling, summed
-    double wallSeconds = 0.0;  // training + evaluation
-    double totalSeconds = 0.0; // including StarPU start-up and shutdown (trace flush)
-    std::string startedAt;     // UTC, ISO 8601
+    double wallSeconds = 0.0;                   // training + evaluation
+    double totalSeconds = 0.0;           // including StarPU start-up and shutdown (trace flush)
+    std::string startedAt;               // UTC, ISO 8601
     std::vector<std::string> traceFiles; // file names in the run folder
     std::vector<std::string> command;
 };

@@ -51,10 +51,10 @@ Trainer::Trainer(const MnistDataset& dataset, TrainConfig config)
     : m_dataset(dataset), m_config(config) {}
 
 std::size_t Trainer::batchesPerEpoch() const {
-    const std::size_t images = m_config.trainLimit == 0
-                                   ? m_dataset.train().count()
-                                   : std::min<std::size_t>(m_config.trainLimit,
-                                                           m_dataset.train().count());
+    const std::size_t images =
+        m_config.trainLimit == 0
+            ? m_dataset.train().count()
+            : std::min<std::size_t>(m_config.trainLimit, m_dataset.train().count());
     const std::size_t full = m_config.batchSize == 0 ? 0 : images / m_config.batchSize;
     return m_config.batchesPerEpoch == 0 ? full : std::min(full, m_config.batchesPerEpoch);
 }
@@ -171,8 +171,10 @@ WorkloadResult<TrainReport> Trainer::run(const std::atomic<bool>& stop,
             if (progress) {
                 state.epoch = epoch;
                 state.batch = b + 1;
-                state.batchesDone = (*network)->progress().batchesDone.load(std::memory_order_relaxed);
-                state.lastLoss = (*network)->progress().lastBatchLoss.load(std::memory_order_relaxed);
+                state.batchesDone =
+                    (*network)->progress().batchesDone.load(std::memory_order_relaxed);
+                state.lastLoss =
+                    (*network)->progress().lastBatchLoss.load(std::memory_order_relaxed);
                 state.elapsedSeconds = secondsSince(start);
                 progress(state);
             }
@@ -200,9 +202,8 @@ WorkloadResult<TrainReport> Trainer::run(const std::atomic<bool>& stop,
         epochReport.epoch = e;
         epochReport.seconds = epochSeconds[e];
         const auto& t = totals.at(e);
-        epochReport.batches = t.samples > 0
-                                  ? static_cast<std::size_t>(t.samples) / m_config.batchSize
-                                  : 0;
+        epochReport.batches =
+            t.samples > 0 ? static_cast<std::size_t>(t.samples) / m_config.batchSize : 0;
         if (t.samples > 0) {
             epochReport.loss = t.lossSum / t.samples;
             epochReport.accuracy = t.correct / t.samples;

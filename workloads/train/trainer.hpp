@@ -61,7 +61,7 @@ struct TrainReport {
     std::optional<double> testLoss;
     std::size_t testImages = 0;
     bool interrupted = false;
-    std::uint64_t tasksSubmitted = 0;   // by the trainer (training and evaluation)
+    std::uint64_t tasksSubmitted = 0; // by the trainer (training and evaluation)
     std::uint64_t batchesLoaded = 0;
     std::vector<ArenaReport> arenas;
     double trainSeconds = 0.0; // training, until every training task finished
@@ -78,7 +78,7 @@ struct Progress {
     std::size_t batches = 0;
     std::size_t batchesDone = 0; // over the run, as reported by finished SGD tasks
     std::size_t batchesTotal = 0;
-    float lastLoss = 0.0F;       // of the last finished batch
+    float lastLoss = 0.0F; // of the last finished batch
     double elapsedSeconds = 0.0;
 };
 

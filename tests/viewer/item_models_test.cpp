@@ -68,7 +68,7 @@ TEST(RangeStatsModel, SharesOfTheSelectedRangePerRowAndForAllWorkers) {
     model.setStats(document, starscope::tracer::computeRangeStats(document->trace, 460'000, 860'000));
     ASSERT_EQ(model.rowCount(), static_cast<int>(document->rows.size()) + 1);
     for (int r = 1; r < model.rowCount(); ++r) {
-        EXPECT_NEAR(model.data(model.index(r, RangeStatsModel::SleepingColumn), RangeStatsModel::ShareRole).toDouble(),
+        EXPECT_NEAR(model.data(model.index(r, RangeStatsModel::SleepingColumn), RangeStatsModel::ShareRole).value<double>(),
                     1.0, 1e-9)
             << r;
         EXPECT_EQ(model.data(model.index(r, RangeStatsModel::SleepingColumn)).toString(), QStringLiteral("100.0 %"));
@@ -76,13 +76,13 @@ TEST(RangeStatsModel, SharesOfTheSelectedRangePerRowAndForAllWorkers) {
     const int all = model.rowCount() - 1;
     EXPECT_EQ(model.data(model.index(all, RangeStatsModel::LaneColumn)).toString(), QStringLiteral("all workers"));
     EXPECT_EQ(model.data(model.index(0, RangeStatsModel::LaneColumn)).toString(), QStringLiteral("main"));
-    EXPECT_NEAR(model.data(model.index(0, RangeStatsModel::UserColumn), RangeStatsModel::ShareRole).toDouble(), 1.0, 1e-9);
+    EXPECT_NEAR(model.data(model.index(0, RangeStatsModel::UserColumn), RangeStatsModel::ShareRole).value<double>(), 1.0, 1e-9);
 
     // A whole batch: 8 tasks of 50 us and 8 x 5 us scheduling in 460 us, 20 us asleep.
     model.setStats(document, starscope::tracer::computeRangeStats(document->trace, 0, 460'000));
-    const double executing = model.data(model.index(1, RangeStatsModel::ExecutingColumn), RangeStatsModel::ShareRole).toDouble();
+    const double executing = model.data(model.index(1, RangeStatsModel::ExecutingColumn), RangeStatsModel::ShareRole).value<double>();
     EXPECT_NEAR(executing, 400.0 / 460.0, 1e-9);
-    EXPECT_NEAR(model.data(model.index(1, RangeStatsModel::OverheadColumn), RangeStatsModel::ShareRole).toDouble(),
+    EXPECT_NEAR(model.data(model.index(1, RangeStatsModel::OverheadColumn), RangeStatsModel::ShareRole).value<double>(),
                 40.0 / 460.0, 1e-9);
     EXPECT_EQ(model.data(model.index(all, RangeStatsModel::TasksColumn)).toULongLong(), 24u);
     model.clear();

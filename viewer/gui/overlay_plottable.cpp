@@ -17,20 +17,20 @@ const QColor kLabelBackground(255, 255, 255, 210);
 const QColor kSelectionFill(255, 200, 0, 60);
 const QColor kSelectionEdge(200, 140, 0);
 
-// Qt's raster engine hands a translucent fill taller than about 96 scanlines to its thread
-// pool and waits for it; for the thin bands drawn here that dispatch costs far more than the
-// fill (tens of milliseconds per frame on a loaded machine). Strips of 64 lines stay on the
-// painting thread. Opaque fills take another path and need no splitting.
-void fillTranslucent(QPainter* painter, const QRect& rect, const QColor& colour) {
+// Qt's raster engine hands a clipped fill taller than about 96 scanlines to its thread pool
+// and waits for it; for the thin bands and lines drawn here that dispatch costs far more than
+// the fill (tens of milliseconds per frame on a loaded machine). Strips of 64 lines stay on
+// the painting thread.
+void fillInStrips(QPainter* painter, const QRect& rect, const QColor& colour) {
     constexpr int kStrip = 64;
     for (int y = rect.top(); y <= rect.bottom(); y += kStrip) {
         painter->fillRect(QRect(rect.left(), y, rect.width(), std::min(kStrip, rect.bottom() - y + 1)), colour);
     }
 }
 
-// A one-pixel vertical line as an opaque fill: QPen lines go through the same threaded path.
+// A one-pixel vertical line as a fill: QPen lines go through the same threaded path.
 void verticalLine(QPainter* painter, int x, const QRect& area, const QColor& colour) {
-    painter->fillRect(QRect(x, area.top(), 1, area.height()), colour);
+    fillInStrips(painter, QRect(x, area.top(), 1, area.height()), colour);
 }
 
 // Draws text in a small white box; returns the box so callers can avoid overlaps.
@@ -39,7 +39,7 @@ QRect drawLabel(QCPPainter* painter, const QString& text, int x, int y, bool cen
     const int w = metrics.horizontalAdvance(text) + 2 * kLabelPadding;
     const int h = metrics.height();
     const QRect box(centred ? x - w / 2 : x, y, w, h);
-    fillTranslucent(painter, box, kLabelBackground);
+    fillInStrips(painter, box, kLabelBackground);
     painter->setPen(QColor(20, 20, 20));
     painter->drawText(box, Qt::AlignCenter, text);
     return box;
@@ -113,7 +113,7 @@ void OverlayPlottable::drawBarriers(QCPPainter* painter, const TimeView& view, c
         const int left = std::max(x0, lastBandRight);
         lastBandRight = x1;
         if (x1 - left >= kMinBandPx) {
-            fillTranslucent(painter, QRect(left, area.top(), x1 - left, area.height()), kBarrierFill);
+            fillInStrips(painter, QRect(left, area.top(), x1 - left, area.height()), kBarrierFill);
             verticalLine(painter, left, area, kBarrierEdge);
             verticalLine(painter, x1 - 1, area, kBarrierEdge);
         } else {
@@ -163,7 +163,7 @@ void OverlayPlottable::drawRange(QCPPainter* painter, const TimeView& view, cons
     const double b = std::clamp(view.toPixel(std::max(range.first, range.second)), view.leftPx, view.leftPx + view.widthPx);
     const QRect rect(static_cast<int>(a), area.top(), std::max(1, static_cast<int>(b - a)), area.height());
     if (committed) {
-        fillTranslucent(painter, rect, kSelectionFill);
+        fillInStrips(painter, rect, kSelectionFill);
         painter->setPen(QPen(kSelectionEdge, 1));
     } else {
         painter->setPen(QPen(QColor(30, 30, 30), 1, Qt::DashLine));

@@ -13,7 +13,20 @@ function(starscope_add_test name)
   if(NOT ARG_TIMEOUT)
     set(ARG_TIMEOUT 300)
   endif()
+  # tests_<label> builds one module's tests alone (the sanitizer runs use it).
+  set_property(GLOBAL APPEND PROPERTY STARSCOPE_TEST_LABELS ${ARG_LABEL})
+  set_property(GLOBAL APPEND PROPERTY STARSCOPE_TESTS_${ARG_LABEL} ${name})
   gtest_discover_tests(${name}
     DISCOVERY_MODE PRE_TEST
     PROPERTIES LABELS "${ARG_LABEL}" TIMEOUT ${ARG_TIMEOUT})
+endfunction()
+
+# Defines tests_<label> for every label used so far. Called once, after every test folder.
+function(starscope_add_test_label_targets)
+  get_property(labels GLOBAL PROPERTY STARSCOPE_TEST_LABELS)
+  list(REMOVE_DUPLICATES labels)
+  foreach(label IN LISTS labels)
+    get_property(targets GLOBAL PROPERTY STARSCOPE_TESTS_${label})
+    add_custom_target(tests_${label} DEPENDS ${targets})
+  endforeach()
 endfunction()

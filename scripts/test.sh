@@ -1,13 +1,45 @@
 #!/usr/bin/env bash
-# Sets everything up (scripts/setup.sh), builds the default preset and runs the whole test
-# suite with CTest. Exits with the tests' status; CTest's summary is the last thing printed.
+# Sets everything up (scripts/setup.sh), then runs the whole test suite:
+#   1. runtime, tracer and workloads tests under ASan+UBSan (preset asan)
+#   2. runtime tests under ThreadSanitizer (preset tsan)
+#   3. every test, viewer included, in the default preset
+# The sanitizer stages come first so CTest's summary of the full run closes the output. Exits
+# non-zero when any stage failed.
+# Options: --no-sanitizers  only stage 3 (a quick local run)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 source "$root/scripts/lib/common.sh"
 source "$root/scripts/lib/build.sh"
 cd "$root"
 
+sanitizers=1
+for arg in "$@"; do
+  case "$arg" in
+    --no-sanitizers) sanitizers=0 ;;
+    -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
+    *) die "test.sh: unknown option '$arg' (known: --no-sanitizers)" ;;
+  esac
+done
+
 "$root/scripts/setup.sh"
+jobs=$(nproc)
+failed=()
+
+if [ $sanitizers = 1 ]; then
+  run_step "build (asan preset)" configure_and_build asan \
+    tests_foundation tests_runtime tests_tracer tests_workloads
+  say "==> tests under ASan+UBSan (runtime, tracer, workloads)"
+  ctest --preset asan -L 'foundation|runtime|tracer|workloads' -j"$jobs" || failed+=(asan)
+
+  run_step "build (tsan preset)" configure_and_build tsan tests_runtime
+  say "==> tests under ThreadSanitizer (runtime)"
+  ctest --preset tsan -L runtime -j"$jobs" || failed+=(tsan)
+fi
+
 run_step "build (default preset)" configure_and_build default
-say "==> tests"
-ctest --preset default -j"$(nproc)"
+[ ${#failed[@]} -eq 0 ] || say "==> sanitizer stages FAILED: ${failed[*]} (see above)"
+say "==> all tests (default preset)"
+status=0
+ctest --preset default -j"$jobs" || status=$?
+[ ${#failed[@]} -eq 0 ] || status=1
+exit $status

@@ -1,10 +1,21 @@
-# configure_and_build PRESET: configures and builds a CMake preset. Warnings are errors in CI.
-# Sourced after common.sh.
-configure_and_build() {
+# Build helpers. Sourced after common.sh.
+
+# configure PRESET: configures a CMake preset; warnings are errors in CI.
+configure() {
   local preset=$1
   local werror=OFF
   [ "${CI:-}" = true ] && werror=ON
   STARSCOPE_WERROR=$werror cmake --preset "$preset" >/dev/null \
     || die "cmake configure (preset $preset) failed"
-  cmake --build --preset "$preset" -j"$(nproc)" || die "build (preset $preset) failed"
+}
+
+# configure_and_build PRESET [TARGET...]: configures a preset and builds the targets (all when
+# none are named).
+configure_and_build() {
+  local preset=$1; shift
+  configure "$preset"
+  local targets=()
+  [ $# -gt 0 ] && targets=(--target "$@")
+  cmake --build --preset "$preset" -j"$(nproc)" "${targets[@]}" \
+    || die "build (preset $preset) failed"
 }

@@ -1,7 +1,8 @@
-// The one `starscope` executable: `record` (workloads) and the tracer's subcommands.
+// The one `starscope` executable: `record` and `sweep` (workloads) and the tracer's subcommands.
 
 #include "tracer/cli/commands.hpp"
 #include "workloads/cli/record_command.hpp"
+#include "workloads/cli/sweep_command.hpp"
 
 #include <CLI/CLI.hpp>
 #include <iostream>
@@ -10,6 +11,7 @@ int main(int argc, char** argv) {
     CLI::App app{"starscope: record StarPU training runs and find where workers wait"};
     app.require_subcommand(1);
     starscope::workloads::cli::addRecordCommand(app, std::cout, std::cerr);
+    starscope::workloads::cli::addSweepCommand(app, std::cout, std::cerr);
     starscope::tracer::cli::addCommands(app);
     try {
         app.parse(argc, argv);

@@ -1,0 +1,64 @@
+#include "workloads/cli/sweep_command.hpp"
+
+#include "workloads/sweep/sweep.hpp"
+
+#include <memory>
+#include <ostream>
+
+namespace starscope::workloads::cli {
+
+void addSweepCommand(CLI::App& app, std::ostream& out, std::ostream& err) {
+    auto options = std::make_shared<SweepOptions>();
+    auto* cmd = app.add_subcommand(
+        "sweep", "Record every arena x loader strategy --repeat times (interleaved) into one "
+                 "folder with summary.csv/summary.json; a rerun skips completed runs");
+    auto& o = *options;
+    auto& r = o.record;
+    cmd->add_option("--out", o.out, "Sweep folder (run folders <arenas>-<loader>-r<k> inside)")
+        ->required();
+    cmd->add_option("--repeat", o.repeat, "Repetitions of every strategy")->capture_default_str();
+    cmd->add_option("--arenas", o.arenas, "Comma-separated arena settings (single, double, N)")
+        ->capture_default_str();
+    cmd->add_option("--loaders", o.loaders, "Comma-separated loaders")->capture_default_str();
+    cmd->add_option("--epochs", r.epochs, "Epochs per run")->capture_default_str();
+    cmd->add_option("--batches", r.batches, "Batches per epoch (0: the whole training set)")
+        ->capture_default_str();
+    cmd->add_option("--batch-size", r.batchSize, "Images per batch")->capture_default_str();
+    cmd->add_option("--chunk", r.chunk, "Images per task (default 32)");
+    cmd->add_option("--workers", r.workers, "StarPU CPU workers (0: one per hardware thread)")
+        ->capture_default_str();
+    cmd->add_option("--sched", r.sched, "StarPU scheduler")->capture_default_str();
+    cmd->add_option("--dataset", r.dataset, "Folder of the four MNIST IDX files");
+    cmd->add_option("--seed", r.seed, "Seed of the weights and of the shuffling")
+        ->capture_default_str();
+    cmd->add_option("--train-images", r.trainImages, "Train on the first N images only (0: all)")
+        ->capture_default_str();
+    cmd->add_option("--test-images", r.testImages, "Evaluate on the first N images only (0: all)")
+        ->capture_default_str();
+
+    cmd->callback([options, &out, &err]() {
+        auto plan = planSweep(*options);
+        if (!plan) {
+            err << "starscope sweep: " << plan.error().describe() << "\n";
+            throw CLI::RuntimeError(2);
+        }
+        out << "sweep " << plan->dir.string() << ": " << plan->runs.size() << " runs\n";
+        auto outcome = executeSweep(*plan, out);
+        if (!outcome) {
+            err << "starscope sweep: " << outcome.error().describe() << "\n";
+            throw CLI::RuntimeError(1);
+        }
+        out << outcome->recorded << " recorded, " << outcome->skipped << " skipped, "
+            << outcome->failed << " failed\n";
+        out << "summary " << (plan->dir / "summary.csv").string() << ", "
+            << (plan->dir / "summary.json").string() << "\n";
+        if (outcome->interrupted) {
+            throw CLI::RuntimeError(130);
+        }
+        if (outcome->failed > 0) {
+            throw CLI::RuntimeError(1);
+        }
+    });
+}
+
+} // namespace starscope::workloads::cli

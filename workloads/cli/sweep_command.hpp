@@ -1,0 +1,13 @@
+#pragma once
+// `starscope sweep`: the CLI11 subcommand around planSweep / executeSweep.
+
+#include <CLI/CLI.hpp>
+#include <iosfwd>
+
+namespace starscope::workloads::cli {
+
+// Registers `sweep` on app. Progress lines go to out, errors to err. A failure throws
+// CLI::RuntimeError with the exit code: 2 bad input, 1 a run failed, 130 stopped by Ctrl-C.
+void addSweepCommand(CLI::App& app, std::ostream& out, std::ostream& err);
+
+} // namespace starscope::workloads::cli

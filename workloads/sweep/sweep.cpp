@@ -1,0 +1,302 @@
+#include "workloads/sweep/sweep.hpp"
+
+#include "workloads/record/run_json.hpp"
+#include "workloads/sweep/sweep_summary.hpp"
+
+#include <atomic>
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <fcntl.h>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace starscope::workloads {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+std::atomic<int> g_sigints{0};
+static_assert(std::atomic<int>::is_always_lock_free, "the SIGINT handler needs a lock-free count");
+
+void onSigint(int /*signal*/) { g_sigints.fetch_add(1); }
+
+// Counts Ctrl-C while the sweep runs; the previous handler comes back afterwards.
+class SigintCounter {
+public:
+    SigintCounter() {
+        g_sigints.store(0);
+        struct sigaction action{};
+        action.sa_handler = onSigint;
+        sigemptyset(&action.sa_mask);
+        ::sigaction(SIGINT, &action, &m_previous);
+    }
+    ~SigintCounter() { ::sigaction(SIGINT, &m_previous, nullptr); }
+    SigintCounter(const SigintCounter&) = delete;
+    SigintCounter& operator=(const SigintCounter&) = delete;
+
+private:
+    struct sigaction m_previous{};
+};
+
+const char* kSweepFile = "sweep.json";
+
+std::vector<std::string> sharedRecordArgs(const RecordOptions& o, const std::string& dataset) {
+    std::vector<std::string> args{"--epochs",     std::to_string(o.epochs),
+                                  "--batches",    std::to_string(o.batches),
+                                  "--batch-size", std::to_string(o.batchSize),
+                                  "--workers",    std::to_string(o.workers),
+                                  "--sched",      o.sched,
+                                  "--dataset",    dataset,
+                                  "--seed",       std::to_string(o.seed),
+                                  "--train-images", std::to_string(o.trainImages),
+                                  "--test-images", std::to_string(o.testImages)};
+    if (o.chunk != 0) {
+        args.insert(args.end(), {"--chunk", std::to_string(o.chunk)});
+    }
+    return args;
+}
+
+// The status in dir/run.json, or "" when there is no readable run.json.
+std::string runStatus(const fs::path& dir) {
+    std::ifstream in(dir / "run.json");
+    if (!in) {
+        return {};
+    }
+    const json doc = json::parse(in, nullptr, false);
+    if (!doc.is_object() || !doc.contains("status") || !doc["status"].is_string()) {
+        return {};
+    }
+    return doc["status"].get<std::string>();
+}
+
+// Runs args with stdout and stderr in logFile, in its own process group so that the terminal's
+// Ctrl-C reaches only the sweep; a second Ctrl-C is passed on. Returns the exit status.
+WorkloadResult<int> runChild(const fs::path& executable, const std::vector<std::string>& args,
+                             const fs::path& logFile) {
+    const int fd = ::open(logFile.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        return workloadError(ErrorCode::Io, std::string("cannot write: ") + std::strerror(errno),
+                             logFile.string());
+    }
+    std::vector<char*> argv;
+    for (const auto& a : args) {
+        argv.push_back(const_cast<char*>(a.c_str()));
+    }
+    argv.push_back(nullptr);
+    const pid_t pid = ::fork();
+    if (pid < 0) {
+        ::close(fd);
+        return workloadError(ErrorCode::Runtime, std::string("fork: ") + std::strerror(errno));
+    }
+    if (pid == 0) {
+        ::setpgid(0, 0);
+        ::dup2(fd, STDOUT_FILENO);
+        ::dup2(fd, STDERR_FILENO);
+        ::execv(executable.c_str(), argv.data());
+        const char* message = "starscope sweep: cannot run the recorder\n";
+        [[maybe_unused]] const auto n = ::write(STDERR_FILENO, message, std::strlen(message));
+        ::_exit(127);
+    }
+    ::close(fd);
+    bool forwarded = false;
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0) {
+        if (errno != EINTR) {
+            return workloadError(ErrorCode::Runtime, std::string("waitpid: ") + std::strerror(errno));
+        }
+        if (!forwarded && g_sigints.load() >= 2) {
+            ::kill(pid, SIGINT);
+            forwarded = true;
+        }
+    }
+    if (WIFEXITED(status)) {
+        return WEXITSTATUS(status);
+    }
+    return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+
+} // namespace
+
+WorkloadResult<std::vector<std::string>> parseList(const std::string& text,
+                                                   const std::string& flag) {
+    std::vector<std::string> items;
+    std::size_t start = 0;
+    while (true) {
+        const auto comma = text.find(',', start);
+        const auto item = text.substr(start, comma == std::string::npos ? std::string::npos
+                                                                        : comma - start);
+        if (item.empty()) {
+            return workloadError(ErrorCode::InvalidArgument,
+                                 "empty item in \"" + text + "\" (comma-separated list)", flag);
+        }
+        for (const auto& seen : items) {
+            if (seen == item) {
+                return workloadError(ErrorCode::InvalidArgument,
+                                     "\"" + item + "\" is listed twice", flag);
+            }
+        }
+        items.push_back(item);
+        if (comma == std::string::npos) {
+            return items;
+        }
+        start = comma + 1;
+    }
+}
+
+WorkloadResult<SweepPlan> planSweep(const SweepOptions& options) {
+    if (options.out.empty()) {
+        return workloadError(ErrorCode::InvalidArgument, "missing: name the sweep folder", "--out");
+    }
+    if (options.repeat == 0 || options.repeat > 100) {
+        return workloadError(ErrorCode::InvalidArgument,
+                             "must be 1..100, got " + std::to_string(options.repeat), "--repeat");
+    }
+    auto arenas = parseList(options.arenas, "--arenas");
+    if (!arenas) {
+        return fail(arenas.error());
+    }
+    auto loaders = parseList(options.loaders, "--loaders");
+    if (!loaders) {
+        return fail(loaders.error());
+    }
+    SweepPlan plan;
+    std::error_code ec;
+    plan.dir = fs::absolute(options.out, ec).lexically_normal();
+    if (ec) {
+        return workloadError(ErrorCode::Io, "cannot resolve the path: " + ec.message(), options.out);
+    }
+    plan.executable = options.executable.empty() ? fs::read_symlink("/proc/self/exe", ec)
+                                                 : options.executable;
+    if (ec || ::access(plan.executable.c_str(), X_OK) != 0) {
+        return workloadError(ErrorCode::Io, "cannot find the starscope executable to record with",
+                             plan.executable.string());
+    }
+    if (fs::exists(plan.dir, ec)) {
+        if (!fs::is_directory(plan.dir, ec)) {
+            return workloadError(ErrorCode::Io, "exists and is not a folder (--out)",
+                                 plan.dir.string());
+        }
+        if (!fs::is_empty(plan.dir, ec) && !fs::exists(plan.dir / kSweepFile, ec)) {
+            return workloadError(ErrorCode::Io,
+                                 "folder is not empty and holds no sweep.json: choose another "
+                                 "--out (a sweep only resumes its own folder)",
+                                 plan.dir.string());
+        }
+    }
+    // The first run's plan checks the shared options and the dataset once; the strategy names
+    // and each run folder are checked per run.
+    std::string dataset;
+    for (std::size_t rep = 0; rep < options.repeat; ++rep) {
+        for (const auto& a : *arenas) {
+            for (const auto& l : *loaders) {
+                SweepRun run{a + "-" + l + "-r" + std::to_string(rep), a, l, rep, {}, {}};
+                run.dir = plan.dir / run.name;
+                if (rep == 0) {
+                    RecordOptions record = options.record;
+                    record.arenas = a;
+                    record.loader = l;
+                    record.out = run.dir.string();
+                    record.force = true;
+                    auto checked = planRecord(record);
+                    if (!checked) {
+                        return fail(checked.error());
+                    }
+                    dataset = checked->datasetDir.string();
+                }
+                plan.runs.push_back(std::move(run));
+            }
+        }
+    }
+    plan.recordArgs = sharedRecordArgs(options.record, dataset);
+    for (auto& run : plan.runs) {
+        run.args = {"starscope", "record", "--arenas", run.arenas, "--loader", run.loader};
+        run.args.insert(run.args.end(), plan.recordArgs.begin(), plan.recordArgs.end());
+        run.args.insert(run.args.end(), {"--out", run.dir.string(), "--force"});
+    }
+    // Resuming with other record options would mix incomparable runs in one summary.
+    if (std::ifstream in(plan.dir / kSweepFile); in) {
+        const json doc = json::parse(in, nullptr, false);
+        if (!doc.is_object() || !doc.contains("record_args")) {
+            return workloadError(ErrorCode::Corrupt, "not a sweep description",
+                                 (plan.dir / kSweepFile).string());
+        }
+        if (doc["record_args"] != json(plan.recordArgs)) {
+            return workloadError(ErrorCode::InvalidArgument,
+                                 "this sweep was recorded with other record options ("
+                                     + doc["record_args"].dump()
+                                     + "): give the same ones to resume it, or another --out",
+                                 (plan.dir / kSweepFile).string());
+        }
+    }
+    return plan;
+}
+
+WorkloadResult<SweepOutcome> executeSweep(const SweepPlan& plan, std::ostream& log) {
+    std::error_code ec;
+    if (!fs::create_directories(plan.dir, ec) && ec) {
+        return workloadError(ErrorCode::Io, "cannot create the sweep folder: " + ec.message(),
+                             plan.dir.string());
+    }
+    const json description{{"format", "starscope-sweep"},
+                           {"version", 1},
+                           {"record_args", plan.recordArgs}};
+    if (auto written = writeFileAtomically(plan.dir / kSweepFile, description.dump(2) + "\n");
+        !written) {
+        return fail(written.error());
+    }
+    SigintCounter sigints;
+    SweepOutcome outcome;
+    const std::size_t total = plan.runs.size();
+    std::vector<std::string> actions(total, "not run");
+    for (std::size_t i = 0; i < total; ++i) {
+        const auto& run = plan.runs[i];
+        const std::string counter = "[" + std::to_string(i + 1) + "/" + std::to_string(total) + "] ";
+        if (g_sigints.load() > 0) {
+            outcome.interrupted = true;
+            log << "starscope sweep: stopped by Ctrl-C; run the same command again to resume\n";
+            break;
+        }
+        if (runStatus(run.dir) == "completed") {
+            log << counter << "skip " << run.name << " (completed)\n" << std::flush;
+            actions[i] = "skipped";
+            ++outcome.skipped;
+            continue;
+        }
+        log << counter << "record " << run.name << std::flush;
+        if (!fs::create_directories(run.dir, ec) && ec) {
+            return workloadError(ErrorCode::Io, "cannot create the run folder: " + ec.message(),
+                                 run.dir.string());
+        }
+        auto code = runChild(plan.executable, run.args, run.dir / "record.log");
+        if (!code) {
+            return fail(code.error());
+        }
+        actions[i] = "recorded";
+        ++outcome.recorded;
+        const std::string status = runStatus(run.dir);
+        log << ": " << (status.empty() ? "failed (no run.json)" : status);
+        if (*code != 0 && status != "interrupted") {
+            ++outcome.failed;
+            log << ", exit status " << *code << ", see " << (run.dir / "record.log").string();
+        }
+        log << "\n" << std::flush;
+        if (status == "interrupted") {
+            outcome.interrupted = true;
+        }
+    }
+    for (std::size_t i = 0; i < total; ++i) {
+        outcome.rows.push_back(measureRun(plan.runs[i], i, actions[i]));
+    }
+    if (auto written = writeSummary(plan.dir, outcome.rows); !written) {
+        return fail(written.error());
+    }
+    return outcome;
+}
+
+} // namespace starscope::workloads

@@ -1,0 +1,90 @@
+#pragma once
+// `starscope sweep`: records every arena x loader strategy, --repeat times, into one folder.
+// planSweep() checks every option (each run goes through planRecord) and writes nothing;
+// executeSweep() records the runs in interleaved order (repetition 0 of every strategy, then
+// repetition 1, ...) so that machine drift spreads over all strategies, skips runs that an
+// earlier sweep completed, and writes summary.csv and summary.json.
+//
+// Each run is `starscope record` in a child process of the same executable: a fresh process
+// per run gives every strategy the same cold start (StarPU, FxT buffer, allocator), and a
+// crashing run cannot take the sweep down.
+
+#include "workloads/error.hpp"
+#include "workloads/record/record_plan.hpp"
+
+#include <cstddef>
+#include <filesystem>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace starscope::workloads {
+
+struct SweepOptions {
+    RecordOptions record; // passed to every run; its arenas, loader, out and force are unused
+    std::string out;
+    std::size_t repeat = 1;
+    std::string arenas = "single,double";
+    std::string loaders = "naive,prefetch,advanced,double-prefetch";
+    std::filesystem::path executable; // empty: this process's own executable
+};
+
+struct SweepRun {
+    std::string name; // "<arenas>-<loader>-r<k>"
+    std::string arenas;
+    std::string loader;
+    std::size_t repetition = 0;
+    std::filesystem::path dir;
+    std::vector<std::string> args; // argv of the child, argv[0] included
+};
+
+struct SweepPlan {
+    std::filesystem::path dir; // absolute
+    std::filesystem::path executable;
+    std::vector<std::string> recordArgs; // the options every run shares
+    std::vector<SweepRun> runs;          // in recording order
+};
+
+// One line of the summary. Trace figures are absent when the run has no readable trace.
+struct SweepRow {
+    std::size_t order = 0;
+    std::string run;
+    std::string arenas;
+    std::string loader;
+    std::size_t repetition = 0;
+    std::string status; // completed | interrupted | failed | not run
+    std::string action; // recorded | skipped | not run
+    std::optional<double> wallSeconds;
+    std::optional<double> totalSeconds;
+    std::optional<double> makespanNs;
+    std::optional<double> idleness;
+    std::optional<double> barrierCount;
+    std::optional<double> barrierTotalNs;
+    std::optional<double> barrierMaxNs;
+    std::optional<double> meanTransitionStallNs;
+    std::optional<double> tasks;
+    std::optional<double> peakMemoryBytes;
+    std::string note; // why a figure is missing or the run failed
+};
+
+struct SweepOutcome {
+    std::vector<SweepRow> rows;
+    std::size_t recorded = 0;
+    std::size_t skipped = 0;
+    std::size_t failed = 0;
+    bool interrupted = false;
+};
+
+// "a,b,c" -> {"a","b","c"}; empty items and repeated items are errors naming flag.
+WorkloadResult<std::vector<std::string>> parseList(const std::string& text,
+                                                   const std::string& flag);
+
+WorkloadResult<SweepPlan> planSweep(const SweepOptions& options);
+
+// Progress lines ("[3/16] record single-advanced-r0", "[4/16] skip ... (completed)") go to log.
+// Ctrl-C stops after the current run; a second Ctrl-C interrupts that run too (at its next
+// batch boundary). Errors returned here are about the sweep folder itself.
+WorkloadResult<SweepOutcome> executeSweep(const SweepPlan& plan, std::ostream& log);
+
+} // namespace starscope::workloads

@@ -4,6 +4,9 @@
 # into runs/:
 #   runs/single-naive     one batch arena (a full barrier at every batch) + naive loader
 #   runs/double-advanced  two batch arenas + the non-blocking prefetching loader
+# and compares them: the `starscope compare` table on stdout, plus the viewer's comparison
+# (its window when a display exists, else a PNG whose path is printed) when the viewer
+# supports --compare.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 source "$root/scripts/lib/common.sh"
@@ -27,3 +30,28 @@ say ""
 say "Recorded runs (FxT trace prof_file_* + run.json in each folder):"
 say "  $root/runs/single-naive"
 say "  $root/runs/double-advanced"
+say ""
+say "==> compare (baseline single+naive; medians, deltas vs the baseline)"
+"$starscope" compare --baseline single+naive "$root/runs/single-naive" "$root/runs/double-advanced"
+
+viewer="$root/build/default/viewer/starscope-viewer"
+if [[ ! -x $viewer ]]; then
+  say "(no $viewer: comparison window skipped)"
+  exit 0
+fi
+# Asked rather than assumed: older viewers have no comparison mode.
+if ! QT_QPA_PLATFORM=offscreen "$viewer" --help 2>/dev/null | grep -q -- '--compare'; then
+  say "(this starscope-viewer has no --compare: comparison window skipped)"
+  exit 0
+fi
+if [[ -n ${DISPLAY:-} || -n ${WAYLAND_DISPLAY:-} ]]; then
+  say "==> comparison window (close it to finish)"
+  "$viewer" --compare "$root/runs/single-naive" "$root/runs/double-advanced"
+else
+  png="$root/runs/comparison.png"
+  run_step "render the comparison (no display)" \
+    env QT_QPA_PLATFORM=offscreen "$viewer" --compare --render "$png" \
+      "$root/runs/single-naive" "$root/runs/double-advanced"
+  say "Comparison picture: $png"
+  printf '%s\n' "$png"
+fi

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Builds the readers' libFuzzer targets (clang, ASan+UBSan, coverage on the readers too) in
+# build/fuzz and runs each for SECONDS (default 60). Prints per target the executions run and
+# the crashes found; crashing inputs are left in build/fuzz/fuzz-out/<target>/.
+# Usage: scripts/fuzz.sh [SECONDS]
+set -euo pipefail
+seconds="${1:-60}"
+root="$(cd "$(dirname "$0")/.." && pwd)"
+build="$root/build/fuzz"
+flags="-fsanitize=fuzzer-no-link,address,undefined"
+CC=clang CXX=clang++ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DSTARSCOPE_BUILD_VIEWER=OFF -DSTARSCOPE_BUILD_BENCH=OFF -DSTARSCOPE_BUILD_FUZZERS=ON \
+  "-DCMAKE_CXX_FLAGS=$flags" "-DCMAKE_C_FLAGS=$flags" >/dev/null
+targets=(fxt paje native idx)
+cmake --build "$build" -j2 --target $(for t in "${targets[@]}"; do echo "starscope_${t}_fuzzer"; done)
+
+small="$root/tests/data/tracer/small"
+seeds="$root/tests/data/hardening/seeds"
+regressions="$root/tests/data/hardening"
+declare -A seedFiles=(
+  [fxt]="$small/prof_file__0"
+  [paje]="$small/paje.trace"
+  [native]="$seeds/small.sstrace"
+  [idx]="$seeds/small-images-idx3-ubyte $seeds/small-labels-idx1-ubyte"
+)
+out="$build/fuzz-out"
+summary=()
+for t in "${targets[@]}"; do
+  corpus="$out/$t/corpus"
+  crashes="$out/$t/crashes"
+  mkdir -p "$corpus" "$crashes"
+  for s in ${seedFiles[$t]}; do cp -f "$s" "$corpus/"; done
+  # Earlier crashing inputs stay in the corpus so a regression shows at once.
+  if [ -d "$regressions/$t" ]; then cp -f "$regressions/$t"/* "$corpus/" 2>/dev/null || true; fi
+  log="$out/$t/log.txt"
+  ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+    "$build/tests/hardening/fuzz/starscope_${t}_fuzzer" "$corpus" \
+      -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+      -artifact_prefix="$crashes/" -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
+      >"$log" 2>&1 || true
+  execs=$(grep -oE 'stat::number_of_executed_units: *[0-9]+|#[0-9]+' "$log" | tail -1 | grep -oE '[0-9]+$' || echo 0)
+  # In fork mode the parent sums the children's executions in its last status line.
+  execs=$(grep -oE '^#[0-9]+' "$log" | tail -1 | tr -d '#' || echo "$execs")
+  found=$(find "$crashes" -type f | wc -l)
+  summary+=("$(printf '%-7s executions: %-10s crashes found: %s' "$t" "${execs:-0}" "$found")")
+done
+printf '%s\n' "${summary[@]}"

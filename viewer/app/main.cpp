@@ -2,7 +2,10 @@
 // by the same code (no display needed).
 
 #include "viewer/core/command_line.hpp"
+#include "viewer/core/comparison.hpp"
 #include "viewer/core/trace_document.hpp"
+#include "viewer/gui/comparison_view.hpp"
+#include "viewer/gui/comparison_window.hpp"
 #include "viewer/gui/main_window.hpp"
 #include "viewer/gui/render.hpp"
 
@@ -11,6 +14,8 @@
 
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
+#include <memory>
 #include <optional>
 
 namespace {
@@ -65,6 +70,56 @@ int render(const QCommandLineParser& parser, starscope::tracer::TimeNs threshold
     return 0;
 }
 
+// --compare: one window (or with --render one picture) of all the runs, aligned.
+int compare(const QCommandLineParser& parser, starscope::tracer::TimeNs threshold,
+            std::unique_ptr<ComparisonWindow>& window) {
+    const QStringList inputs = parser.positionalArguments();
+    if (inputs.isEmpty()) {
+        return usageError("--compare needs at least one run folder");
+    }
+    if (parser.isSet(QStringLiteral("range"))) {
+        return usageError("--range does not apply to --compare (use --align)");
+    }
+    auto alignment = parseAlignment(parser.value(QStringLiteral("align")).toStdString(), "--align");
+    if (!alignment) {
+        return usageError(alignment.error().message);
+    }
+    PixelSize size{1600, 1400};
+    if (parser.isSet(QStringLiteral("size"))) {
+        if (!parser.isSet(QStringLiteral("render"))) {
+            return usageError("--size applies to --render only");
+        }
+        auto parsed = parseSize(parser.value(QStringLiteral("size")).toStdString(), "--size");
+        if (!parsed) {
+            return usageError(parsed.error().message);
+        }
+        size = *parsed;
+    }
+    std::vector<std::filesystem::path> paths;
+    for (const QString& input : inputs) {
+        paths.emplace_back(input.toStdString());
+    }
+    auto loaded = loadComparison(paths, threshold);
+    if (!loaded) {
+        std::fprintf(stderr, "starscope-viewer: %s\n", loaded.error().message.c_str());
+        return 1;
+    }
+    if (parser.isSet(QStringLiteral("render"))) {
+        if (auto written = renderComparison(*loaded, *alignment, size, parser.value(QStringLiteral("render"))); !written) {
+            std::fprintf(stderr, "starscope-viewer: %s\n", written.error().message.c_str());
+            return 1;
+        }
+        return 0;
+    }
+    window = std::make_unique<ComparisonWindow>();
+    if (auto set = window->setComparison(*loaded, *alignment); !set) {
+        std::fprintf(stderr, "starscope-viewer: %s\n", set.error().message.c_str());
+        return 1;
+    }
+    window->show();
+    return QApplication::exec();
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -92,6 +147,11 @@ int main(int argc, char** argv) {
                       QStringLiteral("WxH")});
     parser.addOption({QStringLiteral("threshold"), QStringLiteral("Shortest barrier, e.g. 100us (default)."),
                       QStringLiteral("TIME"), QStringLiteral("100us")});
+    parser.addOption({QStringLiteral("compare"),
+                      QStringLiteral("Open the runs side by side: aligned Gantt panels, statistics and metric charts.")});
+    parser.addOption({QStringLiteral("align"),
+                      QStringLiteral("With --compare: start (first task), marker:K (K-th batch_begin) or normalized (share of makespan)."),
+                      QStringLiteral("MODE"), QStringLiteral("start")});
     parser.process(app);
 
     auto threshold = parseTime(parser.value(QStringLiteral("threshold")).toStdString(), "--threshold");
@@ -99,6 +159,13 @@ int main(int argc, char** argv) {
         return usageError(threshold.error().message);
     }
     const auto thresholdNs = static_cast<starscope::tracer::TimeNs>(*threshold);
+    if (parser.isSet(QStringLiteral("compare"))) {
+        std::unique_ptr<ComparisonWindow> window;
+        return compare(parser, thresholdNs, window);
+    }
+    if (parser.isSet(QStringLiteral("align"))) {
+        return usageError("--align applies to --compare only");
+    }
     if (parser.isSet(QStringLiteral("render"))) {
         return render(parser, thresholdNs);
     }

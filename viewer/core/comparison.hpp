@@ -1,0 +1,81 @@
+#pragma once
+// Comparing runs: per-run figures (from the trace and the run folder's run.json) and the
+// time alignment of several traces onto one shared axis. Widget-free, so the arithmetic is
+// tested without Qt; the comparison window and its headless render draw what this computes.
+
+#include "viewer/core/error.hpp"
+#include "viewer/core/trace_document.hpp"
+
+#include <cstddef>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace starscope::viewer {
+
+enum class AlignMode { Start, Marker, Normalized };
+
+struct Alignment {
+    AlignMode mode = AlignMode::Start;
+    std::size_t marker = 0;   // k of the k-th batch_begin marker (0-based), for AlignMode::Marker
+
+    bool operator==(const Alignment&) const = default;
+};
+
+// "start", "marker:K" or "normalized".
+ViewerResult<Alignment> parseAlignment(std::string_view text, std::string_view flag);
+std::string describeAlignment(const Alignment& alignment);
+
+// A figure that may be missing; reason says why (no PMU on the machine, no run.json...).
+struct Figure {
+    std::optional<double> value;
+    std::string reason;
+};
+
+struct RunFigures {
+    std::string source;
+    std::string strategy;         // "single+naive", from run.json; the folder name otherwise
+    Figure makespanNs;
+    Figure idleness;
+    Figure barrierCount;
+    Figure barrierTotalNs;
+    Figure barrierMaxNs;
+    Figure peakMemoryBytes;       // sum of the arenas' peaks
+    Figure runtimeS;              // wall time of the recording
+    Figure llcLoadMissRatio;
+    Figure llcStoreMissRatio;
+    Figure ipc;
+    Figure powerW;                // energy / wall time
+};
+
+// Figures of one run: trace figures from the document (barriers over thresholdNs, as
+// `starscope stats`), the rest from runFolder/run.json when runFolder is a folder.
+RunFigures measureRun(const TraceDocument& document, const std::filesystem::path& runFolder,
+                      tracer::TimeNs thresholdNs);
+
+struct ComparedRun {
+    std::shared_ptr<const TraceDocument> document;
+    std::shared_ptr<const Barriers> barriers;
+};
+
+// The runs' traces moved (and for Normalized scaled) so that their origins coincide:
+// Start puts each first task start at 0, Marker puts the k-th batch_begin at 0, Normalized
+// maps each [first task start, last task end] onto [0, kNormalizedSpanNs]. All aligned
+// traces share one [begin, end], so one view fits every panel identically.
+inline constexpr double kNormalizedSpanNs = 1e9;
+ViewerResult<std::vector<ComparedRun>> alignRuns(const std::vector<ComparedRun>& runs, const Alignment& alignment);
+
+struct LoadedComparison {
+    std::vector<ComparedRun> runs;       // unaligned, barriers over the threshold
+    std::vector<RunFigures> figures;
+};
+
+// Reads every input (run folders, or any trace readTrace knows) and measures it; fails on the
+// first unreadable one with the reader's message.
+ViewerResult<LoadedComparison> loadComparison(const std::vector<std::filesystem::path>& inputs,
+                                              tracer::TimeNs thresholdNs);
+
+} // namespace starscope::viewer

@@ -1,0 +1,218 @@
+// Every reader on damaged copies of a golden input: truncated at every 1 KiB offset and with
+// random bytes flipped (fixed seed). Each case must end in an error naming the file, or in a
+// (partial) trace; a truncated trace that reads must carry a warning. Each read runs in a
+// forked child under alarm(), so a crash or a hang fails the named case instead of the test.
+#include "tests/support/test_support.hpp"
+#include "tracer/exporters/exporters.hpp"
+#include "tracer/readers/read_trace.hpp"
+#include "workloads/dataset/idx_file.hpp"
+
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace starscope::hardening {
+namespace {
+
+namespace fs = std::filesystem;
+using starscope::testing::TempDir;
+
+// What the child reports through its exit status.
+enum Outcome : int {
+    ErrorNamingFile = 0,
+    TraceWithWarning = 1,
+    TraceWithoutWarning = 2,
+    ErrorNotNamingFile = 3,
+};
+
+constexpr unsigned kTimeLimitSeconds = 30;
+
+using Reader = std::function<Outcome(const fs::path&)>;
+
+Outcome traceOutcome(const tracer::TraceResult<tracer::Trace>& trace, const fs::path& file) {
+    if (!trace) {
+        return trace.error().describe().find(file.filename().string()) != std::string::npos
+                   ? ErrorNamingFile
+                   : ErrorNotNamingFile;
+    }
+    return trace->warnings.empty() ? TraceWithoutWarning : TraceWithWarning;
+}
+
+Reader readerFor(const std::string& format) {
+    if (format == "fxt") {
+        return [](const fs::path& f) { return traceOutcome(tracer::readFxt({f}), f); };
+    }
+    if (format == "paje") {
+        return [](const fs::path& f) { return traceOutcome(tracer::readPaje(f), f); };
+    }
+    if (format == "native") {
+        return [](const fs::path& f) { return traceOutcome(tracer::readNative(f), f); };
+    }
+    if (format == "any") {
+        return [](const fs::path& f) { return traceOutcome(tracer::readTrace(f), f); };
+    }
+    // IDX: both kinds; a file of the other kind must be refused, so only errors count.
+    return [](const fs::path& f) {
+        for (const auto kind : {workloads::IdxKind::Images, workloads::IdxKind::Labels}) {
+            auto idx = workloads::IdxFile::open(f, kind);
+            if (idx) {
+                unsigned sum = 0;
+                for (std::size_t i = 0; i < idx->dataSize(); ++i) {
+                    sum += idx->data()[i];
+                }
+                volatile unsigned sink = sum;
+                (void)sink;
+                return TraceWithoutWarning;
+            }
+            if (idx.error().describe().find(f.filename().string()) == std::string::npos) {
+                return ErrorNotNamingFile;
+            }
+        }
+        return ErrorNamingFile;
+    };
+}
+
+// Runs the reader in a child; returns the outcome, or fails with the case named.
+::testing::AssertionResult runIsolated(const Reader& reader, const fs::path& file, Outcome& outcome) {
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        ::alarm(kTimeLimitSeconds);
+        ::_exit(static_cast<int>(reader(file)));
+    }
+    if (pid < 0) {
+        return ::testing::AssertionFailure() << "fork failed";
+    }
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    if (WIFSIGNALED(status)) {
+        return ::testing::AssertionFailure()
+               << file.filename() << ": the reader "
+               << (WTERMSIG(status) == SIGALRM ? "hung (no answer within the time limit)" : "crashed")
+               << " (signal " << WTERMSIG(status) << ")";
+    }
+    outcome = static_cast<Outcome>(WEXITSTATUS(status));
+    if (outcome == ErrorNotNamingFile) {
+        return ::testing::AssertionFailure() << file.filename() << ": the error does not name the file";
+    }
+    return ::testing::AssertionSuccess();
+}
+
+std::string readBytes(const fs::path& file) {
+    return starscope::testing::readFile(file);
+}
+
+void writeBytes(const fs::path& file, const std::string& bytes, std::size_t size) {
+    std::ofstream out(file, std::ios::binary | std::ios::trunc);
+    out.write(bytes.data(), static_cast<std::streamsize>(size));
+}
+
+struct Golden {
+    std::string format;
+    fs::path file;
+    bool truncationNeedsWarning;   // false where a cut can leave a shorter valid input
+};
+
+class DamagedInputTest : public ::testing::TestWithParam<std::string> {
+protected:
+    Golden golden() {
+        const auto small = starscope::testing::testDataDir() / "tracer" / "small";
+        const std::string& format = GetParam();
+        if (format == "fxt") {
+            return {format, small / "prof_file__0", true};
+        }
+        if (format == "paje") {
+            return {format, small / "paje.trace", true};
+        }
+        if (format == "native") {
+            auto trace = tracer::readFxt({small / "prof_file__0"});
+            EXPECT_TRUE(trace.ok());
+            const auto file = m_dir / "golden.sstrace";
+            EXPECT_TRUE(tracer::writeNativeFile(*trace, file).ok());
+            return {format, file, true};
+        }
+        // The real MNIST labels (10008 bytes): a cut IDX file is always refused.
+        return {format, starscope::testing::sourceDir() / "data" / "mnist" / "t10k-labels-idx1-ubyte", true};
+    }
+    TempDir m_dir;
+};
+
+TEST_P(DamagedInputTest, TruncatedAtEveryKibibyteEndsInErrorOrWarning) {
+    const auto g = golden();
+    const auto bytes = readBytes(g.file);
+    ASSERT_GT(bytes.size(), 1024u) << g.file;
+    const auto reader = readerFor(g.format);
+    int cases = 0;
+    for (std::size_t size = 0; size < bytes.size(); size += 1024) {
+        const auto file = m_dir / (g.format + "_cut_at_" + std::to_string(size));
+        writeBytes(file, bytes, size);
+        Outcome outcome{};
+        ASSERT_TRUE(runIsolated(reader, file, outcome));
+        if (g.truncationNeedsWarning) {
+            EXPECT_NE(outcome, TraceWithoutWarning)
+                << file.filename() << ": a truncated input read without any warning";
+        }
+        ++cases;
+        fs::remove(file);
+    }
+    EXPECT_GE(cases, 10);
+}
+
+TEST_P(DamagedInputTest, RandomByteFlipsNeverCrashOrHang) {
+    const auto g = golden();
+    const auto bytes = readBytes(g.file);
+    const auto reader = readerFor(g.format);
+    std::mt19937_64 random(20261202);
+    std::uniform_int_distribution<std::size_t> position(0, bytes.size() - 1);
+    std::uniform_int_distribution<int> flips(1, 8);
+    std::uniform_int_distribution<int> bit(0, 7);
+    int errors = 0;
+    for (int c = 0; c < 100; ++c) {
+        auto damaged = bytes;
+        const int n = flips(random);
+        for (int i = 0; i < n; ++i) {
+            damaged[position(random)] ^= static_cast<char>(1 << bit(random));
+        }
+        const auto file = m_dir / (g.format + "_flips_case_" + std::to_string(c));
+        writeBytes(file, damaged, damaged.size());
+        Outcome outcome{};
+        ASSERT_TRUE(runIsolated(reader, file, outcome));
+        errors += outcome == ErrorNamingFile ? 1 : 0;
+        fs::remove(file);
+    }
+    RecordProperty("errors", errors);
+}
+
+INSTANTIATE_TEST_SUITE_P(Formats, DamagedInputTest, ::testing::Values("fxt", "paje", "native", "idx"));
+
+// Inputs the fuzzers found crashing or hanging (tests/data/hardening/<target>/), replayed
+// through their reader (readTrace as well for the trace formats).
+TEST(FuzzRegressions, EveryKeptInputEndsInErrorOrTrace) {
+    const auto root = starscope::testing::testDataDir() / "hardening";
+    int replayed = 0;
+    for (const std::string target : {"fxt", "paje", "native", "idx"}) {
+        if (!fs::is_directory(root / target)) {
+            continue;
+        }
+        for (const auto& entry : fs::directory_iterator(root / target)) {
+            Outcome outcome{};
+            EXPECT_TRUE(runIsolated(readerFor(target), entry.path(), outcome)) << target;
+            if (target != "idx") {
+                EXPECT_TRUE(runIsolated(readerFor("any"), entry.path(), outcome)) << target;
+            }
+            ++replayed;
+        }
+    }
+    RecordProperty("replayed", replayed);
+}
+
+} // namespace
+} // namespace starscope::hardening

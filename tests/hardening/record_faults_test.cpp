@@ -1,0 +1,161 @@
+// `starscope record` under faults: SIGINT at random points (fixed seed) leaves a run that the
+// tracer and `starscope stats` read; SIGKILL leaves a run whose reader names what is missing
+// or truncated (FxT keeps its buffer in memory until shutdown); an output folder removed
+// mid-run makes the recorder say so and exit non-zero.
+#include "tests/support/test_support.hpp"
+#include "tracer/readers/read_trace.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace starscope::hardening {
+namespace {
+
+namespace fs = std::filesystem;
+using starscope::testing::TempDir;
+
+struct Exit {
+    bool signalled = false;
+    int code = 0;   // exit status, or the signal number when signalled
+};
+
+// Starts `starscope ARGS...` with stdout/stderr going to files in logDir.
+pid_t spawnStarscope(const std::vector<std::string>& args, const fs::path& logDir) {
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        const int out = ::open((logDir / "stdout.txt").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        const int err = ::open((logDir / "stderr.txt").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        ::dup2(out, STDOUT_FILENO);
+        ::dup2(err, STDERR_FILENO);
+        std::vector<char*> argv;
+        std::string program = STARSCOPE_EXECUTABLE;
+        argv.push_back(program.data());
+        std::vector<std::string> copy = args;
+        for (auto& a : copy) {
+            argv.push_back(a.data());
+        }
+        argv.push_back(nullptr);
+        ::execv(program.c_str(), argv.data());
+        ::_exit(127);
+    }
+    return pid;
+}
+
+Exit waitFor(pid_t pid) {
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    if (WIFSIGNALED(status)) {
+        return {true, WTERMSIG(status)};
+    }
+    return {false, WEXITSTATUS(status)};
+}
+
+Exit runStarscope(const std::vector<std::string>& args, const fs::path& logDir) {
+    return waitFor(spawnStarscope(args, logDir));
+}
+
+// A short training run: a few epochs of a thousand images, two workers.
+std::vector<std::string> recordArgs(const fs::path& out) {
+    return {"record", "--out", out.string(), "--epochs", "3", "--batch-size", "32", "--workers", "2",
+            "--train-images", "1000", "--test-images", "100"};
+}
+
+TEST(RecordFaults, SigintAtRandomPointsLeavesAReadableRun) {
+    std::mt19937 random(8);
+    std::uniform_int_distribution<int> delayMs(100, 1500);
+    for (int c = 0; c < 4; ++c) {
+        TempDir dir;
+        const auto run = dir / "run";
+        const int delay = delayMs(random);
+        SCOPED_TRACE("SIGINT after " + std::to_string(delay) + " ms");
+        const pid_t pid = spawnStarscope(recordArgs(run), dir.path());
+        std::this_thread::sleep_for(std::chrono::milliseconds(delay));
+        ::kill(pid, SIGINT);
+        const Exit exit = waitFor(pid);
+        const auto stderrText = starscope::testing::readFile(dir / "stderr.txt");
+        ASSERT_FALSE(exit.signalled) << "killed by signal " << exit.code << "\n" << stderrText;
+        ASSERT_TRUE(fs::exists(run / "run.json")) << stderrText;
+        const auto json = nlohmann::json::parse(starscope::testing::readFile(run / "run.json"));
+        // A SIGINT that lands after the last batch may find the run already completed.
+        const auto status = json.at("status").get<std::string>();
+        EXPECT_TRUE(status == "interrupted" || status == "completed") << status << "\n" << stderrText;
+        EXPECT_EQ(exit.code, status == "interrupted" ? 130 : 0) << stderrText;
+        if (status == "completed") {
+            continue;
+        }
+        auto trace = tracer::readTrace(run);
+        ASSERT_TRUE(trace.ok()) << trace.error().describe();
+        EXPECT_FALSE(trace->spans.empty());
+        const auto stats = runStarscope({"stats", run.string()}, dir.path());
+        EXPECT_FALSE(stats.signalled);
+        EXPECT_EQ(stats.code, 0) << starscope::testing::readFile(dir / "stderr.txt");
+        EXPECT_NE(starscope::testing::readFile(dir / "stdout.txt").find("worker"), std::string::npos);
+    }
+}
+
+TEST(RecordFaults, SigkillLeavesARunWhoseReaderNamesTheMissingTrace) {
+    std::mt19937 random(9);
+    std::uniform_int_distribution<int> delayMs(300, 1200);
+    for (int c = 0; c < 2; ++c) {
+        TempDir dir;
+        const auto run = dir / "run";
+        const int delay = delayMs(random);
+        SCOPED_TRACE("SIGKILL after " + std::to_string(delay) + " ms");
+        const pid_t pid = spawnStarscope(recordArgs(run), dir.path());
+        std::this_thread::sleep_for(std::chrono::milliseconds(delay));
+        ::kill(pid, SIGKILL);
+        const Exit exit = waitFor(pid);
+        ASSERT_TRUE(exit.signalled);
+        if (!fs::is_directory(run)) {
+            continue;   // killed before the folder was made: nothing to read, nothing lost
+        }
+        auto trace = tracer::readTrace(run);
+        if (trace.ok()) {
+            // Whatever FxT had flushed reads only as a partial trace, and says so.
+            EXPECT_FALSE(trace->warnings.empty());
+        } else {
+            const auto message = trace.error().describe();
+            EXPECT_NE(message.find(run.filename().string()), std::string::npos) << message;
+        }
+        const auto stats = runStarscope({"stats", run.string()}, dir.path());
+        EXPECT_FALSE(stats.signalled) << "stats killed by signal " << stats.code;
+        if (!trace.ok()) {
+            EXPECT_NE(stats.code, 0);
+            EXPECT_NE(starscope::testing::readFile(dir / "stderr.txt").find(run.string()), std::string::npos)
+                << starscope::testing::readFile(dir / "stderr.txt");
+        }
+    }
+}
+
+TEST(RecordFaults, OutputFolderRemovedMidRunIsReported) {
+    TempDir dir;
+    const auto run = dir / "run";
+    auto args = recordArgs(run);
+    args[4] = "6";   // more epochs: the folder goes while training still runs
+    const pid_t pid = spawnStarscope(args, dir.path());
+    for (int i = 0; i < 200 && !fs::exists(run); ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    fs::remove_all(run);
+    const Exit exit = waitFor(pid);
+    const auto stderrText = starscope::testing::readFile(dir / "stderr.txt");
+    ASSERT_FALSE(exit.signalled) << "killed by signal " << exit.code << "\n" << stderrText;
+    EXPECT_NE(exit.code, 0);
+    EXPECT_NE(stderrText.find(run.string()), std::string::npos) << stderrText;
+}
+
+} // namespace
+} // namespace starscope::hardening

@@ -61,7 +61,9 @@ void ComparisonCharts::setRuns(const std::vector<RunFigures>& runs) {
     m_missingLabels = 0;
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     for (std::size_t r = 0; r < runs.size(); ++r) {
-        ticker->addTick(static_cast<double>(r + 1), QString::fromStdString(runs[r].strategy));
+        // "single+naive" on two lines, so neighbouring labels do not overlap.
+        ticker->addTick(static_cast<double>(r + 1),
+                        QString::fromStdString(runs[r].strategy).replace(QLatin1Char('+'), QLatin1Char('\n')));
     }
     const auto& list = charts();
     for (std::size_t i = 0; i < list.size(); ++i) {

@@ -46,8 +46,8 @@ ComparisonView::ComparisonView(QWidget* parent) : QWidget(parent) {
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->setAlternatingRowColors(true);
     m_charts = new ComparisonCharts(m_bottom);
-    m_bottom->setStretchFactor(0, 2);
-    m_bottom->setStretchFactor(1, 3);
+    m_bottom->setStretchFactor(0, 1);
+    m_bottom->setStretchFactor(1, 1);
     m_splitter->setStretchFactor(0, 3);
     m_splitter->setStretchFactor(1, 2);
 }

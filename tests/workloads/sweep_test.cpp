@@ -71,7 +71,9 @@ std::vector<std::string> skipped(const std::string& log) {
     return names;
 }
 
-fs::file_time_type mtime(const fs::path& p) { return fs::last_write_time(p); }
+fs::file_time_type mtime(const fs::path& p) {
+    return fs::last_write_time(p);
+}
 
 } // namespace
 
@@ -137,8 +139,9 @@ TEST(Sweep, RecordsEveryStrategyInterleavedWithASummary) {
         std::map<std::string, std::vector<double>> fromStats;
         for (const auto& run : runsOf.at(name)) {
             const auto statsLog = dir / ("stats-" + run + ".json");
-            ASSERT_EQ(runCommand(runStarscope("stats --json '" + (out / run).string() + "'", statsLog)),
-                      0)
+            ASSERT_EQ(
+                runCommand(runStarscope("stats --json '" + (out / run).string() + "'", statsLog)),
+                0)
                 << readFile(statsLog);
             const auto stats = nlohmann::json::parse(readFile(statsLog), nullptr, false);
             ASSERT_TRUE(stats.is_object()) << readFile(statsLog);
@@ -220,10 +223,10 @@ TEST(Sweep, CtrlCStopsAfterTheCurrentRun) {
     TempDir dir;
     const auto out = dir / "sweep";
     const std::string logPath = (dir / "log.txt").string();
-    std::vector<std::string> args{STARSCOPE_BINARY, "sweep", "--out", out.string(),
-                                  "--arenas", "single,double", "--loaders", "naive",
-                                  "--batches", "2", "--batch-size", "32", "--chunk", "16",
-                                  "--workers", "2", "--test-images", "100"};
+    std::vector<std::string> args{
+        STARSCOPE_BINARY, "sweep", "--out",     out.string(), "--arenas",      "single,double",
+        "--loaders",      "naive", "--batches", "2",          "--batch-size",  "32",
+        "--chunk",        "16",    "--workers", "2",          "--test-images", "100"};
     std::vector<char*> argv;
     for (auto& arg : args) {
         argv.push_back(arg.data());
@@ -278,7 +281,8 @@ TEST(Sweep, BadInputFailsBeforeAnythingIsRecorded) {
     };
     for (const auto& c : cases) {
         EXPECT_EQ(sweep(out, c.args + " --batches 2", log), 2) << c.args << "\n" << readFile(log);
-        EXPECT_NE(readFile(log).find(c.message), std::string::npos) << c.args << "\n" << readFile(log);
+        EXPECT_NE(readFile(log).find(c.message), std::string::npos) << c.args << "\n"
+                                                                    << readFile(log);
         EXPECT_FALSE(fs::exists(out)) << c.args;
     }
     // A folder that is not a sweep is not taken over.

@@ -24,14 +24,16 @@ namespace {
 std::atomic<int> g_sigints{0};
 static_assert(std::atomic<int>::is_always_lock_free, "the SIGINT handler needs a lock-free count");
 
-void onSigint(int /*signal*/) { g_sigints.fetch_add(1); }
+void onSigint(int /*signal*/) {
+    g_sigints.fetch_add(1);
+}
 
 // Counts Ctrl-C while the sweep runs; the previous handler comes back afterwards.
 class SigintCounter {
 public:
     SigintCounter() {
         g_sigints.store(0);
-        struct sigaction action{};
+        struct sigaction action {};
         action.sa_handler = onSigint;
         sigemptyset(&action.sa_mask);
         ::sigaction(SIGINT, &action, &m_previous);
@@ -41,21 +43,21 @@ public:
     SigintCounter& operator=(const SigintCounter&) = delete;
 
 private:
-    struct sigaction m_previous{};
+    struct sigaction m_previous {};
 };
 
 const char* kSweepFile = "sweep.json";
 
 std::vector<std::string> sharedRecordArgs(const RecordOptions& o, const std::string& dataset) {
-    std::vector<std::string> args{"--epochs",     std::to_string(o.epochs),
-                                  "--batches",    std::to_string(o.batches),
-                                  "--batch-size", std::to_string(o.batchSize),
-                                  "--workers",    std::to_string(o.workers),
-                                  "--sched",      o.sched,
-                                  "--dataset",    dataset,
-                                  "--seed",       std::to_string(o.seed),
+    std::vector<std::string> args{"--epochs",       std::to_string(o.epochs),
+                                  "--batches",      std::to_string(o.batches),
+                                  "--batch-size",   std::to_string(o.batchSize),
+                                  "--workers",      std::to_string(o.workers),
+                                  "--sched",        o.sched,
+                                  "--dataset",      dataset,
+                                  "--seed",         std::to_string(o.seed),
                                   "--train-images", std::to_string(o.trainImages),
-                                  "--test-images", std::to_string(o.testImages)};
+                                  "--test-images",  std::to_string(o.testImages)};
     if (o.chunk != 0) {
         args.insert(args.end(), {"--chunk", std::to_string(o.chunk)});
     }
@@ -108,7 +110,8 @@ WorkloadResult<int> runChild(const fs::path& executable, const std::vector<std::
     int status = 0;
     while (::waitpid(pid, &status, 0) < 0) {
         if (errno != EINTR) {
-            return workloadError(ErrorCode::Runtime, std::string("waitpid: ") + std::strerror(errno));
+            return workloadError(ErrorCode::Runtime,
+                                 std::string("waitpid: ") + std::strerror(errno));
         }
         if (!forwarded && g_sigints.load() >= 2) {
             ::kill(pid, SIGINT);
@@ -129,16 +132,16 @@ WorkloadResult<std::vector<std::string>> parseList(const std::string& text,
     std::size_t start = 0;
     while (true) {
         const auto comma = text.find(',', start);
-        const auto item = text.substr(start, comma == std::string::npos ? std::string::npos
-                                                                        : comma - start);
+        const auto item =
+            text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
         if (item.empty()) {
             return workloadError(ErrorCode::InvalidArgument,
                                  "empty item in \"" + text + "\" (comma-separated list)", flag);
         }
         for (const auto& seen : items) {
             if (seen == item) {
-                return workloadError(ErrorCode::InvalidArgument,
-                                     "\"" + item + "\" is listed twice", flag);
+                return workloadError(ErrorCode::InvalidArgument, "\"" + item + "\" is listed twice",
+                                     flag);
             }
         }
         items.push_back(item);
@@ -169,10 +172,11 @@ WorkloadResult<SweepPlan> planSweep(const SweepOptions& options) {
     std::error_code ec;
     plan.dir = fs::absolute(options.out, ec).lexically_normal();
     if (ec) {
-        return workloadError(ErrorCode::Io, "cannot resolve the path: " + ec.message(), options.out);
+        return workloadError(ErrorCode::Io, "cannot resolve the path: " + ec.message(),
+                             options.out);
     }
-    plan.executable = options.executable.empty() ? fs::read_symlink("/proc/self/exe", ec)
-                                                 : options.executable;
+    plan.executable =
+        options.executable.empty() ? fs::read_symlink("/proc/self/exe", ec) : options.executable;
     if (ec || ::access(plan.executable.c_str(), X_OK) != 0) {
         return workloadError(ErrorCode::Io, "cannot find the starscope executable to record with",
                              plan.executable.string());
@@ -243,9 +247,8 @@ WorkloadResult<SweepOutcome> executeSweep(const SweepPlan& plan, std::ostream& l
         return workloadError(ErrorCode::Io, "cannot create the sweep folder: " + ec.message(),
                              plan.dir.string());
     }
-    const json description{{"format", "starscope-sweep"},
-                           {"version", 1},
-                           {"record_args", plan.recordArgs}};
+    const json description{
+        {"format", "starscope-sweep"}, {"version", 1}, {"record_args", plan.recordArgs}};
     if (auto written = writeFileAtomically(plan.dir / kSweepFile, description.dump(2) + "\n");
         !written) {
         return fail(written.error());
@@ -256,7 +259,8 @@ WorkloadResult<SweepOutcome> executeSweep(const SweepPlan& plan, std::ostream& l
     std::vector<std::string> actions(total, "not run");
     for (std::size_t i = 0; i < total; ++i) {
         const auto& run = plan.runs[i];
-        const std::string counter = "[" + std::to_string(i + 1) + "/" + std::to_string(total) + "] ";
+        const std::string counter =
+            "[" + std::to_string(i + 1) + "/" + std::to_string(total) + "] ";
         if (g_sigints.load() > 0) {
             outcome.interrupted = true;
             log << "starscope sweep: stopped by Ctrl-C; run the same command again to resume\n";

@@ -94,8 +94,8 @@ SweepRow measureRun(const SweepRun& run, std::size_t order, const std::string& a
     row.wallSeconds = number(doc, "wall_time_s");
     row.totalSeconds = number(doc, "total_time_s");
     // As `starscope compare` counts it: the arenas can all be live at once.
-    if (const auto peaks = doc.find("peak_arena_bytes"); peaks != doc.end() && peaks->is_object()
-                                                         && !peaks->empty()) {
+    if (const auto peaks = doc.find("peak_arena_bytes");
+        peaks != doc.end() && peaks->is_object() && !peaks->empty()) {
         double sum = 0.0;
         for (const auto& [name, value] : peaks->items()) {
             sum += value.is_number() ? value.get<double>() : 0.0;
@@ -133,9 +133,10 @@ WorkloadResult<Done> writeSummary(const fs::path& dir, const std::vector<SweepRo
     for (const auto& r : rows) {
         csv << r.order << "," << csvField(r.run) << "," << csvField(r.arenas) << ","
             << csvField(r.loader) << "," << r.repetition << "," << r.status << "," << r.action;
-        json entry{{"order", r.order},       {"run", r.run},       {"arenas", r.arenas},
-                   {"loader", r.loader},     {"repetition", r.repetition},
-                   {"status", r.status},     {"action", r.action}};
+        json entry{{"order", r.order},           {"run", r.run},
+                   {"arenas", r.arenas},         {"loader", r.loader},
+                   {"repetition", r.repetition}, {"status", r.status},
+                   {"action", r.action}};
         for (const auto& c : numericColumns()) {
             const auto& v = r.*(c.field);
             csv << "," << csvNumber(v);

@@ -28,6 +28,8 @@ summary=()
 for t in "${targets[@]}"; do
   corpus="$out/$t/corpus"
   crashes="$out/$t/crashes"
+  # Crashes are counted per run: keep the ones worth keeping under tests/data/hardening/<target>/.
+  rm -rf "$crashes"
   mkdir -p "$corpus" "$crashes"
   for s in ${seedFiles[$t]}; do cp -f "$s" "$corpus/"; done
   # Earlier crashing inputs stay in the corpus so a regression shows at once.
@@ -38,9 +40,8 @@ for t in "${targets[@]}"; do
       -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
       -artifact_prefix="$crashes/" -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
       >"$log" 2>&1 || true
-  execs=$(grep -oE 'stat::number_of_executed_units: *[0-9]+|#[0-9]+' "$log" | tail -1 | grep -oE '[0-9]+$' || echo 0)
-  # In fork mode the parent sums the children's executions in its last status line.
-  execs=$(grep -oE '^#[0-9]+' "$log" | tail -1 | tr -d '#' || echo "$execs")
+  # In fork mode the parent sums the children's executions in its status lines.
+  execs=$(grep -oE '^#[0-9]+' "$log" | tail -1 | tr -d '#')
   found=$(find "$crashes" -type f | wc -l)
   summary+=("$(printf '%-7s executions: %-10s crashes found: %s' "$t" "${execs:-0}" "$found")")
 done

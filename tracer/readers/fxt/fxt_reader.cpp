@@ -50,7 +50,9 @@ private:
         bool sync = true;
     };
     TimeNs now(const RawEvent& ev) const {
-        return static_cast<TimeNs>(ev.time) - static_cast<TimeNs>(ev.origin);
+        // Unsigned difference: damaged timestamps may be anywhere in 64 bits, and a signed
+        // one would overflow (the outlier filter drops such events later).
+        return static_cast<TimeNs>(ev.time - ev.origin);
     }
     std::uint64_t p(const RawEvent& ev, std::uint32_t i) const {
         return i < ev.paramCount ? ev.params[i] : 0;

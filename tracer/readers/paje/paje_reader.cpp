@@ -272,9 +272,15 @@ std::optional<TraceError> PajeParser::event(std::string_view line, std::size_t o
         m_containerByRef.try_emplace(std::string(field(FName)), index);
         break;
     }
-    case Kind::DestroyContainer:
-        m_timed.push_back(Timed{time, def.kind, container(field(FName)), 0, 0, 0, 0});
+    case Kind::DestroyContainer: {
+        const auto destroyed = container(field(FName));
+        if (destroyed < 0) {
+            ++m_unknownContainers;
+            break;
+        }
+        m_timed.push_back(Timed{time, def.kind, destroyed, 0, 0, 0, 0});
         break;
+    }
     case Kind::SetState:
     case Kind::PushState:
     case Kind::PopState:

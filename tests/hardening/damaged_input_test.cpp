@@ -156,7 +156,9 @@ TEST_P(DamagedInputTest, TruncatedAtEveryKibibyteEndsInErrorOrWarning) {
         writeBytes(file, bytes, size);
         Outcome outcome{};
         ASSERT_TRUE(runIsolated(reader, file, outcome));
-        if (g.truncationNeedsWarning) {
+        // A Paje file cut right after a line end is a shorter valid trace: nothing can tell.
+        const bool cutAtLineEnd = g.format == "paje" && (size == 0 || bytes[size - 1] == '\n');
+        if (g.truncationNeedsWarning && !cutAtLineEnd) {
             EXPECT_NE(outcome, TraceWithoutWarning)
                 << file.filename() << ": a truncated input read without any warning";
         }

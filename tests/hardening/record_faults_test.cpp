@@ -97,7 +97,7 @@ TEST(RecordFaults, SigintAtRandomPointsLeavesAReadableRun) {
         }
         auto trace = tracer::readTrace(run);
         ASSERT_TRUE(trace.ok()) << trace.error().describe();
-        EXPECT_FALSE(trace->spans.empty());
+        EXPECT_FALSE(trace->lanes.empty());
         const auto stats = runStarscope({"stats", run.string()}, dir.path());
         EXPECT_FALSE(stats.signalled);
         EXPECT_EQ(stats.code, 0) << starscope::testing::readFile(dir / "stderr.txt");

@@ -241,6 +241,13 @@ WorkloadResult<RecordOutcome> executeRecord(RecordPlan& plan,
             record.status = "failed";
             record.error = report.error().describe();
         }
+        // FxT writes its buffer into the run folder at shutdown, and libfxt exits the process
+        // when it cannot: say what is lost before that.
+        if (std::error_code ec; !fs::is_directory(plan.outDir, ec)) {
+            progress << "starscope record: the run folder " << plan.outDir.string()
+                     << " disappeared during the run; its trace and run.json cannot be written\n"
+                     << std::flush;
+        }
         starpu_shutdown();
     }
     record.totalSeconds = std::chrono::duration<double>(Clock::now() - start).count();

@@ -513,6 +513,11 @@ TraceResult<Trace> PajeParser::run(std::string_view text) {
     if (!process()) {
         return fail(TraceError{ErrorCode::Cancelled, "reading cancelled", m_file.string(), {}});
     }
+    // Paje writers end every line: a last line without one is where the file was cut.
+    if (!text.empty() && text.back() != '\n') {
+        m_b.warn("byte " + std::to_string(text.size())
+                 + ": the last line has no line end; the file looks truncated");
+    }
     if (m_unknownContainers > 0) {
         m_b.warn(std::to_string(m_unknownContainers) + " events on undeclared containers were dropped");
     }

@@ -142,6 +142,11 @@ inline ParseResult parse(std::string_view text) {
             result.marker.arena = std::string(value);
             continue;
         }
+        // Unknown keys of the same version are skipped, whatever their value: fields may be
+        // added without a version bump.
+        if (key != "epoch" && key != "batch" && key != "slot" && key != "handles") {
+            continue;
+        }
         std::int64_t number = 0;
         const auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), number);
         if (ec != std::errc{} || ptr != value.data() + value.size() || number < 0) {
@@ -153,10 +158,9 @@ inline ParseResult parse(std::string_view text) {
             result.marker.batch = static_cast<std::int32_t>(number);
         } else if (key == "slot") {
             result.marker.slot = static_cast<std::int32_t>(number);
-        } else if (key == "handles") {
+        } else {
             result.marker.handles = number;
         }
-        // Unknown keys of the same version are skipped: fields may be added without a bump.
     }
     result.status = ParseStatus::Ok;
     return result;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Sets everything up (scripts/setup.sh), then runs the whole test suite:
-#   1. runtime, tracer and workloads tests under ASan+UBSan (preset asan)
+#   1. every test but the viewer's under ASan+UBSan (preset asan)
 #   2. runtime tests under ThreadSanitizer (preset tsan)
 #   3. every test, viewer included, in the default preset
 # The sanitizer stages come first so CTest's summary of the full run closes the output. Exits
@@ -27,9 +27,9 @@ failed=()
 
 if [ $sanitizers = 1 ]; then
   run_step "build (asan preset)" configure_and_build asan \
-    tests_foundation tests_runtime tests_tracer tests_workloads
-  say "==> tests under ASan+UBSan (runtime, tracer, workloads)"
-  ctest --preset asan -L 'foundation|runtime|tracer|workloads' -j"$jobs" || failed+=(asan)
+    tests_foundation tests_common tests_runtime tests_tracer tests_workloads tests_hardening
+  say "==> tests under ASan+UBSan (all but the viewer)"
+  ctest --preset asan -L 'foundation|common|runtime|tracer|workloads|hardening' -j"$jobs" || failed+=(asan)
 
   run_step "build (tsan preset)" configure_and_build tsan tests_runtime
   say "==> tests under ThreadSanitizer (runtime)"

@@ -186,3 +186,44 @@ TEST(TraceLoader, CancelStopsALoadAndReportsIt) {
     ASSERT_NE(document, nullptr);
     EXPECT_EQ(document->source, small.toStdString());
 }
+
+TEST(MainWindow, EmptyAndTruncatedFilesAreReportedAndTheAppKeepsWorking) {
+    TempDir dir;
+    MainWindow window;
+    window.show();
+    QSignalSpy failed(&window, &MainWindow::loadFailed);
+    QSignalSpy loaded(&window, &MainWindow::documentLoaded);
+
+    const auto empty = dir / "empty.trace";
+    std::ofstream(empty, std::ios::binary).close();
+    window.openPath(QString::fromStdString(empty.string()));
+    ASSERT_TRUE(failed.wait(kTimeoutMs));
+    EXPECT_TRUE(failed.back().front().toString().contains(QStringLiteral("empty.trace")));
+    if (auto* dialog = window.findChild<QMessageBox*>(QStringLiteral("loadErrorDialog"))) {
+        dialog->accept();
+    }
+
+    // The golden FxT trace cut in the middle of its events: an error naming the file, or a
+    // partial trace; either way the window stays usable.
+    const auto golden = starscope::testing::readFile(starscope::testing::testDataDir()
+                                                     / "tracer/small/prof_file__0");
+    const auto truncated = dir / "prof_file_truncated";
+    std::ofstream(truncated, std::ios::binary).write(golden.data(),
+                                                     static_cast<std::streamsize>(golden.size() / 2));
+    const auto failuresBefore = failed.size();
+    const auto loadsBefore = loaded.size();
+    window.openPath(QString::fromStdString(truncated.string()));
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] { return failed.size() > failuresBefore || loaded.size() > loadsBefore; }, kTimeoutMs));
+    if (failed.size() > failuresBefore) {
+        EXPECT_TRUE(failed.back().front().toString().contains(QStringLiteral("prof_file_truncated")));
+        if (auto* dialog = window.findChild<QMessageBox*>(QStringLiteral("loadErrorDialog"))) {
+            dialog->accept();
+        }
+    }
+
+    const QString good = writeSynthetic(dir, "good.sstrace");
+    window.openPath(good);
+    ASSERT_TRUE(loaded.wait(kTimeoutMs));
+    EXPECT_EQ(window.plot()->document()->trace.tasks.size(), 128u);
+}

@@ -72,6 +72,13 @@ std::vector<std::string> recordArgs(const fs::path& out) {
             "--train-images", "1000", "--test-images", "100"};
 }
 
+// Long enough that a SIGKILL within 1.2 s always lands mid-run, even on an idle machine; the
+// kill ends it at once, so the length costs nothing.
+std::vector<std::string> longRecordArgs(const fs::path& out) {
+    return {"record", "--out", out.string(), "--epochs", "3", "--batch-size", "32", "--workers", "2",
+            "--train-images", "20000", "--test-images", "100"};
+}
+
 TEST(RecordFaults, SigintAtRandomPointsLeavesAReadableRun) {
     std::mt19937 random(8);
     std::uniform_int_distribution<int> delayMs(100, 1500);
@@ -113,7 +120,7 @@ TEST(RecordFaults, SigkillLeavesARunWhoseReaderNamesTheMissingTrace) {
         const auto run = dir / "run";
         const int delay = delayMs(random);
         SCOPED_TRACE("SIGKILL after " + std::to_string(delay) + " ms");
-        const pid_t pid = spawnStarscope(recordArgs(run), dir.path());
+        const pid_t pid = spawnStarscope(longRecordArgs(run), dir.path());
         std::this_thread::sleep_for(std::chrono::milliseconds(delay));
         ::kill(pid, SIGKILL);
         const Exit exit = waitFor(pid);

@@ -4,6 +4,8 @@
 
 #include "tests/support/test_support.hpp"
 
+#include "tracer/readers/read_trace.hpp"
+
 #include <gtest/gtest.h>
 #include <starpu.h>
 
@@ -21,6 +23,11 @@ using starscope::testing::TempDir;
 
 namespace {
 
+fs::path firstProfFile(const fs::path& dir) {
+    const auto files = starscope::tracer::findProfFiles(dir);
+    return files.empty() ? fs::path{} : files.front();
+}
+
 constexpr int kTasks = 300;
 
 void spin(void* buffers[], void* /*arg*/) {
@@ -30,15 +37,6 @@ void spin(void* buffers[], void* /*arg*/) {
         sum = sum + i;
     }
     *value += 1;
-}
-
-fs::path findProfFile(const fs::path& dir) {
-    for (const auto& entry : fs::directory_iterator(dir)) {
-        if (entry.path().filename().string().starts_with("prof_file_")) {
-            return entry.path();
-        }
-    }
-    return {};
 }
 
 // Records kTasks tasks into dir with FxT on.
@@ -77,7 +75,7 @@ void recordTrace(const fs::path& dir) {
 TEST(FxtSmoke, StarpuRecordsATraceThatLibfxtAndStarpuFxtToolRead) {
     TempDir dir;
     recordTrace(dir.path());
-    const auto prof = findProfFile(dir.path());
+    const auto prof = firstProfFile(dir.path());
     ASSERT_FALSE(prof.empty()) << "no prof_file_* in " << dir.path();
 
     fxt_t fxt = fxt_open(prof.c_str());

@@ -8,6 +8,8 @@
 #include "runtime/trace_markers.hpp"
 #include "tests/support/test_support.hpp"
 
+#include "tracer/readers/read_trace.hpp"
+
 #include <gtest/gtest.h>
 #include <starpu.h>
 
@@ -25,6 +27,11 @@ using starscope::testing::TempDir;
 
 namespace {
 
+fs::path firstProfFile(const fs::path& dir) {
+    const auto files = starscope::tracer::findProfFiles(dir);
+    return files.empty() ? fs::path{} : files.front();
+}
+
 void touchTask(void* /*buffers*/[], void* /*arg*/) {}
 
 starpu_codelet* touchCodelet() {
@@ -38,15 +45,6 @@ starpu_codelet* touchCodelet() {
         return c;
     }();
     return &codelet;
-}
-
-fs::path findProfFile(const fs::path& dir) {
-    for (const auto& entry : fs::directory_iterator(dir)) {
-        if (entry.path().filename().string().starts_with("prof_file_")) {
-            return entry.path();
-        }
-    }
-    return {};
 }
 
 // The markers among the Paje events, in trace order.
@@ -116,7 +114,7 @@ TEST(TraceMarkers, RingAndLoaderMarkersReachTheFxtTrace) {
     }
     starpu_shutdown();
 
-    const auto prof = findProfFile(dir.path());
+    const auto prof = firstProfFile(dir.path());
     ASSERT_FALSE(prof.empty()) << "no prof_file_* in " << dir.path();
     const std::string command = "cd '" + dir.path().string() + "' && '"
                                 + starscope::testing::starpuFxtTool().string() + "' -i '"

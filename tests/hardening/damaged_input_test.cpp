@@ -2,20 +2,15 @@
 // random bytes flipped (fixed seed). Each case must end in an error naming the file, or in a
 // (partial) trace; a truncated trace that reads must carry a warning. Each read runs in a
 // forked child under alarm(), so a crash or a hang fails the named case instead of the test.
+#include "tests/hardening/isolated_reader.hpp"
 #include "tests/support/test_support.hpp"
 #include "tracer/exporters/exporters.hpp"
-#include "tracer/readers/read_trace.hpp"
-#include "workloads/dataset/idx_file.hpp"
 
 #include <gtest/gtest.h>
-
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
-#include <functional>
 #include <random>
 #include <string>
 #include <vector>
@@ -25,86 +20,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using starscope::testing::TempDir;
-
-// What the child reports through its exit status.
-enum Outcome : int {
-    ErrorNamingFile = 0,
-    TraceWithWarning = 1,
-    TraceWithoutWarning = 2,
-    ErrorNotNamingFile = 3,
-};
-
-constexpr unsigned kTimeLimitSeconds = 30;
-
-using Reader = std::function<Outcome(const fs::path&)>;
-
-Outcome traceOutcome(const tracer::TraceResult<tracer::Trace>& trace, const fs::path& file) {
-    if (!trace) {
-        return trace.error().describe().find(file.filename().string()) != std::string::npos
-                   ? ErrorNamingFile
-                   : ErrorNotNamingFile;
-    }
-    return trace->warnings.empty() ? TraceWithoutWarning : TraceWithWarning;
-}
-
-Reader readerFor(const std::string& format) {
-    if (format == "fxt") {
-        return [](const fs::path& f) { return traceOutcome(tracer::readFxt({f}), f); };
-    }
-    if (format == "paje") {
-        return [](const fs::path& f) { return traceOutcome(tracer::readPaje(f), f); };
-    }
-    if (format == "native") {
-        return [](const fs::path& f) { return traceOutcome(tracer::readNative(f), f); };
-    }
-    if (format == "any") {
-        return [](const fs::path& f) { return traceOutcome(tracer::readTrace(f), f); };
-    }
-    // IDX: both kinds; a file of the other kind must be refused, so only errors count.
-    return [](const fs::path& f) {
-        for (const auto kind : {workloads::IdxKind::Images, workloads::IdxKind::Labels}) {
-            auto idx = workloads::IdxFile::open(f, kind);
-            if (idx) {
-                unsigned sum = 0;
-                for (std::size_t i = 0; i < idx->dataSize(); ++i) {
-                    sum += idx->data()[i];
-                }
-                volatile unsigned sink = sum;
-                (void)sink;
-                return TraceWithoutWarning;
-            }
-            if (idx.error().describe().find(f.filename().string()) == std::string::npos) {
-                return ErrorNotNamingFile;
-            }
-        }
-        return ErrorNamingFile;
-    };
-}
-
-// Runs the reader in a child; returns the outcome, or fails with the case named.
-::testing::AssertionResult runIsolated(const Reader& reader, const fs::path& file, Outcome& outcome) {
-    const pid_t pid = ::fork();
-    if (pid == 0) {
-        ::alarm(kTimeLimitSeconds);
-        ::_exit(static_cast<int>(reader(file)));
-    }
-    if (pid < 0) {
-        return ::testing::AssertionFailure() << "fork failed";
-    }
-    int status = 0;
-    ::waitpid(pid, &status, 0);
-    if (WIFSIGNALED(status)) {
-        return ::testing::AssertionFailure()
-               << file.filename() << ": the reader "
-               << (WTERMSIG(status) == SIGALRM ? "hung (no answer within the time limit)" : "crashed")
-               << " (signal " << WTERMSIG(status) << ")";
-    }
-    outcome = static_cast<Outcome>(WEXITSTATUS(status));
-    if (outcome == ErrorNotNamingFile) {
-        return ::testing::AssertionFailure() << file.filename() << ": the error does not name the file";
-    }
-    return ::testing::AssertionSuccess();
-}
 
 std::string readBytes(const fs::path& file) {
     return starscope::testing::readFile(file);

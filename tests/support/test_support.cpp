@@ -44,6 +44,24 @@ std::string readFile(const fs::path& path) {
     return out.str();
 }
 
+::testing::AssertionResult writeSparseFile(const fs::path& path, const std::string& head,
+                                           std::uintmax_t apparentSize) {
+    {
+        std::ofstream out(path, std::ios::binary | std::ios::trunc);
+        out.write(head.data(), static_cast<std::streamsize>(head.size()));
+        if (!out) {
+            return ::testing::AssertionFailure() << "cannot write " << path;
+        }
+    }
+    std::error_code ec;
+    fs::resize_file(path, apparentSize, ec);
+    if (ec) {
+        return ::testing::AssertionFailure() << "cannot extend " << path << " to " << apparentSize
+                                             << " bytes: " << ec.message();
+    }
+    return ::testing::AssertionSuccess();
+}
+
 int runCommand(const std::string& command) {
     const int status = std::system(command.c_str());
     if (status == -1 || !WIFEXITED(status)) {

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <filesystem>
 #include <string>
 
@@ -28,6 +29,12 @@ std::filesystem::path testDataDir();
 // starpu_fxt_tool of the project's StarPU-with-FxT prefix.
 std::filesystem::path starpuFxtTool();
 std::string readFile(const std::filesystem::path& path);
+
+// Writes head to path and extends the file with a hole to apparentSize bytes: an "enormous"
+// input (many GiB) that costs no disk space. Fails the calling test when the file system
+// cannot make it.
+::testing::AssertionResult writeSparseFile(const std::filesystem::path& path, const std::string& head,
+                                           std::uintmax_t apparentSize);
 
 // Compares actual with the golden file tests/data/<relativePath>. On mismatch writes
 // <golden>.actual beside it and returns a unified diff as the failure message. With

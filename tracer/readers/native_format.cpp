@@ -6,6 +6,7 @@
 // Integers are little-endian (the only byte order of the machines starscope runs on).
 
 #include "tracer/exporters/exporters.hpp"
+#include "tracer/readers/mapped_file.hpp"
 #include "tracer/readers/read_trace.hpp"
 
 #include <algorithm>
@@ -13,7 +14,7 @@
 #include <cstring>
 #include <fstream>
 #include <map>
-#include <sstream>
+#include <optional>
 
 static_assert(std::endian::native == std::endian::little, "the native format is little-endian");
 
@@ -27,8 +28,9 @@ constexpr std::string_view kMagic{"SSTRACE\0", 8};
 constexpr std::uint32_t kOldestReadable = 1;
 constexpr std::size_t kHeaderSize = 8 + 4 + 4 + 8;
 
-std::uint64_t fnv1a(std::string_view data) {
-    std::uint64_t hash = 0xcbf29ce484222325ULL;
+constexpr std::uint64_t kFnvOffset = 0xcbf29ce484222325ULL;
+
+std::uint64_t fnv1a(std::string_view data, std::uint64_t hash = kFnvOffset) {
     for (const char c : data) {
         hash ^= static_cast<unsigned char>(c);
         hash *= 0x100000001b3ULL;
@@ -339,14 +341,32 @@ TraceResult<Done> writeNativeFile(const Trace& trace, const fs::path& file) {
     return Done{};
 }
 
-TraceResult<Trace> readNative(const fs::path& file, const ReadOptions& options) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) {
-        return fail(TraceError{ErrorCode::Io, "cannot open for reading", file.string(), {}});
+namespace {
+
+// The payload's checksum in 16 MiB steps, so that a file of many GiB shows progress and can
+// be cancelled before it is parsed. nullopt when cancelled.
+std::optional<std::uint64_t> checksumOf(std::string_view body, const ReadOptions& options) {
+    constexpr std::size_t kStep = std::size_t{16} << 20;
+    std::uint64_t hash = kFnvOffset;
+    for (std::size_t pos = 0; pos < body.size(); pos += kStep) {
+        hash = fnv1a(body.substr(pos, kStep), hash);
+        if (options.progress
+            && !options.progress(0.2 * static_cast<double>(std::min(pos + kStep, body.size()))
+                                 / static_cast<double>(body.size()))) {
+            return std::nullopt;
+        }
     }
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
-    const std::string data = std::move(buffer).str();
+    return hash;
+}
+
+} // namespace
+
+TraceResult<Trace> readNative(const fs::path& file, const ReadOptions& options) {
+    const detail::MappedFile map(file);
+    if (!map.error().empty()) {
+        return fail(TraceError{ErrorCode::Io, "cannot read: " + map.error(), file.string(), {}});
+    }
+    const std::string_view data = map.text();
     if (data.size() < kHeaderSize || !std::string_view(data).starts_with(kMagic)) {
         return fail(TraceError{ErrorCode::Format, "not a starscope native trace (bad magic or too short)",
                                file.string(), 0});
@@ -379,11 +399,20 @@ TraceResult<Trace> readNative(const fs::path& file, const ReadOptions& options) 
     const std::string_view body(data.data() + kHeaderSize, size);
     std::uint64_t checksum = 0;
     std::memcpy(&checksum, data.data() + kHeaderSize + size, 8);
-    if (checksum != fnv1a(body)) {
+    // The checksum pass is the first fifth of the progress, the parse the rest.
+    ReadOptions parseOptions;
+    if (options.progress) {
+        parseOptions.progress = [&options](double f) { return options.progress(0.2 + 0.8 * f); };
+    }
+    const auto sum = checksumOf(body, options);
+    if (!sum) {
+        return fail(TraceError{ErrorCode::Cancelled, "reading cancelled", file.string(), kHeaderSize});
+    }
+    if (checksum != *sum) {
         return fail(TraceError{ErrorCode::Corrupt, "damaged native trace: checksum mismatch",
                                file.string(), kHeaderSize + size});
     }
-    auto trace = parsePayload(file, body, options);
+    auto trace = parsePayload(file, body, parseOptions);
     if (trace && !trace->metadata.contains("format")) {
         trace->metadata["format"] = "native";
     }

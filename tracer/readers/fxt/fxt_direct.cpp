@@ -1,11 +1,8 @@
 #include "tracer/readers/fxt/fxt_direct.hpp"
 
-#include <cerrno>
+#include "tracer/readers/mapped_file.hpp"
+
 #include <cstring>
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 namespace starscope::tracer::detail {
 
@@ -28,58 +25,10 @@ std::uint32_t load32(const unsigned char* p) {
     return v;
 }
 
-class Mapping {
-public:
-    explicit Mapping(const std::filesystem::path& file) {
-        m_fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
-        if (m_fd < 0) {
-            m_error = std::strerror(errno);
-            return;
-        }
-        struct stat info {};
-        if (::fstat(m_fd, &info) != 0 || !S_ISREG(info.st_mode)) {
-            m_error = "not a regular file";
-            return;
-        }
-        m_size = static_cast<std::size_t>(info.st_size);
-        if (m_size == 0) {
-            return;
-        }
-        void* data = ::mmap(nullptr, m_size, PROT_READ, MAP_PRIVATE, m_fd, 0);
-        if (data == MAP_FAILED) {
-            m_error = std::strerror(errno);
-            m_size = 0;
-            return;
-        }
-        ::madvise(data, m_size, MADV_SEQUENTIAL);
-        m_data = static_cast<const unsigned char*>(data);
-    }
-    ~Mapping() {
-        if (m_data != nullptr) {
-            ::munmap(const_cast<unsigned char*>(m_data), m_size);
-        }
-        if (m_fd >= 0) {
-            ::close(m_fd);
-        }
-    }
-    Mapping(const Mapping&) = delete;
-    Mapping& operator=(const Mapping&) = delete;
-
-    const unsigned char* data() const { return m_data; }
-    std::size_t size() const { return m_size; }
-    const std::string& error() const { return m_error; }
-
-private:
-    int m_fd = -1;
-    const unsigned char* m_data = nullptr;
-    std::size_t m_size = 0;
-    std::string m_error;
-};
-
 } // namespace
 
 bool isDirectFxtLayout(const std::filesystem::path& file) {
-    Mapping map(file);
+    MappedFile map(file);
     if (map.data() == nullptr || map.size() < 8) {
         return false;
     }
@@ -91,7 +40,7 @@ TraceResult<DirectFxtSummary> readFxtDirect(const std::filesystem::path& file, s
                                             std::uint64_t lastCode,
                                             const std::function<bool(const RawEvent&)>& onEvent,
                                             const std::function<bool(double)>& progress) {
-    Mapping map(file);
+    MappedFile map(file);
     if (!map.error().empty()) {
         return fail(TraceError{ErrorCode::Io, "cannot read: " + map.error(), file.string(), {}});
     }

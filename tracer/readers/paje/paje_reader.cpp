@@ -7,14 +7,13 @@
 // entity value is a running codelet; its extra JobId/Footprint fields give the task record.
 
 #include "tracer/readers/fxt/starpu_1_3_10_codes.hpp"
+#include "tracer/readers/mapped_file.hpp"
 #include "tracer/readers/read_trace.hpp"
 #include "tracer/readers/trace_builder.hpp"
 
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <fstream>
-#include <sstream>
 #include <string_view>
 #include <unordered_map>
 
@@ -25,6 +24,9 @@ namespace fs = std::filesystem;
 namespace {
 
 using detail::TraceBuilder;
+
+// Paje lines are a few hundred bytes; StarPU's longest hold a codelet name and a few ids.
+constexpr std::size_t kMaxLineBytes = std::size_t{1} << 20;
 
 enum class Kind : std::uint8_t {
     DefineContainerType, DefineStateType, DefineEventType, DefineVariableType, DefineLinkType,
@@ -485,8 +487,18 @@ TraceResult<Trace> PajeParser::run(std::string_view text) {
     std::size_t pos = 0;
     std::size_t lineNo = 0;
     while (pos < text.size()) {
-        const auto eol = text.find('\n', pos);
-        const auto end = eol == std::string_view::npos ? text.size() : eol;
+        // Searching a bounded window keeps a binary or endless file from being scanned to its
+        // end (many GiB) before it is refused.
+        const auto window = text.substr(pos, kMaxLineBytes + 1);
+        const auto eol = window.find('\n');
+        if (eol == std::string_view::npos && window.size() > kMaxLineBytes) {
+            return fail(TraceError{ErrorCode::Format,
+                                   "line " + std::to_string(lineNo + 1) + " is longer than "
+                                       + std::to_string(kMaxLineBytes >> 20)
+                                       + " MiB: not a Paje trace",
+                                   m_file.string(), pos});
+        }
+        const auto end = eol == std::string_view::npos ? text.size() : pos + eol;
         std::string_view line = text.substr(pos, end - pos);
         ++lineNo;
         std::size_t skip = 0;
@@ -536,15 +548,12 @@ TraceResult<Trace> PajeParser::run(std::string_view text) {
 } // namespace
 
 TraceResult<Trace> readPaje(const fs::path& file, const ReadOptions& options) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) {
-        return fail(TraceError{ErrorCode::Io, "cannot open for reading", file.string(), {}});
+    const detail::MappedFile map(file);
+    if (!map.error().empty()) {
+        return fail(TraceError{ErrorCode::Io, "cannot read: " + map.error(), file.string(), {}});
     }
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
-    const std::string text = std::move(buffer).str();
     PajeParser parser(file, options);
-    return parser.run(text);
+    return parser.run(map.text());
 }
 
 } // namespace starscope::tracer

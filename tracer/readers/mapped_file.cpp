@@ -1,0 +1,51 @@
+#include "tracer/readers/mapped_file.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace starscope::tracer::detail {
+
+MappedFile::MappedFile(const std::filesystem::path& file) {
+    m_fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+    if (m_fd < 0) {
+        m_error = std::strerror(errno);
+        return;
+    }
+    struct stat info {};
+    if (::fstat(m_fd, &info) != 0) {
+        m_error = std::strerror(errno);
+        return;
+    }
+    if (!S_ISREG(info.st_mode)) {
+        m_error = "not a regular file";
+        return;
+    }
+    m_size = static_cast<std::size_t>(info.st_size);
+    if (m_size == 0) {
+        return;   // mmap refuses a zero length; an empty view is the right answer
+    }
+    void* data = ::mmap(nullptr, m_size, PROT_READ, MAP_PRIVATE, m_fd, 0);
+    if (data == MAP_FAILED) {
+        m_error = std::strerror(errno);
+        m_size = 0;
+        return;
+    }
+    // Every reader walks its file front to back once.
+    ::madvise(data, m_size, MADV_SEQUENTIAL);
+    m_data = static_cast<const unsigned char*>(data);
+}
+
+MappedFile::~MappedFile() {
+    if (m_data != nullptr) {
+        ::munmap(const_cast<unsigned char*>(m_data), m_size);
+    }
+    if (m_fd >= 0) {
+        ::close(m_fd);
+    }
+}
+
+} // namespace starscope::tracer::detail

@@ -1,0 +1,32 @@
+#pragma once
+// A read-only view of a whole file through mmap: readers parse traces of any size in place,
+// without a heap copy, so a trace of many GiB costs page cache, not the process's memory.
+
+#include <cstddef>
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+namespace starscope::tracer::detail {
+
+class MappedFile {
+public:
+    explicit MappedFile(const std::filesystem::path& file);
+    ~MappedFile();
+    MappedFile(const MappedFile&) = delete;
+    MappedFile& operator=(const MappedFile&) = delete;
+
+    // Empty when the file was mapped (or is empty); otherwise why it could not be.
+    const std::string& error() const { return m_error; }
+    const unsigned char* data() const { return m_data; }
+    std::size_t size() const { return m_size; }
+    std::string_view text() const { return {reinterpret_cast<const char*>(m_data), m_size}; }
+
+private:
+    int m_fd = -1;
+    const unsigned char* m_data = nullptr;
+    std::size_t m_size = 0;
+    std::string m_error;
+};
+
+} // namespace starscope::tracer::detail

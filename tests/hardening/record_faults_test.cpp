@@ -1,7 +1,7 @@
 // `starscope record` under faults: SIGINT at random points (fixed seed) leaves a run that the
 // tracer and `starscope stats` read; SIGKILL leaves a run whose reader names what is missing
 // or truncated (FxT keeps its buffer in memory until shutdown); an output folder removed
-// mid-run makes the recorder say so and exit non-zero.
+// mid-run, or on a disk that is or becomes full, makes the recorder say so and exit non-zero.
 #include "tests/support/test_support.hpp"
 #include "tracer/readers/read_trace.hpp"
 
@@ -9,11 +9,16 @@
 #include <nlohmann/json.hpp>
 
 #include <fcntl.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <cerrno>
 #include <csignal>
+#include <cstdint>
+#include <cstring>
 #include <filesystem>
 #include <random>
 #include <string>
@@ -77,6 +82,19 @@ std::vector<std::string> recordArgs(const fs::path& out) {
 std::vector<std::string> longRecordArgs(const fs::path& out) {
     return {"record", "--out", out.string(), "--epochs", "3", "--batch-size", "32", "--workers", "2",
             "--train-images", "20000", "--test-images", "100"};
+}
+
+// Starts a six-epoch record into run and returns once its folder exists and training has
+// started, seconds before it ends.
+pid_t spawnTrainingUnderWay(const fs::path& run, const fs::path& logDir) {
+    auto args = recordArgs(run);
+    args[4] = "6";
+    const pid_t pid = spawnStarscope(args, logDir);
+    for (int i = 0; i < 200 && !fs::exists(run); ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    return pid;
 }
 
 TEST(RecordFaults, SigintAtRandomPointsLeavesAReadableRun) {
@@ -149,19 +167,112 @@ TEST(RecordFaults, SigkillLeavesARunWhoseReaderNamesTheMissingTrace) {
 TEST(RecordFaults, OutputFolderRemovedMidRunIsReported) {
     TempDir dir;
     const auto run = dir / "run";
-    auto args = recordArgs(run);
-    args[4] = "6";   // more epochs: the folder goes while training still runs
-    const pid_t pid = spawnStarscope(args, dir.path());
-    for (int i = 0; i < 200 && !fs::exists(run); ++i) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    const pid_t pid = spawnTrainingUnderWay(run, dir.path());
     fs::remove_all(run);
     const Exit exit = waitFor(pid);
     const auto stderrText = starscope::testing::readFile(dir / "stderr.txt");
     ASSERT_FALSE(exit.signalled) << "killed by signal " << exit.code << "\n" << stderrText;
     EXPECT_NE(exit.code, 0);
     EXPECT_NE(stderrText.find(run.string()), std::string::npos) << stderrText;
+}
+
+// A small tmpfs over a folder: a disk that can fill up. Mounted in a mount namespace of this
+// test process alone when it can (nothing outlives the test), else in the shared one and
+// unmounted on destruction. Needs CAP_SYS_ADMIN (root, as in CI): why() says what failed.
+class SmallFileSystem {
+public:
+    SmallFileSystem(const fs::path& where, std::uint64_t bytes) : m_where(where) {
+        fs::create_directories(where);
+        if (::unshare(CLONE_NEWNS) == 0) {
+            ::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr);
+        }
+        const std::string options = "size=" + std::to_string(bytes);
+        if (::mount("tmpfs", where.c_str(), "tmpfs", MS_NOSUID | MS_NODEV, options.c_str()) != 0) {
+            m_why = "cannot mount a tmpfs on " + where.string() + ": " + std::strerror(errno);
+            return;
+        }
+        m_mounted = true;
+    }
+    ~SmallFileSystem() {
+        if (m_mounted) {
+            ::umount2(m_where.c_str(), MNT_DETACH);
+        }
+    }
+    SmallFileSystem(const SmallFileSystem&) = delete;
+    SmallFileSystem& operator=(const SmallFileSystem&) = delete;
+
+    bool mounted() const { return m_mounted; }
+    const std::string& why() const { return m_why; }
+
+    // Writes a file until the file system refuses more; returns the bytes written.
+    std::uint64_t fill() const {
+        const int fd = ::open((m_where / "filler").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        const std::string block(64 * 1024, 'x');
+        std::uint64_t written = 0;
+        for (;;) {
+            const auto n = ::write(fd, block.data(), block.size());
+            if (n <= 0) {
+                break;
+            }
+            written += static_cast<std::uint64_t>(n);
+        }
+        ::close(fd);
+        return written;
+    }
+
+private:
+    fs::path m_where;
+    bool m_mounted = false;
+    std::string m_why;
+};
+
+// What a full disk must leave: a non-zero exit, a message naming the run folder and saying
+// its file system is full, and whatever was written readable as an error naming the folder or
+// a trace with warnings.
+void expectFullDiskReported(const Exit& exit, const fs::path& run, const fs::path& logDir) {
+    const auto stderrText = starscope::testing::readFile(logDir / "stderr.txt");
+    ASSERT_FALSE(exit.signalled) << "killed by signal " << exit.code << "\n" << stderrText;
+    EXPECT_NE(exit.code, 0) << stderrText;
+    EXPECT_NE(stderrText.find(run.string()), std::string::npos) << stderrText;
+    EXPECT_NE(stderrText.find("is full"), std::string::npos) << stderrText;
+    if (fs::exists(run / "run.json")) {
+        const auto json = nlohmann::json::parse(starscope::testing::readFile(run / "run.json"));
+        EXPECT_EQ(json.at("status").get<std::string>(), "failed");
+    }
+    auto trace = tracer::readTrace(run);
+    if (trace.ok()) {
+        EXPECT_FALSE(trace->warnings.empty()) << "a cut trace read without a warning";
+    } else {
+        EXPECT_NE(trace.error().describe().find(run.string()), std::string::npos) << trace.error().describe();
+    }
+}
+
+TEST(RecordFaults, TraceThatDoesNotFitOnTheDiskIsReported) {
+    TempDir dir;
+    const SmallFileSystem disk(dir / "disk", 256 * 1024);
+    if (!disk.mounted()) {
+        GTEST_SKIP() << disk.why();
+    }
+    const auto run = dir / "disk" / "run";
+    const Exit exit = runStarscope(recordArgs(run), dir.path());
+    const auto stderrText = starscope::testing::readFile(dir / "stderr.txt");
+    // Told before the run, not only after it; libfxt writes what fits, which is found cut.
+    EXPECT_NE(stderrText.find("warning: 0 MiB free in " + run.string()), std::string::npos) << stderrText;
+    EXPECT_NE(stderrText.find("cut short"), std::string::npos) << stderrText;
+    expectFullDiskReported(exit, run, dir.path());
+}
+
+TEST(RecordFaults, DiskFillingUpMidRunIsReported) {
+    TempDir dir;
+    const SmallFileSystem disk(dir / "disk", 256 * 1024 * 1024);
+    if (!disk.mounted()) {
+        GTEST_SKIP() << disk.why();
+    }
+    const auto run = dir / "disk" / "run";
+    const pid_t pid = spawnTrainingUnderWay(run, dir.path());
+    // FxT writes its file when the run ends: it finds the disk full then.
+    EXPECT_GT(disk.fill(), 0u);
+    expectFullDiskReported(waitFor(pid), run, dir.path());
 }
 
 } // namespace

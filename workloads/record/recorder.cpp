@@ -1,5 +1,7 @@
 #include "workloads/record/recorder.hpp"
 
+#include "tracer/readers/read_trace.hpp"
+
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -9,9 +11,11 @@
 #include <cstring>
 #include <ctime>
 #include <iomanip>
+#include <optional>
 #include <ostream>
 #include <sstream>
 #include <starpu.h>
+#include <sys/statvfs.h>
 
 namespace starscope::workloads {
 
@@ -93,6 +97,65 @@ WorkloadResult<Done> prepareRunFolder(const RecordPlan& plan) {
         }
     }
     return Done{};
+}
+
+std::optional<std::uint64_t> freeBytes(const fs::path& dir) {
+    struct statvfs info {};
+    if (::statvfs(dir.c_str(), &info) != 0) {
+        return std::nullopt;
+    }
+    return std::uint64_t{info.f_bavail} * info.f_frsize;
+}
+
+// libfxt ends the process with exit() when it cannot write its file, at starpu_init (its
+// first bytes) and at starpu_shutdown. While a guard lives, an atexit handler says which run
+// folder was hit and whether its file system is full, so the user is not left with libfxt's
+// one line.
+class FxtExitGuard {
+public:
+    explicit FxtExitGuard(const fs::path& dir) {
+        static const bool registered = std::atexit(onExit) == 0;
+        (void)registered;
+        std::snprintf(s_dir, sizeof s_dir, "%s", dir.c_str());
+        s_armed.store(true);
+    }
+    ~FxtExitGuard() { s_armed.store(false); }
+    FxtExitGuard(const FxtExitGuard&) = delete;
+    FxtExitGuard& operator=(const FxtExitGuard&) = delete;
+
+private:
+    static void onExit() {
+        if (!s_armed.load()) {
+            return;
+        }
+        struct statvfs info {};
+        const bool full = ::statvfs(s_dir, &info) == 0 && std::uint64_t{info.f_bavail} * info.f_frsize < (1u << 20);
+        std::fprintf(stderr,
+                     "starscope record: FxT could not write the trace into %s and ended the run%s; "
+                     "the trace and run.json are lost\n",
+                     s_dir, full ? " (its file system is full)" : "");
+    }
+    static inline std::atomic<bool> s_armed{false};
+    static inline char s_dir[4096] = {};
+};
+
+std::string fullDiskNote(const fs::path& dir) {
+    const auto available = freeBytes(dir);
+    return available && *available < (std::uint64_t{1} << 20)
+               ? " (the file system of " + dir.string() + " is full)"
+               : std::string();
+}
+
+// FxT keeps the trace in memory and writes it when the run ends: say up front when it may
+// not fit, rather than after the whole run.
+void warnIfSpaceIsShort(const RecordPlan& plan, std::ostream& out) {
+    const std::uint64_t mib = std::uint64_t{1} << 20;
+    const auto available = freeBytes(plan.outDir);
+    if (available && *available < plan.traceBufferMb * mib) {
+        out << "starscope record: warning: " << *available / mib << " MiB free in " << plan.outDir.string()
+            << "; the trace may need up to " << plan.traceBufferMb << " MiB when the run ends\n"
+            << std::flush;
+    }
 }
 
 void configureStarpu(const RecordPlan& plan) {
@@ -199,6 +262,7 @@ WorkloadResult<RecordOutcome> executeRecord(RecordPlan& plan,
     if (auto ready = prepareRunFolder(plan); !ready) {
         return fail(ready.error());
     }
+    warnIfSpaceIsShort(plan, progress);
     configureStarpu(plan);
     RecordOutcome outcome;
     RunRecord& record = outcome.record;
@@ -208,7 +272,10 @@ WorkloadResult<RecordOutcome> executeRecord(RecordPlan& plan,
     // Installed before starpu_init so that a Ctrl-C during start-up also ends in a clean,
     // interrupted run instead of killing the process.
     SigintScope sigint;
-    if (const int status = starpu_init(nullptr); status != 0) {
+    std::optional<FxtExitGuard> exitGuard(std::in_place, plan.outDir);
+    const int status = starpu_init(nullptr);
+    exitGuard.reset();
+    if (status != 0) {
         std::error_code ec;
         if (!plan.outExists) {
             fs::remove_all(plan.outDir, ec);
@@ -248,6 +315,7 @@ WorkloadResult<RecordOutcome> executeRecord(RecordPlan& plan,
                      << " disappeared during the run; its trace and run.json cannot be written\n"
                      << std::flush;
         }
+        const FxtExitGuard guard(plan.outDir);
         starpu_shutdown();
     }
     record.totalSeconds = std::chrono::duration<double>(Clock::now() - start).count();
@@ -256,12 +324,28 @@ WorkloadResult<RecordOutcome> executeRecord(RecordPlan& plan,
         record.status = "failed";
         record.error = "StarPU wrote no prof_file_* into " + plan.outDir.string();
     }
+    // libfxt only prints a line when it cannot write the whole trace (a full disk) and goes
+    // on: the run must not look complete. A cut can fall between two events, so a full file
+    // system counts as a cut too.
+    for (const auto& name : record.traceFiles) {
+        if (auto whole = tracer::checkFxtWhole(plan.outDir / name); !whole) {
+            record.status = "failed";
+            record.error = whole.error().describe() + fullDiskNote(plan.outDir);
+            break;
+        }
+    }
+    if (record.status != "failed" && !record.traceFiles.empty() && !fullDiskNote(plan.outDir).empty()) {
+        record.status = "failed";
+        record.error = "the trace in " + plan.outDir.string() + " may be cut short"
+                       + fullDiskNote(plan.outDir);
+    }
     outcome.status = record.status;
     outcome.runJson = plan.outDir / "run.json";
     auto written = writeFileAtomically(outcome.runJson, runJson(plan, record).dump(2) + "\n");
     if (!written) {
         outcome.status = "failed";
-        record.error = written.error().describe();
+        record.error += (record.error.empty() ? "" : "; ") + written.error().describe()
+                        + fullDiskNote(plan.outDir);
     }
     return outcome;
 }

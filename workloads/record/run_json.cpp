@@ -194,9 +194,11 @@ WorkloadResult<Done> writeFileAtomically(const std::filesystem::path& path,
         file << text;
         file.flush();
         if (!file) {
+            const int err = errno;
             std::error_code ignored;
             std::filesystem::remove(temp, ignored);
-            return workloadError(ErrorCode::Io, "cannot write", temp.string());
+            return workloadError(ErrorCode::Io, std::string("cannot write: ") + std::strerror(err),
+                                 temp.string());
         }
     }
     if (std::rename(temp.c_str(), path.c_str()) != 0) {

@@ -392,6 +392,24 @@ private:
 
 } // namespace
 
+TraceResult<Done> checkFxtWhole(const std::filesystem::path& file) {
+    if (!detail::isDirectFxtLayout(file)) {
+        return fail(TraceError{ErrorCode::Corrupt, "the trace is cut short or not an FxT trace of libfxt 0.3",
+                               file.string(), 0});
+    }
+    // An empty code range: the walk checks every block and event without decoding any.
+    const auto walked = detail::readFxtDirect(file, 1, 0, [](const RawEvent&) { return true; }, {});
+    if (!walked) {
+        return fail(walked.error());
+    }
+    if (!walked->problems.empty()) {
+        const auto& first = walked->problems.front();
+        return fail(TraceError{ErrorCode::Corrupt, "the trace is cut short: " + first.what, file.string(),
+                               first.offset});
+    }
+    return Done{};
+}
+
 TraceResult<Trace> readFxt(const std::vector<std::filesystem::path>& files,
                            const ReadOptions& options) {
     if (files.empty()) {

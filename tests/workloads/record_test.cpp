@@ -27,7 +27,8 @@ std::string record(const std::string& args) {
 }
 
 // User + system CPU time of a process so far, from /proc/<pid>/stat.
-double cpuSeconds(pid_t pid) {
+// Field n (1-based, as in proc(5)) of /proc/PID/stat; 0 when the process is gone.
+double statField(pid_t pid, int n) {
     std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
     std::string text;
     std::getline(stat, text);
@@ -37,14 +38,21 @@ double cpuSeconds(pid_t pid) {
     }
     std::istringstream fields(text.substr(close + 2));
     std::string field;
-    double ticks = 0.0;
-    // Fields 14 and 15 (utime, stime) are the 12th and 13th after the command name.
-    for (int i = 3; i <= 15 && fields >> field; ++i) {
-        if (i >= 14) {
-            ticks += std::stod(field);
+    // Fields after the command name start with field 3 (state).
+    for (int i = 3; i <= n && fields >> field; ++i) {
+        if (i == n) {
+            return std::stod(field);
         }
     }
-    return ticks / static_cast<double>(::sysconf(_SC_CLK_TCK));
+    return 0.0;
+}
+
+double cpuSeconds(pid_t pid) {
+    return (statField(pid, 14) + statField(pid, 15)) / static_cast<double>(::sysconf(_SC_CLK_TCK));
+}
+
+int threadCount(pid_t pid) {
+    return static_cast<int>(statField(pid, 20));
 }
 
 struct Combination {
@@ -66,7 +74,7 @@ TEST_P(RecordStrategy, WritesATraceAndAValidRunJson) {
                + out.string() + "' > '" + log.string() + "' 2>&1"));
     ASSERT_EQ(status, 0) << starscope::testing::readFile(log);
 
-    const auto traces = profFiles(out);
+    const auto traces = findProfFiles(out);
     ASSERT_EQ(traces.size(), 1U);
     EXPECT_GT(fxtEventCount(traces[0]), 1000) << traces[0];
 
@@ -132,10 +140,15 @@ TEST(Record, CtrlCStopsAtABatchBoundaryAndKeepsTheTrace) {
     pid_t pid = 0;
     ASSERT_EQ(posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ), 0);
     posix_spawn_file_actions_destroy(&actions);
-    // Signal once the run has used a second of CPU: StarPU is up and batches are running,
-    // however loaded the machine is.
+    // Signal once StarPU's two workers exist and the run has used a further second of CPU:
+    // batches are running, however loaded the machine is and however long StarPU's start
+    // (which touches the whole FxT buffer) took.
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-    while (cpuSeconds(pid) < 1.0 && std::chrono::steady_clock::now() < deadline) {
+    while (threadCount(pid) < 3 && std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    const double started = cpuSeconds(pid);
+    while (cpuSeconds(pid) < started + 1.0 && std::chrono::steady_clock::now() < deadline) {
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
     ASSERT_EQ(::kill(pid, SIGINT), 0);
@@ -151,7 +164,7 @@ TEST(Record, CtrlCStopsAtABatchBoundaryAndKeepsTheTrace) {
     EXPECT_TRUE(run["test"]["accuracy"].is_null());
     EXPECT_GT(run["batches_run"].get<long>(), 0);
     EXPECT_LT(run["batches_run"].get<long>(), 5 * 937);
-    const auto traces = profFiles(out);
+    const auto traces = findProfFiles(out);
     ASSERT_EQ(traces.size(), 1U);
     EXPECT_GT(fxtEventCount(traces[0]), 1000);
 }

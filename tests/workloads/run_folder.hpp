@@ -2,6 +2,8 @@
 // Checks on a recorded run folder: the FxT trace opens and reads with libfxt, and run.json has
 // every field with the right type.
 
+#include "tracer/readers/read_trace.hpp"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -16,15 +18,7 @@ extern "C" {
 
 namespace starscope::workloads::testing {
 
-inline std::vector<std::filesystem::path> profFiles(const std::filesystem::path& dir) {
-    std::vector<std::filesystem::path> files;
-    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
-        if (entry.path().filename().string().starts_with("prof_file_")) {
-            files.push_back(entry.path());
-        }
-    }
-    return files;
-}
+using tracer::findProfFiles;
 
 // Events libfxt reads from the trace, or -1 when it cannot open it.
 inline long fxtEventCount(const std::filesystem::path& file) {

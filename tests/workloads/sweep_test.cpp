@@ -91,7 +91,7 @@ TEST(Sweep, RecordsEveryStrategyInterleavedWithASummary) {
         EXPECT_EQ(run["status"], "completed") << name;
         EXPECT_EQ(run["batches_run"], 2) << name;
         EXPECT_EQ(run["strategy"]["arenas"], name.substr(0, name.find('-'))) << name;
-        EXPECT_EQ(profFiles(out / name).size(), 1U) << name;
+        EXPECT_EQ(findProfFiles(out / name).size(), 1U) << name;
         const auto start = run["started_at"].get<std::string>();
         EXPECT_LE(previousStart, start) << name << " started before the run listed ahead of it";
         previousStart = start;
@@ -181,14 +181,14 @@ TEST(Sweep, ARerunSkipsCompletedRunsAndRedoesInterruptedOnes) {
     ASSERT_EQ(sweep(out, kTiny + " --repeat 2", log), 0) << readFile(log);
     std::map<std::string, fs::file_time_type> traceTimes;
     for (const auto& name : kInterleaved) {
-        traceTimes[name] = mtime(profFiles(out / name).at(0));
+        traceTimes[name] = mtime(findProfFiles(out / name).at(0));
     }
 
     ASSERT_EQ(sweep(out, kTiny + " --repeat 2", log), 0) << readFile(log);
     EXPECT_TRUE(recorded(readFile(log)).empty()) << readFile(log);
     EXPECT_EQ(skipped(readFile(log)), kInterleaved) << readFile(log);
     for (const auto& name : kInterleaved) {
-        EXPECT_EQ(mtime(profFiles(out / name).at(0)), traceTimes[name]) << name;
+        EXPECT_EQ(mtime(findProfFiles(out / name).at(0)), traceTimes[name]) << name;
     }
     EXPECT_EQ(readJson(out / "summary.json")["runs"][0]["action"], "skipped");
 
@@ -208,9 +208,9 @@ TEST(Sweep, ARerunSkipsCompletedRunsAndRedoesInterruptedOnes) {
         << readFile(log);
     for (const auto& name : kInterleaved) {
         EXPECT_EQ(readJson(out / name / "run.json")["status"], "completed") << name;
-        EXPECT_EQ(profFiles(out / name).size(), 1U) << name;
+        EXPECT_EQ(findProfFiles(out / name).size(), 1U) << name;
     }
-    EXPECT_EQ(mtime(profFiles(out / "single-naive-r0").at(0)), traceTimes["single-naive-r0"]);
+    EXPECT_EQ(mtime(findProfFiles(out / "single-naive-r0").at(0)), traceTimes["single-naive-r0"]);
 
     // Resuming with other record options would mix incomparable runs.
     const std::string other = "--arenas single,double --loaders naive --batches 3 --batch-size 32 "

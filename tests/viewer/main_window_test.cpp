@@ -14,9 +14,12 @@
 #include <gtest/gtest.h>
 
 #include <QMessageBox>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QTest>
 
+#include <cstdint>
+#include <cstring>
 #include <fstream>
 
 using namespace starscope::viewer;
@@ -223,6 +226,53 @@ TEST(MainWindow, EmptyAndTruncatedFilesAreReportedAndTheAppKeepsWorking) {
     }
 
     const QString good = writeSynthetic(dir, "good.sstrace");
+    window.openPath(good);
+    ASSERT_TRUE(loaded.wait(kTimeoutMs));
+    EXPECT_EQ(window.plot()->document()->trace.tasks.size(), 128u);
+}
+
+// A trace of 64 GiB (a native header announcing it, then a hole): the load runs off the UI
+// thread, shows progress, stops on Cancel, and the window opens the next file as usual. A
+// Paje trace followed by 64 GiB of binary is refused with the reader's message.
+TEST(MainWindow, EnormousFilesCanBeCancelledOrAreRefused) {
+    TempDir dir;
+    constexpr std::uintmax_t kEnormous = std::uintmax_t{64} << 30;
+    const QString good = writeSynthetic(dir, "good.sstrace");
+    std::string head = starscope::testing::readFile(good.toStdString());
+    const std::uint64_t payload = kEnormous - 24 - 8;   // all but the header and the checksum
+    std::memcpy(head.data() + 16, &payload, sizeof payload);
+    const auto enormous = dir / "enormous.sstrace";
+    ASSERT_TRUE(starscope::testing::writeSparseFile(enormous, head, kEnormous));
+
+    MainWindow window;
+    window.show();
+    QSignalSpy cancelled(&window, &MainWindow::loadCancelled);
+    QSignalSpy failed(&window, &MainWindow::loadFailed);
+    QSignalSpy loaded(&window, &MainWindow::documentLoaded);
+    window.openPath(QString::fromStdString(enormous.string()));
+    auto* cancel = window.findChild<QPushButton*>(QStringLiteral("cancelLoadButton"));
+    ASSERT_NE(cancel, nullptr);
+    QTest::qWait(300);
+    ASSERT_TRUE(window.loader()->isLoading()) << "a 64 GiB file cannot have been read already";
+    EXPECT_TRUE(cancel->isVisible());
+    QTest::mouseClick(cancel, Qt::LeftButton);
+    ASSERT_TRUE(cancelled.wait(kTimeoutMs));
+    EXPECT_EQ(cancelled.front().front().toString().toStdString(), enormous.string());
+    EXPECT_TRUE(failed.isEmpty());
+    EXPECT_FALSE(cancel->isVisible());
+
+    const auto binaryTail = dir / "enormous.trace";
+    ASSERT_TRUE(starscope::testing::writeSparseFile(
+        binaryTail, starscope::testing::readFile(starscope::testing::testDataDir() / "tracer/small/paje.trace"),
+        kEnormous));
+    window.openPath(QString::fromStdString(binaryTail.string()));
+    ASSERT_TRUE(failed.wait(kTimeoutMs));
+    EXPECT_TRUE(failed.back().front().toString().contains(QStringLiteral("enormous.trace")))
+        << failed.back().front().toString().toStdString();
+    if (auto* dialog = window.findChild<QMessageBox*>(QStringLiteral("loadErrorDialog"))) {
+        dialog->accept();
+    }
+
     window.openPath(good);
     ASSERT_TRUE(loaded.wait(kTimeoutMs));
     EXPECT_EQ(window.plot()->document()->trace.tasks.size(), 128u);

@@ -68,6 +68,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_progress->setRange(0, 100);
     m_progress->setMaximumWidth(220);
     m_cancel = new QPushButton(tr("Cancel"), this);
+    m_cancel->setObjectName(QStringLiteral("cancelLoadButton"));
     statusBar()->addWidget(m_status, 1);
     statusBar()->addPermanentWidget(m_progress);
     statusBar()->addPermanentWidget(m_cancel);
@@ -80,6 +81,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(m_loader, &TraceLoader::cancelled, this, [this](const QString& path) {
         setLoading(false);
         m_status->setText(tr("Loading %1 cancelled").arg(path));
+        emit loadCancelled(path);
     });
     connect(m_plot, &GanttPlot::spanClicked, this, &MainWindow::onSpanClicked);
     connect(m_plot, &GanttPlot::rangeSelected, this, &MainWindow::onRangeSelected);

@@ -49,6 +49,7 @@ public:
 signals:
     void documentLoaded();
     void loadFailed(const QString& message);
+    void loadCancelled(const QString& path);
     void barriersUpdated();
 
 protected:

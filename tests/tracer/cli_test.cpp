@@ -195,5 +195,47 @@ TEST(Cli, CompareGroupsRunsByStrategyWithNaReasons) {
     EXPECT_NE(table.out.find("single+naive"), std::string::npos);
 }
 
+// A sweep folder: the table follows sweep.json's strategy order (its first is the default
+// baseline), and a run that did not complete is skipped with a word on stderr; the same run
+// named by the user is kept with a warning.
+TEST(Cli, CompareFollowsTheSweepOrderAndSkipsUnfinishedRuns) {
+    TempDir dir;
+    const auto sweep = dir / "sweep";
+    const auto makeRun = [&](const std::string& name, const std::string& strategy, const std::string& status) {
+        std::filesystem::create_directories(sweep / name);
+        std::filesystem::copy_file(smallProfFile(), sweep / name / "prof_file__0");
+        std::ofstream(sweep / name / "run.json")
+            << R"({"strategy": ")" << strategy << R"(", "status": ")" << status << R"("})";
+    };
+    // Folder names sort the other way round from the sweep's order.
+    makeRun("a-r0", "double+advanced", "completed");
+    makeRun("a-r1", "double+advanced", "interrupted");
+    makeRun("b-r0", "single+naive", "completed");
+    makeRun("c-r0", "single+prefetch", "failed");
+    std::ofstream(sweep / "sweep.json")
+        << R"({"format": "starscope-sweep", "version": 1, "record_args": [],
+               "strategies": ["single+naive", "single+prefetch", "double+advanced"]})";
+    const auto r = run({"compare", sweep.string(), "--json"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto doc = nlohmann::json::parse(r.out);
+    EXPECT_EQ(doc.at("baseline"), "single+naive");
+    ASSERT_EQ(doc.at("strategies").size(), 2U) << doc.dump(2);
+    EXPECT_EQ(doc.at("strategies")[0].at("strategy"), "single+naive");
+    EXPECT_EQ(doc.at("strategies")[1].at("strategy"), "double+advanced");
+    EXPECT_EQ(doc.at("strategies")[1].at("runs").size(), 1U);
+    EXPECT_NE(r.err.find("skipping " + (sweep / "a-r1").string() + ": its run is interrupted"), std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("skipping " + (sweep / "c-r0").string() + ": its run is failed"), std::string::npos)
+        << r.err;
+
+    const auto named = run({"compare", (sweep / "a-r1").string(), (sweep / "b-r0").string(), "--json"});
+    ASSERT_EQ(named.code, 0) << named.err;
+    EXPECT_EQ(nlohmann::json::parse(named.out).at("baseline"), "double+advanced");
+    EXPECT_NE(named.err.find("warning: " + (sweep / "a-r1").string()), std::string::npos) << named.err;
+
+    const auto nothing = run({"compare", (sweep / "c-r0").string()});
+    EXPECT_EQ(nothing.code, 0) << "a named run is compared even when it failed";
+}
+
 } // namespace
 } // namespace starscope::tracer

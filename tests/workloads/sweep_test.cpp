@@ -133,6 +133,10 @@ TEST(Sweep, RecordsEveryStrategyInterleavedWithASummary) {
         {"single+naive", {"single-naive-r0", "single-naive-r1"}},
         {"double+naive", {"double-naive-r0", "double-naive-r1"}}};
     ASSERT_EQ(compare["strategies"].size(), 2U) << compare.dump(2);
+    // In the sweep's order (sweep.json), not the folders' alphabetical one.
+    EXPECT_EQ(readJson(out / "sweep.json")["strategies"], nlohmann::json({"single+naive", "double+naive"}));
+    EXPECT_EQ(compare["baseline"], "single+naive");
+    EXPECT_EQ(compare["strategies"][0]["strategy"], "single+naive");
     for (const auto& strategy : compare["strategies"]) {
         const auto name = strategy["strategy"].get<std::string>();
         ASSERT_TRUE(runsOf.contains(name)) << name;

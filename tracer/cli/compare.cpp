@@ -56,6 +56,7 @@ const std::vector<Metric>& metrics() {
 struct RunFigures {
     std::string folder;
     std::string strategy;
+    std::string status;   // run.json's, "" when it has none
     std::map<std::string, double> values;
     std::map<std::string, std::string> missing;   // metric -> reason
 };
@@ -210,6 +211,9 @@ std::optional<RunFigures> measure(const fs::path& folder, const CompareArgs& arg
         runJsonProblem = "no run.json in the run folder";
     }
     r.strategy = strategyOf(run, folder);
+    if (const auto status = run.find("status"); status != run.end() && status->is_string()) {
+        r.status = status->get<std::string>();
+    }
     r.values["makespan_ns"] = static_cast<double>(s.makespan);
     r.values["idleness"] = s.idleness;
     r.values["barrier_count"] = static_cast<double>(s.barrierCount);
@@ -276,8 +280,30 @@ Aggregate aggregate(std::vector<double> v) {
     return a;
 }
 
+struct RunInput {
+    fs::path folder;
+    bool inSweep = false;   // found inside a sweep folder rather than named by the user
+};
+
+// The strategies of a sweep in the order it recorded them (sweep.json, workloads/sweep), so
+// the table reads as the sweep was asked for and its first strategy is the default baseline.
+std::vector<std::string> sweepStrategies(const fs::path& folder) {
+    std::ifstream in(folder / "sweep.json");
+    const json doc = in ? json::parse(in, nullptr, false) : json();
+    std::vector<std::string> names;
+    if (doc.is_object() && doc.contains("strategies") && doc["strategies"].is_array()) {
+        for (const auto& name : doc["strategies"]) {
+            if (name.is_string()) {
+                names.push_back(name.get<std::string>());
+            }
+        }
+    }
+    return names;
+}
+
 int runCompare(const CompareArgs& args, const Io& io) {
-    std::vector<fs::path> runs;
+    std::vector<RunInput> runs;
+    std::vector<std::string> preferredOrder;
     for (const auto& input : args.inputs) {
         std::error_code ec;
         if (!fs::is_directory(input, ec)) {
@@ -285,7 +311,7 @@ int runCompare(const CompareArgs& args, const Io& io) {
             return 2;
         }
         if (isRunFolder(input)) {
-            runs.emplace_back(input);
+            runs.push_back({input, false});
             continue;
         }
         std::vector<fs::path> inside;
@@ -299,20 +325,43 @@ int runCompare(const CompareArgs& args, const Io& io) {
             return 2;
         }
         std::sort(inside.begin(), inside.end());
-        runs.insert(runs.end(), inside.begin(), inside.end());
+        for (auto& folder : inside) {
+            runs.push_back({std::move(folder), true});
+        }
+        const auto strategies = sweepStrategies(input);
+        preferredOrder.insert(preferredOrder.end(), strategies.begin(), strategies.end());
     }
     std::vector<std::string> order;
     std::map<std::string, std::vector<RunFigures>> byStrategy;
     for (const auto& run : runs) {
-        auto figures = measure(run, args, io);
+        auto figures = measure(run.folder, args, io);
         if (!figures) {
             return 1;
+        }
+        // An interrupted or failed run of a sweep would skew its strategy's medians; a run the
+        // user names is kept, with a word that it is partial.
+        if (!figures->status.empty() && figures->status != "completed") {
+            *io.err << "starscope compare: " << (run.inSweep ? "skipping " : "warning: ") << run.folder.string()
+                    << ": its run is " << figures->status
+                    << (run.inSweep ? "" : "; its figures cover only what was recorded") << "\n";
+            if (run.inSweep) {
+                continue;
+            }
         }
         if (!byStrategy.contains(figures->strategy)) {
             order.push_back(figures->strategy);
         }
         byStrategy[figures->strategy].push_back(std::move(*figures));
     }
+    if (order.empty()) {
+        *io.err << "starscope compare: no completed run to compare\n";
+        return 1;
+    }
+    const auto rank = [&preferredOrder](const std::string& strategy) {
+        return std::find(preferredOrder.begin(), preferredOrder.end(), strategy) - preferredOrder.begin();
+    };
+    std::stable_sort(order.begin(), order.end(),
+                     [&rank](const std::string& a, const std::string& b) { return rank(a) < rank(b); });
     const std::string baseline = args.baseline.empty() ? order.front() : args.baseline;
     if (!byStrategy.contains(baseline)) {
         *io.err << "starscope compare: --baseline " << baseline << ": no run has this strategy\n";
@@ -408,7 +457,8 @@ void addCompareCommand(CLI::App& app, const Io& io) {
     auto args = std::make_shared<CompareArgs>();
     auto* sub = app.add_subcommand("compare", "Compare strategies over run folders or a sweep folder");
     sub->add_option("runs", args->inputs, "Run folders or sweep folders")->required();
-    sub->add_option("--baseline", args->baseline, "Strategy the deltas refer to (default: the first)");
+    sub->add_option("--baseline", args->baseline,
+                    "Strategy the deltas refer to (default: the first; a sweep's first strategy)");
     sub->add_flag("--json", args->json, "Print JSON (with the reason of every n/a)");
     sub->add_option("--threshold-us", args->thresholdUs, "Shortest barrier, in microseconds")
         ->check(CLI::NonNegativeNumber);

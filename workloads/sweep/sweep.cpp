@@ -3,6 +3,7 @@
 #include "workloads/record/run_json.hpp"
 #include "workloads/sweep/sweep_summary.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <csignal>
@@ -247,8 +248,19 @@ WorkloadResult<SweepOutcome> executeSweep(const SweepPlan& plan, std::ostream& l
         return workloadError(ErrorCode::Io, "cannot create the sweep folder: " + ec.message(),
                              plan.dir.string());
     }
-    const json description{
-        {"format", "starscope-sweep"}, {"version", 1}, {"record_args", plan.recordArgs}};
+    // The strategies in the order they were asked for: `starscope compare` orders its table
+    // by it and takes the first as the default baseline.
+    std::vector<std::string> strategies;
+    for (const auto& run : plan.runs) {
+        const std::string name = run.arenas + "+" + run.loader;
+        if (std::find(strategies.begin(), strategies.end(), name) == strategies.end()) {
+            strategies.push_back(name);
+        }
+    }
+    const json description{{"format", "starscope-sweep"},
+                           {"version", 1},
+                           {"record_args", plan.recordArgs},
+                           {"strategies", strategies}};
     if (auto written = writeFileAtomically(plan.dir / kSweepFile, description.dump(2) + "\n");
         !written) {
         return fail(written.error());

@@ -259,6 +259,10 @@ int exitCodeFor(const std::string& status) {
 WorkloadResult<RecordOutcome> executeRecord(RecordPlan& plan,
                                             const std::vector<std::string>& command,
                                             std::ostream& progress, bool showProgress) {
+    // Installed before anything is written, so that a Ctrl-C from here on, even during
+    // start-up, ends in a clean, interrupted run instead of killing the process; before this
+    // point nothing has been written and the default action is right.
+    SigintScope sigint;
     if (auto ready = prepareRunFolder(plan); !ready) {
         return fail(ready.error());
     }
@@ -269,9 +273,6 @@ WorkloadResult<RecordOutcome> executeRecord(RecordPlan& plan,
     record.command = command;
     record.startedAt = utcNow();
     const auto start = Clock::now();
-    // Installed before starpu_init so that a Ctrl-C during start-up also ends in a clean,
-    // interrupted run instead of killing the process.
-    SigintScope sigint;
     std::optional<FxtExitGuard> exitGuard(std::in_place, plan.outDir);
     const int status = starpu_init(nullptr);
     exitGuard.reset();

@@ -6,10 +6,8 @@
 
 #include <chrono>
 #include <csignal>
-#include <fcntl.h>
 #include <fstream>
 #include <gtest/gtest.h>
-#include <spawn.h>
 #include <sstream>
 #include <sys/wait.h>
 #include <thread>
@@ -127,19 +125,8 @@ TEST(Record, CtrlCStopsAtABatchBoundaryAndKeepsTheTrace) {
     // Long enough that it cannot finish before the signal: five full epochs.
     std::vector<std::string> args{STARSCOPE_BINARY, "record", "--epochs", "5",
                                   "--workers",      "2",      "--out",    outArg};
-    std::vector<char*> argv;
-    for (auto& arg : args) {
-        argv.push_back(arg.data());
-    }
-    argv.push_back(nullptr);
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, logPath.c_str(),
-                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
-    pid_t pid = 0;
-    ASSERT_EQ(posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ), 0);
-    posix_spawn_file_actions_destroy(&actions);
+    const pid_t pid = spawnLogged(args, logPath);
+    ASSERT_GT(pid, 0) << args[0];
     // Signal once StarPU's two workers exist and the run has used a further second of CPU:
     // batches are running, however loaded the machine is and however long StarPU's start
     // (which touches the whole FxT buffer) took.

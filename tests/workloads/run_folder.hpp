@@ -1,6 +1,7 @@
 #pragma once
 // Checks on a recorded run folder: the FxT trace opens and reads with libfxt, and run.json has
-// every field with the right type.
+// every field with the right type. Also starts `starscope` in the background for the tests
+// that signal it.
 
 #include "tracer/readers/read_trace.hpp"
 
@@ -11,6 +12,10 @@ extern "C" {
 #include <fxt/fxt.h>
 }
 
+#include <fcntl.h>
+#include <spawn.h>
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -19,6 +24,26 @@ extern "C" {
 namespace starscope::workloads::testing {
 
 using tracer::findProfFiles;
+
+// Starts args (argv[0] is the program) with stdout and stderr into logPath; -1 when it could
+// not start.
+inline pid_t spawnLogged(std::vector<std::string> args, const std::string& logPath) {
+    std::vector<char*> argv;
+    for (auto& arg : args) {
+        argv.push_back(arg.data());
+    }
+    argv.push_back(nullptr);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, logPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+    pid_t pid = -1;
+    if (posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ) != 0) {
+        pid = -1;
+    }
+    posix_spawn_file_actions_destroy(&actions);
+    return pid;
+}
 
 // Events libfxt reads from the trace, or -1 when it cannot open it.
 inline long fxtEventCount(const std::filesystem::path& file) {

@@ -7,11 +7,9 @@
 
 #include <chrono>
 #include <csignal>
-#include <fcntl.h>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <map>
-#include <spawn.h>
 #include <sstream>
 #include <sys/wait.h>
 #include <thread>
@@ -231,19 +229,8 @@ TEST(Sweep, CtrlCStopsAfterTheCurrentRun) {
         STARSCOPE_BINARY, "sweep", "--out",     out.string(), "--arenas",      "single,double",
         "--loaders",      "naive", "--batches", "2",          "--batch-size",  "32",
         "--chunk",        "16",    "--workers", "2",          "--test-images", "100"};
-    std::vector<char*> argv;
-    for (auto& arg : args) {
-        argv.push_back(arg.data());
-    }
-    argv.push_back(nullptr);
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, logPath.c_str(),
-                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
-    pid_t pid = 0;
-    ASSERT_EQ(posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ), 0);
-    posix_spawn_file_actions_destroy(&actions);
+    const pid_t pid = spawnLogged(args, logPath);
+    ASSERT_GT(pid, 0) << args[0];
     // Ctrl-C once the first run has started.
     for (int i = 0; i < 600 && recorded(readFile(logPath)).empty(); ++i) {
         std::this_thread::sleep_for(std::chrono::milliseconds(50));

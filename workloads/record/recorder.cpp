@@ -99,12 +99,20 @@ WorkloadResult<Done> prepareRunFolder(const RecordPlan& plan) {
     return Done{};
 }
 
-std::optional<std::uint64_t> freeBytes(const fs::path& dir) {
+std::optional<std::uint64_t> freeBytes(const char* dir) {
     struct statvfs info {};
-    if (::statvfs(dir.c_str(), &info) != 0) {
+    if (::statvfs(dir, &info) != 0) {
         return std::nullopt;
     }
     return std::uint64_t{info.f_bavail} * info.f_frsize;
+}
+
+// Less free space than this after FxT wrote the trace: its writes most likely failed.
+constexpr std::uint64_t kFullBelowBytes = std::uint64_t{1} << 20;
+
+bool fileSystemIsFull(const char* dir) {
+    const auto available = freeBytes(dir);
+    return available && *available < kFullBelowBytes;
 }
 
 // libfxt ends the process with exit() when it cannot write its file, at starpu_init (its
@@ -128,29 +136,24 @@ private:
         if (!s_armed.load()) {
             return;
         }
-        struct statvfs info {};
-        const bool full = ::statvfs(s_dir, &info) == 0 && std::uint64_t{info.f_bavail} * info.f_frsize < (1u << 20);
         std::fprintf(stderr,
                      "starscope record: FxT could not write the trace into %s and ended the run%s; "
                      "the trace and run.json are lost\n",
-                     s_dir, full ? " (its file system is full)" : "");
+                     s_dir, fileSystemIsFull(s_dir) ? " (its file system is full)" : "");
     }
     static inline std::atomic<bool> s_armed{false};
     static inline char s_dir[4096] = {};
 };
 
 std::string fullDiskNote(const fs::path& dir) {
-    const auto available = freeBytes(dir);
-    return available && *available < (std::uint64_t{1} << 20)
-               ? " (the file system of " + dir.string() + " is full)"
-               : std::string();
+    return fileSystemIsFull(dir.c_str()) ? " (the file system of " + dir.string() + " is full)" : std::string();
 }
 
 // FxT keeps the trace in memory and writes it when the run ends: say up front when it may
 // not fit, rather than after the whole run.
 void warnIfSpaceIsShort(const RecordPlan& plan, std::ostream& out) {
     const std::uint64_t mib = std::uint64_t{1} << 20;
-    const auto available = freeBytes(plan.outDir);
+    const auto available = freeBytes(plan.outDir.c_str());
     if (available && *available < plan.traceBufferMb * mib) {
         out << "starscope record: warning: " << *available / mib << " MiB free in " << plan.outDir.string()
             << "; the trace may need up to " << plan.traceBufferMb << " MiB when the run ends\n"
@@ -273,9 +276,11 @@ WorkloadResult<RecordOutcome> executeRecord(RecordPlan& plan,
     record.command = command;
     record.startedAt = utcNow();
     const auto start = Clock::now();
-    std::optional<FxtExitGuard> exitGuard(std::in_place, plan.outDir);
-    const int status = starpu_init(nullptr);
-    exitGuard.reset();
+    int status = 0;
+    {
+        const FxtExitGuard guard(plan.outDir);
+        status = starpu_init(nullptr);
+    }
     if (status != 0) {
         std::error_code ec;
         if (!plan.outExists) {

@@ -4,6 +4,7 @@
 
 #include "tracer/cli/detail.hpp"
 #include "tracer/readers/read_trace.hpp"
+#include "tracer/readers/run_json_fields.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -80,56 +81,9 @@ std::optional<double> findNumber(const json& doc, const std::vector<std::string>
     return std::nullopt;
 }
 
-std::string strategyOf(const json& run, const fs::path& folder) {
-    const auto it = run.find("strategy");
-    if (it != run.end()) {
-        if (it->is_string()) {
-            return it->get<std::string>();
-        }
-        if (it->is_object()) {
-            std::string text;
-            for (const char* key : {"arenas", "arena", "loader"}) {
-                if (const auto f = it->find(key); f != it->end() && f->is_string()) {
-                    text += (text.empty() ? "" : "+") + f->get<std::string>();
-                }
-            }
-            if (!text.empty()) {
-                return text;
-            }
-        }
-    }
-    return folder.filename().string();
-}
-
 // run.json (workloads/record/run_json.cpp): counters.papi {available, reason, events: [{name,
 // available, total}], ipc: number | {available: false, reason}}, counters.energy {available,
 // reason | joules}. Older or hand-written files may put plain numbers anywhere under counters.
-std::optional<double> eventTotal(const json& papi, const std::string& name) {
-    const auto events = papi.find("events");
-    if (events == papi.end() || !events->is_array()) {
-        return std::nullopt;
-    }
-    for (const auto& e : *events) {
-        if (e.is_object() && e.value("name", "") == name && e.value("available", false)) {
-            const auto total = e.find("total");
-            if (total != e.end() && total->is_number()) {
-                return total->get<double>();
-            }
-        }
-    }
-    return std::nullopt;
-}
-
-std::string reasonOf(const json& node, const std::string& fallback) {
-    if (node.is_object()) {
-        const auto reason = node.find("reason");
-        if (reason != node.end() && reason->is_string()) {
-            return reason->get<std::string>();
-        }
-    }
-    return fallback;
-}
-
 void readCounters(const json& run, const std::string& runJsonProblem, RunFigures& r) {
     const json empty = json::object();
     const auto it = run.find("counters");
@@ -155,8 +109,8 @@ void readCounters(const json& run, const std::string& runJsonProblem, RunFigures
         }
     }
     if (!ipc) {
-        const auto ins = eventTotal(papi, "PAPI_TOT_INS");
-        const auto cyc = eventTotal(papi, "PAPI_TOT_CYC");
+        const auto ins = papiEventTotal(papi, "PAPI_TOT_INS");
+        const auto cyc = papiEventTotal(papi, "PAPI_TOT_CYC");
         if (ins && cyc && *cyc > 0) {
             ipc = *ins / *cyc;
         }
@@ -166,8 +120,8 @@ void readCounters(const json& run, const std::string& runJsonProblem, RunFigures
     }
     set("ipc", ipc, ipcReason);
     const auto ratio = [&](const std::string& key, const char* misses, const char* accesses) {
-        const auto m = eventTotal(papi, misses);
-        const auto a = eventTotal(papi, accesses);
+        const auto m = papiEventTotal(papi, misses);
+        const auto a = papiEventTotal(papi, accesses);
         std::optional<double> value;
         if (m && a && *a > 0) {
             value = *m / *a;

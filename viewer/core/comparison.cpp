@@ -1,6 +1,7 @@
 #include "viewer/core/comparison.hpp"
 
 #include "tracer/analysis/stats.hpp"
+#include "tracer/readers/run_json_fields.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -49,15 +50,6 @@ namespace {
 Figure known(double value) { return {value, {}}; }
 Figure missing(std::string reason) { return {std::nullopt, std::move(reason)}; }
 
-std::string reasonOf(const json& node, const std::string& fallback) {
-    if (node.is_object()) {
-        if (const auto r = node.find("reason"); r != node.end() && r->is_string()) {
-            return r->get<std::string>();
-        }
-    }
-    return fallback;
-}
-
 std::optional<double> number(const json& node, const char* key) {
     if (node.is_object()) {
         if (const auto it = node.find(key); it != node.end() && it->is_number()) {
@@ -67,43 +59,13 @@ std::optional<double> number(const json& node, const char* key) {
     return std::nullopt;
 }
 
-// Total of an available PAPI event of run.json's counters.papi.events.
-std::optional<double> eventTotal(const json& papi, std::string_view name) {
-    const auto events = papi.find("events");
-    if (events == papi.end() || !events->is_array()) {
-        return std::nullopt;
-    }
-    for (const auto& e : *events) {
-        if (e.is_object() && e.value("name", "") == name && e.value("available", false)) {
-            return number(e, "total");
-        }
-    }
-    return std::nullopt;
-}
-
 Figure ratio(const json& papi, std::string_view misses, std::string_view accesses, const std::string& reason) {
-    const auto m = eventTotal(papi, misses);
-    const auto a = eventTotal(papi, accesses);
+    const auto m = tracer::papiEventTotal(papi, misses);
+    const auto a = tracer::papiEventTotal(papi, accesses);
     if (m && a && *a > 0) {
         return known(*m / *a);
     }
     return missing(m || a ? std::string(misses) + " or " + std::string(accesses) + " not recorded" : reason);
-}
-
-std::string strategyOf(const json& run, const fs::path& folder) {
-    if (const auto it = run.find("strategy"); it != run.end()) {
-        if (it->is_string()) {
-            return it->get<std::string>();
-        }
-        if (it->is_object()) {
-            const std::string arenas = it->value("arenas", "");
-            const std::string loader = it->value("loader", "");
-            if (!arenas.empty() || !loader.empty()) {
-                return arenas + (arenas.empty() || loader.empty() ? "" : "+") + loader;
-            }
-        }
-    }
-    return folder.filename().string();
 }
 
 void readRunJson(const fs::path& folder, RunFigures& r) {
@@ -122,7 +84,7 @@ void readRunJson(const fs::path& folder, RunFigures& r) {
             run = json::object();
         }
     }
-    r.strategy = strategyOf(run, folder);
+    r.strategy = tracer::strategyOf(run, folder);
     const auto orMissing = [&](std::optional<double> v, const std::string& why) {
         return v ? known(*v) : missing(problem.empty() ? why : problem);
     };
@@ -133,11 +95,11 @@ void readRunJson(const fs::path& folder, RunFigures& r) {
     const json& counters = run.contains("counters") && run["counters"].is_object() ? run["counters"] : empty;
     const json& papi = counters.contains("papi") && counters["papi"].is_object() ? counters["papi"] : empty;
     const std::string papiReason =
-        !problem.empty() ? problem : reasonOf(papi, counters.contains("papi") ? "PAPI counters not recorded" : "run.json has no counters");
+        !problem.empty() ? problem : tracer::reasonOf(papi, counters.contains("papi") ? "PAPI counters not recorded" : "run.json has no counters");
     if (const auto i = papi.find("ipc"); i != papi.end() && i->is_number()) {
         r.ipc = known(i->get<double>());
     } else {
-        r.ipc = missing(i != papi.end() ? reasonOf(*i, papiReason) : papiReason);
+        r.ipc = missing(i != papi.end() ? tracer::reasonOf(*i, papiReason) : papiReason);
     }
     r.llcLoadMissRatio = ratio(papi, "perf::LLC-load-misses", "perf::LLC-loads", papiReason);
     r.llcStoreMissRatio = ratio(papi, "perf::LLC-store-misses", "perf::LLC-stores", papiReason);
@@ -147,7 +109,7 @@ void readRunJson(const fs::path& folder, RunFigures& r) {
     if (joules && wall && *wall > 0) {
         r.powerW = known(*joules / *wall);
     } else {
-        r.powerW = missing(!problem.empty() ? problem : reasonOf(energy, "energy not recorded"));
+        r.powerW = missing(!problem.empty() ? problem : tracer::reasonOf(energy, "energy not recorded"));
     }
 
     if (const auto peaks = run.find("peak_arena_bytes"); peaks != run.end() && peaks->is_object() && !peaks->empty()) {

@@ -1,6 +1,7 @@
 #include "workloads/record/recorder.hpp"
 
 #include "tracer/readers/read_trace.hpp"
+#include "workloads/sigint_handler.hpp"
 
 #include <atomic>
 #include <cerrno>
@@ -35,23 +36,6 @@ extern "C" void onSigint(int) {
         std::raise(SIGINT);
     }
 }
-
-class SigintScope {
-public:
-    SigintScope() {
-        g_stop.store(false);
-        struct sigaction action {};
-        action.sa_handler = onSigint;
-        sigemptyset(&action.sa_mask);
-        ::sigaction(SIGINT, &action, &m_previous);
-    }
-    ~SigintScope() { ::sigaction(SIGINT, &m_previous, nullptr); }
-    SigintScope(const SigintScope&) = delete;
-    SigintScope& operator=(const SigintScope&) = delete;
-
-private:
-    struct sigaction m_previous {};
-};
 
 std::string utcNow() {
     const std::time_t now = std::time(nullptr);
@@ -265,7 +249,8 @@ WorkloadResult<RecordOutcome> executeRecord(RecordPlan& plan,
     // Installed before anything is written, so that a Ctrl-C from here on, even during
     // start-up, ends in a clean, interrupted run instead of killing the process; before this
     // point nothing has been written and the default action is right.
-    SigintScope sigint;
+    g_stop.store(false);
+    const ScopedSigintHandler sigint(onSigint);
     if (auto ready = prepareRunFolder(plan); !ready) {
         return fail(ready.error());
     }

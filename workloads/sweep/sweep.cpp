@@ -2,6 +2,7 @@
 
 #include "workloads/record/run_json.hpp"
 #include "workloads/sweep/sweep_summary.hpp"
+#include "workloads/sigint_handler.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -28,24 +29,6 @@ static_assert(std::atomic<int>::is_always_lock_free, "the SIGINT handler needs a
 void onSigint(int /*signal*/) {
     g_sigints.fetch_add(1);
 }
-
-// Counts Ctrl-C while the sweep runs; the previous handler comes back afterwards.
-class SigintCounter {
-public:
-    SigintCounter() {
-        g_sigints.store(0);
-        struct sigaction action {};
-        action.sa_handler = onSigint;
-        sigemptyset(&action.sa_mask);
-        ::sigaction(SIGINT, &action, &m_previous);
-    }
-    ~SigintCounter() { ::sigaction(SIGINT, &m_previous, nullptr); }
-    SigintCounter(const SigintCounter&) = delete;
-    SigintCounter& operator=(const SigintCounter&) = delete;
-
-private:
-    struct sigaction m_previous {};
-};
 
 const char* kSweepFile = "sweep.json";
 
@@ -265,7 +248,9 @@ WorkloadResult<SweepOutcome> executeSweep(const SweepPlan& plan, std::ostream& l
         !written) {
         return fail(written.error());
     }
-    SigintCounter sigints;
+    // Counts Ctrl-C while the sweep runs; the previous handler comes back afterwards.
+    g_sigints.store(0);
+    const ScopedSigintHandler sigints(onSigint);
     SweepOutcome outcome;
     const std::size_t total = plan.runs.size();
     std::vector<std::string> actions(total, "not run");

@@ -318,17 +318,17 @@ WorkloadResult<RecordOutcome> executeRecord(RecordPlan& plan,
     // libfxt only prints a line when it cannot write the whole trace (a full disk) and goes
     // on: the run must not look complete. A cut can fall between two events, so a full file
     // system counts as a cut too.
+    const std::string diskNote = fullDiskNote(plan.outDir);
     for (const auto& name : record.traceFiles) {
         if (auto whole = tracer::checkFxtWhole(plan.outDir / name); !whole) {
             record.status = "failed";
-            record.error = whole.error().describe() + fullDiskNote(plan.outDir);
+            record.error = whole.error().describe() + diskNote;
             break;
         }
     }
-    if (record.status != "failed" && !record.traceFiles.empty() && !fullDiskNote(plan.outDir).empty()) {
+    if (record.status != "failed" && !record.traceFiles.empty() && !diskNote.empty()) {
         record.status = "failed";
-        record.error = "the trace in " + plan.outDir.string() + " may be cut short"
-                       + fullDiskNote(plan.outDir);
+        record.error = "the trace in " + plan.outDir.string() + " may be cut short" + diskNote;
     }
     outcome.status = record.status;
     outcome.runJson = plan.outDir / "run.json";

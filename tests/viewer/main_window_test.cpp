@@ -36,6 +36,13 @@ QString writeSynthetic(const TempDir& dir, const std::string& name, const Synthe
     return QString::fromStdString(path.string());
 }
 
+// Closes the reader's error dialog, if one is up, as a user would before opening the next file.
+void dismissLoadError(MainWindow& window) {
+    if (auto* dialog = window.findChild<QMessageBox*>(QStringLiteral("loadErrorDialog"))) {
+        dialog->accept();
+    }
+}
+
 QString writeCorrupt(const TempDir& dir) {
     // A native header followed by garbage: the reader must name the file and the problem.
     const auto path = dir / "corrupt.sstrace";
@@ -202,9 +209,7 @@ TEST(MainWindow, EmptyAndTruncatedFilesAreReportedAndTheAppKeepsWorking) {
     window.openPath(QString::fromStdString(empty.string()));
     ASSERT_TRUE(failed.wait(kTimeoutMs));
     EXPECT_TRUE(failed.back().front().toString().contains(QStringLiteral("empty.trace")));
-    if (auto* dialog = window.findChild<QMessageBox*>(QStringLiteral("loadErrorDialog"))) {
-        dialog->accept();
-    }
+    dismissLoadError(window);
 
     // The golden FxT trace cut in the middle of its events: an error naming the file, or a
     // partial trace; either way the window stays usable.
@@ -220,9 +225,7 @@ TEST(MainWindow, EmptyAndTruncatedFilesAreReportedAndTheAppKeepsWorking) {
         [&] { return failed.size() > failuresBefore || loaded.size() > loadsBefore; }, kTimeoutMs));
     if (failed.size() > failuresBefore) {
         EXPECT_TRUE(failed.back().front().toString().contains(QStringLiteral("prof_file_truncated")));
-        if (auto* dialog = window.findChild<QMessageBox*>(QStringLiteral("loadErrorDialog"))) {
-            dialog->accept();
-        }
+        dismissLoadError(window);
     }
 
     const QString good = writeSynthetic(dir, "good.sstrace");
@@ -269,9 +272,7 @@ TEST(MainWindow, EnormousFilesCanBeCancelledOrAreRefused) {
     ASSERT_TRUE(failed.wait(kTimeoutMs));
     EXPECT_TRUE(failed.back().front().toString().contains(QStringLiteral("enormous.trace")))
         << failed.back().front().toString().toStdString();
-    if (auto* dialog = window.findChild<QMessageBox*>(QStringLiteral("loadErrorDialog"))) {
-        dialog->accept();
-    }
+    dismissLoadError(window);
 
     window.openPath(good);
     ASSERT_TRUE(loaded.wait(kTimeoutMs));

@@ -159,17 +159,13 @@ void configureStarpu(const RecordPlan& plan) {
     ::setenv("STARPU_SILENT", "1", 0);
 }
 
+// The prof files' names, as run.json lists them.
 std::vector<std::string> traceFiles(const fs::path& dir) {
-    std::vector<std::string> files;
-    std::error_code ec;
-    for (const auto& entry : fs::directory_iterator(dir, ec)) {
-        const auto name = entry.path().filename().string();
-        if (name.starts_with("prof_file_")) {
-            files.push_back(name);
-        }
+    std::vector<std::string> names;
+    for (const auto& file : tracer::findProfFiles(dir)) {
+        names.push_back(file.filename().string());
     }
-    std::sort(files.begin(), files.end());
-    return files;
+    return names;
 }
 
 // One line on a terminal, redrawn: epoch, batch, loss, ETA.

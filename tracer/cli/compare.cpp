@@ -182,13 +182,8 @@ std::optional<RunFigures> measure(const fs::path& folder, const CompareArgs& arg
     }
     readCounters(run, runJsonProblem, r);
     // Peak memory: the arenas' peaks summed (they can all be live at once), or one number.
-    const auto peak = run.find("peak_arena_bytes");
-    if (peak != run.end() && peak->is_object()) {
-        double sum = 0;
-        for (const auto& [name, value] : peak->items()) {
-            sum += value.is_number() ? value.get<double>() : 0.0;
-        }
-        r.values["peak_memory_bytes"] = sum;
+    if (const auto sum = peakArenaBytes(run)) {
+        r.values["peak_memory_bytes"] = *sum;
     } else if (const auto number = findNumber(run, {"peak_arena_bytes", "peak_memory_bytes", "peak_bytes"})) {
         r.values["peak_memory_bytes"] = *number;
     } else {

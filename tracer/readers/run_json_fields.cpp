@@ -49,4 +49,16 @@ std::optional<double> papiEventTotal(const json& papi, std::string_view name) {
     return std::nullopt;
 }
 
+std::optional<double> peakArenaBytes(const json& run) {
+    const auto peaks = run.find("peak_arena_bytes");
+    if (peaks == run.end() || !peaks->is_object() || peaks->empty()) {
+        return std::nullopt;
+    }
+    double sum = 0.0;
+    for (const auto& [name, value] : peaks->items()) {
+        sum += value.is_number() ? value.get<double>() : 0.0;
+    }
+    return sum;
+}
+
 } // namespace starscope::tracer

@@ -21,4 +21,8 @@ std::string reasonOf(const nlohmann::json& node, const std::string& fallback);
 // Total of an available event in counters.papi.events; nullopt when absent or unavailable.
 std::optional<double> papiEventTotal(const nlohmann::json& papi, std::string_view name);
 
+// The arenas' peaks of peak_arena_bytes summed (they can all be live at once); nullopt when
+// run.json records no arena.
+std::optional<double> peakArenaBytes(const nlohmann::json& run);
+
 } // namespace starscope::tracer

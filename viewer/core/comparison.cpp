@@ -112,12 +112,8 @@ void readRunJson(const fs::path& folder, RunFigures& r) {
         r.powerW = missing(!problem.empty() ? problem : tracer::reasonOf(energy, "energy not recorded"));
     }
 
-    if (const auto peaks = run.find("peak_arena_bytes"); peaks != run.end() && peaks->is_object() && !peaks->empty()) {
-        double sum = 0.0;
-        for (const auto& [name, value] : peaks->items()) {
-            sum += value.is_number() ? value.get<double>() : 0.0;
-        }
-        r.peakMemoryBytes = known(sum);
+    if (const auto sum = tracer::peakArenaBytes(run)) {
+        r.peakMemoryBytes = known(*sum);
     } else {
         r.peakMemoryBytes = missing(problem.empty() ? "run.json has no peak_arena_bytes" : problem);
     }

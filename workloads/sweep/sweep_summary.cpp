@@ -2,6 +2,7 @@
 
 #include "tracer/analysis/stats.hpp"
 #include "tracer/readers/read_trace.hpp"
+#include "tracer/readers/run_json_fields.hpp"
 #include "workloads/record/run_json.hpp"
 
 #include <cstdio>
@@ -93,14 +94,9 @@ SweepRow measureRun(const SweepRun& run, std::size_t order, const std::string& a
     row.note = doc.value("error", std::string());
     row.wallSeconds = number(doc, "wall_time_s");
     row.totalSeconds = number(doc, "total_time_s");
-    // As `starscope compare` counts it: the arenas can all be live at once.
-    if (const auto peaks = doc.find("peak_arena_bytes");
-        peaks != doc.end() && peaks->is_object() && !peaks->empty()) {
-        double sum = 0.0;
-        for (const auto& [name, value] : peaks->items()) {
-            sum += value.is_number() ? value.get<double>() : 0.0;
-        }
-        row.peakMemoryBytes = sum;
+    // As `starscope compare` counts it.
+    if (const auto sum = tracer::peakArenaBytes(doc)) {
+        row.peakMemoryBytes = *sum;
     }
     if (tracer::findProfFiles(run.dir).empty()) {
         row.note += (row.note.empty() ? "" : "; ") + std::string("no trace");

@@ -104,6 +104,11 @@ struct MarkerEvent {
     bool operator==(const MarkerEvent&) const = default;
 };
 
+// Metadata key a reader sets (to "recorded") when its input carries task dependencies. Without
+// it the trace cannot support figures over the task graph (critical path): a Paje trace never
+// has them, an FxT trace recorded without task events neither.
+inline constexpr std::string_view kDependenciesMetadata = "task.dependencies";
+
 struct Trace {
     std::vector<Lane> lanes;
     std::vector<StateInfo> states;

@@ -149,6 +149,7 @@ void TraceBuilder::addMarker(TimeNs time, std::int32_t lane, std::string text) {
 }
 
 void TraceBuilder::addDependency(std::uint64_t jobId, std::uint64_t dependsOn) {
+    m_trace.metadata.try_emplace(std::string(kDependenciesMetadata), "recorded");
     auto& deps = m_trace.tasks[task(jobId)].dependencies;
     if (std::find(deps.begin(), deps.end(), dependsOn) == deps.end()) {
         deps.push_back(dependsOn);

@@ -1,5 +1,6 @@
 // The tracer's `starscope` subcommands, run in-process on argument vectors.
 
+#include "tests/support/fifo_reader.hpp"
 #include "tests/support/test_support.hpp"
 #include "tests/tracer/tracer_test_support.hpp"
 #include "tracer/cli/commands.hpp"
@@ -9,6 +10,8 @@
 
 #include <fstream>
 #include <sstream>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 namespace starscope::tracer {
 namespace {
@@ -125,6 +128,43 @@ TEST(Cli, ConvertThenReadTheNativeFile) {
     a.erase("input");
     b.erase("input");
     EXPECT_EQ(a, b);
+}
+
+// `-o` names what the user means: a device or FIFO is written through (as root, replacing
+// /dev/null with a regular file broke the machine), a symlink is followed, a folder refused.
+TEST(Cli, ExportAndConvertWriteThroughDevicesAndFollowSymlinks) {
+    TempDir dir;
+    const auto input = smallPaje().string();
+    const auto device = dir / "null";
+    if (::mknod(device.c_str(), S_IFCHR | 0666, makedev(1, 3)) == 0) {
+        for (const std::string command : {"export", "convert"}) {
+            auto args = std::vector<std::string>{command, input, "-o", device.string()};
+            if (command == "export") {
+                args.insert(args.end(), {"--format", "csv"});
+            }
+            const auto r = run(args);
+            ASSERT_EQ(r.code, 0) << command << ": " << r.err;
+            EXPECT_TRUE(std::filesystem::is_character_file(std::filesystem::symlink_status(device))) << command;
+        }
+    }
+    const auto fifo = dir / "pipe";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    starscope::testing::FifoReader reader(fifo);
+    const auto piped = run({"export", input, "--format", "csv", "-o", fifo.string()});
+    const std::string received = reader.received();
+    ASSERT_EQ(piped.code, 0) << piped.err;
+    EXPECT_TRUE(std::filesystem::is_fifo(std::filesystem::symlink_status(fifo)));
+    EXPECT_NE(received.find("lane,level,state"), std::string::npos);
+
+    std::filesystem::create_directory(dir / "real");
+    std::filesystem::create_symlink("real/out.csv", dir / "link.csv");
+    ASSERT_EQ(run({"export", input, "--format", "csv", "-o", (dir / "link.csv").string()}).code, 0);
+    EXPECT_TRUE(std::filesystem::is_symlink(dir / "link.csv"));
+    EXPECT_EQ(starscope::testing::readFile(dir / "real" / "out.csv"), received);
+
+    const auto folder = run({"convert", input, "-o", (dir / "real").string()});
+    EXPECT_EQ(folder.code, 1);
+    EXPECT_NE(folder.err.find("is a folder"), std::string::npos) << folder.err;
 }
 
 TEST(Cli, SeveralProfFilesMerge) {

@@ -1,9 +1,9 @@
 // `starscope export` (Paje, Chrome JSON, CSV) and `starscope convert` (native format).
 
+#include "common/file_writer.hpp"
 #include "tracer/cli/detail.hpp"
 #include "tracer/exporters/exporters.hpp"
 
-#include <fstream>
 #include <memory>
 
 namespace starscope::tracer::cli::detail {
@@ -20,35 +20,16 @@ struct ExportArgs {
     double thresholdUs = 100.0;
 };
 
-// Writes through a temporary file renamed into place, so a failed export leaves no half file.
+// Through the project's one writer: a regular file is replaced whole or not at all, a FIFO or
+// device is written through, a symlink is followed.
 template <typename Fn>
 int writeOutput(const std::string& command, const std::string& output, const Io& io, Fn write) {
     if (output == "-") {
         write(*io.out);
         return 0;
     }
-    const fs::path path(output);
-    auto temp = path;
-    temp += ".tmp";
-    {
-        std::ofstream file(temp, std::ios::binary | std::ios::trunc);
-        if (!file) {
-            *io.err << "starscope " << command << ": " << temp.string() << ": cannot create file\n";
-            return 1;
-        }
-        write(file);
-        file.flush();
-        if (!file) {
-            *io.err << "starscope " << command << ": " << temp.string() << ": write failed\n";
-            return 1;
-        }
-    }
-    std::error_code ec;
-    fs::rename(temp, path, ec);
-    if (ec) {
-        *io.err << "starscope " << command << ": " << path.string() << ": cannot move the output into place: "
-                << ec.message() << "\n";
-        fs::remove(temp, ec);
+    if (auto written = files::writeFile(output, write); !written) {
+        *io.err << "starscope " << command << ": " << written.error().describe() << "\n";
         return 1;
     }
     return 0;

@@ -5,6 +5,7 @@
 //   "SSTRACE\0"  u32 version  u32 flags(0)  u64 payloadSize  payload  u64 fnv1a(payload)
 // Integers are little-endian (the only byte order of the machines starscope runs on).
 
+#include "common/file_writer.hpp"
 #include "tracer/exporters/exporters.hpp"
 #include "tracer/readers/mapped_file.hpp"
 #include "tracer/readers/read_trace.hpp"
@@ -318,25 +319,9 @@ void writeNative(const Trace& trace, std::ostream& out) {
 }
 
 TraceResult<Done> writeNativeFile(const Trace& trace, const fs::path& file) {
-    auto temp = file;
-    temp += ".tmp";
-    {
-        std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-        if (!out) {
-            return fail(TraceError{ErrorCode::Io, "cannot create file", temp.string(), {}});
-        }
-        writeNative(trace, out);
-        out.flush();
-        if (!out) {
-            return fail(TraceError{ErrorCode::Io, "write failed (disk full?)", temp.string(), {}});
-        }
-    }
-    std::error_code ec;
-    fs::rename(temp, file, ec);
-    if (ec) {
-        fs::remove(temp, ec);
-        return fail(TraceError{ErrorCode::Io, "cannot rename the temporary file into place",
-                               file.string(), {}});
+    auto written = files::writeFile(file, [&trace](std::ostream& out) { writeNative(trace, out); });
+    if (!written) {
+        return fail(TraceError{ErrorCode::Io, written.error().message, file.string(), {}});
     }
     return Done{};
 }

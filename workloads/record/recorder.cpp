@@ -328,7 +328,7 @@ WorkloadResult<RecordOutcome> executeRecord(RecordPlan& plan,
     }
     outcome.status = record.status;
     outcome.runJson = plan.outDir / "run.json";
-    auto written = writeFileAtomically(outcome.runJson, runJson(plan, record).dump(2) + "\n");
+    auto written = writeTextFile(outcome.runJson, runJson(plan, record).dump(2) + "\n");
     if (!written) {
         outcome.status = "failed";
         record.error += (record.error.empty() ? "" : "; ") + written.error().describe()

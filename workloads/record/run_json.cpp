@@ -1,11 +1,8 @@
 #include "workloads/record/run_json.hpp"
 
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <fstream>
+#include "common/file_writer.hpp"
+
 #include <starpu.h>
-#include <unistd.h>
 
 namespace starscope::workloads {
 
@@ -180,34 +177,9 @@ json runJson(const RecordPlan& plan, const RunRecord& record) {
     return out;
 }
 
-WorkloadResult<Done> writeFileAtomically(const std::filesystem::path& path,
-                                         const std::string& text) {
-    auto temp = path;
-    temp += ".tmp." + std::to_string(::getpid());
-    {
-        std::ofstream file(temp, std::ios::binary | std::ios::trunc);
-        if (!file) {
-            return workloadError(ErrorCode::Io,
-                                 std::string("cannot create: ") + std::strerror(errno),
-                                 temp.string());
-        }
-        file << text;
-        file.flush();
-        if (!file) {
-            const int err = errno;
-            std::error_code ignored;
-            std::filesystem::remove(temp, ignored);
-            return workloadError(ErrorCode::Io, std::string("cannot write: ") + std::strerror(err),
-                                 temp.string());
-        }
-    }
-    if (std::rename(temp.c_str(), path.c_str()) != 0) {
-        const int err = errno;
-        std::error_code ignored;
-        std::filesystem::remove(temp, ignored);
-        return workloadError(ErrorCode::Io,
-                             std::string("cannot rename into place: ") + std::strerror(err),
-                             path.string());
+WorkloadResult<Done> writeTextFile(const std::filesystem::path& path, const std::string& text) {
+    if (auto written = files::writeFile(path, text); !written) {
+        return workloadError(ErrorCode::Io, written.error().message, path.string());
     }
     return Done{};
 }

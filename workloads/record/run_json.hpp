@@ -1,7 +1,7 @@
 #pragma once
 // run.json: what a recorded run was (strategy, dataset, parameters, StarPU and FxT settings)
 // and what it measured (times, loss/accuracy per epoch, test accuracy, tasks, counters, arena
-// peaks), written atomically (temp file + rename) so a reader never sees half a file.
+// peaks), written atomically (temp file + fsync + rename) so a reader never sees half a file.
 
 #include "workloads/record/counters.hpp"
 #include "workloads/record/record_plan.hpp"
@@ -34,8 +34,8 @@ struct RunRecord {
 
 nlohmann::json runJson(const RecordPlan& plan, const RunRecord& record);
 
-// Writes text to path through a temporary file in the same folder and a rename.
-WorkloadResult<Done> writeFileAtomically(const std::filesystem::path& path,
-                                         const std::string& text);
+// Writes text to path with the project's one writer (common/file_writer.hpp): a regular file
+// is replaced atomically, a symlink followed, a FIFO or device written through.
+WorkloadResult<Done> writeTextFile(const std::filesystem::path& path, const std::string& text);
 
 } // namespace starscope::workloads

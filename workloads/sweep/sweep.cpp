@@ -244,7 +244,7 @@ WorkloadResult<SweepOutcome> executeSweep(const SweepPlan& plan, std::ostream& l
                            {"version", 1},
                            {"record_args", plan.recordArgs},
                            {"strategies", strategies}};
-    if (auto written = writeFileAtomically(plan.dir / kSweepFile, description.dump(2) + "\n");
+    if (auto written = writeTextFile(plan.dir / kSweepFile, description.dump(2) + "\n");
         !written) {
         return fail(written.error());
     }

@@ -144,11 +144,11 @@ WorkloadResult<Done> writeSummary(const fs::path& dir, const std::vector<SweepRo
         }
         runs.push_back(std::move(entry));
     }
-    if (auto written = writeFileAtomically(dir / "summary.csv", csv.str()); !written) {
+    if (auto written = writeTextFile(dir / "summary.csv", csv.str()); !written) {
         return written;
     }
     const json doc{{"format", "starscope-sweep-summary"}, {"version", 1}, {"runs", runs}};
-    return writeFileAtomically(dir / "summary.json", doc.dump(2) + "\n");
+    return writeTextFile(dir / "summary.json", doc.dump(2) + "\n");
 }
 
 } // namespace starscope::workloads

@@ -1,0 +1,219 @@
+#include "common/file_writer.hpp"
+
+#include <array>
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <ostream>
+#include <streambuf>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace starscope::files {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Linux's own limit on symlinks followed in one lookup (MAXSYMLINKS).
+constexpr int kMaxSymlinks = 40;
+
+std::string errnoText(int err) { return std::strerror(err); }
+
+Unexpected<WriteError> failure(const fs::path& path, std::string message) {
+    return fail(WriteError{path.string(), std::move(message)});
+}
+
+// A stream buffer over a file descriptor: writes go out in 64 KiB pieces, so that an export of
+// several GiB never sits in memory whole. The first failed write's errno is kept.
+class FdBuffer : public std::streambuf {
+public:
+    explicit FdBuffer(int fd) : m_fd(fd) { setp(m_buffer.data(), m_buffer.data() + m_buffer.size()); }
+    int error() const { return m_error; }
+
+protected:
+    int_type overflow(int_type ch) override {
+        if (!drain()) {
+            return traits_type::eof();
+        }
+        if (!traits_type::eq_int_type(ch, traits_type::eof())) {
+            *pptr() = traits_type::to_char_type(ch);
+            pbump(1);
+        }
+        return traits_type::not_eof(ch);
+    }
+    int sync() override { return drain() ? 0 : -1; }
+
+private:
+    bool drain() {
+        const char* data = pbase();
+        std::size_t left = static_cast<std::size_t>(pptr() - pbase());
+        while (left > 0 && m_error == 0) {
+            const ssize_t n = ::write(m_fd, data, left);
+            if (n < 0) {
+                // A signal handler (record's Ctrl-C) may interrupt a write to a FIFO.
+                if (errno != EINTR) {
+                    m_error = errno;
+                }
+                continue;
+            }
+            data += n;
+            left -= static_cast<std::size_t>(n);
+        }
+        setp(m_buffer.data(), m_buffer.data() + m_buffer.size());
+        return m_error == 0;
+    }
+
+    int m_fd;
+    int m_error = 0;
+    std::array<char, 64 * 1024> m_buffer{};
+};
+
+// Runs fill on fd; 0 or the errno of the first failed write.
+int fillDescriptor(int fd, const std::function<void(std::ostream&)>& fill) {
+    FdBuffer buffer(fd);
+    std::ostream out(&buffer);
+    fill(out);
+    out.flush();
+    if (buffer.error() != 0) {
+        return buffer.error();
+    }
+    return out ? 0 : EIO;
+}
+
+// FIFOs and devices: written in place. O_TRUNC is meaningless for them, and O_CREAT must not
+// make a regular file should the special file vanish between the check and the open.
+WriteResult<Done> writeThrough(const fs::path& named, const fs::path& target,
+                               const std::function<void(std::ostream&)>& fill) {
+    int fd = -1;
+    do {
+        fd = ::open(target.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY);
+    } while (fd < 0 && errno == EINTR);
+    if (fd < 0) {
+        return failure(named, "cannot open for writing: " + errnoText(errno));
+    }
+    const int err = fillDescriptor(fd, fill);
+    const int closed = ::close(fd);
+    if (err != 0) {
+        return failure(named, "write failed: " + errnoText(err));
+    }
+    if (closed != 0 && errno != EINTR) {
+        return failure(named, "write failed: " + errnoText(errno));
+    }
+    return Done{};
+}
+
+// A name no other writer (another process, another thread) uses at the same time.
+fs::path temporaryFor(const fs::path& target) {
+    static std::atomic<unsigned> counter{0};
+    auto temp = target;
+    temp += ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter.fetch_add(1));
+    return temp;
+}
+
+void syncFolder(const fs::path& folder) {
+    // Makes the rename itself durable; best effort, as some file systems refuse it.
+    const int fd = ::open(folder.empty() ? "." : folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd >= 0) {
+        ::fsync(fd);
+        ::close(fd);
+    }
+}
+
+WriteResult<Done> replaceAtomically(const fs::path& named, const fs::path& target, bool exists,
+                                    const std::function<void(std::ostream&)>& fill) {
+    struct stat old {};
+    if (exists && ::stat(target.c_str(), &old) != 0) {
+        exists = false;
+    }
+    const fs::path temp = temporaryFor(target);
+    const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd < 0) {
+        return failure(named, "cannot create a temporary file beside it (" + temp.filename().string()
+                                  + "): " + errnoText(errno));
+    }
+    // The replacement keeps the permissions of the file it replaces.
+    if (exists) {
+        [[maybe_unused]] const int chmodded = ::fchmod(fd, old.st_mode & 07777);
+    }
+    int err = fillDescriptor(fd, fill);
+    if (err == 0 && ::fsync(fd) != 0) {
+        err = errno;
+    }
+    if (::close(fd) != 0 && err == 0 && errno != EINTR) {
+        err = errno;
+    }
+    if (err != 0) {
+        ::unlink(temp.c_str());
+        return failure(named, "write failed: " + errnoText(err));
+    }
+    if (::rename(temp.c_str(), target.c_str()) != 0) {
+        err = errno;
+        ::unlink(temp.c_str());
+        return failure(named, "cannot move the written file into place: " + errnoText(err));
+    }
+    syncFolder(target.parent_path());
+    return Done{};
+}
+
+} // namespace
+
+WriteResult<Target> resolveTarget(const fs::path& path) {
+    if (path.empty()) {
+        return failure(path, "empty file name");
+    }
+    fs::path current = path;
+    for (int links = 0; links <= kMaxSymlinks; ++links) {
+        struct stat info {};
+        if (::lstat(current.c_str(), &info) != 0) {
+            if (errno == ENOENT) {
+                return Target{current, TargetKind::New};
+            }
+            return failure(path, errnoText(errno));
+        }
+        if (S_ISLNK(info.st_mode)) {
+            std::error_code ec;
+            const fs::path next = fs::read_symlink(current, ec);
+            if (ec) {
+                return failure(path, "cannot read the symlink " + current.string() + ": " + ec.message());
+            }
+            current = next.is_absolute() ? next : current.parent_path() / next;
+            continue;
+        }
+        if (S_ISREG(info.st_mode)) {
+            return Target{current, TargetKind::Regular};
+        }
+        if (S_ISDIR(info.st_mode)) {
+            return Target{current, TargetKind::Directory};
+        }
+        return Target{current, TargetKind::Special};
+    }
+    return failure(path, errnoText(ELOOP));
+}
+
+WriteResult<Done> writeFile(const fs::path& path, const std::function<void(std::ostream&)>& fill) {
+    auto target = resolveTarget(path);
+    if (!target) {
+        return fail(target.error());
+    }
+    switch (target->kind) {
+    case TargetKind::Directory:
+        return failure(path, "is a folder; name a file to write");
+    case TargetKind::Special:
+        return writeThrough(path, target->path, fill);
+    case TargetKind::Regular:
+        return replaceAtomically(path, target->path, true, fill);
+    case TargetKind::New:
+        break;
+    }
+    return replaceAtomically(path, target->path, false, fill);
+}
+
+WriteResult<Done> writeFile(const fs::path& path, std::string_view contents) {
+    return writeFile(path, [contents](std::ostream& out) {
+        out.write(contents.data(), static_cast<std::streamsize>(contents.size()));
+    });
+}
+
+} // namespace starscope::files

@@ -1,0 +1,47 @@
+#pragma once
+// The one way starscope writes an output file (record's run.json, sweep's sweep.json and
+// summaries, export -o, convert -o, the viewer's pictures), whatever the path names:
+// - a new path or a regular file: replaced atomically (temporary file in the same folder,
+//   fsync, rename), so a reader sees the old file or the whole new one, never half of it;
+// - a symlink: followed to its final target, which is then written as above; the link stays;
+// - a FIFO, a character or block device, a socket: opened for writing and written through,
+//   never renamed over (`-o /dev/null` must not replace /dev/null with a regular file);
+// - a folder: refused.
+
+#include "common/result.hpp"
+
+#include <filesystem>
+#include <functional>
+#include <iosfwd>
+#include <string>
+#include <string_view>
+
+namespace starscope::files {
+
+struct WriteError {
+    std::string path; // the path the caller named
+    std::string message;
+
+    // "path: message"
+    std::string describe() const { return path + ": " + message; }
+    bool operator==(const WriteError&) const = default;
+};
+
+template <typename T> using WriteResult = Result<T, WriteError>;
+
+// What a path leads to once its symlinks are followed.
+enum class TargetKind { New, Regular, Directory, Special };
+
+struct Target {
+    std::filesystem::path path; // the final target (the path itself when it is no symlink)
+    TargetKind kind = TargetKind::New;
+};
+
+// Follows path's symlinks (as many as the kernel would) to what a write would reach.
+WriteResult<Target> resolveTarget(const std::filesystem::path& path);
+
+// Writes what fill puts into the stream. A failed write leaves a regular target as it was.
+WriteResult<Done> writeFile(const std::filesystem::path& path, const std::function<void(std::ostream&)>& fill);
+WriteResult<Done> writeFile(const std::filesystem::path& path, std::string_view contents);
+
+} // namespace starscope::files

@@ -2,11 +2,16 @@
 
 #include "tests/support/test_support.hpp"
 #include "tests/tracer/tracer_test_support.hpp"
+#include "tracer/exporters/exporters.hpp"
+#include "tracer/model/time_unit.hpp"
 #include "tracer/readers/read_trace.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
+#include <map>
+#include <sstream>
 
 namespace starscope::tracer {
 namespace {
@@ -208,6 +213,9 @@ TEST(PajeReader, StarpuPajeTraceGivesTasksWithJobIds) {
     const auto trace = readTrace(smallPaje());
     ASSERT_TRUE(trace) << trace.error().describe();
     EXPECT_EQ(trace->metadata.at("format"), "paje");
+    // starpu_fxt_tool ends its links 1e-9 ms after they start: that must not make its traces
+    // picoseconds, only dates of states and events choose the unit.
+    EXPECT_EQ(ticksPerSecond(*trace), kNsPerSecond);
     std::size_t spins = 0;
     for (const auto& task : trace->tasks) {
         EXPECT_LT(task.jobId, std::uint64_t{1} << 62) << "a task without its JobId";
@@ -229,6 +237,207 @@ TEST(PajeReader, StarpuPajeTraceGivesTasksWithJobIds) {
         parsed += m.parsed ? 1U : 0U;
     }
     EXPECT_EQ(parsed, 18U);
+}
+
+std::filesystem::path pajeData(const std::string& name) {
+    return starscope::testing::testDataDir() / "tracer" / "paje" / name;
+}
+
+const StateInfo& stateOf(const Trace& trace, const Span& span) { return trace.states[span.state]; }
+
+TEST(PajeReader, OldFieldNamesResolveEntityValues) {
+    // ContainerType / EntityType instead of Type: StarPU's older traces and the Paje spec.
+    const auto trace = readPaje(pajeData("old_field_names.paje"));
+    ASSERT_TRUE(trace) << trace.error().describe();
+    ASSERT_EQ(trace->lanes.size(), 1U);
+    const auto& spans = trace->lanes[0].spans();
+    ASSERT_EQ(spans.size(), 4U);
+    EXPECT_EQ(stateOf(*trace, spans[0]).name, "Scheduling");
+    EXPECT_EQ(stateOf(*trace, spans[1]).name, "Sleeping");
+    EXPECT_EQ(stateOf(*trace, spans[1]).cls, StateClass::Sleeping);
+    EXPECT_EQ(stateOf(*trace, spans[2]).name, "Idle");
+    EXPECT_EQ(stateOf(*trace, spans[2]).cls, StateClass::Sleeping);
+    EXPECT_EQ(trace->lanes[0].kind, LaneKind::CpuWorker);
+    EXPECT_EQ(trace->lanes[0].workerId, 0);
+}
+
+TEST(PajeReader, OldLinkFieldNamesAndNesting) {
+    const auto trace = readPaje(pajeData("nested_links.paje"));
+    ASSERT_TRUE(trace) << trace.error().describe();
+    ASSERT_EQ(trace->lanes.size(), 2U);
+    const auto& one = trace->lanes[0].name == "thread one" ? trace->lanes[0] : trace->lanes[1];
+    ASSERT_EQ(one.levels.size(), 3U);
+    EXPECT_EQ(stateOf(*trace, one.levels[1][0]).name, "Waiting");
+    EXPECT_EQ(one.levels[2][0].start, 1'500'000);
+    EXPECT_EQ(trace->metadata.at("paje.link_events"), "2");
+    EXPECT_EQ(trace->spanCount(), 7U);
+}
+
+// Dates in seconds with ten decimals, read as milliseconds: 0.3 ns, 0.7 ns... Rounded to
+// nanoseconds, four of the eight states vanished and the others changed length.
+TEST(PajeReader, SubNanosecondDatesKeepEveryStateExactly) {
+    const auto trace = readPaje(pajeData("sub_nanosecond.paje"));
+    ASSERT_TRUE(trace) << trace.error().describe();
+    EXPECT_EQ(ticksPerSecond(*trace), 10'000'000'000'000);   // 1e-10 ms ticks
+    ASSERT_EQ(trace->lanes.size(), 1U);
+    const auto& spans = trace->lanes[0].spans();
+    const std::vector<TimeNs> expected = {3, 7, 5, 9, 2, 14, 5, 5};
+    ASSERT_EQ(spans.size(), expected.size());
+    for (std::size_t i = 0; i < spans.size(); ++i) {
+        EXPECT_EQ(spans[i].duration(), expected[i]) << "span " << i;
+        EXPECT_EQ(stateOf(*trace, spans[i]).name, i % 2 == 0 ? "a" : "b");
+    }
+    EXPECT_EQ(trace->end, 50);
+
+    // Exported and read again, nothing moves; the native format keeps the unit.
+    TempDir dir;
+    std::ostringstream paje;
+    writePaje(*trace, paje);
+    const auto again = readPaje(write(dir, "again.paje", paje.str()));
+    ASSERT_TRUE(again) << again.error().describe();
+    EXPECT_EQ(ticksPerSecond(*again), ticksPerSecond(*trace));
+    ASSERT_EQ(again->lanes.size(), 1U);
+    EXPECT_EQ(again->lanes[0].spans(), spans);
+    std::ofstream(dir / "t.native", std::ios::binary) << [&] {
+        std::ostringstream out;
+        writeNative(*trace, out);
+        return out.str();
+    }();
+    const auto native = readNative(dir / "t.native");
+    ASSERT_TRUE(native) << native.error().describe();
+    EXPECT_EQ(ticksPerSecond(*native), ticksPerSecond(*trace));
+    EXPECT_EQ(native->lanes[0].spans(), spans);
+}
+
+TEST(PajeReader, ExactDatesInAnySpelling) {
+    TempDir dir;
+    const std::string body = std::string(kHeader) + "110 t1 1.5e-3 ST r x\n"   // 1.5 us
+                             + "110 t1 +0.00200 ST w x\n" + "110 t1 3 ST r x\n" + "113 4 t1 ST\n";
+    const auto trace = readPaje(write(dir, "spellings.paje", body));
+    ASSERT_TRUE(trace) << trace.error().describe();
+    EXPECT_EQ(ticksPerSecond(*trace), kNsPerSecond);
+    EXPECT_FALSE(trace->metadata.contains(std::string(kTicksPerSecondMetadata)));
+    const auto& spans = trace->lanes[0].spans();
+    ASSERT_EQ(spans.size(), 3U);
+    EXPECT_EQ(spans[0].start, 1'500);
+    EXPECT_EQ(spans[1].start, 2'000);
+    EXPECT_EQ(spans[2].start, 3'000'000);
+    for (const char* bad : {"1.2.3", "1e", "--1", "1e400", "0x10", "12345678901234567890123"}) {
+        const auto broken = readPaje(write(dir, "bad.paje", std::string(kHeader) + "110 t1 " + bad + " ST r x\n"));
+        ASSERT_FALSE(broken) << bad;
+        EXPECT_NE(broken.error().message.find("bad time"), std::string::npos) << bad;
+    }
+}
+
+// Many states at one instant on one lane, and many containers: both once took quadratic time.
+// Here only the result is checked (bench/tracer/paje_bench.cpp measures the time).
+TEST(PajeReader, ManySameInstantCodeletStartsAndContainers) {
+    TempDir dir;
+    std::string body = std::string(kHeader) + "101 W TH \"Worker\"\n102 WS W \"Worker State\"\n";
+    constexpr int kWorkers = 300;
+    for (int w = 0; w < kWorkers; ++w) {
+        body += "107 0.0 w" + std::to_string(w) + " W t1 CPU" + std::to_string(w) + "\n";
+    }
+    for (int w = 0; w < kWorkers; ++w) {
+        // A codelet start plainly, then with its job id (as starpu_fxt_tool), at one instant.
+        body += "110 w" + std::to_string(w) + " 1.0 WS codelet x\n";
+    }
+    const auto trace = readPaje(write(dir, "many.paje", body));
+    ASSERT_TRUE(trace) << trace.error().describe();
+    std::size_t workers = 0;
+    for (const auto& lane : trace->lanes) {
+        if (lane.kind == LaneKind::CpuWorker) {
+            EXPECT_EQ(lane.name, "CPU " + std::to_string(lane.workerId));
+            ++workers;
+        }
+    }
+    EXPECT_EQ(workers, static_cast<std::size_t>(kWorkers));
+    EXPECT_EQ(trace->tasks.size(), static_cast<std::size_t>(kWorkers));
+}
+
+// pj_dump (pajeng), the reference Paje reader: "State, container, type, start, end, duration,
+// imbrication, value" lines. pj_dump ends the trace at the date of the file's last line, even
+// when earlier lines (starpu_fxt_tool writes its variables last) hold later states: it drops or
+// clips those, where we keep them. So both sides count the states that start before that end
+// and last longer than zero (the model drops zero-length states).
+struct Reference {
+    std::map<std::string, std::size_t> counts;   // per container
+    long double endMs = 0;
+};
+
+Reference pjDump(const std::filesystem::path& file, const TempDir& dir) {
+    const auto out = dir / "pj_dump.out";
+    const int status = starscope::testing::runCommand("pj_dump --no-strict --float-precision=15 '" + file.string()
+                                                      + "' > '" + out.string() + "' 2> '" + out.string() + ".err'");
+    EXPECT_EQ(status, 0) << "pj_dump failed on " << file << ": " << starscope::testing::readFile(out.string() + ".err");
+    std::vector<std::vector<std::string>> lines;
+    std::istringstream in(starscope::testing::readFile(out));
+    Reference ref;
+    for (std::string line; std::getline(in, line);) {
+        std::vector<std::string> fields;
+        std::istringstream cells(line);
+        for (std::string cell; std::getline(cells, cell, ',');) {
+            const auto first = cell.find_first_not_of(' ');
+            fields.push_back(first == std::string::npos ? "" : cell.substr(first));
+        }
+        if (fields.size() >= 6 && fields[0] == "Container" && fields[1] == "0") {
+            ref.endMs = std::max(ref.endMs, std::stold(fields[4]));
+        }
+        lines.push_back(std::move(fields));
+    }
+    for (const auto& f : lines) {
+        if (f.size() >= 6 && f[0] == "State" && std::stold(f[4]) > std::stold(f[3]) && std::stold(f[3]) < ref.endMs) {
+            ++ref.counts[f[1]];
+        }
+    }
+    return ref;
+}
+
+TEST(PajeReader, StateCountsMatchPjDump) {
+    if (starscope::testing::runCommand("command -v pj_dump > /dev/null 2>&1") != 0) {
+        GTEST_SKIP() << "pj_dump is not installed (Debian package pajeng; scripts/install_packages.sh installs it)";
+    }
+    TempDir dir;
+    // pj_dump refuses dates out of order; this one is in order, with nesting and a destroy.
+    const auto other = write(dir, "other.paje", std::string(kHeader) + "110 t2 0.5 ST r x\n110 t1 1.0 ST r x\n"
+                                                    "110 t1 2.0 ST w \"c\"\n111 2.5 t1 ST \"nested value\"\n"
+                                                    "112 3.0 t1 ST\n108 5.0 t2 TH\n110 t1 6.0 ST r x\n"
+                                                    "120 7.0 p MEM 1\n");
+    for (const auto& file : {smallPaje(), pajeData("old_field_names.paje"), pajeData("sub_nanosecond.paje"),
+                             pajeData("nested_links.paje"), other}) {
+        SCOPED_TRACE(file.string());
+        const auto reference = pjDump(file, dir);
+        const auto trace = readPaje(file);
+        ASSERT_TRUE(trace) << trace.error().describe();
+        const long double ticksPerMs = static_cast<long double>(ticksPerSecond(*trace)) / 1000;
+        // Our lanes are per container and state type, named for display ("CPU 0", "main"):
+        // compare the per-container counts as a multiset, and the totals.
+        std::vector<std::size_t> theirs;
+        std::size_t theirTotal = 0;
+        for (const auto& [container, count] : reference.counts) {
+            theirs.push_back(count);
+            theirTotal += count;
+        }
+        std::vector<std::size_t> ours;
+        std::size_t ourTotal = 0;
+        for (const auto& lane : trace->lanes) {
+            std::size_t count = 0;
+            for (const auto& level : lane.levels) {
+                count += static_cast<std::size_t>(std::count_if(level.begin(), level.end(), [&](const Span& span) {
+                    return static_cast<long double>(span.start) < reference.endMs * ticksPerMs;
+                }));
+            }
+            if (count > 0) {
+                ours.push_back(count);
+                ourTotal += count;
+            }
+        }
+        std::sort(theirs.begin(), theirs.end());
+        std::sort(ours.begin(), ours.end());
+        EXPECT_GT(theirTotal, 0U);
+        EXPECT_EQ(ourTotal, theirTotal);
+        EXPECT_EQ(ours, theirs);
+    }
 }
 
 } // namespace

@@ -1,4 +1,5 @@
 #include "tracer/analysis/barriers.hpp"
+#include "tracer/model/time_unit.hpp"
 
 #include <algorithm>
 #include <queue>
@@ -125,11 +126,13 @@ std::vector<Barrier> findBarriers(const Trace& trace, const std::vector<BatchTra
     std::vector<Barrier> barriers;
     bool started = false;
     TimeNs coverEnd = 0;
+    // The threshold is real time; the spans are in the trace's ticks.
+    const TimeNs threshold = ticksFromNs(options.threshold, ticksPerSecond(trace));
     while (!heap.empty()) {
         const Cursor c = heap.top();
         heap.pop();
         const Span& span = trace.lanes[c.lane].spans()[c.index];
-        if (started && span.start > coverEnd && span.start - coverEnd > options.threshold) {
+        if (started && span.start > coverEnd && span.start - coverEnd > threshold) {
             barriers.push_back(Barrier{coverEnd, span.start, -1, {}, {}});
         }
         coverEnd = started ? std::max(coverEnd, span.end) : span.end;

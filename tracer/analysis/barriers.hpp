@@ -12,7 +12,9 @@
 namespace starscope::tracer {
 
 struct BarrierOptions {
-    TimeNs threshold = 100'000;   // ns; shorter gaps are not barriers
+    // Nanoseconds whatever the trace's unit (findBarriers scales it); shorter gaps are not
+    // barriers. Barriers found are in the trace's ticks.
+    TimeNs threshold = 100'000;
 };
 
 // The interval between a batch_end marker and the next batch_begin marker.

@@ -179,9 +179,10 @@ TraceSummary summarize(const Trace& trace, const BarrierOptions& options) {
     return s;
 }
 
-std::string formatDuration(TimeNs ns) {
+std::string formatDuration(TimeNs ticks, std::int64_t ticksPerSecond) {
     char buffer[48];
-    const double v = static_cast<double>(ns);
+    const TimeNs ns = ticks / (ticksPerSecond / kNsPerSecond);
+    const double v = toSeconds(ticks, ticksPerSecond) * 1e9;
     const double a = v < 0 ? -v : v;
     if (a >= 1e9) {
         std::snprintf(buffer, sizeof buffer, "%.3f s", v / 1e9);
@@ -189,8 +190,12 @@ std::string formatDuration(TimeNs ns) {
         std::snprintf(buffer, sizeof buffer, "%.3f ms", v / 1e6);
     } else if (a >= 1e3) {
         std::snprintf(buffer, sizeof buffer, "%.1f us", v / 1e3);
-    } else {
+    } else if (ticksPerSecond <= kNsPerSecond) {
         std::snprintf(buffer, sizeof buffer, "%lld ns", static_cast<long long>(ns));
+    } else if (a >= 1) {
+        std::snprintf(buffer, sizeof buffer, "%.3f ns", v);
+    } else {
+        std::snprintf(buffer, sizeof buffer, "%.1f ps", v * 1e3);
     }
     return buffer;
 }

@@ -5,6 +5,7 @@
 
 #include "tracer/analysis/barriers.hpp"
 #include "tracer/model/trace.hpp"
+#include "tracer/model/time_unit.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -98,7 +99,8 @@ TraceSummary summarize(const Trace& trace, const BarrierOptions& options = {});
 // dependencies are chains of one).
 TimeNs criticalPathLength(const Trace& trace);
 
-// Human-readable duration: "12.345 ms", "87.1 us", "1.204 s".
-std::string formatDuration(TimeNs ns);
+// Human-readable duration of trace ticks: "12.345 ms", "87.1 us", "1.204 s", "300.0 ps" (below a
+// nanosecond only for traces whose unit is finer: pass ticksPerSecond(trace), time_unit.hpp).
+std::string formatDuration(TimeNs ticks, std::int64_t ticksPerSecond = kNsPerSecond);
 
 } // namespace starscope::tracer

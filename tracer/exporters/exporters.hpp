@@ -4,6 +4,7 @@
 
 #include "tracer/analysis/barriers.hpp"
 #include "tracer/model/error.hpp"
+#include "tracer/model/time_unit.hpp"
 #include "tracer/model/trace.hpp"
 
 #include <filesystem>
@@ -25,7 +26,9 @@ void writeChromeJson(const Trace& trace, std::ostream& out);
 // CSV tables with a header line; times in ns.
 void writeSpansCsv(const Trace& trace, std::ostream& out);     // lane,level,state,class,start,end,task
 void writeTasksCsv(const Trace& trace, std::ostream& out);     // job,codelet,worker,submit,start,end,deps
-void writeBarriersCsv(const std::vector<Barrier>& barriers, std::ostream& out);
+// Times in ns (with decimals when the trace's ticks are finer: pass ticksPerSecond(trace)).
+void writeBarriersCsv(const std::vector<Barrier>& barriers, std::ostream& out,
+                      std::int64_t ticksPerSecond = kNsPerSecond);
 
 // Native binary format: magic "SSTRACE\0", then a packed version, then the model.
 inline constexpr std::uint32_t kNativeVersion = 1;

@@ -1,6 +1,7 @@
 // Paje, Chrome trace JSON and CSV writers.
 
 #include "tracer/exporters/exporters.hpp"
+#include "tracer/model/time_unit.hpp"
 #include "tracer/readers/fxt/starpu_1_3_10_codes.hpp"
 
 #include <algorithm>
@@ -12,15 +13,26 @@ namespace starscope::tracer {
 
 namespace {
 
-// Exact decimal of ns in another unit: ms (divisor 1e6) or us (1e3), no float rounding.
-std::string fixed(TimeNs ns, TimeNs divisor, int digits) {
-    const bool negative = ns < 0;
-    const TimeNs a = negative ? -ns : ns;
-    char buffer[48];
-    std::snprintf(buffer, sizeof buffer, "%s%lld.%0*lld", negative ? "-" : "",
-                  static_cast<long long>(a / divisor), digits, static_cast<long long>(a % divisor));
-    return buffer;
+// Exact decimal of trace ticks in another unit (unitsPerSecond: 1e3 for ms, 1e6 for us, 1e9
+// for ns), no float rounding: as many decimals as the trace's unit has below it (time_unit.hpp).
+std::string fixed(TimeNs ticks, std::int64_t ticksPerSecond, std::int64_t unitsPerSecond) {
+    const TimeNs divisor = ticksPerSecond / unitsPerSecond;
+    if (divisor <= 1) {
+        return std::to_string(ticks);
+    }
+    int digits = 0;
+    for (TimeNs d = divisor; d > 1; d /= 10) {
+        ++digits;
+    }
+    const bool negative = ticks < 0;
+    const TimeNs a = negative ? -ticks : ticks;
+    std::string fraction = std::to_string(a % divisor);
+    fraction.insert(0, static_cast<std::size_t>(digits) - fraction.size(), '0');
+    return (negative ? "-" : "") + std::to_string(a / divisor) + "." + fraction;
 }
+
+constexpr std::int64_t kMsPerSecond = 1'000;
+constexpr std::int64_t kUsPerSecond = 1'000'000;
 
 std::string pajeQuote(std::string_view text) {
     std::string out = "\"";
@@ -218,9 +230,11 @@ void writePaje(const Trace& trace, std::ostream& out) {
         return a.time != b.time ? a.time < b.time : a.order < b.order;
     });
     std::size_t marker = 0;
+    // Paje dates in milliseconds, with every decimal the trace's unit needs.
+    const auto tps = ticksPerSecond(trace);
     const auto flushMarkers = [&](TimeNs upTo) {
         for (; marker < trace.markers.size() && trace.markers[marker].time <= upTo; ++marker) {
-            out << "9 " << fixed(trace.markers[marker].time, 1'000'000, 6) << " prog_event p "
+            out << "9 " << fixed(trace.markers[marker].time, tps, kMsPerSecond) << " prog_event p "
                 << pajeQuote(trace.markers[marker].text) << "\n";
         }
     };
@@ -231,7 +245,7 @@ void writePaje(const Trace& trace, std::ostream& out) {
         const std::string container = (user ? "ut" : "w")
                                       + std::to_string(user || lane.workerId < 0 ? static_cast<std::int64_t>(e.lane) : lane.workerId);
         const char* type = user ? "US" : "WS";
-        const std::string time = fixed(e.time, 1'000'000, 6);
+        const std::string time = fixed(e.time, tps, kMsPerSecond);
         if (e.span == nullptr) {
             out << "12 " << time << ' ' << container << ' ' << type << '\n';
         } else if (e.span->task != kNoTask && !user) {
@@ -258,11 +272,13 @@ void writeChromeJson(const Trace& trace, std::ostream& out) {
         out << ",\n{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":1,\"tid\":" << i + 1
             << ",\"args\":{\"sort_index\":" << i + 1 << "}}";
     }
+    // Chrome's times are microseconds; fractions carry the trace's finer unit.
+    const auto tps = ticksPerSecond(trace);
     for (std::size_t i = 0; i < trace.lanes.size(); ++i) {
         for (const auto& level : trace.lanes[i].levels) {
             for (const auto& span : level) {
-                out << ",\n{\"ph\":\"X\",\"pid\":1,\"tid\":" << i + 1 << ",\"ts\":" << fixed(span.start, 1000, 3)
-                    << ",\"dur\":" << fixed(span.duration(), 1000, 3) << ",\"name\":\"" << jsonEscape(spanLabel(trace, span))
+                out << ",\n{\"ph\":\"X\",\"pid\":1,\"tid\":" << i + 1 << ",\"ts\":" << fixed(span.start, tps, kUsPerSecond)
+                    << ",\"dur\":" << fixed(span.duration(), tps, kUsPerSecond) << ",\"name\":\"" << jsonEscape(spanLabel(trace, span))
                     << "\",\"cat\":\"" << className(trace.states[span.state].cls) << "\"";
                 if (span.task != kNoTask) {
                     out << ",\"args\":{\"job\":" << trace.tasks[span.task].jobId << ",\"state\":\""
@@ -274,20 +290,22 @@ void writeChromeJson(const Trace& trace, std::ostream& out) {
     }
     for (const auto& m : trace.markers) {
         out << ",\n{\"ph\":\"i\",\"pid\":1,\"tid\":" << (m.lane >= 0 ? m.lane + 1 : 0) << ",\"s\":\""
-            << (m.lane >= 0 ? "t" : "g") << "\",\"ts\":" << fixed(m.time, 1000, 3) << ",\"name\":\""
+            << (m.lane >= 0 ? "t" : "g") << "\",\"ts\":" << fixed(m.time, tps, kUsPerSecond) << ",\"name\":\""
             << jsonEscape(m.text) << "\",\"cat\":\"marker\"}";
     }
     out << "\n]}\n";
 }
 
 void writeSpansCsv(const Trace& trace, std::ostream& out) {
+    // Nanoseconds, with decimals when the trace's unit is finer.
     out << "lane,level,state,class,start_ns,end_ns,job,codelet\n";
+    const auto tps = ticksPerSecond(trace);
     for (const auto& lane : trace.lanes) {
         for (std::size_t d = 0; d < lane.levels.size(); ++d) {
             for (const auto& span : lane.levels[d]) {
                 const auto& state = trace.states[span.state];
                 out << csvField(lane.name) << ',' << d << ',' << csvField(state.name) << ',' << className(state.cls)
-                    << ',' << span.start << ',' << span.end << ',';
+                    << ',' << fixed(span.start, tps, kNsPerSecond) << ',' << fixed(span.end, tps, kNsPerSecond) << ',';
                 if (span.task != kNoTask) {
                     out << trace.tasks[span.task].jobId;
                 }
@@ -299,12 +317,14 @@ void writeSpansCsv(const Trace& trace, std::ostream& out) {
 
 void writeTasksCsv(const Trace& trace, std::ostream& out) {
     out << "job,codelet,footprint,worker,submit_ns,start_ns,end_ns,dependencies\n";
+    const auto tps = ticksPerSecond(trace);
+    const auto ns = [&](TimeNs t) { return t < 0 ? std::to_string(t) : fixed(t, tps, kNsPerSecond); };
     for (const auto& task : trace.tasks) {
         char footprint[16];
         std::snprintf(footprint, sizeof footprint, "%08x", task.footprint);
         out << task.jobId << ',' << csvField(task.codelet == kNoName ? "" : trace.names.name(task.codelet)) << ','
             << footprint << ',' << csvField(task.lane >= 0 ? trace.lanes[static_cast<std::size_t>(task.lane)].name : "")
-            << ',' << task.submit << ',' << task.start << ',' << task.end << ',';
+            << ',' << ns(task.submit) << ',' << ns(task.start) << ',' << ns(task.end) << ',';
         for (std::size_t i = 0; i < task.dependencies.size(); ++i) {
             out << (i > 0 ? ";" : "") << task.dependencies[i];
         }
@@ -312,10 +332,11 @@ void writeTasksCsv(const Trace& trace, std::ostream& out) {
     }
 }
 
-void writeBarriersCsv(const std::vector<Barrier>& barriers, std::ostream& out) {
+void writeBarriersCsv(const std::vector<Barrier>& barriers, std::ostream& out, std::int64_t ticksPerSecond) {
     out << "start_ns,end_ns,duration_ns,transition,transition_label,main_thread_state\n";
     for (const auto& b : barriers) {
-        out << b.start << ',' << b.end << ',' << b.duration() << ',' << b.transition << ','
+        out << fixed(b.start, ticksPerSecond, kNsPerSecond) << ',' << fixed(b.end, ticksPerSecond, kNsPerSecond) << ','
+            << fixed(b.duration(), ticksPerSecond, kNsPerSecond) << ',' << b.transition << ','
             << csvField(b.transitionLabel) << ',' << csvField(b.mainThreadState) << '\n';
     }
 }

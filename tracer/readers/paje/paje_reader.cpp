@@ -1,13 +1,17 @@
 // Paje traces -> trace model. Any Paje trace: event definitions with arbitrary ids and extra
 // fields, events in any time order, quoted strings, containers, Set/Push/Pop/ResetState,
-// NewEvent, variables and links. Paje has no time unit; like StarPU and ViTE we read
-// milliseconds.
+// NewEvent, variables and links, the field names of the Paje specification and ViTE
+// ("ContainerType", "EntityType", "SourceContainer"...) as well as pajeng's. Paje has no time
+// unit; like StarPU and ViTE we read milliseconds, exactly (paje_time.hpp): a file whose dates
+// need more than six decimals is read at a finer tick than nanoseconds (time_unit.hpp).
 //
 // StarPU specifics (starpu_fxt_tool's paje.trace): a worker state whose value is no declared
 // entity value is a running codelet; its extra JobId/Footprint fields give the task record.
 
+#include "tracer/model/time_unit.hpp"
 #include "tracer/readers/fxt/starpu_1_3_10_codes.hpp"
 #include "tracer/readers/mapped_file.hpp"
+#include "tracer/readers/paje/paje_time.hpp"
 #include "tracer/readers/read_trace.hpp"
 #include "tracer/readers/trace_builder.hpp"
 
@@ -63,8 +67,10 @@ struct EventDef {
 
 struct Container {
     std::string name;
+    std::string alias;
     std::uint32_t type = 0;    // interned container type alias
     std::int32_t parent = -1;
+    std::int32_t memoryNode = -1;   // of the nearest enclosing StarPU memory node
     std::vector<std::int32_t> children;
     std::vector<std::int32_t> lanes;
 };
@@ -77,9 +83,11 @@ struct TextHash {
 template <typename V>
 using TextMap = std::unordered_map<std::string, V, TextHash, std::equal_to<>>;
 
-// A timed event, kept compact until the stable sort by time.
+// A timed event, kept compact until the stable sort by time. Its time is a PajeStamp's
+// mantissa until all dates are read, then ticks of the chosen unit.
 struct Timed {
     TimeNs time;
+    std::int8_t decimals;
     Kind kind;
     std::int32_t container;
     std::uint32_t type;
@@ -112,6 +120,19 @@ private:
     std::int32_t container(std::string_view ref);
     std::int32_t laneFor(std::int32_t container, std::uint32_t type);
     bool process();
+    bool hasLaterJobTwin(const std::vector<std::pair<TimeNs, std::size_t>>& order, std::size_t i);
+
+    // Events of one instant that carry a job id, by what they set, for hasLaterJobTwin():
+    // indexed once per instant so that many events at one instant stay linear.
+    std::size_t m_instantBegin = 0;
+    std::size_t m_instantEnd = 0;
+    using TwinKey = std::pair<std::uint64_t, std::uint64_t>;   // container+type, value+kind
+    struct TwinHash {
+        std::size_t operator()(const TwinKey& k) const {
+            return std::hash<std::uint64_t>{}(k.first * 0x9e3779b97f4a7c15ULL ^ k.second);
+        }
+    };
+    std::unordered_map<TwinKey, std::size_t, TwinHash> m_lastJobEvent;
 
     const fs::path& m_file;
     const ReadOptions& m_options;
@@ -129,7 +150,13 @@ private:
     std::vector<Timed> m_timed;
     std::vector<std::string_view> m_tokens;
     TraceBuilder m_b;
-    TimeNs m_end = 0;
+    detail::PajeStamp m_end;
+    double m_endMs = 0;
+    double m_maxAbsMs = 0;
+    int m_maxDecimals = 0;
+    std::size_t m_truncatedTimes = 0;
+    detail::PajeTick m_tick;
+    bool m_haveMainLane = false;
     std::size_t m_variables = 0;
     std::size_t m_links = 0;
     std::size_t m_unknownContainers = 0;
@@ -184,9 +211,13 @@ std::optional<TraceError> PajeParser::header(std::string_view line, std::size_t 
         auto& [key, def] = *m_openDef;
         std::fill(std::begin(def.index), std::end(def.index), -1);
         def.fieldCount = m_openFields.size();
+        // The older spellings pajeng accepts with --no-strict and ViTE reads: the Paje
+        // specification's "ContainerType" and "EntityType" for Type (StarPU's older traces use
+        // them), "SourceContainer"/"DestContainer" for the link ends.
         static const std::pair<std::string_view, Field> kFields[] = {
             {"Time", FTime}, {"Alias", FAlias}, {"Type", FType}, {"Name", FName}, {"Container", FContainer},
             {"Value", FValue}, {"JobId", FJobId}, {"Footprint", FFootprint},
+            {"ContainerType", FType}, {"EntityType", FType},
         };
         for (std::size_t i = 0; i < m_openFields.size(); ++i) {
             for (const auto& [name, field] : kFields) {
@@ -226,17 +257,31 @@ std::optional<TraceError> PajeParser::event(std::string_view line, std::size_t o
     const auto field = [&](Field f) -> std::string_view {
         return def.index[f] < 0 ? std::string_view{} : m_tokens[static_cast<std::size_t>(def.index[f]) + 1];
     };
-    TimeNs time = 0;
+    detail::PajeStamp stamp;
     if (def.index[FTime] >= 0) {
         const auto text = field(FTime);
-        double ms = 0;
-        const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), ms);
-        if (ec != std::errc{} || ptr != text.data() + text.size() || !std::isfinite(ms) || ms < -1e12 || ms > 1e12) {
+        const auto parsed = detail::parsePajeStamp(text);
+        if (!parsed) {
             return error("bad time \"" + std::string(text) + "\"", offset, lineNo);
         }
-        time = static_cast<TimeNs>(std::llround(ms * 1e6));
-        m_end = std::max(m_end, time);
+        stamp = *parsed;
+        m_truncatedTimes += stamp.truncated ? 1U : 0U;
+        // Only dates that become model times choose its unit: starpu_fxt_tool ends its links
+        // 1e-9 ms after they start, which would turn every StarPU trace into picoseconds.
+        const bool modelTime = def.kind == Kind::DestroyContainer || def.kind == Kind::SetState
+                               || def.kind == Kind::PushState || def.kind == Kind::PopState
+                               || def.kind == Kind::ResetState || def.kind == Kind::NewEvent;
+        if (modelTime) {
+            m_maxDecimals = std::max(m_maxDecimals, int{stamp.decimals});
+        }
+        const double ms = static_cast<double>(stamp.mantissa) * std::pow(10.0, -stamp.decimals);
+        m_maxAbsMs = std::max(m_maxAbsMs, std::abs(ms));
+        if (ms > m_endMs) {
+            m_endMs = ms;
+            m_end = stamp;
+        }
     }
+    const TimeNs time = stamp.mantissa;
     switch (def.kind) {
     case Kind::DefineContainerType:
     case Kind::DefineStateType:
@@ -262,11 +307,20 @@ std::optional<TraceError> PajeParser::event(std::string_view line, std::size_t o
     case Kind::CreateContainer: {
         Container c;
         c.name = std::string(field(FName));
+        c.alias = std::string(field(FAlias));
         c.type = id(field(FType));
         c.parent = container(field(FContainer));
         const auto index = static_cast<std::int32_t>(m_containers.size());
         if (c.parent >= 0) {
-            m_containers[static_cast<std::size_t>(c.parent)].children.push_back(index);
+            // starpu_fxt_tool nests workers in their thread, in their memory node ("Mn",
+            // "MEMNODE<n>"). Inherited here once, not searched upwards per lane.
+            auto& parent = m_containers[static_cast<std::size_t>(c.parent)];
+            parent.children.push_back(index);
+            c.memoryNode = parent.memoryNode;
+            const auto digit = parent.name.find_first_of("0123456789");
+            if (m_strings[parent.type] == "Mn" && digit != std::string::npos) {
+                std::from_chars(parent.name.data() + digit, parent.name.data() + parent.name.size(), c.memoryNode);
+            }
         }
         m_containers.push_back(std::move(c));
         const auto alias = field(FAlias);
@@ -280,7 +334,7 @@ std::optional<TraceError> PajeParser::event(std::string_view line, std::size_t o
             ++m_unknownContainers;
             break;
         }
-        m_timed.push_back(Timed{time, def.kind, destroyed, 0, 0, 0, 0});
+        m_timed.push_back(Timed{time, stamp.decimals, def.kind, destroyed, 0, 0, 0, 0});
         break;
     }
     case Kind::SetState:
@@ -288,7 +342,7 @@ std::optional<TraceError> PajeParser::event(std::string_view line, std::size_t o
     case Kind::PopState:
     case Kind::ResetState:
     case Kind::NewEvent: {
-        Timed t{time, def.kind, container(field(FContainer)), id(field(FType)), 0, 0, 0};
+        Timed t{time, stamp.decimals, def.kind, container(field(FContainer)), id(field(FType)), 0, 0, 0};
         if (def.kind == Kind::SetState || def.kind == Kind::PushState || def.kind == Kind::NewEvent) {
             t.value = id(field(FValue));
         }
@@ -330,12 +384,9 @@ std::int32_t PajeParser::laneFor(std::int32_t index, std::uint32_t type) {
     std::int32_t workerId = -1;
     if (typeAlias == "UT" || typeName == "User Thread") {
         kind = LaneKind::MainThread;
-        bool first = true;
-        for (const auto& lane : m_b.trace().lanes) {
-            first = first && lane.kind != LaneKind::MainThread;
-        }
-        if (first) {
+        if (!m_haveMainLane) {
             name = "main";
+            m_haveMainLane = true;
         }
     } else if (typeAlias == "W" || typeName == "Worker") {
         // starpu_fxt_tool names workers "CPU0", "CUDA0_1" and aliases them "w<id>".
@@ -346,22 +397,13 @@ std::int32_t PajeParser::laneFor(std::int32_t index, std::uint32_t type) {
         if (digit != std::string::npos && digit > 0 && name[digit - 1] != ' ') {
             name.insert(digit, " ");
         }
-        for (const auto& [ref, target] : m_containerByRef) {
-            if (target == index && ref.size() > 1 && ref[0] == 'w') {
-                std::from_chars(ref.data() + 1, ref.data() + ref.size(), workerId);
+        for (const std::string* ref : {&c.name, &c.alias}) {
+            if (ref->size() > 1 && (*ref)[0] == 'w') {
+                std::from_chars(ref->data() + 1, ref->data() + ref->size(), workerId);
             }
         }
     }
-    // starpu_fxt_tool nests workers in their thread, in their memory node ("Mn", "MEMNODE<n>").
-    std::int32_t memoryNode = -1;
-    for (std::int32_t up = c.parent; up >= 0; up = m_containers[static_cast<std::size_t>(up)].parent) {
-        const auto& parent = m_containers[static_cast<std::size_t>(up)];
-        const auto digit = parent.name.find_first_of("0123456789");
-        if (m_strings[parent.type] == "Mn" && digit != std::string::npos) {
-            std::from_chars(parent.name.data() + digit, parent.name.data() + parent.name.size(), memoryNode);
-            break;
-        }
-    }
+    const std::int32_t memoryNode = c.memoryNode;
     if (!c.lanes.empty()) {
         name += " " + (m_typeNames.contains(type) ? m_strings[m_typeNames[type]] : m_strings[type]);
     }
@@ -372,6 +414,11 @@ std::int32_t PajeParser::laneFor(std::int32_t index, std::uint32_t type) {
 }
 
 bool PajeParser::process() {
+    // Every date is read: now the tick that holds them all exactly is known.
+    m_tick = detail::choosePajeTick(m_maxDecimals, m_maxAbsMs);
+    for (auto& t : m_timed) {
+        t.time = detail::toPajeTicks(detail::PajeStamp{t.time, t.decimals, false}, m_tick.decimals);
+    }
     // Events in time order, equal times in file order. Sorting 16-byte keys instead of the
     // events moves far less memory; starpu_fxt_tool's output is nearly sorted already.
     std::vector<std::pair<TimeNs, std::size_t>> order(m_timed.size());
@@ -442,13 +489,7 @@ bool PajeParser::process() {
             } else if (worker) {
                 // starpu_fxt_tool writes each codelet start twice at the same instant: plainly,
                 // then with its job id. Keep the one with the job id.
-                bool duplicate = false;
-                for (std::size_t j = i + 1; j < order.size() && order[j].first == e.time && !duplicate; ++j) {
-                    const auto& n = m_timed[order[j].second];
-                    duplicate = e.jobId == 0 && n.jobId != 0 && n.kind == e.kind && n.container == e.container
-                                && n.type == e.type && n.value == e.value;
-                }
-                if (duplicate) {
+                if (e.jobId == 0 && hasLaterJobTwin(order, i)) {
                     break;
                 }
                 task = m_b.task(e.jobId != 0 ? e.jobId : m_syntheticJob++);
@@ -486,6 +527,34 @@ bool PajeParser::process() {
         }
         default: break;
         }
+    }
+    return true;
+}
+
+bool PajeParser::hasLaterJobTwin(const std::vector<std::pair<TimeNs, std::size_t>>& order, std::size_t i) {
+    const auto keyOf = [](const Timed& t) {
+        return TwinKey{(std::uint64_t{static_cast<std::uint32_t>(t.container)} << 32) | t.type,
+                       (std::uint64_t{t.value} << 8) | static_cast<std::uint8_t>(t.kind)};
+    };
+    if (i >= m_instantEnd || i < m_instantBegin) {
+        const TimeNs time = order[i].first;
+        m_instantBegin = i;
+        while (m_instantBegin > 0 && order[m_instantBegin - 1].first == time) {
+            --m_instantBegin;
+        }
+        m_instantEnd = i;
+        m_lastJobEvent.clear();
+        for (; m_instantEnd < order.size() && order[m_instantEnd].first == time; ++m_instantEnd) {
+            const Timed& t = m_timed[order[m_instantEnd].second];
+            if (t.jobId != 0) {
+                m_lastJobEvent[keyOf(t)] = m_instantEnd;
+            }
+        }
+    }
+    const Timed& e = m_timed[order[i].second];
+    const auto it = m_lastJobEvent.find(keyOf(e));
+    if (it == m_lastJobEvent.end() || it->second <= i) {
+        return false;
     }
     return true;
 }
@@ -541,6 +610,14 @@ TraceResult<Trace> PajeParser::run(std::string_view text) {
         m_b.warn("byte " + std::to_string(text.size())
                  + ": the last line has no line end; the file looks truncated");
     }
+    if (m_tick.reduced) {
+        m_b.warn("dates need more than " + std::to_string(m_tick.decimals)
+                 + " decimals of a millisecond, more than 64-bit times hold over this trace's span: read "
+                   "at 1e-" + std::to_string(m_tick.decimals) + " ms");
+    }
+    if (m_truncatedTimes > 0) {
+        m_b.warn(std::to_string(m_truncatedTimes) + " dates had more digits than 64 bits hold; the last ones were dropped");
+    }
     if (m_unknownContainers > 0) {
         m_b.warn(std::to_string(m_unknownContainers) + " events on undeclared containers were dropped");
     }
@@ -550,10 +627,13 @@ TraceResult<Trace> PajeParser::run(std::string_view text) {
     m_b.setMetadata("format", "paje");
     m_b.setMetadata("source", m_file.string());
     m_b.setMetadata("paje.time_unit", "ms");
+    if (m_tick.ticksPerSecond != kNsPerSecond) {
+        m_b.setMetadata(std::string(kTicksPerSecondMetadata), std::to_string(m_tick.ticksPerSecond));
+    }
     m_b.setMetadata("paje.variable_events", std::to_string(m_variables));
     m_b.setMetadata("paje.link_events", std::to_string(m_links));
     m_b.setMetadata("paje.containers", std::to_string(m_containers.size()));
-    return m_b.finish(m_end);
+    return m_b.finish(detail::toPajeTicks(m_end, m_tick.decimals));
 }
 
 } // namespace

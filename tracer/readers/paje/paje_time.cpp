@@ -1,0 +1,146 @@
+#include "tracer/readers/paje/paje_time.hpp"
+
+#include <cmath>
+#include <limits>
+
+namespace starscope::tracer::detail {
+
+namespace {
+
+constexpr std::int64_t kMaxMantissa = std::numeric_limits<std::int64_t>::max() / 10 - 9;
+// Finest tick: 10^-15 ms, so that ticks per second (10^18) still fit in an int64.
+constexpr int kMaxDecimals = 15;
+constexpr double kMaxAbsMs = 1e12;
+
+std::int64_t pow10(int n) {
+    std::int64_t p = 1;
+    while (n-- > 0) {
+        p *= 10;
+    }
+    return p;
+}
+
+} // namespace
+
+std::optional<PajeStamp> parsePajeStamp(std::string_view text) {
+    std::size_t i = 0;
+    bool negative = false;
+    if (i < text.size() && (text[i] == '-' || text[i] == '+')) {
+        negative = text[i] == '-';
+        ++i;
+    }
+    PajeStamp s;
+    int decimals = 0;
+    int pendingZeros = 0;   // fraction zeros not yet known to be followed by a digit
+    bool digits = false;
+    bool fraction = false;
+    for (; i < text.size(); ++i) {
+        const char c = text[i];
+        if (c == '.' && !fraction) {
+            fraction = true;
+            continue;
+        }
+        if (c < '0' || c > '9') {
+            break;
+        }
+        digits = true;
+        const int d = c - '0';
+        if (fraction && d == 0) {
+            ++pendingZeros;
+            continue;
+        }
+        // A digit after zeros: the zeros count now.
+        for (; pendingZeros > 0; --pendingZeros) {
+            if (s.mantissa > kMaxMantissa || decimals >= 127) {
+                s.truncated = true;
+                break;
+            }
+            s.mantissa *= 10;
+            ++decimals;
+        }
+        if (s.truncated || s.mantissa > kMaxMantissa || decimals >= 127) {
+            if (!fraction) {
+                return std::nullopt;   // the integer part alone exceeds 64 bits
+            }
+            s.truncated = true;
+            pendingZeros = 0;
+            continue;
+        }
+        s.mantissa = s.mantissa * 10 + d;
+        decimals += fraction ? 1 : 0;
+    }
+    if (!digits) {
+        return std::nullopt;
+    }
+    int exponent = 0;
+    if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+        ++i;
+        bool expNegative = false;
+        if (i < text.size() && (text[i] == '-' || text[i] == '+')) {
+            expNegative = text[i] == '-';
+            ++i;
+        }
+        bool expDigits = false;
+        for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) {
+            expDigits = true;
+            exponent = std::min(exponent * 10 + (text[i] - '0'), 1000);
+        }
+        if (!expDigits) {
+            return std::nullopt;
+        }
+        exponent = expNegative ? -exponent : exponent;
+    }
+    if (i != text.size()) {
+        return std::nullopt;
+    }
+    decimals -= exponent;
+    for (; decimals < 0; ++decimals) {
+        if (s.mantissa > kMaxMantissa) {
+            return std::nullopt;
+        }
+        s.mantissa *= 10;
+    }
+    // Trailing zeros of the mantissa say nothing about resolution: "85.720468000" is in ns.
+    while (decimals > 0 && s.mantissa % 10 == 0) {
+        s.mantissa /= 10;
+        --decimals;
+    }
+    if (decimals > 127 || std::abs(static_cast<double>(s.mantissa)) * std::pow(10.0, -decimals) > kMaxAbsMs) {
+        return std::nullopt;
+    }
+    s.decimals = static_cast<std::int8_t>(decimals);
+    s.mantissa = negative ? -s.mantissa : s.mantissa;
+    return s;
+}
+
+PajeTick choosePajeTick(int maxDecimals, double maxAbsMs) {
+    PajeTick tick;
+    tick.decimals = std::max(6, std::min(maxDecimals, kMaxDecimals));
+    tick.reduced = maxDecimals > kMaxDecimals;
+    // The largest date must fit in an int64 of ticks, with room for sums of durations.
+    while (tick.decimals > 6 && maxAbsMs * std::pow(10.0, tick.decimals) > 1e18) {
+        --tick.decimals;
+        tick.reduced = true;
+    }
+    tick.ticksPerSecond = pow10(tick.decimals + 3);
+    return tick;
+}
+
+TimeNs toPajeTicks(const PajeStamp& stamp, int decimals) {
+    if (stamp.decimals <= decimals) {
+        return stamp.mantissa * pow10(decimals - stamp.decimals);
+    }
+    const int drop = stamp.decimals - decimals;
+    if (drop > 18) {
+        return 0;
+    }
+    const std::int64_t divisor = pow10(drop);
+    const std::int64_t q = stamp.mantissa / divisor;
+    const std::int64_t r = stamp.mantissa % divisor;
+    if (2 * (r < 0 ? -r : r) >= divisor) {
+        return stamp.mantissa < 0 ? q - 1 : q + 1;
+    }
+    return q;
+}
+
+} // namespace starscope::tracer::detail

@@ -20,8 +20,11 @@ std::string transitionLabel(const BatchTransition& t) {
     return label + std::to_string(t.toBatch);
 }
 
-bool isExecuting(const Trace& trace, const Span& span) {
-    return trace.states[span.state].cls == StateClass::Executing;
+// A barrier is time in which no worker executes. Where profiling was stopped nobody knows,
+// so such time is never part of a barrier: it counts as covered, like executing.
+bool coversTime(const Trace& trace, const Span& span) {
+    const StateClass cls = trace.states[span.state].cls;
+    return cls == StateClass::Executing || cls == StateClass::NotProfiled;
 }
 
 const Lane* mainLane(const Trace& trace) {
@@ -111,7 +114,7 @@ std::vector<Barrier> findBarriers(const Trace& trace, const std::vector<BatchTra
     std::priority_queue<Cursor, std::vector<Cursor>, std::greater<>> heap;
     const auto advance = [&](std::size_t lane, std::size_t index) {
         const auto& spans = trace.lanes[lane].spans();
-        while (index < spans.size() && !isExecuting(trace, spans[index])) {
+        while (index < spans.size() && !coversTime(trace, spans[index])) {
             ++index;
         }
         if (index < spans.size()) {

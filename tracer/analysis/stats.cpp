@@ -11,6 +11,7 @@ ClassTimes& ClassTimes::operator+=(const ClassTimes& other) {
     sleeping += other.sleeping;
     overhead += other.overhead;
     user += other.user;
+    notProfiled += other.notProfiled;
     idle += other.idle;
     return *this;
 }
@@ -23,6 +24,7 @@ void addClass(ClassTimes& times, StateClass cls, TimeNs d) {
     case StateClass::Sleeping: times.sleeping += d; break;
     case StateClass::Overhead: times.overhead += d; break;
     case StateClass::User: times.user += d; break;
+    case StateClass::NotProfiled: times.notProfiled += d; break;
     }
 }
 
@@ -48,8 +50,10 @@ RangeStats computeRangeStats(const Trace& trace, TimeNs from, TimeNs to) {
             }
             covered += d;
             stats.perState[it->state] += d;
-            // The main thread's time is its own whatever StarPU names the state.
-            addClass(stats.classes, lane.isWorker() ? trace.states[it->state].cls : StateClass::User, d);
+            // The main thread's time is its own whatever StarPU names the state, unless it was
+            // not recorded at all.
+            const StateClass cls = trace.states[it->state].cls;
+            addClass(stats.classes, lane.isWorker() || cls == StateClass::NotProfiled ? cls : StateClass::User, d);
             if (it->task != kNoTask && it->start >= from) {
                 ++stats.tasks;
             }
@@ -129,7 +133,12 @@ TraceSummary summarize(const Trace& trace, const BarrierOptions& options) {
     }
     const auto stats = computeStats(trace);
     s.workerTotals = stats.workers;
-    const double capacity = static_cast<double>(s.makespan) * static_cast<double>(s.workers);
+    // Time whose activity was not recorded is no capacity anyone could have used or wasted.
+    const bool masked = std::any_of(trace.states.begin(), trace.states.end(),
+                                    [](const StateInfo& st) { return st.cls == StateClass::NotProfiled; });
+    const TimeNs unrecorded = masked && s.tasks > 0 ? computeRangeStats(trace, first, last).workers.notProfiled : 0;
+    const double capacity =
+        static_cast<double>(s.makespan) * static_cast<double>(s.workers) - static_cast<double>(unrecorded);
     s.idleness = capacity > 0 ? 1.0 - static_cast<double>(s.workerTotals.executing) / capacity : 0.0;
 
     const auto transitions = findTransitions(trace);

@@ -20,9 +20,10 @@ struct ClassTimes {
     TimeNs sleeping = 0;
     TimeNs overhead = 0;
     TimeNs user = 0;
+    TimeNs notProfiled = 0;   // FxT profiling stopped: neither sleeping nor idle
     TimeNs idle = 0;
 
-    TimeNs total() const { return executing + sleeping + overhead + user + idle; }
+    TimeNs total() const { return executing + sleeping + overhead + user + notProfiled + idle; }
     ClassTimes& operator+=(const ClassTimes& other);
     bool operator==(const ClassTimes&) const = default;
 };

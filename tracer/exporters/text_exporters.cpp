@@ -85,6 +85,7 @@ std::string_view className(StateClass cls) {
     case StateClass::Sleeping: return "sleeping";
     case StateClass::Overhead: return "overhead";
     case StateClass::User: return "user";
+    case StateClass::NotProfiled: return "not_profiled";
     }
     return "unknown";
 }

@@ -42,7 +42,13 @@ enum class StateClass : std::uint8_t {
     Sleeping,   // out of work
     Overhead,   // runtime work: scheduling, fetching input, pushing output, progressing, ...
     User,       // main/user thread states (submitting, waiting task, waiting all tasks)
+    // FxT profiling was stopped (starpu_fxt_stop_profiling): what the thread did is unknown.
+    // Never counted as sleeping or idle, never part of a barrier or an efficiency.
+    NotProfiled,
 };
+
+// The state readers give a lane while FxT profiling is stopped.
+inline constexpr std::string_view kNotProfiledState = "Not profiled";
 
 struct StateInfo {
     std::string name;   // as StarPU names it ("Executing", "Sleeping", "Scheduling", ...)

@@ -202,7 +202,7 @@ TraceResult<Trace> parsePayload(const fs::path& file, std::string_view data, con
     for (std::uint64_t i = 0; i < n; ++i) {
         StateInfo state;
         std::uint8_t cls = 0;
-        if (!c.str(state.name) || !c.get(cls) || cls > static_cast<std::uint8_t>(StateClass::User)) {
+        if (!c.str(state.name) || !c.get(cls) || cls > static_cast<std::uint8_t>(StateClass::NotProfiled)) {
             return fail(corrupt(file, c, "state table"));
         }
         state.cls = static_cast<StateClass>(cls);

@@ -8,6 +8,9 @@
 namespace starscope::tracer::detail {
 
 StateClass classOfState(std::string_view name, LaneKind kind) {
+    if (name == kNotProfiledState) {
+        return StateClass::NotProfiled;
+    }
     if (kind == LaneKind::MainThread) {
         return StateClass::User;
     }

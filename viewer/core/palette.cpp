@@ -72,6 +72,7 @@ Palette::Palette(const tracer::Trace& trace) {
         case StateClass::Sleeping: m_states.push_back(kSleepingRed); break;
         case StateClass::Overhead: m_states.push_back(overheadColour(state.name, nextGrey)); break;
         case StateClass::User: m_states.push_back(userColour(state.name, nextUser)); break;
+        case StateClass::NotProfiled: m_states.push_back(kNotProfiledGrey); break;
         }
     }
     // Codelets get shades in order of first appearance among the interned names that tasks

@@ -21,6 +21,8 @@ struct Rgb {
 
 inline constexpr Rgb kExecutingGreen{46, 160, 67};
 inline constexpr Rgb kSleepingRed{214, 39, 40};
+// FxT profiling stopped: pale blue-grey, far from the greens, reds and runtime greys.
+inline constexpr Rgb kNotProfiledGrey{188, 198, 222};
 inline constexpr Rgb kBackground{255, 255, 255};
 
 struct LegendEntry {

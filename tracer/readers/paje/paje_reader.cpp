@@ -471,14 +471,16 @@ bool PajeParser::process() {
             const auto entity = m_entityValues.find(key);
             const bool worker = laneKind == LaneKind::CpuWorker || laneKind == LaneKind::CudaWorker;
             // starpu_fxt_tool declares each codelet name as an entity value of "WS" too: on
-            // its worker states, only its own state aliases are runtime states.
+            // its worker states, only its own state aliases are runtime states (and the
+            // "Not profiled" state our Paje export adds).
             const bool starpuWorkerState = worker && m_strings[e.type] == "WS";
             const bool runtimeState =
                 starpuWorkerState
-                    ? std::any_of(std::begin(starpuStates), std::end(starpuStates),
-                                  [&](const auto& s) {
-                                      return s.alias == m_strings[e.value] || s.name == m_strings[e.value];
-                                  })
+                    ? m_strings[e.value] == kNotProfiledState
+                          || std::any_of(std::begin(starpuStates), std::end(starpuStates),
+                                         [&](const auto& s) {
+                                             return s.alias == m_strings[e.value] || s.name == m_strings[e.value];
+                                         })
                     : entity != m_entityValues.end();
             std::uint32_t state = 0;
             TaskIndex task = kNoTask;

@@ -1,5 +1,6 @@
 #include "tests/support/test_support.hpp"
 
+#include <csignal>
 #include <cstdlib>
 #include <fstream>
 #include <random>
@@ -33,6 +34,13 @@ TempDir::~TempDir() {
 fs::path sourceDir() { return STARSCOPE_SOURCE_DIR; }
 fs::path testDataDir() { return STARSCOPE_TEST_DATA_DIR; }
 fs::path starpuFxtTool() { return STARSCOPE_STARPU_FXT_TOOL; }
+
+std::string starpuVersion() { return STARSCOPE_STARPU_VERSION; }
+
+std::string starpuSeries() {
+    const std::string version = starpuVersion();
+    return version.substr(0, version.find('.', version.find('.') + 1));
+}
 
 std::string readFile(const fs::path& path) {
     std::ifstream in(path, std::ios::binary);
@@ -68,6 +76,48 @@ int runCommand(const std::string& command) {
         return -1;
     }
     return WEXITSTATUS(status);
+}
+
+::testing::AssertionResult runInChild(const std::string& what, unsigned seconds,
+                                      const std::function<std::string()>& fn, std::string& out) {
+    int pipeFds[2];
+    if (::pipe(pipeFds) != 0) {
+        return ::testing::AssertionFailure() << what << ": pipe failed";
+    }
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        ::close(pipeFds[0]);
+        ::alarm(seconds);
+        const std::string text = fn();
+        std::size_t done = 0;
+        while (done < text.size()) {
+            const ssize_t n = ::write(pipeFds[1], text.data() + done, text.size() - done);
+            if (n <= 0) {
+                break;
+            }
+            done += static_cast<std::size_t>(n);
+        }
+        ::_exit(0);
+    }
+    ::close(pipeFds[1]);
+    if (pid < 0) {
+        ::close(pipeFds[0]);
+        return ::testing::AssertionFailure() << what << ": fork failed";
+    }
+    out.clear();
+    char buffer[4096];
+    for (ssize_t n; (n = ::read(pipeFds[0], buffer, sizeof buffer)) > 0;) {
+        out.append(buffer, static_cast<std::size_t>(n));
+    }
+    ::close(pipeFds[0]);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    if (WIFSIGNALED(status)) {
+        return ::testing::AssertionFailure()
+               << what << (WTERMSIG(status) == SIGALRM ? ": hung (no answer within " + std::to_string(seconds) + " s)"
+                                                       : ": crashed (signal " + std::to_string(WTERMSIG(status)) + ")");
+    }
+    return ::testing::AssertionSuccess();
 }
 
 ::testing::AssertionResult matchesGolden(const std::string& actual, const fs::path& relativePath) {

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <string>
 
 namespace starscope::testing {
@@ -28,6 +29,9 @@ std::filesystem::path sourceDir();
 std::filesystem::path testDataDir();
 // starpu_fxt_tool of the project's StarPU-with-FxT prefix.
 std::filesystem::path starpuFxtTool();
+// The StarPU release the tests were built against ("1.3.10", "1.4.12") and its series ("1.3").
+std::string starpuVersion();
+std::string starpuSeries();
 std::string readFile(const std::filesystem::path& path);
 
 // Writes head to path and extends the file with a hole to apparentSize bytes: an "enormous"
@@ -44,5 +48,11 @@ std::string readFile(const std::filesystem::path& path);
 
 // Runs a shell command; returns its exit status (-1 when it could not run).
 int runCommand(const std::string& command);
+
+// Runs fn in a forked child that alarm() kills after `seconds`, so that a call which blocks
+// (an open() of a FIFO) fails its test instead of hanging the suite. Sets out to what fn
+// returned; fails naming `what` when the child hung or crashed.
+::testing::AssertionResult runInChild(const std::string& what, unsigned seconds,
+                                      const std::function<std::string()>& fn, std::string& out);
 
 } // namespace starscope::testing

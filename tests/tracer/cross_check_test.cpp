@@ -74,15 +74,27 @@ void expectSameWorkers(const Trace& fxt, const Trace& paje) {
     EXPECT_EQ(matched, 2U);
 }
 
-TEST(CrossCheck, GoldenTraceFxtEqualsStarpuFxtToolPaje) {
-    const auto fxt = readTrace(smallProfFile());
-    const auto paje = readTrace(smallPaje());
-    ASSERT_TRUE(fxt && paje);
+// One golden run per StarPU version, each against its own version's starpu_fxt_tool.
+class GoldenCrossCheck : public ::testing::TestWithParam<std::pair<const char*, const char*>> {};
+
+TEST_P(GoldenCrossCheck, FxtEqualsTheVersionsOwnStarpuFxtToolPaje) {
+    const auto [folder, version] = GetParam();
+    const auto run = goldenRun(folder);
+    const auto fxt = readTrace(run / "prof_file__0");
+    const auto paje = readTrace(run / "paje.trace");
+    ASSERT_TRUE(fxt) << fxt.error().describe();
+    ASSERT_TRUE(paje) << paje.error().describe();
+    EXPECT_EQ(fxt->metadata.at("starpu.codes"), version);
+    EXPECT_TRUE(fxt->warnings.empty()) << fxt->warnings.front();
     expectSameWorkers(*fxt, *paje);
     expectSameWorkerStates(*fxt, *paje);
     expectSameExecutedTasks(*fxt, *paje);
     EXPECT_EQ(fxt->markers.size(), paje->markers.size());
 }
+
+INSTANTIATE_TEST_SUITE_P(StarpuVersions, GoldenCrossCheck,
+                         ::testing::Values(std::pair{"small", "1.3.10"}, std::pair{"small14", "1.4.12"}),
+                         [](const auto& param) { return std::string(param.param.first); });
 
 TEST(CrossCheck, FreshRecordingFxtEqualsStarpuFxtToolPaje) {
     starscope::testing::TempDir dir;

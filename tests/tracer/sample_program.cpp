@@ -4,11 +4,15 @@
 // run it as a separate process so each recording gets a fresh StarPU and its own FxT prefix.
 //
 // sample_program OUT_DIR [--epochs N] [--batches N] [--tasks N] [--task-us N] [--load-us N]
-//                        [--ncpu N] [--chains N] [--gate-us N]
+//                        [--ncpu N] [--chains N] [--gate-us N] [--unprofiled-batch N]
 //
 // --gate-us N: between batches, the main thread waits (starpu_task_wait_for_all) for a task
 // gated on a tag another thread notifies N us later, so every worker sleeps while the main
 // thread is "Waiting all tasks": a barrier with a known cause.
+//
+// --unprofiled-batch N: batch N (counted over all epochs from 0) runs with FxT profiling
+// stopped (starpu_fxt_stop_profiling before its load, starpu_fxt_start_profiling after its
+// wait), as StarPU's own examples stop it around what they do not measure.
 
 #include "common/markers.hpp"
 
@@ -35,6 +39,7 @@ struct Options {
     int ncpu = 2;
     int chains = 4;
     int gateUs = 0;
+    int unprofiledBatch = -1;
 };
 
 int g_taskUs = 200;
@@ -110,6 +115,7 @@ bool parseArgs(int argc, char** argv, Options& options) {
                       : flag == "--ncpu"    ? &options.ncpu
                       : flag == "--chains"  ? &options.chains
                       : flag == "--gate-us" ? &options.gateUs
+                      : flag == "--unprofiled-batch" ? &options.unprofiledBatch
                                             : nullptr;
         if (target == nullptr || !parseInt(argv[i + 1], *target)) {
             std::fprintf(stderr, "sample_program: bad option %s %s\n", argv[i], argv[i + 1]);
@@ -125,7 +131,8 @@ int main(int argc, char** argv) {
     Options options;
     if (!parseArgs(argc, argv, options)) {
         std::fprintf(stderr, "usage: sample_program OUT_DIR [--epochs N] [--batches N] [--tasks N] "
-                             "[--task-us N] [--load-us N] [--ncpu N] [--chains N]\n");
+                             "[--task-us N] [--load-us N] [--ncpu N] [--chains N] [--gate-us N] "
+                             "[--unprofiled-batch N]\n");
         return 2;
     }
     std::error_code ec;
@@ -164,6 +171,10 @@ int main(int argc, char** argv) {
     for (int epoch = 0; epoch < options.epochs && status == 0; ++epoch) {
         for (int batch = 0; batch < options.batches && status == 0; ++batch) {
             using starscope::markers::Kind;
+            const bool unprofiled = epoch * options.batches + batch == options.unprofiledBatch;
+            if (unprofiled) {
+                starpu_fxt_stop_profiling();
+            }
             mark({Kind::LoadBegin, epoch, batch, -1, -1, {}});
             std::this_thread::sleep_for(std::chrono::microseconds(options.loadUs));
             mark({Kind::LoadEnd, epoch, batch, -1, -1, {}});
@@ -181,6 +192,9 @@ int main(int argc, char** argv) {
             mark({Kind::ResetWaitBegin, epoch, batch, batch % 2, options.chains, "batch"});
             starpu_task_wait_for_all();
             mark({Kind::ResetWaitEnd, epoch, batch, batch % 2, options.chains, "batch"});
+            if (unprofiled) {
+                starpu_fxt_start_profiling();
+            }
             const bool last = epoch + 1 == options.epochs && batch + 1 == options.batches;
             if (options.gateUs > 0 && !last && !gate(epoch * options.batches + batch, options.gateUs)) {
                 status = 1;

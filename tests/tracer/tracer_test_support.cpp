@@ -9,6 +9,7 @@ namespace fs = std::filesystem;
 fs::path smallRun() { return starscope::testing::testDataDir() / "tracer" / "small"; }
 fs::path smallProfFile() { return smallRun() / "prof_file__0"; }
 fs::path smallPaje() { return smallRun() / "paje.trace"; }
+fs::path goldenRun(const std::string& name) { return starscope::testing::testDataDir() / "tracer" / name; }
 
 int recordSample(const fs::path& dir, const std::string& arguments) {
     return starscope::testing::runCommand(std::string("'") + STARSCOPE_TRACER_SAMPLE_PROGRAM + "' '" + dir.string()

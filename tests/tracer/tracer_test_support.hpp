@@ -17,6 +17,9 @@ namespace starscope::tracer::testing {
 std::filesystem::path smallRun();
 std::filesystem::path smallProfFile();
 std::filesystem::path smallPaje();
+// Golden run folders of other StarPU versions and runs, with the paje.trace of their own
+// starpu_fxt_tool (tests/data/tracer/README.md): "small14", "masked13", "masked14".
+std::filesystem::path goldenRun(const std::string& name);
 
 // Runs the sample program into dir (extra arguments appended); returns its exit status.
 int recordSample(const std::filesystem::path& dir, const std::string& arguments);

@@ -1,10 +1,15 @@
-// StarPU 1.3.10 FxT events -> trace model. Follows starpu_fxt_tool's own interpretation
-// (src/debug/traces/starpu_fxt.c) so that the spans equal the states of its paje.trace:
-// worker threads and their workers are one lane; a thread StarPU does not know as a worker
-// is a user thread (the main thread submitting tasks).
+// StarPU 1.3 and 1.4 FxT events -> trace model. Follows starpu_fxt_tool's own
+// interpretation (src/debug/traces/starpu_fxt.c of each version) so that the spans equal the
+// states of its paje.trace: worker threads and their workers are one lane; a thread StarPU
+// does not know as a worker is a user thread (the main thread submitting tasks).
+//
+// One exception: while FxT profiling is stopped (starpu_fxt_stop_profiling), starpu_fxt_tool
+// keeps drawing each worker's last state; here every lane is "Not profiled" from the stop
+// until its next state change after the restart, since nothing says what it did.
 
 #include "tracer/readers/fxt/fxt_source.hpp"
-#include "tracer/readers/fxt/starpu_1_3_10_codes.hpp"
+#include "tracer/readers/fxt/starpu_1_4_12_codes.hpp"
+#include "tracer/readers/fxt/starpu_layout.hpp"
 #include "tracer/readers/read_trace.hpp"
 #include "tracer/readers/trace_builder.hpp"
 
@@ -21,8 +26,11 @@ namespace starscope::tracer {
 
 namespace {
 
-namespace codes = detail::starpu_1_3_10;
+// The codes both versions share (starpu_layout.cpp checks they are equal); what differs is
+// read from the StarpuFxtLayout.
+namespace codes = detail::starpu_1_4_12;
 using detail::RawEvent;
+using detail::StarpuFxtLayout;
 using detail::TraceBuilder;
 
 // A string packed into the parameters from index `from` on (NUL-terminated, or cut at the
@@ -38,11 +46,16 @@ std::string paramString(const RawEvent& ev, std::uint32_t from) {
 
 class FileDecoder {
 public:
-    FileDecoder(TraceBuilder& builder, std::string lanePrefix, std::uint64_t jobBase)
-        : m_b(builder), m_prefix(std::move(lanePrefix)), m_jobBase(jobBase) {}
+    FileDecoder(TraceBuilder& builder, const StarpuFxtLayout& layout, std::string lanePrefix, std::uint64_t jobBase)
+        : m_b(builder), m_layout(layout), m_prefix(std::move(lanePrefix)), m_jobBase(jobBase) {
+        m_workerStates.assign(layout.states.size(), -1);
+        m_userStates.assign(layout.states.size(), -1);
+    }
 
     bool handle(const RawEvent& ev);
     void finish();
+    std::size_t executedTasks() const { return m_executedTasks; }
+    std::size_t workers() const { return m_workerLanes.size(); }
 
 private:
     struct Thread {
@@ -70,52 +83,80 @@ private:
     // State ids by alias, cached: this runs for most of the millions of events of a trace.
     std::uint32_t cachedState(std::string_view alias, LaneKind kind) {
         auto& cache = kind == LaneKind::MainThread ? m_userStates : m_workerStates;
+        const auto& table = m_layout.states;
         std::size_t i = 0;
-        while (i < std::size(codes::kStateNames) && codes::kStateNames[i].alias != alias) {
+        while (i < table.size() && table[i].alias != alias) {
             ++i;
         }
-        if (i == std::size(codes::kStateNames)) {
+        if (i == table.size()) {
             return m_b.state(alias, kind);
         }
         if (cache[i] < 0) {
-            cache[i] = static_cast<std::int64_t>(m_b.state(codes::kStateNames[i].name, kind));
+            cache[i] = static_cast<std::int64_t>(m_b.state(table[i].name, kind));
         }
         return static_cast<std::uint32_t>(cache[i]);
     }
     std::uint32_t workerState(std::string_view alias) { return cachedState(alias, LaneKind::CpuWorker); }
 
+    // Every state change goes through these three: while profiling is stopped there are none.
+    void set(std::int32_t lane, TimeNs time, std::uint32_t state, TaskIndex task = kNoTask) {
+        if (!m_stopped) {
+            m_b.setState(lane, time, state, task);
+        }
+    }
+    void push(std::int32_t lane, TimeNs time, std::uint32_t state) {
+        if (!m_stopped) {
+            m_b.pushState(lane, time, state);
+        }
+    }
+    void pop(std::int32_t lane, TimeNs time) {
+        if (!m_stopped && !m_b.popState(lane, time)) {
+            ++m_unbalancedPops;
+        }
+    }
+
     // starpu_fxt_tool's thread_set_state: only threads running one worker ("sync") show
     // their state on the worker.
     void threadSet(std::uint64_t tid, TimeNs time, std::string_view alias) {
         if (const auto* t = worker(tid); t != nullptr && t->sync) {
-            m_b.setState(t->lane, time, workerState(alias));
+            set(t->lane, time, workerState(alias));
         }
     }
     // Pushes and pops of a known worker go to it, of any other thread to a user thread.
     void threadPush(std::uint64_t tid, TimeNs time, std::string_view alias) {
         if (const auto* t = worker(tid)) {
             if (t->sync) {
-                m_b.pushState(t->lane, time, workerState(alias));
+                push(t->lane, time, workerState(alias));
             }
             return;
         }
-        const auto lane = userLane(tid, time);
-        m_b.pushState(lane, time, cachedState(alias, LaneKind::MainThread));
+        if (!m_stopped) {
+            push(userLane(tid, time), time, cachedState(alias, LaneKind::MainThread));
+        }
     }
     void threadPop(std::uint64_t tid, TimeNs time) {
         if (const auto* t = worker(tid)) {
-            if (t->sync && !m_b.popState(t->lane, time)) {
-                ++m_unbalancedPops;
+            if (t->sync) {
+                pop(t->lane, time);
             }
             return;
         }
-        if (!m_b.popState(userLane(tid, time), time)) {
-            ++m_unbalancedPops;
+        if (!m_stopped) {
+            pop(userLane(tid, time), time);
         }
     }
     void initStart(const RawEvent& ev);
+    void keymask(std::uint64_t mask, TimeNs time);
+    std::uint32_t notProfiledState(LaneKind kind) {
+        auto& cached = kind == LaneKind::MainThread ? m_notProfiledUser : m_notProfiledWorker;
+        if (cached < 0) {
+            cached = static_cast<std::int64_t>(m_b.state(kNotProfiledState, kind));
+        }
+        return static_cast<std::uint32_t>(cached);
+    }
 
     TraceBuilder& m_b;
+    const StarpuFxtLayout& m_layout;
     std::string m_prefix;
     std::uint64_t m_jobBase;
     std::unordered_map<std::uint64_t, Thread> m_threads;          // by tid
@@ -123,14 +164,14 @@ private:
     std::unordered_map<std::uint64_t, std::int32_t> m_userLanes;    // by tid
     std::unordered_map<std::uint64_t, std::uint64_t> m_tagJobs;     // tag -> job
     std::vector<std::pair<std::uint64_t, std::uint64_t>> m_tagDeps;   // child, father tags
-    std::array<std::int64_t, std::size(codes::kStateNames)> m_workerStates = filled();
-    std::array<std::int64_t, std::size(codes::kStateNames)> m_userStates = filled();
+    std::vector<std::int64_t> m_workerStates;   // state id by index in m_layout.states
+    std::vector<std::int64_t> m_userStates;
     std::int64_t m_executing = -1;
-    static std::array<std::int64_t, std::size(codes::kStateNames)> filled() {
-        std::array<std::int64_t, std::size(codes::kStateNames)> a{};
-        a.fill(-1);
-        return a;
-    }
+    std::int64_t m_notProfiledWorker = -1;
+    std::int64_t m_notProfiledUser = -1;
+    bool m_stopped = false;                     // FxT profiling stopped by the key mask
+    std::size_t m_profilingStops = 0;
+    std::size_t m_executedTasks = 0;
     std::size_t m_unbalancedPops = 0;
     std::size_t m_unknownWorkers = 0;
     std::size_t m_badEvents = 0;
@@ -146,35 +187,55 @@ std::int32_t FileDecoder::userLane(std::uint64_t tid, TimeNs /*time*/) {
     return lane;
 }
 
+void FileDecoder::keymask(std::uint64_t mask, TimeNs time) {
+    const bool stopped = StarpuFxtLayout::profilingStopped(mask);
+    if (stopped == m_stopped) {
+        return;
+    }
+    if (stopped) {
+        // Whatever each thread was doing is no longer recorded: every lane is "Not profiled".
+        ++m_profilingStops;
+        for (const auto& [workerId, lane] : m_workerLanes) {
+            m_b.resetState(lane, time);
+            m_b.setState(lane, time, notProfiledState(LaneKind::CpuWorker));
+        }
+        for (const auto& [tid, lane] : m_userLanes) {
+            m_b.resetState(lane, time);
+            m_b.setState(lane, time, notProfiledState(LaneKind::MainThread));
+        }
+    } else {
+        // A worker's state stays unknown until its next change; a user thread's states are
+        // all pushed, so from here on its base level is simply application code.
+        for (const auto& [tid, lane] : m_userLanes) {
+            m_b.resetState(lane, time);
+        }
+    }
+    m_stopped = stopped;
+}
+
 void FileDecoder::initStart(const RawEvent& ev) {
     if (ev.paramCount < 7) {
         ++m_badEvents;
         return;
     }
-    const auto kind = p(ev, 0);
     const auto workerId = p(ev, 1);
     const auto devid = static_cast<std::int64_t>(p(ev, 2));
     const auto node = static_cast<std::int32_t>(p(ev, 3));
     const bool sync = p(ev, 5) != 0;
     const auto tid = p(ev, 6);
-    LaneKind laneKind = LaneKind::OtherWorker;
-    std::string kindName;
-    switch (kind) {
-    case codes::kCpuKey: laneKind = LaneKind::CpuWorker; kindName = "CPU"; break;
-    case codes::kCudaKey: laneKind = LaneKind::CudaWorker; kindName = "CUDA"; break;
-    case codes::kOpenclKey: kindName = "OpenCL"; break;
-    case codes::kMicKey: kindName = "MIC"; break;
-    case codes::kMpiKey: kindName = "MPI-MS"; break;
-    case codes::kAppsKey: kindName = "APPS"; break;
-    default:
+    const auto kind = m_layout.workerKind(p(ev, 0));
+    if (!kind) {
         ++m_unknownWorkers;
         return;
     }
     std::int32_t lane = workerLane(workerId);
     if (lane < 0) {
-        lane = m_b.addLane(m_prefix + kindName + " " + std::to_string(devid), laneKind, node,
+        lane = m_b.addLane(m_prefix + std::string(kind->name) + " " + std::to_string(devid), kind->lane, node,
                            static_cast<std::int32_t>(workerId));
         m_workerLanes.emplace(workerId, lane);
+        if (m_stopped) {
+            m_b.setState(lane, now(ev), notProfiledState(LaneKind::CpuWorker));
+        }
     }
     m_threads[tid] = Thread{lane, sync};
     threadSet(tid, now(ev), "In");
@@ -189,7 +250,7 @@ bool FileDecoder::handle(const RawEvent& ev) {
         const std::int32_t lane = ev.paramCount >= 2 ? workerLane(p(ev, 1)) : (th ? th->lane : -1);
         threadSet(p(ev, 0), t, "B");
         if (lane >= 0) {
-            m_b.setState(lane, t, workerState("I"));
+            set(lane, t, workerState("I"));
         }
         break;
     }
@@ -202,16 +263,21 @@ bool FileDecoder::handle(const RawEvent& ev) {
         break;
     case codes::StartCodeletBody: {
         const auto lane = workerLane(p(ev, 2));
-        if (lane < 0 || ev.paramCount < 5) {
+        if (lane < 0 || ev.paramCount < (m_layout.codeletBodyCarriesName ? 5U : 4U)) {
             break;
         }
         const auto index = m_b.task(job(p(ev, 0)));
-        const std::string name = p(ev, 4) != 0 ? paramString(ev, 5) : std::string("unknown");
-        m_b.taskAt(index).codelet = m_b.intern(name);
+        auto& task = m_b.taskAt(index);
+        if (m_layout.codeletBodyCarriesName) {
+            task.codelet = m_b.intern(p(ev, 4) != 0 ? paramString(ev, 5) : std::string("unknown"));
+        } else if (task.codelet == kNoName) {
+            task.codelet = m_b.intern("unknown");   // 1.4 names tasks at submission (TaskName)
+        }
         if (m_executing < 0) {
             m_executing = m_b.state(detail::kExecutingState, LaneKind::CpuWorker);
         }
-        m_b.setState(lane, t, static_cast<std::uint32_t>(m_executing), index);
+        ++m_executedTasks;
+        set(lane, t, static_cast<std::uint32_t>(m_executing), index);
         break;
     }
     case codes::EndCodeletBody: {
@@ -220,7 +286,7 @@ bool FileDecoder::handle(const RawEvent& ev) {
             break;
         }
         const auto* th = worker(p(ev, 4));
-        m_b.setState(lane, t, workerState(th != nullptr && th->sync ? "B" : "I"));
+        set(lane, t, workerState(th != nullptr && th->sync ? "B" : "I"));
         m_b.taskAt(m_b.task(job(p(ev, 0)))).footprint = static_cast<std::uint32_t>(p(ev, 2));
         break;
     }
@@ -256,7 +322,7 @@ bool FileDecoder::handle(const RawEvent& ev) {
     case codes::EndFetchInput: {
         const auto lane = workerLane(p(ev, 1));
         if (lane >= 0) {
-            m_b.setState(lane, t, workerState(ev.code == codes::StartFetchInput ? "Fi" : "B"));
+            set(lane, t, workerState(ev.code == codes::StartFetchInput ? "Fi" : "B"));
         }
         break;
     }
@@ -284,10 +350,10 @@ bool FileDecoder::handle(const RawEvent& ev) {
     case codes::TaskWaitEnd: threadPop(p(ev, 0), t); break;
     case codes::TaskSubmit: m_b.taskAt(m_b.task(job(p(ev, 0)))).submit = t; break;
     case codes::TaskName:
-        if (ev.paramCount >= 2) {
+        if (ev.paramCount > m_layout.taskNameAt) {
             auto& task = m_b.taskAt(m_b.task(job(p(ev, 0))));
             if (task.codelet == kNoName) {
-                task.codelet = m_b.intern(paramString(ev, 1));
+                task.codelet = m_b.intern(paramString(ev, m_layout.taskNameAt));
             }
         }
         break;
@@ -299,7 +365,14 @@ bool FileDecoder::handle(const RawEvent& ev) {
     case codes::TaskDeps: m_b.addDependency(job(p(ev, 1)), job(p(ev, 0))); break;
     case codes::Tag: m_tagJobs[p(ev, 0)] = job(p(ev, 1)); break;
     case codes::TagDeps: m_tagDeps.emplace_back(p(ev, 0), p(ev, 1)); break;
-    case codes::Event: m_b.addMarker(t, -1, paramString(ev, 0)); break;
+    case codes::Event: {
+        std::string text = paramString(ev, 0);
+        if (text == detail::kStopProfilingEvent) {
+            keymask(0, t);
+        }
+        m_b.addMarker(t, -1, std::move(text));
+        break;
+    }
     case codes::ThreadEvent: {
         const auto* th = worker(p(ev, 0));
         const auto user = m_userLanes.find(p(ev, 0));
@@ -312,6 +385,12 @@ bool FileDecoder::handle(const RawEvent& ev) {
         m_b.addMarker(t, th ? th->lane : -1, std::to_string(p(ev, 0)));
         break;
     }
+    case detail::kFutSetupCode:
+    case detail::kFutKeychangeCode:
+        if (ev.paramCount >= 1) {
+            keymask(p(ev, 0), t);
+        }
+        break;
     default: break;
     }
     return true;
@@ -335,6 +414,11 @@ void FileDecoder::finish() {
     }
     if (m_badEvents > 0) {
         m_b.warn(m_prefix + std::to_string(m_badEvents) + " events with too few parameters were dropped");
+    }
+    if (m_profilingStops > 0) {
+        m_b.warn(m_prefix + "FxT profiling was stopped " + std::to_string(m_profilingStops)
+                 + (m_profilingStops == 1 ? " time" : " times")
+                 + " (starpu_fxt_stop_profiling): that time is \"Not profiled\", not sleeping");
     }
 }
 
@@ -390,6 +474,30 @@ private:
     std::size_t m_dropped = 0;
 };
 
+// StarPU writes no version into its traces: a first pass reads events until one of them
+// tells the layout (usually one of the first: a worker's start or the first task).
+struct SniffedLayout {
+    const StarpuFxtLayout* layout = nullptr;
+    std::string how;
+};
+
+SniffedLayout sniffLayout(const std::filesystem::path& file, bool direct) {
+    detail::LayoutSniffer sniffer;
+    const auto onEvent = [&sniffer](const RawEvent& ev) { return sniffer.feed(ev) == nullptr; };
+    // Errors are the main pass's to report; a decision ends this one early ("cancelled").
+    if (direct) {
+        (void)detail::readFxtDirect(file, detail::kFirstDecodedCode, detail::kLastDecodedCode, onEvent, {});
+    } else {
+        (void)detail::streamFxtEvents(file, detail::kFirstDecodedCode, detail::kLastDecodedCode, onEvent, {});
+    }
+    if (sniffer.decided() != nullptr) {
+        return {sniffer.decided(), std::string(sniffer.reason())};
+    }
+    // No task and no 1.4-only event or CPU key: the two layouts agree on what such a trace
+    // holds (worker starts, states, user events).
+    return {&detail::starpu13Layout(), "no event tells 1.3 from 1.4; they agree on what this trace holds"};
+}
+
 } // namespace
 
 TraceResult<Done> checkFxtWhole(const std::filesystem::path& file) {
@@ -417,11 +525,15 @@ TraceResult<Trace> readFxt(const std::vector<std::filesystem::path>& files,
     }
     TraceBuilder builder;
     TimeNs end = 0;
+    std::string versions;
+    std::size_t workers = 0;
     for (std::size_t i = 0; i < files.size(); ++i) {
+        const bool direct = detail::isDirectFxtLayout(files[i]);
+        const auto sniffed = sniffLayout(files[i], direct);
         // Several files are several processes: their lanes get the rank as prefix and their
         // job ids a per-file base, since each process numbers its jobs from 1.
         const std::string prefix = files.size() > 1 ? std::to_string(i) + "_" : std::string();
-        FileDecoder decoder(builder, prefix, files.size() > 1 ? (std::uint64_t{i} << 48) : 0);
+        FileDecoder decoder(builder, *sniffed.layout, prefix, files.size() > 1 ? (std::uint64_t{i} << 48) : 0);
         std::function<bool(double)> progress;
         if (options.progress) {
             progress = [&](double fraction) {
@@ -435,15 +547,17 @@ TraceResult<Trace> readFxt(const std::vector<std::filesystem::path>& files,
         // goes through libfxt, isolated in a child process.
         std::optional<detail::FxtStreamSummary> summary;
         std::vector<detail::DirectFxtProblem> problems;
-        if (detail::isDirectFxtLayout(files[i])) {
-            auto direct = detail::readFxtDirect(files[i], codes::kFirstCode, codes::kLastCode, onEvent, progress);
-            if (!direct) {
-                return fail(direct.error());
+        if (direct) {
+            auto read = detail::readFxtDirect(files[i], detail::kFirstDecodedCode, detail::kLastDecodedCode, onEvent,
+                                              progress);
+            if (!read) {
+                return fail(read.error());
             }
-            summary = direct->stream;
-            problems = std::move(direct->problems);
+            summary = read->stream;
+            problems = std::move(read->problems);
         } else {
-            auto streamed = detail::streamFxtEvents(files[i], codes::kFirstCode, codes::kLastCode, onEvent, progress);
+            auto streamed = detail::streamFxtEvents(files[i], detail::kFirstDecodedCode, detail::kLastDecodedCode,
+                                                    onEvent, progress);
             if (!streamed) {
                 return fail(streamed.error());
             }
@@ -476,17 +590,31 @@ TraceResult<Trace> readFxt(const std::vector<std::filesystem::path>& files,
                          + std::to_string(summary->libfxtComplaints) + " malformed events");
         }
         end = std::max(end, filter.lastTime());
-        builder.setMetadata(files.size() > 1 ? "source." + std::to_string(i) : "source",
-                            files[i].string());
+        const std::string suffix = files.size() > 1 ? "." + std::to_string(i) : std::string();
+        builder.setMetadata("source" + suffix, files[i].string());
+        builder.setMetadata("starpu.layout" + suffix, std::string(sniffed.layout->version) + " (" + sniffed.how + ")");
+        const std::string version(sniffed.layout->version);
+        if (versions.find(version) == std::string::npos) {
+            versions += (versions.empty() ? "" : ", ") + version;
+        }
+        if (decoder.workers() > 0 && decoder.executedTasks() == 0) {
+            builder.warn(where + "the trace has " + std::to_string(decoder.workers())
+                         + " workers but no task execution: profiling stopped for the whole run, task "
+                           "events left out of STARPU_FXT_EVENTS, or a StarPU layout starscope misreads");
+        }
+        workers += decoder.workers();
     }
     builder.setMetadata("format", "fxt");
-    builder.setMetadata("starpu.codes", std::string(codes::kVersion));
+    builder.setMetadata("starpu.codes", versions);
     auto trace = builder.finish(end);
-    if (trace.lanes.empty()) {
+    if (workers == 0) {
         return fail(TraceError{ErrorCode::Unsupported,
-                               "no StarPU 1.3.10 worker found in the FxT trace (not a StarPU "
-                               "trace, or another StarPU version)",
+                               "no StarPU worker found in the FxT trace (starscope reads the FxT traces of "
+                               "StarPU 1.3 and 1.4; this is another program's trace or another StarPU layout)",
                                files.front().string(), {}});
+    }
+    if (versions.find(',') != std::string::npos) {
+        trace.warnings.push_back("the prof files were written by different StarPU versions (" + versions + ")");
     }
     return trace;
 }

@@ -1,0 +1,155 @@
+#pragma once
+// StarPU's private FxT event codes and parameter layouts, as StarPU 1.4.12 writes them.
+// Checked against src/common/fxt.h (codes, keymasks and the _STARPU_TRACE_* macros that fill
+// the parameters), src/common/fxt.c (start/stop profiling) and src/debug/traces/starpu_fxt.c
+// (how its starpu_fxt_tool reads them) of the 1.4.12 source. StarPU does not promise these
+// codes across versions: a reader for another version gets its own file, never an edit of
+// this one.
+//
+// What differs from 1.3.10 (starpu_1_3_10_codes.hpp), for the events starscope reads:
+//  - worker kinds: the key is 0x100 + enum starpu_worker_archtype, so CPU is 0x100 (1.3: APPS)
+//    and CUDA 0x101 (1.3: CPU);
+//  - StartCodeletBody carries no codelet name (4 parameters); the name comes from TaskName;
+//  - TaskName and ModelName carry the submitting thread before the string;
+//  - events are filtered by keymask: starpu_fxt_stop_profiling() leaves only kKeymaskMeta on.
+// Every other code starscope decodes has the same number and layout in both versions.
+
+#include <cstdint>
+#include <string_view>
+
+namespace starscope::tracer::detail::starpu_1_4_12 {
+
+inline constexpr std::string_view kVersion = "1.4.12";
+
+// Worker kinds, parameter 0 of WorkerInitStart: 0x100 + enum starpu_worker_archtype.
+inline constexpr std::uint64_t kCpuKey = 0x100;
+inline constexpr std::uint64_t kCudaKey = 0x101;
+inline constexpr std::uint64_t kOpenclKey = 0x102;
+inline constexpr std::uint64_t kMaxFpgaKey = 0x104;
+inline constexpr std::uint64_t kMpiMsKey = 0x105;
+inline constexpr std::uint64_t kTcpipMsKey = 0x106;
+inline constexpr std::uint64_t kHipKey = 0x107;
+
+// Keymask bits (FUT_KEYMASKn). Profiling stopped = only kKeymaskMeta left on.
+inline constexpr std::uint64_t kKeymaskMeta = 0x1;
+
+// Parameters are listed as p0, p1, ...; "tid" is StarPU's _starpu_gettid() of the emitting
+// thread, "str@N" a NUL-terminated string packed from parameter N on.
+enum Code : std::uint64_t {
+    WorkerInitStart = 0x5100,        // kind, workerid, devid, memnode, bindid, sync, tid
+    WorkerInitEnd = 0x5101,          // tid, workerid
+    StartCodeletBody = 0x5102,       // job, sched_ctx, workerid, memnode
+    EndCodeletBody = 0x5103,         // job, size, footprint, workerid, tid, str@5 (arch)
+    JobPush = 0x5104,                // job, prio, tid
+    JobPop = 0x5105,                 // job, prio, tid
+    UpdateTaskCnt = 0x5106,          // counter, tid
+    StartFetchInputOnTid = 0x5107,   // job, tid
+    EndFetchInputOnTid = 0x5108,     // job, tid
+    StartPushOutputOnTid = 0x5109,   // job, tid
+    EndPushOutputOnTid = 0x5110,     // job, tid
+    Tag = 0x5111,                    // tag, job
+    TagDeps = 0x5112,                // child tag, father tag
+    TaskDeps = 0x5113,               // previous job, successor job, type, 1, str@4
+    DataCopy = 0x5114,
+    WorkStealing = 0x5115,
+    WorkerDeinitStart = 0x5116,      // tid
+    WorkerDeinitEnd = 0x5117,        // kind, tid
+    WorkerSleepStart = 0x5118,       // tid
+    WorkerSleepEnd = 0x5119,         // tid
+    TaskSubmit = 0x511a,             // job, iter, subiter, submit order, prio, type, tid
+    CodeletDataHandle = 0x511b,
+    ModelName = 0x511c,              // job, tid, str@2
+    DataName = 0x511d,
+    DataCoordinates = 0x511e,
+    HandleDataUnregister = 0x511f,
+    CodeletDataHandleNumaAccess = 0x5120,
+    NewMemNode = 0x5122,             // node, tid
+    StartCallback = 0x5123,          // job, tid
+    EndCallback = 0x5124,            // job, tid
+    TaskDone = 0x5125,               // job, tid
+    TagDone = 0x5126,
+    TaskName = 0x512b,               // job, tid, str@2
+    TaskColor = 0x512d,              // job, colour
+    TaskLine = 0x512f,               // job, line, str@2 (file)
+    StartProgressOnTid = 0x5137,     // memnode, tid
+    EndProgressOnTid = 0x5138,       // memnode, tid
+    UserEvent = 0x5139,              // code, tid (starpu_fxt_trace_user_event)
+    SetProfiling = 0x513a,           // status, tid
+    TaskWaitForAll = 0x513b,         // (no parameter)
+    Event = 0x513c,                  // str@0 (starpu_fxt_trace_user_event_string, meta events)
+    ThreadEvent = 0x513d,            // tid, str@1
+    CodeletDetails = 0x513e,         // sched_ctx, size, footprint, kflops, tag, workerid, job
+    CodeletData = 0x513f,
+    StartUnpartitionOnTid = 0x5154,  // memnode, tid
+    EndUnpartitionOnTid = 0x5155,    // memnode, tid
+    HypervisorBegin = 0x5160,
+    HypervisorEnd = 0x5161,
+    WorkerSchedulingStart = 0x5164,  // tid
+    WorkerSchedulingEnd = 0x5165,    // tid
+    WorkerSchedulingPush = 0x5166,   // tid
+    WorkerSchedulingPop = 0x5167,    // tid
+    StartExecuting = 0x5168,         // tid, job (only for worker sets)
+    EndExecuting = 0x5169,           // tid, job
+    TaskSubmitStart = 0x516e,        // tid
+    TaskSubmitEnd = 0x516f,          // tid
+    TaskBuildStart = 0x5170,         // tid
+    TaskBuildEnd = 0x5171,           // tid
+    TaskMpiDecodeStart = 0x5172,     // tid
+    TaskMpiDecodeEnd = 0x5173,
+    TaskMpiPreStart = 0x5174,
+    TaskMpiPreEnd = 0x5175,
+    TaskMpiPostStart = 0x5176,
+    TaskMpiPostEnd = 0x5177,
+    TaskWaitStart = 0x5178,          // job, tid
+    TaskWaitEnd = 0x5179,            // tid
+    TaskWaitForAllStart = 0x517a,    // tid
+    TaskWaitForAllEnd = 0x517b,      // tid
+    HandleDataRegister = 0x517c,
+    StartFetchInput = 0x517e,        // job, workerid
+    EndFetchInput = 0x517f,          // job, workerid
+    TaskThrottleStart = 0x5180,      // tid
+    TaskThrottleEnd = 0x5181,        // tid
+    PapiTaskEventValue = 0x5186,     // event id, job, value
+    TaskExcludeFromDag = 0x5187,     // job, exclude
+    TaskEndDep = 0x5188,             // previous job, successor job
+    TaskBubble = 0x5189,             // job, is_bubble, parent
+    StartParallelSync = 0x518a,      // tid, job
+    EndParallelSync = 0x518b,        // tid, job
+};
+
+// StarPU's codes all live in 0x5100..0x51ff; FxT's own bookkeeping events are outside.
+inline constexpr std::uint64_t kFirstCode = 0x5100;
+inline constexpr std::uint64_t kLastCode = 0x51ff;
+
+// Worker state values as its starpu_fxt_tool defines them (src/debug/traces/starpu_paje.c):
+// 1.3.10's, plus "Ps" for parallel tasks' synchronisation.
+struct StateName {
+    std::string_view alias;
+    std::string_view name;
+};
+inline constexpr StateName kStateNames[] = {
+    {"I", "Idle"},
+    {"In", "Initializing"},
+    {"D", "Deinitializing"},
+    {"Fi", "FetchingInput"},
+    {"Po", "PushingOutput"},
+    {"C", "Callback"},
+    {"B", "Overhead"},
+    {"Ps", "Parallel sync"},
+    {"E", "Executing"},
+    {"Sc", "Scheduling"},
+    {"Sl", "Sleeping"},
+    {"P", "Progressing"},
+    {"U", "Unpartitioning"},
+    {"H", "Hypervisor"},
+    {"Bu", "Building task"},
+    {"Su", "Submitting task"},
+    {"Th", "Throttling task submission"},
+    {"MD", "Decoding task for MPI"},
+    {"MPr", "Preparing task for MPI"},
+    {"MPo", "Post-processing task for MPI"},
+    {"W", "Waiting task"},
+    {"WA", "Waiting all tasks"},
+};
+
+} // namespace starscope::tracer::detail::starpu_1_4_12

@@ -1,0 +1,68 @@
+#pragma once
+// The StarPU versions whose FxT traces starscope decodes, what differs between their layouts
+// for the events it reads, and how a trace tells which version wrote it. StarPU writes no
+// version into its traces, so the layout is recognised from the events themselves.
+
+#include "tracer/model/trace.hpp"
+#include "tracer/readers/fxt/fxt_source.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+
+namespace starscope::tracer::detail {
+
+// FxT's own events (fut.h of libfxt): the key mask at setup and at every change.
+inline constexpr std::uint64_t kFutSetupCode = 0xffff;
+inline constexpr std::uint64_t kFutKeychangeCode = 0xfffe;
+
+// Both versions' starpu_fxt_stop_profiling() write this event first. 1.3 then switches every
+// key off, and libfxt records no key change to an empty mask: this event is the only mark.
+inline constexpr std::string_view kStopProfilingEvent = "stop_profiling";
+
+// Codes the FxT reader asks the event sources for: StarPU's and FxT's own.
+inline constexpr std::uint64_t kFirstDecodedCode = 0x5100;
+inline constexpr std::uint64_t kLastDecodedCode = 0xffff;
+
+struct StateAlias {
+    std::string_view alias;   // as StarPU's FxT decoder names it ("Sl")
+    std::string_view name;    // as its Paje output shows it ("Sleeping")
+};
+
+struct WorkerKind {
+    LaneKind lane = LaneKind::OtherWorker;
+    std::string_view name;    // lane name prefix: "CPU", "CUDA", ...
+};
+
+struct StarpuFxtLayout {
+    std::string_view version;                 // the release the codes were checked against
+    std::span<const StateAlias> states;
+    std::optional<WorkerKind> (*workerKind)(std::uint64_t key);   // nullopt: unknown key
+    bool codeletBodyCarriesName = false;      // 1.3: StartCodeletBody p4 has_name, str@5
+    std::uint32_t taskNameAt = 1;             // first parameter of TaskName's string
+    // Profiling is stopped while the key mask has no bit but FUT_KEYMASK0 (1.4 keeps its
+    // "meta" events there; 1.3 switches every bit off).
+    static bool profilingStopped(std::uint64_t keymask) { return (keymask & ~std::uint64_t{1}) == 0; }
+};
+
+const StarpuFxtLayout& starpu13Layout();
+const StarpuFxtLayout& starpu14Layout();
+
+// Watches a trace's events in file order until one of them can only come from one layout.
+class LayoutSniffer {
+public:
+    // The layout, once an event (this one or an earlier one) decided it.
+    const StarpuFxtLayout* feed(const RawEvent& ev);
+    const StarpuFxtLayout* decided() const { return m_decided; }
+    // What decided it, for the trace's metadata ("StartCodeletBody with 4 parameters").
+    std::string_view reason() const { return m_reason; }
+
+private:
+    const StarpuFxtLayout* decide(const StarpuFxtLayout& layout, std::string_view reason);
+
+    const StarpuFxtLayout* m_decided = nullptr;
+    std::string_view m_reason;
+};
+
+} // namespace starscope::tracer::detail

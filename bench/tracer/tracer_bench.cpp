@@ -6,6 +6,7 @@
 //
 // tracer_bench [--runs N] [--tasks N] [--keep DIR]
 
+#include "bench/tracer/bench_support.hpp"
 #include "tracer/analysis/barriers.hpp"
 #include "tracer/exporters/exporters.hpp"
 #include "tracer/readers/read_trace.hpp"
@@ -22,21 +23,12 @@
 
 namespace fs = std::filesystem;
 using namespace starscope::tracer;
-using Clock = std::chrono::steady_clock;
+using starscope::bench::Clock;
+using starscope::bench::median;
+using starscope::bench::seconds;
+using starscope::bench::shell;
 
 namespace {
-
-double seconds(Clock::time_point from) { return std::chrono::duration<double>(Clock::now() - from).count(); }
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
-}
-
-int shell(const std::string& command) {
-    const int status = std::system(command.c_str());
-    return status == -1 || !WIFEXITED(status) ? -1 : WEXITSTATUS(status);
-}
 
 Trace syntheticTrace(std::size_t spans, std::size_t workers) {
     Trace trace;

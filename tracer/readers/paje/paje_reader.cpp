@@ -11,6 +11,7 @@
 #include "tracer/model/time_unit.hpp"
 #include "tracer/readers/fxt/starpu_1_3_10_codes.hpp"
 #include "tracer/readers/mapped_file.hpp"
+#include "tracer/readers/paje/paje_syntax.hpp"
 #include "tracer/readers/paje/paje_time.hpp"
 #include "tracer/readers/read_trace.hpp"
 #include "tracer/readers/trace_builder.hpp"
@@ -28,36 +29,10 @@ namespace fs = std::filesystem;
 namespace {
 
 using detail::TraceBuilder;
+using namespace detail::paje;
 
 // Paje lines are a few hundred bytes; StarPU's longest hold a codelet name and a few ids.
 constexpr std::size_t kMaxLineBytes = std::size_t{1} << 20;
-
-enum class Kind : std::uint8_t {
-    DefineContainerType, DefineStateType, DefineEventType, DefineVariableType, DefineLinkType,
-    DefineEntityValue, CreateContainer, DestroyContainer, SetState, PushState, PopState,
-    ResetState, NewEvent, SetVariable, AddVariable, SubVariable, StartLink, EndLink, Unknown,
-};
-
-Kind kindOf(std::string_view name) {
-    static const std::pair<std::string_view, Kind> kKinds[] = {
-        {"PajeDefineContainerType", Kind::DefineContainerType}, {"PajeDefineStateType", Kind::DefineStateType},
-        {"PajeDefineEventType", Kind::DefineEventType}, {"PajeDefineVariableType", Kind::DefineVariableType},
-        {"PajeDefineLinkType", Kind::DefineLinkType}, {"PajeDefineEntityValue", Kind::DefineEntityValue},
-        {"PajeCreateContainer", Kind::CreateContainer}, {"PajeDestroyContainer", Kind::DestroyContainer},
-        {"PajeSetState", Kind::SetState}, {"PajePushState", Kind::PushState}, {"PajePopState", Kind::PopState},
-        {"PajeResetState", Kind::ResetState}, {"PajeNewEvent", Kind::NewEvent},
-        {"PajeSetVariable", Kind::SetVariable}, {"PajeAddVariable", Kind::AddVariable},
-        {"PajeSubVariable", Kind::SubVariable}, {"PajeStartLink", Kind::StartLink}, {"PajeEndLink", Kind::EndLink},
-    };
-    for (const auto& [text, kind] : kKinds) {
-        if (text == name) {
-            return kind;
-        }
-    }
-    return Kind::Unknown;
-}
-
-enum Field : std::uint8_t { FTime, FAlias, FType, FName, FContainer, FValue, FJobId, FFootprint, FCount };
 
 struct EventDef {
     Kind kind = Kind::Unknown;
@@ -165,32 +140,6 @@ private:
     bool m_starpuEvents = false;
 };
 
-void tokenize(std::string_view line, std::vector<std::string_view>& out) {
-    out.clear();
-    std::size_t i = 0;
-    while (i < line.size()) {
-        while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r')) {
-            ++i;
-        }
-        if (i >= line.size()) {
-            break;
-        }
-        if (line[i] == '"') {
-            const auto close = line.find('"', i + 1);
-            const auto end = close == std::string_view::npos ? line.size() : close;
-            out.push_back(line.substr(i + 1, end - i - 1));
-            i = end + 1;
-        } else {
-            std::size_t j = i;
-            while (j < line.size() && line[j] != ' ' && line[j] != '\t' && line[j] != '\r') {
-                ++j;
-            }
-            out.push_back(line.substr(i, j - i));
-            i = j;
-        }
-    }
-}
-
 std::optional<TraceError> PajeParser::header(std::string_view line, std::size_t offset, std::size_t lineNo) {
     tokenize(line.substr(1), m_tokens);
     if (m_tokens.empty()) {
@@ -211,19 +160,9 @@ std::optional<TraceError> PajeParser::header(std::string_view line, std::size_t 
         auto& [key, def] = *m_openDef;
         std::fill(std::begin(def.index), std::end(def.index), -1);
         def.fieldCount = m_openFields.size();
-        // The older spellings pajeng accepts with --no-strict and ViTE reads: the Paje
-        // specification's "ContainerType" and "EntityType" for Type (StarPU's older traces use
-        // them), "SourceContainer"/"DestContainer" for the link ends.
-        static const std::pair<std::string_view, Field> kFields[] = {
-            {"Time", FTime}, {"Alias", FAlias}, {"Type", FType}, {"Name", FName}, {"Container", FContainer},
-            {"Value", FValue}, {"JobId", FJobId}, {"Footprint", FFootprint},
-            {"ContainerType", FType}, {"EntityType", FType},
-        };
         for (std::size_t i = 0; i < m_openFields.size(); ++i) {
-            for (const auto& [name, field] : kFields) {
-                if (m_openFields[i] == name) {
-                    def.index[field] = static_cast<int>(i);
-                }
+            if (const auto field = fieldOf(m_openFields[i])) {
+                def.index[*field] = static_cast<int>(i);
             }
         }
         m_defs[key] = def;

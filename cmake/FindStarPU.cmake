@@ -1,20 +1,34 @@
-# Finds StarPU 1.3 built with FxT, from the project-local prefix scripts/setup.sh builds
-# (.deps/starpu-1.3.10-fxt) or from STARPU_PREFIX. Refuses a StarPU without FxT, so Debian's
+# Finds StarPU 1.3 or 1.4 built with FxT: from STARPU_PREFIX (a cache variable), else from the
+# environment's STARSCOPE_STARPU_PREFIX (a user's own StarPU), else the project-local prefix
+# scripts/setup.sh builds (.deps/starpu-1.3.10-fxt). Refuses a StarPU without FxT, so Debian's
 # binary package (built without it) is never picked by mistake.
-# Defines StarPU::starpu, StarPU_PREFIX and StarPU_FXT_TOOL (path of starpu_fxt_tool).
+# Defines StarPU::starpu, StarPU_PREFIX, StarPU_VERSION and StarPU_FXT_TOOL (starpu_fxt_tool).
 find_package(PkgConfig REQUIRED)
 
-set(STARPU_PREFIX "${PROJECT_SOURCE_DIR}/.deps/starpu-1.3.10-fxt" CACHE PATH
-    "Prefix of a StarPU 1.3 built with FxT (scripts/setup.sh builds one here)")
-if(NOT EXISTS "${STARPU_PREFIX}/lib/pkgconfig/starpu-1.3.pc")
-  message(FATAL_ERROR "No StarPU with FxT in ${STARPU_PREFIX}: run scripts/setup.sh "
-                      "(or pass -DSTARPU_PREFIX=<prefix of a StarPU 1.3 built --with-fxt>)")
+if(DEFINED ENV{STARSCOPE_STARPU_PREFIX} AND NOT "$ENV{STARSCOPE_STARPU_PREFIX}" STREQUAL "")
+  set(_starpu_default_prefix "$ENV{STARSCOPE_STARPU_PREFIX}")
+else()
+  set(_starpu_default_prefix "${PROJECT_SOURCE_DIR}/.deps/starpu-1.3.10-fxt")
+endif()
+set(STARPU_PREFIX "${_starpu_default_prefix}" CACHE PATH
+    "Prefix of a StarPU 1.3 or 1.4 built with FxT (scripts/setup.sh builds 1.3.10 in .deps/)")
+set(_starpu_module "")
+foreach(_candidate starpu-1.4 starpu-1.3)
+  if(NOT _starpu_module AND EXISTS "${STARPU_PREFIX}/lib/pkgconfig/${_candidate}.pc")
+    set(_starpu_module ${_candidate})
+  endif()
+endforeach()
+if(NOT _starpu_module)
+  message(FATAL_ERROR "No StarPU 1.3 or 1.4 in ${STARPU_PREFIX} (no lib/pkgconfig/starpu-1.3.pc or "
+                      "starpu-1.4.pc): run scripts/setup.sh, or pass -DSTARPU_PREFIX=<prefix of a StarPU "
+                      "built --with-fxt> (or set STARSCOPE_STARPU_PREFIX)")
 endif()
 # Only the chosen prefix: a system StarPU must not shadow it.
 set(_starpu_saved_pc_path "$ENV{PKG_CONFIG_PATH}")
 set(ENV{PKG_CONFIG_PATH} "${STARPU_PREFIX}/lib/pkgconfig")
 # A prefix of its own: pkg_check_modules(STARPU ...) would overwrite STARPU_PREFIX.
-pkg_check_modules(STARPU_PC QUIET IMPORTED_TARGET GLOBAL starpu-1.3)
+unset(STARPU_PC_FOUND CACHE)
+pkg_check_modules(STARPU_PC QUIET IMPORTED_TARGET GLOBAL ${_starpu_module})
 set(ENV{PKG_CONFIG_PATH} "${_starpu_saved_pc_path}")
 
 set(_starpu_fxt_ok FALSE)
@@ -34,6 +48,7 @@ if(STARPU_PC_FOUND AND NOT _starpu_fxt_ok)
                       "FxT tracing: run scripts/setup.sh to build StarPU --with-fxt.")
 endif()
 set(StarPU_PREFIX "${STARPU_PREFIX}")
+set(StarPU_VERSION "${STARPU_PC_VERSION}")
 set(StarPU_FXT_TOOL "${STARPU_PREFIX}/bin/starpu_fxt_tool")
 
 include(FindPackageHandleStandardArgs)

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# Builds StarPU 1.3.10 with FxT tracing from Debian's source package into the project-local
-# prefix .deps/starpu-1.3.10-fxt. Debian's own binary package is built without FxT.
+# Builds StarPU with FxT tracing into the project-local prefix .deps/starpu-VERSION-fxt:
+#   build_starpu.sh                   1.3.10 from Debian's source package (Debian's own binary
+#                                     package is built without FxT)
+#   build_starpu.sh --source TARBALL  a StarPU release tarball (starpu-X.Y.Z.tar.gz with
+#                                     ./configure in it), e.g. 1.4.12 for the tests' second leg
 #
 # The prefix is relocatable (pkg-config files use ${pcfiledir}, binaries an $ORIGIN run path),
 # so one build is cached in $STARSCOPE_CACHE_DIR and reused by any clone on this machine. A
@@ -8,6 +11,15 @@
 # The build runs in a temporary folder; the prefix is replaced only after a successful build.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+
+tarball=
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --source) [ $# -ge 2 ] || die "build_starpu.sh: --source needs a tarball path"; tarball=$2; shift 2 ;;
+    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    *) die "build_starpu.sh: unknown option '$1' (known: --source TARBALL)" ;;
+  esac
+done
 
 configure_flags=(
   --with-fxt
@@ -17,10 +29,9 @@ configure_flags=(
 )
 jobs=$(nproc 2>/dev/null || echo 2)
 
-stamp_text() {
-  local deb_version=$1
+stamp_text() { # SOURCE_IDENTITY (Debian version, or tarball name + sha256)
   printf 'starpu=%s\nflags=%s\ncc=%s\nlayout=relocatable-1\n' \
-    "$deb_version" "${configure_flags[*]}" "$(cc --version | head -n 1)"
+    "$1" "${configure_flags[*]}" "$(cc --version | head -n 1)"
 }
 
 # The version of StarPU's source package that apt offers, e.g. 1.3.10+dfsg-2.
@@ -51,7 +62,7 @@ SRC
 
 prefix_is_current() { # DIR STAMP
   [ -f "$1/.starscope-stamp" ] && [ "$(cat "$1/.starscope-stamp")" = "$2" ] \
-    && [ -x "$1/bin/starpu_fxt_tool" ] && [ -f "$1/lib/pkgconfig/starpu-1.3.pc" ]
+    && [ -x "$1/bin/starpu_fxt_tool" ] && compgen -G "$1/lib/pkgconfig/starpu-1.[0-9]*.pc" >/dev/null
 }
 
 # Replaces the prefix with SRC as one rename, so a half-copied prefix is never in place.
@@ -64,14 +75,23 @@ install_prefix_from() { # SRC_DIR
   mv "$staging" "$starpu_prefix"
 }
 
-ensure_deb_src
-deb_version=$(source_version)
-stamp=$(stamp_text "$deb_version")
+if [ -n "$tarball" ]; then
+  [ -f "$tarball" ] || die "StarPU source tarball '$tarball' does not exist or is not a regular file"
+  version=$(basename "$tarball" | sed -n 's/^starpu-\([0-9][0-9.]*[0-9]\)\.tar\.gz$/\1/p')
+  [ -n "$version" ] || die "cannot tell the StarPU version from '$tarball' (expected starpu-X.Y.Z.tar.gz)"
+  identity="$version tarball sha256 $(sha256sum "$tarball" | cut -c1-64)"
+else
+  ensure_deb_src
+  version=$starpu_version
+  identity=$(source_version)
+fi
+starpu_prefix="$starscope_root/.deps/starpu-$version-fxt"
+stamp=$(stamp_text "$identity")
 stamp_hash=$(printf '%s' "$stamp" | sha256sum | cut -c1-16)
-cached="$starscope_cache/starpu-$starpu_version-fxt-$stamp_hash"
+cached="$starscope_cache/starpu-$version-fxt-$stamp_hash"
 
 if prefix_is_current "$starpu_prefix" "$stamp"; then
-  say "StarPU $deb_version with FxT already built in $starpu_prefix (stamp matches): skipping"
+  say "StarPU $identity with FxT already built in $starpu_prefix (stamp matches): skipping"
   exit 0
 fi
 if prefix_is_current "$cached" "$stamp"; then
@@ -82,13 +102,17 @@ fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/starscope-starpu.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-say "building StarPU $deb_version with FxT in $work (about 5 minutes on 2 cores)"
+say "building StarPU $identity with FxT in $work (about 5 minutes on 2 cores)"
 (
   cd "$work"
-  apt-get source "starpu=$deb_version" >apt-source.log 2>&1 \
-    || { cat apt-source.log >&2; die "apt-get source starpu=$deb_version failed"; }
+  if [ -n "$tarball" ]; then
+    tar -xzf "$tarball" >tar.log 2>&1 || { cat tar.log >&2; die "cannot unpack $tarball"; }
+  else
+    apt-get source "starpu=$identity" >apt-source.log 2>&1 \
+      || { cat apt-source.log >&2; die "apt-get source starpu=$identity failed"; }
+  fi
   src=$(find . -maxdepth 1 -type d -name 'starpu-*' | head -n 1)
-  [ -n "$src" ] || die "apt-get source produced no starpu-* folder"
+  [ -n "$src" ] && [ -x "$src/configure" ] || die "no starpu-*/configure in the unpacked source"
   cd "$src"
   # \$$ORIGIN reaches the linker as $ORIGIN through make and libtool: the run path follows the
   # prefix wherever it is copied.
@@ -115,4 +139,4 @@ if mkdir -p "$starscope_cache" 2>/dev/null; then
   rm -rf "$cached.tmp" && cp -a "$built" "$cached.tmp" && rm -rf "$cached" && mv "$cached.tmp" "$cached" \
     || say "warning: could not cache the StarPU build in $starscope_cache (not needed)"
 fi
-say "StarPU $deb_version with FxT installed in $starpu_prefix"
+say "StarPU $identity with FxT installed in $starpu_prefix"

@@ -2,10 +2,14 @@
 # Sets everything up (scripts/setup.sh), then runs the whole test suite:
 #   1. every test but the viewer's under ASan+UBSan (preset asan)
 #   2. runtime tests under ThreadSanitizer (preset tsan)
-#   3. every test, viewer included, in the default preset
-# The sanitizer stages come first so CTest's summary of the full run closes the output. Exits
+#   3. runtime, workload and tracer tests against StarPU 1.4.12 (preset starpu14), built with
+#      FxT from ../shared/starpu/starpu-1.4.12.tar.gz (or $STARSCOPE_STARPU14_TARBALL) when that
+#      file exists (it always does in CI; elsewhere the stage is skipped with a note)
+#   4. every test, viewer included, in the default preset (StarPU 1.3.10)
+# The other stages come first so CTest's summary of the full run closes the output. Exits
 # non-zero when any stage failed.
-# Options: --no-sanitizers  only stage 3 (a quick local run)
+# Options: --no-sanitizers  skip stages 1 and 2
+#          --no-starpu14    skip stage 3
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 source "$root/scripts/lib/common.sh"
@@ -13,11 +17,13 @@ source "$root/scripts/lib/build.sh"
 cd "$root"
 
 sanitizers=1
+starpu14=1
 for arg in "$@"; do
   case "$arg" in
     --no-sanitizers) sanitizers=0 ;;
-    -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
-    *) die "test.sh: unknown option '$arg' (known: --no-sanitizers)" ;;
+    --no-starpu14) starpu14=0 ;;
+    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+    *) die "test.sh: unknown option '$arg' (known: --no-sanitizers, --no-starpu14)" ;;
   esac
 done
 
@@ -36,8 +42,22 @@ if [ $sanitizers = 1 ]; then
   ctest --preset tsan -L runtime -j"$jobs" || failed+=(tsan)
 fi
 
+if [ $starpu14 = 1 ]; then
+  tarball=${STARSCOPE_STARPU14_TARBALL:-$root/../shared/starpu/starpu-1.4.12.tar.gz}
+  if [ -f "$tarball" ]; then
+    run_step "StarPU 1.4.12 with FxT" "$root/scripts/build_starpu.sh" --source "$tarball"
+    run_step "build (starpu14 preset)" configure_and_build starpu14 tests_runtime tests_workloads tests_tracer
+    say "==> runtime, workload and tracer tests against StarPU 1.4.12"
+    ctest --preset starpu14 -L 'runtime|workloads|tracer' -j"$jobs" || failed+=(starpu14)
+  elif [ "${CI:-}" = true ]; then
+    die "CI runs the StarPU 1.4.12 leg, but $tarball does not exist"
+  else
+    say "==> StarPU 1.4.12 leg skipped: no $tarball (set STARSCOPE_STARPU14_TARBALL)"
+  fi
+fi
+
 run_step "build (default preset)" configure_and_build default
-[ ${#failed[@]} -eq 0 ] || say "==> sanitizer stages FAILED: ${failed[*]} (see above)"
+[ ${#failed[@]} -eq 0 ] || say "==> earlier stages FAILED: ${failed[*]} (see above)"
 say "==> all tests (default preset)"
 status=0
 ctest --preset default -j"$jobs" || status=$?

@@ -4,6 +4,7 @@
 #include "tests/support/test_support.hpp"
 #include "tests/tracer/tracer_test_support.hpp"
 #include "tracer/cli/commands.hpp"
+#include "tracer/exporters/exporters.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -80,6 +81,51 @@ TEST(Cli, StatsJsonForScripts) {
                                  + lane.at("idle_ns").get<std::int64_t>();
         EXPECT_EQ(sum, 10'000'000) << lane.at("name");
     }
+}
+
+// A figure the input cannot support is n/a with the reason, never a number: the Paje trace
+// has no task dependencies (its critical path would be the longest single task), and a trace
+// without starscope markers has no batch transition to attribute barriers to.
+TEST(Cli, FiguresTheInputCannotSupportAreNaWithTheReason) {
+    auto r = run({"stats", smallPaje().string()});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("critical path  n/a (no task dependencies in a Paje trace)\n"), std::string::npos) << r.out;
+    r = run({"stats", smallPaje().string(), "--json"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    auto doc = nlohmann::json::parse(r.out);
+    EXPECT_EQ(doc.at("summary").at("critical_path_ns"),
+              (nlohmann::json{{"value", nullptr}, {"reason", "no task dependencies in a Paje trace"}}));
+    EXPECT_GT(doc.at("summary").at("mean_transition_stall_ns").at("value").get<double>(), 0.0);
+
+    r = run({"stats", smallProfFile().string(), "--json"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    doc = nlohmann::json::parse(r.out);
+    EXPECT_GT(doc.at("summary").at("critical_path_ns").at("value").get<double>(), 0.0);
+    EXPECT_FALSE(doc.at("summary").at("critical_path_ns").contains("reason"));
+
+    TempDir dir;
+    auto trace = makeTrace(
+        {{"w0", LaneKind::CpuWorker, {{"Executing", 0, 100}, {"Sleeping", 100, 900}, {"Executing", 900, 1000}}},
+         {"main", LaneKind::MainThread, {{"Waiting all tasks", 100, 900}}}},
+        1000);
+    const auto unmarked = dir / "unmarked.sstrace";
+    ASSERT_TRUE(writeNativeFile(trace, unmarked));
+    r = run({"stats", unmarked.string()});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("transitions    n/a (no starscope markers in the trace)\n"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("critical path  n/a (no task dependencies in the trace)\n"), std::string::npos) << r.out;
+    r = run({"barriers", unmarked.string(), "--threshold-us", "0.5"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("1 barriers longer than 500 ns (batch transitions n/a (no starscope markers in the trace))"),
+              std::string::npos)
+        << r.out;
+    r = run({"barriers", unmarked.string(), "--json"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(nlohmann::json::parse(r.out).at("transitions"),
+              (nlohmann::json{{"value", nullptr}, {"reason", "no starscope markers in the trace"}}));
+    r = run({"barriers", smallProfFile().string(), "--json"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(nlohmann::json::parse(r.out).at("transitions"), (nlohmann::json{{"value", 3}}));
 }
 
 TEST(Cli, BarriersTableJsonAndCsv) {
@@ -223,6 +269,7 @@ TEST(Cli, CompareGroupsRunsByStrategyWithNaReasons) {
     EXPECT_EQ(single.at("metrics").at("energy_j").at("reason"), "no RAPL");
     const auto& other = doc.at("strategies")[1];
     EXPECT_EQ(other.at("metrics").at("ipc").at("median"), 1.5);
+    EXPECT_EQ(other.at("metrics").at("ipc").at("value"), 1.5);   // the shape of every figure: value, or null and reason
     EXPECT_EQ(other.at("metrics").at("llc_load_miss_ratio").at("median"), 0.25);
     EXPECT_EQ(other.at("metrics").at("energy_j").at("median"), 12.5);
     EXPECT_TRUE(other.at("metrics").at("llc_store_miss_ratio").at("value").is_null());
@@ -231,7 +278,8 @@ TEST(Cli, CompareGroupsRunsByStrategyWithNaReasons) {
     EXPECT_EQ(other.at("metrics").at("makespan_ns").at("delta_vs_baseline"), 0.0);
     const auto table = run({"compare", (dir / "a1").string(), (dir / "b1").string()});
     ASSERT_EQ(table.code, 0) << table.err;
-    EXPECT_NE(table.out.find("n/a"), std::string::npos);
+    // Every n/a of the table is explained under it, with the reason run.json gives.
+    EXPECT_NE(table.out.find("IPC n/a for single+naive: no PMU\n"), std::string::npos) << table.out;
     EXPECT_NE(table.out.find("single+naive"), std::string::npos);
 }
 

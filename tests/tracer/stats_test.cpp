@@ -91,10 +91,52 @@ TEST(Stats, GoldenTraceFromBothReadersGivesTheSameSummary) {
     ASSERT_TRUE(fxt && paje);
     auto a = summarize(*fxt);
     auto b = summarize(*paje);
-    // The Paje trace has no task dependencies: only the critical path may differ.
-    EXPECT_GE(a.criticalPath, b.criticalPath);
-    a.criticalPath = b.criticalPath = 0;
+    // The Paje trace has no task dependencies: only the critical path may differ, and it is
+    // n/a there rather than a shorter number.
+    ASSERT_TRUE(a.criticalPath.value.has_value()) << a.criticalPath.reason;
+    EXPECT_FALSE(b.criticalPath.value.has_value());
+    a.criticalPath = b.criticalPath = {};
     EXPECT_EQ(a, b);
+}
+
+TEST(Stats, CriticalPathNeedsRecordedDependencies) {
+    const auto fxt = readTrace(smallProfFile());
+    const auto paje = readTrace(smallPaje());
+    ASSERT_TRUE(fxt && paje);
+    EXPECT_TRUE(fxt->metadata.contains(std::string(kDependenciesMetadata)));
+    EXPECT_EQ(summarize(*fxt).criticalPath, Figure<TimeNs>::known(criticalPathLength(*fxt)));
+    EXPECT_EQ(summarize(*paje).criticalPath, Figure<TimeNs>::unavailable("no task dependencies in a Paje trace"));
+
+    // An FxT trace whose tasks carry no dependency (recorded without task events) gives no
+    // critical path either: the longest single task is not one.
+    auto bare = *fxt;
+    bare.metadata.erase(std::string(kDependenciesMetadata));
+    for (auto& task : bare.tasks) {
+        task.dependencies.clear();
+    }
+    const auto figure = summarize(bare).criticalPath;
+    EXPECT_FALSE(figure.value.has_value());
+    EXPECT_EQ(figure.reason, "no task dependencies in the FxT trace (recorded without task events?)");
+}
+
+TEST(Stats, TransitionFiguresNeedBatchMarkers) {
+    auto trace = sample();
+    auto s = summarize(trace);
+    EXPECT_TRUE(s.transitions.empty());
+    EXPECT_EQ(s.meanTransitionStall, Figure<TimeNs>::unavailable("no starscope markers in the trace"));
+    EXPECT_EQ(transitionsUnavailable(trace, findTransitions(trace)), "no starscope markers in the trace");
+
+    addMarker(trace, 10, markers::Kind::BatchBegin, 0, 0);
+    s = summarize(trace);
+    EXPECT_EQ(s.meanTransitionStall,
+              Figure<TimeNs>::unavailable("no batch_end marker in the trace (no batch completed)"));
+
+    addMarker(trace, 120, markers::Kind::BatchEnd, 0, 0);
+    addMarker(trace, 380, markers::Kind::BatchBegin, 0, 1);
+    s = summarize(trace);
+    ASSERT_EQ(s.transitions.size(), 1U);
+    EXPECT_TRUE(s.meanTransitionStall.value.has_value()) << s.meanTransitionStall.reason;
+    EXPECT_EQ(transitionsUnavailable(trace, findTransitions(trace)), std::nullopt);
 }
 
 } // namespace

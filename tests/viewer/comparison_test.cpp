@@ -113,6 +113,33 @@ TEST(ComparisonFigures, ReadRunJsonAndSayWhyCountersAreMissing) {
     EXPECT_NE(missing.error().message.find("nowhere"), std::string::npos);
 }
 
+// The Paje trace of the same run has no task dependencies: its critical path is n/a with the
+// tracer's reason (the FxT run's is a number), never the longest single task.
+TEST(ComparisonModel, CriticalPathOfAPajeTraceIsNaWithTheReason) {
+    TempDir dir;
+    const fs::path paje = starscope::testing::testDataDir() / "tracer/small/paje.trace";
+    auto loaded = loadComparison({writeRun(dir, "a", "single", "naive", 2.0, 1 << 20), paje}, 100'000);
+    ASSERT_TRUE(loaded) << loaded.error().message;
+    ASSERT_TRUE(loaded->figures[0].criticalPathNs.value) << loaded->figures[0].criticalPathNs.reason;
+    EXPECT_GT(*loaded->figures[0].criticalPathNs.value, 0.0);
+    EXPECT_FALSE(loaded->figures[1].criticalPathNs.value);
+    EXPECT_EQ(loaded->figures[1].criticalPathNs.reason, "no task dependencies in a Paje trace");
+    ASSERT_TRUE(loaded->figures[1].meanTransitionStallNs.value);
+
+    ComparisonModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    model.setRuns(loaded->figures);
+    const QModelIndex fxt = model.index(0, ComparisonModel::CriticalPathColumn);
+    const QModelIndex na = model.index(1, ComparisonModel::CriticalPathColumn);
+    EXPECT_TRUE(fxt.data().toString().endsWith(QStringLiteral(" ms"))) << fxt.data().toString().toStdString();
+    EXPECT_EQ(na.data().toString(), QStringLiteral("n/a"));
+    EXPECT_EQ(na.data(Qt::ToolTipRole).toString(), QStringLiteral("no task dependencies in a Paje trace"));
+    EXPECT_FALSE(na.data(ComparisonModel::ValueRole).isValid());
+    EXPECT_FALSE(na.data(ComparisonModel::DeltaRole).isValid());
+    EXPECT_EQ(model.headerData(ComparisonModel::CriticalPathColumn, Qt::Horizontal).toString(),
+              QStringLiteral("Critical path"));
+}
+
 TEST(ComparisonModel, ShowsDeltasAgainstTheFirstRunColoured) {
     TempDir dir;
     auto loaded = loadComparison({writeRun(dir, "a", "single", "naive", 2.0, 1 << 20),

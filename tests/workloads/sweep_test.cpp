@@ -154,7 +154,7 @@ TEST(Sweep, RecordsEveryStrategyInterleavedWithASummary) {
             fromStats["barrier_total_ns"].push_back(s["barriers"]["total_ns"].get<double>());
             fromStats["barrier_max_ns"].push_back(s["barriers"]["max_ns"].get<double>());
             fromStats["mean_transition_stall_ns"].push_back(
-                s["mean_transition_stall_ns"].get<double>());
+                s["mean_transition_stall_ns"]["value"].get<double>());
             for (const auto& row : summary["runs"]) {
                 if (row["run"] == run) {
                     EXPECT_EQ(row["makespan_ns"].get<double>(), s["makespan_ns"].get<double>());

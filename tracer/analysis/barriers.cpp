@@ -66,6 +66,15 @@ std::string mainStateDuring(const Trace& trace, const Lane* lane, TimeNs from, T
 
 } // namespace
 
+std::optional<std::string> transitionsUnavailable(const Trace& trace, const std::vector<BatchTransition>& transitions) {
+    if (!transitions.empty()) {
+        return std::nullopt;
+    }
+    const bool anyMarker =
+        std::any_of(trace.markers.begin(), trace.markers.end(), [](const MarkerEvent& m) { return m.parsed; });
+    return anyMarker ? "no batch_end marker in the trace (no batch completed)" : "no starscope markers in the trace";
+}
+
 std::vector<BatchTransition> findTransitions(const Trace& trace) {
     std::vector<BatchTransition> out;
     const auto& ms = trace.markers;

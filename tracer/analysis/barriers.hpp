@@ -6,6 +6,7 @@
 #include "tracer/model/trace.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,10 @@ struct Barrier {
 
 // Batch transitions in time order, from the trace's parsed starscope markers.
 std::vector<BatchTransition> findTransitions(const Trace& trace);
+
+// Why barriers of this trace cannot be attributed to batch transitions (no starscope marker,
+// or no batch ever ended); nullopt when transitions holds at least one.
+std::optional<std::string> transitionsUnavailable(const Trace& trace, const std::vector<BatchTransition>& transitions);
 
 // Barriers in time order, between the first task start and the last task end (start-up and
 // shut-down are not synchronization). A barrier is attributed to the batch transition it

@@ -69,6 +69,20 @@ RangeStats computeRangeStats(const Trace& trace, TimeNs from, TimeNs to) {
 
 RangeStats computeStats(const Trace& trace) { return computeRangeStats(trace, trace.begin, trace.end); }
 
+std::optional<std::string> dependenciesUnavailable(const Trace& trace) {
+    if (trace.metadata.contains(std::string(kDependenciesMetadata))) {
+        return std::nullopt;
+    }
+    const auto format = trace.metadata.find("format");
+    if (format != trace.metadata.end() && format->second == "paje") {
+        return "no task dependencies in a Paje trace";
+    }
+    if (format != trace.metadata.end() && format->second == "fxt") {
+        return "no task dependencies in the FxT trace (recorded without task events?)";
+    }
+    return "no task dependencies in the trace";
+}
+
 TimeNs criticalPathLength(const Trace& trace) {
     const auto& tasks = trace.tasks;
     const auto indexOf = [&](std::uint64_t job) -> std::int64_t {
@@ -159,7 +173,11 @@ TraceSummary summarize(const Trace& trace, const BarrierOptions& options) {
             attributed += b.duration();
         }
     }
-    s.meanTransitionStall = transitions.empty() ? 0 : attributed / static_cast<TimeNs>(transitions.size());
+    if (const auto why = transitionsUnavailable(trace, transitions)) {
+        s.meanTransitionStall = Figure<TimeNs>::unavailable(*why);
+    } else {
+        s.meanTransitionStall = Figure<TimeNs>::known(attributed / static_cast<TimeNs>(transitions.size()));
+    }
 
     // starpu_trace_state_stats.py: Scheduling is runtime time it reports on its own.
     TimeNs scheduling = 0;
@@ -184,7 +202,11 @@ TraceSummary summarize(const Trace& trace, const BarrierOptions& options) {
     e.pipeline = tt + tr + ti + ts > 0 ? (tt + tr + ts) / (tt + tr + ti + ts) : 0.0;
     e.parallel = e.task * e.runtime * e.pipeline * e.scheduling;
     s.areaBound = s.workers > 0 ? s.workerTotals.executing / static_cast<TimeNs>(s.workers) : 0;
-    s.criticalPath = criticalPathLength(trace);
+    if (const auto why = dependenciesUnavailable(trace)) {
+        s.criticalPath = Figure<TimeNs>::unavailable(*why);
+    } else {
+        s.criticalPath = Figure<TimeNs>::known(criticalPathLength(trace));
+    }
     return s;
 }
 

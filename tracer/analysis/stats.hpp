@@ -4,6 +4,7 @@
 // per-transition stall, StarPU's efficiencies, area bound and critical path.
 
 #include "tracer/analysis/barriers.hpp"
+#include "tracer/analysis/figure.hpp"
 #include "tracer/model/trace.hpp"
 #include "tracer/model/time_unit.hpp"
 
@@ -85,16 +86,20 @@ struct TraceSummary {
     TimeNs barrierTotal = 0;
     TimeNs barrierMean = 0;
     TimeNs barrierMax = 0;
-    std::vector<TransitionStall> transitions;
-    TimeNs meanTransitionStall = 0;    // mean over all transitions (0 stall included)
+    std::vector<TransitionStall> transitions;   // empty when meanTransitionStall is n/a
+    Figure<TimeNs> meanTransitionStall;   // mean over all transitions (0 stall included); n/a without batch markers
     Efficiencies efficiencies;
     TimeNs areaBound = 0;              // total task time / workers
-    TimeNs criticalPath = 0;           // longest chain of task durations over dependencies
+    Figure<TimeNs> criticalPath;       // longest chain of task durations; n/a without recorded dependencies
 
     bool operator==(const TraceSummary&) const = default;
 };
 
 TraceSummary summarize(const Trace& trace, const BarrierOptions& options = {});
+
+// Why the trace cannot support figures over the task graph (its reader recorded no task
+// dependency: a Paje trace, an FxT trace without task events); nullopt when it can.
+std::optional<std::string> dependenciesUnavailable(const Trace& trace);
 
 // Length of the longest dependency chain, summing task durations (tasks without recorded
 // dependencies are chains of one).

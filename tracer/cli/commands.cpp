@@ -77,6 +77,8 @@ std::string percent(double fraction) {
     return buffer;
 }
 
+nlohmann::json unavailableJson(const std::string& reason) { return {{"value", nullptr}, {"reason", reason}}; }
+
 nlohmann::json summaryJson(const TraceSummary& s) {
     nlohmann::json transitions = nlohmann::json::array();
     for (const auto& t : s.transitions) {
@@ -93,7 +95,7 @@ nlohmann::json summaryJson(const TraceSummary& s) {
         {"barriers",
          {{"count", s.barrierCount}, {"total_ns", s.barrierTotal}, {"mean_ns", s.barrierMean}, {"max_ns", s.barrierMax}}},
         {"transitions", transitions},
-        {"mean_transition_stall_ns", s.meanTransitionStall},
+        {"mean_transition_stall_ns", figureJson(s.meanTransitionStall)},
         {"efficiencies",
          {{"parallel", s.efficiencies.parallel},
           {"task", s.efficiencies.task},
@@ -101,7 +103,7 @@ nlohmann::json summaryJson(const TraceSummary& s) {
           {"scheduling", s.efficiencies.scheduling},
           {"pipeline", s.efficiencies.pipeline}}},
         {"area_bound_ns", s.areaBound},
-        {"critical_path_ns", s.criticalPath},
+        {"critical_path_ns", figureJson(s.criticalPath)},
     };
 }
 
@@ -184,13 +186,18 @@ int runStats(const StatsArgs& args, const Io& io) {
         << ", markers " << markerCount << "\n";
     out << "makespan       " << formatDuration(summary.makespan) << "\n";
     out << "area bound     " << formatDuration(summary.areaBound) << "\n";
-    out << "critical path  " << formatDuration(summary.criticalPath) << "\n";
+    out << "critical path  " << detail::figureText(summary.criticalPath, [](TimeNs ns) { return formatDuration(ns); }) << "\n";
     out << "idleness       " << detail::percent(summary.idleness) << "\n";
     out << "barriers       " << summary.barrierCount << " (total " << formatDuration(summary.barrierTotal) << ", mean "
         << formatDuration(summary.barrierMean) << ", max " << formatDuration(summary.barrierMax) << ", threshold "
         << formatDuration(options.threshold) << ")\n";
-    out << "transitions    " << summary.transitions.size() << ", mean stall "
-        << formatDuration(summary.meanTransitionStall) << "\n";
+    out << "transitions    "
+        << detail::figureText(summary.meanTransitionStall,
+                              [&](TimeNs stall) {
+                                  return std::to_string(summary.transitions.size()) + ", mean stall "
+                                         + formatDuration(stall);
+                              })
+        << "\n";
     const auto& e = summary.efficiencies;
     char eff[160];
     std::snprintf(eff, sizeof eff, "parallel %.3f  task %.3f  runtime %.3f  scheduling %.3f  pipeline %.3f",
@@ -231,6 +238,9 @@ int runBarriers(const BarriersArgs& args, const Io& io) {
     options.threshold = toNs(args.thresholdUs, 1e3);
     const auto transitions = findTransitions(*trace);
     const auto barriers = findBarriers(*trace, transitions, options);
+    const auto why = transitionsUnavailable(*trace, transitions);
+    const auto transitionCount =
+        why ? Figure<std::size_t>::unavailable(*why) : Figure<std::size_t>::known(transitions.size());
     auto& out = *io.out;
     if (args.csv) {
         writeBarriersCsv(barriers, out);
@@ -244,13 +254,17 @@ int runBarriers(const BarriersArgs& args, const Io& io) {
                             {"main_thread_state", b.mainThreadState}});
         }
         out << nlohmann::json{{"input", detail::joined(args.inputs)}, {"threshold_ns", options.threshold},
-                              {"transitions", transitions.size()}, {"barriers", list}}
+                              {"transitions", detail::figureJson(transitionCount)}, {"barriers", list}}
                    .dump(2)
             << "\n";
         return 0;
     }
     out << barriers.size() << " barriers longer than " << formatDuration(options.threshold) << " ("
-        << transitions.size() << " batch transitions)\n";
+        << (transitionCount.value ? std::to_string(transitions.size()) + " batch transitions"
+                                  : "batch transitions " + detail::figureText(transitionCount, [](std::size_t n) {
+                                        return std::to_string(n);
+                                    }))
+        << ")\n";
     out << std::right << std::setw(14) << "start" << std::setw(14) << "duration" << "  " << std::left
         << std::setw(36) << "transition" << "main thread\n";
     for (const auto& b : barriers) {

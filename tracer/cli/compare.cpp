@@ -173,7 +173,11 @@ std::optional<RunFigures> measure(const fs::path& folder, const CompareArgs& arg
     r.values["barrier_count"] = static_cast<double>(s.barrierCount);
     r.values["barrier_total_ns"] = static_cast<double>(s.barrierTotal);
     r.values["barrier_max_ns"] = static_cast<double>(s.barrierMax);
-    r.values["mean_transition_stall_ns"] = static_cast<double>(s.meanTransitionStall);
+    if (s.meanTransitionStall.value) {
+        r.values["mean_transition_stall_ns"] = static_cast<double>(*s.meanTransitionStall.value);
+    } else {
+        r.missing["mean_transition_stall_ns"] = s.meanTransitionStall.reason;
+    }
     r.values["parallel_efficiency"] = s.efficiencies.parallel;
     if (s.makespan > 0) {
         r.values["area_bound_ratio"] = static_cast<double>(s.areaBound) / static_cast<double>(s.makespan);
@@ -353,12 +357,12 @@ int runCompare(const CompareArgs& args, const Io& io) {
             for (const auto& m : metrics()) {
                 if (table[m.key].contains(strategy)) {
                     const auto& a = table[m.key][strategy];
-                    ms[m.key] = {{"median", a.median}, {"min", a.min}, {"max", a.max}, {"n", a.n}};
+                    ms[m.key] = {{"value", a.median}, {"median", a.median}, {"min", a.min}, {"max", a.max}, {"n", a.n}};
                     if (const auto d = delta(m.key, strategy)) {
                         ms[m.key]["delta_vs_baseline"] = *d;
                     }
                 } else {
-                    ms[m.key] = {{"value", nullptr}, {"reason", reasons[m.key][strategy]}};
+                    ms[m.key] = unavailableJson(reasons[m.key][strategy]);
                 }
             }
             entry["metrics"] = ms;
@@ -396,6 +400,14 @@ int runCompare(const CompareArgs& args, const Io& io) {
             out << std::setw(40) << cell;
         }
         out << "\n";
+    }
+    // The table's cells are too narrow for reasons: every n/a is explained under it.
+    for (const auto& m : metrics()) {
+        for (const auto& strategy : order) {
+            if (!table[m.key].contains(strategy)) {
+                out << m.label << " n/a for " << strategy << ": " << reasons[m.key][strategy] << "\n";
+            }
+        }
     }
     return 0;
 }

@@ -32,6 +32,19 @@ int reportError(const std::string& command, const TraceError& error, const Io& i
 int exitCodeFor(const TraceError& error);
 
 nlohmann::json summaryJson(const TraceSummary& summary);
+
+// The one JSON shape of every figure that may be n/a: {"value": v}, or {"value": null,
+// "reason": why} when the input cannot support it.
+nlohmann::json unavailableJson(const std::string& reason);
+template <typename T>
+nlohmann::json figureJson(const Figure<T>& figure) {
+    return figure.value ? nlohmann::json{{"value", *figure.value}} : unavailableJson(figure.reason);
+}
+// The figure formatted, or "n/a (why)".
+template <typename T, typename Format>
+std::string figureText(const Figure<T>& figure, Format format) {
+    return figure.value ? format(*figure.value) : "n/a (" + figure.reason + ")";
+}
 std::string percent(double fraction);
 
 // Registers a subcommand whose action returns an exit code (non-zero throws

@@ -47,8 +47,13 @@ std::string describeAlignment(const Alignment& alignment) {
 
 namespace {
 
-Figure known(double value) { return {value, {}}; }
-Figure missing(std::string reason) { return {std::nullopt, std::move(reason)}; }
+Figure known(double value) { return Figure::known(value); }
+Figure missing(std::string reason) { return Figure::unavailable(std::move(reason)); }
+
+// The analysis decided whether the trace supports the figure; this only converts its unit.
+Figure fromSummary(const tracer::Figure<TimeNs>& figure) {
+    return figure.value ? known(static_cast<double>(*figure.value)) : missing(figure.reason);
+}
 
 std::optional<double> number(const json& node, const char* key) {
     if (node.is_object()) {
@@ -164,6 +169,8 @@ RunFigures measureRun(const TraceDocument& document, const fs::path& runFolder, 
     r.barrierCount = known(static_cast<double>(s.barrierCount));
     r.barrierTotalNs = known(static_cast<double>(s.barrierTotal));
     r.barrierMaxNs = known(static_cast<double>(s.barrierMax));
+    r.meanTransitionStallNs = fromSummary(s.meanTransitionStall);
+    r.criticalPathNs = fromSummary(s.criticalPath);
     readRunJson(runFolder, r);
     return r;
 }

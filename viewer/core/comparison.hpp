@@ -3,6 +3,7 @@
 // time alignment of several traces onto one shared axis. Widget-free, so the arithmetic is
 // tested without Qt; the comparison window and its headless render draw what this computes.
 
+#include "tracer/analysis/figure.hpp"
 #include "viewer/core/error.hpp"
 #include "viewer/core/trace_document.hpp"
 
@@ -29,11 +30,9 @@ struct Alignment {
 ViewerResult<Alignment> parseAlignment(std::string_view text, std::string_view flag);
 std::string describeAlignment(const Alignment& alignment);
 
-// A figure that may be missing; reason says why (no PMU on the machine, no run.json...).
-struct Figure {
-    std::optional<double> value;
-    std::string reason;
-};
+// A figure that may be missing; reason says why (no PMU on the machine, no run.json, no task
+// dependencies in a Paje trace...).
+using Figure = tracer::Figure<double>;
 
 struct RunFigures {
     std::string source;
@@ -43,6 +42,8 @@ struct RunFigures {
     Figure barrierCount;
     Figure barrierTotalNs;
     Figure barrierMaxNs;
+    Figure meanTransitionStallNs; // n/a without starscope batch markers
+    Figure criticalPathNs;        // n/a without recorded task dependencies
     Figure peakMemoryBytes;       // sum of the arenas' peaks
     Figure runtimeS;              // wall time of the recording
     Figure llcLoadMissRatio;

@@ -21,6 +21,8 @@ const Figure* figureOf(const RunFigures& r, int column) {
     case ComparisonModel::BarrierCountColumn: return &r.barrierCount;
     case ComparisonModel::BarrierTotalColumn: return &r.barrierTotalNs;
     case ComparisonModel::BarrierMaxColumn: return &r.barrierMaxNs;
+    case ComparisonModel::StallColumn: return &r.meanTransitionStallNs;
+    case ComparisonModel::CriticalPathColumn: return &r.criticalPathNs;
     case ComparisonModel::PeakMemoryColumn: return &r.peakMemoryBytes;
     default: return nullptr;
     }
@@ -42,7 +44,9 @@ QString formatFigure(ComparisonModel::Column column, double value) {
     switch (column) {
     case ComparisonModel::MakespanColumn:
     case ComparisonModel::BarrierTotalColumn:
-    case ComparisonModel::BarrierMaxColumn: return QString::fromStdString(formatDuration(value));
+    case ComparisonModel::BarrierMaxColumn:
+    case ComparisonModel::StallColumn:
+    case ComparisonModel::CriticalPathColumn: return QString::fromStdString(formatDuration(value));
     case ComparisonModel::IdlenessColumn: return QStringLiteral("%1 %").arg(value * 100.0, 0, 'f', 1);
     case ComparisonModel::BarrierCountColumn: return QString::number(std::llround(value));
     case ComparisonModel::PeakMemoryColumn: return bytes(value);
@@ -125,6 +129,8 @@ QVariant ComparisonModel::headerData(int section, Qt::Orientation orientation, i
     case BarrierCountColumn: return QStringLiteral("Barriers");
     case BarrierTotalColumn: return QStringLiteral("Barrier total");
     case BarrierMaxColumn: return QStringLiteral("Barrier max");
+    case StallColumn: return QStringLiteral("Stall/transition");
+    case CriticalPathColumn: return QStringLiteral("Critical path");
     case PeakMemoryColumn: return QStringLiteral("Peak memory");
     default: return {};
     }

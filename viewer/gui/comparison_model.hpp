@@ -1,6 +1,6 @@
 #pragma once
 // The comparison's statistics table: one row per run (strategy, makespan, idleness, barriers,
-// peak memory), each figure followed by its change against the first run, coloured green when
+// stall per batch transition, critical path, peak memory), each figure followed by its change against the first run, coloured green when
 // better and red when worse. Missing figures read "n/a" with the reason as tooltip.
 
 #include "viewer/core/comparison.hpp"
@@ -21,6 +21,8 @@ public:
         BarrierCountColumn,
         BarrierTotalColumn,
         BarrierMaxColumn,
+        StallColumn,
+        CriticalPathColumn,
         PeakMemoryColumn,
         ColumnCount
     };

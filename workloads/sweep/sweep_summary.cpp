@@ -113,7 +113,11 @@ SweepRow measureRun(const SweepRun& run, std::size_t order, const std::string& a
     row.barrierCount = static_cast<double>(s.barrierCount);
     row.barrierTotalNs = static_cast<double>(s.barrierTotal);
     row.barrierMaxNs = static_cast<double>(s.barrierMax);
-    row.meanTransitionStallNs = static_cast<double>(s.meanTransitionStall);
+    if (s.meanTransitionStall.value) {
+        row.meanTransitionStallNs = static_cast<double>(*s.meanTransitionStall.value);
+    } else {
+        row.note += (row.note.empty() ? "" : "; ") + std::string("stall n/a: ") + s.meanTransitionStall.reason;
+    }
     row.tasks = static_cast<double>(s.tasks);
     return row;
 }

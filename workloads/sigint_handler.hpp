@@ -1,26 +1,69 @@
 #pragma once
-// Installs a SIGINT handler for a scope and puts the previous one back afterwards: record
-// stops at a batch boundary, sweep after the current run, and neither leaves its handler
-// behind for the code that follows.
+// The signals that ask record and sweep to stop (Ctrl-C, SIGTERM from a service manager or
+// `kill`, SIGHUP when the terminal goes away): one handler for all three for a scope, the
+// previous ones put back afterwards, so neither command leaves its handler behind for the code
+// that follows. record stops at a batch boundary, sweep after the current run.
 
 #include <csignal>
+#include <cstddef>
+#include <cstring>
+#include <iterator>
+#include <unistd.h>
 
 namespace starscope::workloads {
 
-class ScopedSigintHandler {
+inline constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP};
+
+// "SIGINT", "SIGTERM", "SIGHUP" (async-signal-safe: a literal).
+inline const char* stopSignalName(int signal) {
+    switch (signal) {
+    case SIGINT: return "SIGINT";
+    case SIGTERM: return "SIGTERM";
+    case SIGHUP: return "SIGHUP";
+    default: return "a signal";
+    }
+}
+
+// What a shell reports for a process ended by that signal: 130, 143, 129.
+inline int exitCodeForSignal(int signal) { return 128 + signal; }
+
+// Writes text to stderr from a signal handler (write(2) is async-signal-safe, streams are not).
+inline void writeFromHandler(const char* text) {
+    [[maybe_unused]] const auto written = ::write(STDERR_FILENO, text, std::strlen(text));
+}
+
+class ScopedStopSignals {
 public:
-    explicit ScopedSigintHandler(void (*handler)(int)) {
+    explicit ScopedStopSignals(void (*handler)(int)) {
         struct sigaction action {};
         action.sa_handler = handler;
         sigemptyset(&action.sa_mask);
-        ::sigaction(SIGINT, &action, &m_previous);
+        // One handler at a time: the count of signals it keeps stays exact.
+        for (const int signal : kStopSignals) {
+            sigaddset(&action.sa_mask, signal);
+        }
+        for (std::size_t i = 0; i < std::size(kStopSignals); ++i) {
+            ::sigaction(kStopSignals[i], &action, &m_previous[i]);
+        }
+        // With stderr on a pipe whose reader died (a closed terminal's `| tee`), a progress line
+        // would raise SIGPIPE and end the process before the trace is written.
+        struct sigaction ignore {};
+        ignore.sa_handler = SIG_IGN;
+        sigemptyset(&ignore.sa_mask);
+        ::sigaction(SIGPIPE, &ignore, &m_previousPipe);
     }
-    ~ScopedSigintHandler() { ::sigaction(SIGINT, &m_previous, nullptr); }
-    ScopedSigintHandler(const ScopedSigintHandler&) = delete;
-    ScopedSigintHandler& operator=(const ScopedSigintHandler&) = delete;
+    ~ScopedStopSignals() {
+        for (std::size_t i = 0; i < std::size(kStopSignals); ++i) {
+            ::sigaction(kStopSignals[i], &m_previous[i], nullptr);
+        }
+        ::sigaction(SIGPIPE, &m_previousPipe, nullptr);
+    }
+    ScopedStopSignals(const ScopedStopSignals&) = delete;
+    ScopedStopSignals& operator=(const ScopedStopSignals&) = delete;
 
 private:
-    struct sigaction m_previous {};
+    struct sigaction m_previous[std::size(kStopSignals)] {};
+    struct sigaction m_previousPipe {};
 };
 
 } // namespace starscope::workloads

@@ -194,6 +194,119 @@ TEST(RecordFaults, OutputFolderRemovedMidRunIsReported) {
     EXPECT_NE(stderrText.find(run.string()), std::string::npos) << stderrText;
 }
 
+// A run long enough (twenty epochs of a thousand images) that signals sent once its folder is
+// locked and StarPU's workers run land before it ends; the run stops at the next batch boundary, so it costs little.
+pid_t spawnLongRun(const fs::path& run, const fs::path& logDir) {
+    auto args = recordArgs(run);
+    args[4] = "20";
+    const pid_t pid = spawnStarscope(args, logDir);
+    // Once StarPU's two workers exist (three threads), training is under way.
+    const auto task = fs::path("/proc") / std::to_string(pid) / "task";
+    const auto threads = [&] {
+        std::error_code ec;
+        return std::distance(fs::directory_iterator(task, ec), fs::directory_iterator());
+    };
+    for (int i = 0; i < 3000 && (!fs::exists(run / ".starscope.lock") || threads() < 3); ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return pid;
+}
+
+// Until text appears in file (the recorder's answer to a signal), at most a minute.
+bool waitForText(const fs::path& file, const std::string& text) {
+    for (int i = 0; i < 6000; ++i) {
+        if (starscope::testing::readFile(file).find(text) != std::string::npos) {
+            return true;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return false;
+}
+
+struct StopCase {
+    int signal;
+    int count; // signals sent, each once the previous one was acknowledged
+    const char* name;
+};
+
+class RecordStopSignal : public ::testing::TestWithParam<StopCase> {};
+
+// SIGTERM (a service manager, `kill`), SIGHUP (the terminal closed) and a second Ctrl-C used to
+// end record at once: an empty run folder, no run.json, no word. Each now stops at a batch
+// boundary with a readable trace, says what it does, and exits as a shell reports the signal.
+TEST_P(RecordStopSignal, StopsAtABatchBoundaryWithAReadableTraceAndSaysSo) {
+    const auto [signal, count, name] = GetParam();
+    TempDir dir;
+    const auto run = dir / "run";
+    const pid_t pid = spawnLongRun(run, dir.path());
+    ASSERT_TRUE(fs::exists(run / ".starscope.lock")) << starscope::testing::readFile(dir / "stderr.txt");
+    ASSERT_EQ(::kill(pid, signal), 0);
+    const std::string first = std::string(name) + ": stopping after the batch in progress";
+    EXPECT_TRUE(waitForText(dir / "stderr.txt", first)) << starscope::testing::readFile(dir / "stderr.txt");
+    for (int i = 1; i < count; ++i) {
+        ::kill(pid, signal); // the process may have ended meanwhile: nothing to check then
+        EXPECT_TRUE(waitForText(dir / "stderr.txt", "still stopping")
+                    || !fs::exists("/proc/" + std::to_string(pid) + "/task"));
+    }
+    const Exit exit = waitFor(pid);
+    const auto stderrText = starscope::testing::readFile(dir / "stderr.txt");
+    ASSERT_FALSE(exit.signalled) << "killed by signal " << exit.code << "\n" << stderrText;
+    EXPECT_EQ(exit.code, 128 + signal) << stderrText;
+    const auto json = nlohmann::json::parse(starscope::testing::readFile(run / "run.json"));
+    EXPECT_EQ(json.at("status"), "interrupted");
+    EXPECT_EQ(json.at("interrupted_by"), name);
+    auto trace = tracer::readTrace(run);
+    ASSERT_TRUE(trace.ok()) << trace.error().describe();
+    EXPECT_FALSE(trace->lanes.empty());
+}
+
+INSTANTIATE_TEST_SUITE_P(Signals, RecordStopSignal,
+                         ::testing::Values(StopCase{SIGTERM, 1, "SIGTERM"}, StopCase{SIGHUP, 1, "SIGHUP"},
+                                           StopCase{SIGINT, 2, "SIGINT"}),
+                         [](const ::testing::TestParamInfo<StopCase>& param) {
+                             return std::string(param.param.name) + "x" + std::to_string(param.param.count);
+                         });
+
+// Two records into one folder used to both run, and one trace was silently lost. The second
+// is now refused at once, naming the first one's pid, and the first goes on untouched.
+TEST(RecordFaults, ASecondRecordIntoALockedFolderIsRefusedWithTheHoldersPid) {
+    TempDir dir;
+    const auto run = dir / "run";
+    const pid_t first = spawnLongRun(run, dir.path());
+    ASSERT_TRUE(fs::exists(run / ".starscope.lock")) << starscope::testing::readFile(dir / "stderr.txt");
+    const fs::path secondLogs = dir / "second";
+    fs::create_directory(secondLogs);
+    for (const bool force : {false, true}) {
+        auto args = recordArgs(run);
+        if (force) {
+            args.push_back("--force");
+        }
+        const Exit second = runStarscope(args, secondLogs);
+        const auto stderrText = starscope::testing::readFile(secondLogs / "stderr.txt");
+        EXPECT_FALSE(second.signalled);
+        EXPECT_NE(second.code, 0) << stderrText;
+        EXPECT_NE(stderrText.find("being written by another starscope (pid " + std::to_string(first) + ")"),
+                  std::string::npos)
+            << stderrText;
+    }
+    EXPECT_FALSE(fs::exists(run / "run.json")); // the refused ones wrote nothing
+    ::kill(first, SIGTERM);
+    const Exit exit = waitFor(first);
+    EXPECT_EQ(exit.code, 128 + SIGTERM) << starscope::testing::readFile(dir / "stderr.txt");
+    EXPECT_TRUE(tracer::readTrace(run).ok());
+    // Released with the process: the folder can be recorded again.
+    EXPECT_EQ(runStarscope([&] {
+                  auto args = recordArgs(run);
+                  args[4] = "1";
+                  args.push_back("--force");
+                  return args;
+              }(),
+                           secondLogs)
+                  .code,
+              0)
+        << starscope::testing::readFile(secondLogs / "stderr.txt");
+}
+
 // A small tmpfs over a folder: a disk that can fill up. Mounted in a mount namespace of this
 // test process alone when it can (nothing outlives the test), else in the shared one and
 // unmounted on destruction. Needs CAP_SYS_ADMIN (root, as in CI): why() says what failed.

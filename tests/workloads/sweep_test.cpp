@@ -5,6 +5,7 @@
 #include "tests/support/test_support.hpp"
 #include "tests/workloads/run_folder.hpp"
 
+#include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <fstream>
@@ -281,4 +282,95 @@ TEST(Sweep, BadInputFailsBeforeAnythingIsRecorded) {
     std::ofstream(out / "notes.txt") << "mine";
     EXPECT_EQ(sweep(out, "--batches 2", log), 2) << readFile(log);
     EXPECT_NE(readFile(log).find("holds no sweep.json"), std::string::npos) << readFile(log);
+}
+
+namespace {
+
+// The pid of the sweep's record child (its only child), 0 while there is none.
+pid_t childOf(pid_t parent) {
+    std::ifstream children("/proc/" + std::to_string(parent) + "/task/" + std::to_string(parent) + "/children");
+    pid_t child = 0;
+    children >> child;
+    return child;
+}
+
+} // namespace
+
+// SIGTERM to a sweep used to end the sweep and leave its record child running on its own (in
+// its own process group, so nothing else reached it). It is now passed on: the run stops at a
+// batch boundary with its trace, the sweep exits 143, and the child is gone. While it runs,
+// the sweep folder and the run folder are locked: a second sweep or a record into the run's
+// folder is refused with the pid that holds it.
+TEST(Sweep, SigtermIsPassedOnAndNoRunOutlivesTheSweep) {
+    TempDir dir;
+    const auto out = dir / "sweep";
+    const std::string logPath = (dir / "log.txt").string();
+    std::vector<std::string> args{
+        STARSCOPE_BINARY, "sweep",   "--out",        out.string(), "--arenas",       "single,double",
+        "--loaders",      "naive",   "--epochs",     "20",         "--batch-size",   "32",
+        "--workers",      "2",       "--train-images", "1000",     "--test-images",  "100"};
+    const pid_t pid = spawnLogged(args, logPath);
+    ASSERT_GT(pid, 0) << args[0];
+    pid_t child = 0;
+    for (int i = 0; i < 1200 && (child == 0 || !fs::exists(out / "single-naive-r0" / ".starscope.lock")); ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        child = childOf(pid);
+    }
+    ASSERT_GT(child, 0) << readFile(logPath);
+
+    const auto log = dir / "second.txt";
+    EXPECT_NE(sweep(out, "--arenas single,double --loaders naive --epochs 20 --batch-size 32 --workers 2 "
+                         "--train-images 1000 --test-images 100",
+                    log),
+              0);
+    EXPECT_NE(readFile(log).find("sweep folder is being written by another starscope (pid " + std::to_string(pid) + ")"),
+              std::string::npos)
+        << readFile(log);
+    EXPECT_NE(runCommand(runStarscope("record --out '" + (out / "single-naive-r0").string() + "' --force", log)), 0);
+    EXPECT_NE(readFile(log).find("run folder is being written by another starscope (pid " + std::to_string(child) + ")"),
+              std::string::npos)
+        << readFile(log);
+
+    ASSERT_EQ(::kill(pid, SIGTERM), 0);
+    int status = 0;
+    ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+    ASSERT_TRUE(WIFEXITED(status)) << readFile(logPath);
+    EXPECT_EQ(WEXITSTATUS(status), 143) << readFile(logPath);
+    // The sweep reaped its child before exiting: its pid no longer exists.
+    EXPECT_EQ(::kill(child, 0), -1);
+    EXPECT_EQ(errno, ESRCH);
+    const auto run = readJson(out / "single-naive-r0" / "run.json");
+    EXPECT_EQ(run["status"], "interrupted");
+    EXPECT_EQ(run["interrupted_by"], "SIGTERM");
+    EXPECT_EQ(findProfFiles(out / "single-naive-r0").size(), 1U);
+    EXPECT_FALSE(fs::exists(out / "double-naive-r0" / "run.json"));
+    EXPECT_NE(readFile(logPath).find("stopped by SIGTERM"), std::string::npos) << readFile(logPath);
+}
+
+// Resuming a sweep with fewer loaders (or repetitions) used to rewrite sweep.json and the
+// summary down to that invocation's runs: the others were still in the folder but no longer
+// in its summary. The summary covers every run the folder holds.
+TEST(Sweep, AResumeWithFewerStrategiesKeepsEveryRunInTheSummary) {
+    TempDir dir;
+    const auto out = dir / "sweep";
+    const auto log = dir / "log.txt";
+    const std::string shared = "--arenas single --batches 2 --batch-size 32 --chunk 16 --workers 2 --test-images 100";
+    ASSERT_EQ(sweep(out, shared + " --loaders naive,prefetch --repeat 2", log), 0) << readFile(log);
+    ASSERT_EQ(sweep(out, shared + " --loaders naive", log), 0) << readFile(log);
+    EXPECT_EQ(skipped(readFile(log)), std::vector<std::string>{"single-naive-r0"}) << readFile(log);
+
+    const auto summary = readJson(out / "summary.json");
+    std::map<std::string, std::string> actions;
+    for (const auto& row : summary["runs"]) {
+        actions[row["run"].get<std::string>()] = row["action"].get<std::string>();
+        EXPECT_EQ(row["status"], "completed") << row.dump();
+    }
+    const std::map<std::string, std::string> expected{{"single-naive-r0", "skipped"},
+                                                      {"single-prefetch-r0", "kept"},
+                                                      {"single-naive-r1", "kept"},
+                                                      {"single-prefetch-r1", "kept"}};
+    EXPECT_EQ(actions, expected);
+    EXPECT_EQ(linesWith(readFile(out / "summary.csv"), ",completed,").size(), 4U) << readFile(out / "summary.csv");
+    EXPECT_EQ(readJson(out / "sweep.json")["strategies"],
+              nlohmann::json({"single+naive", "single+prefetch"}));
 }

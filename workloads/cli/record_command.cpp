@@ -100,7 +100,7 @@ void addRecordCommand(CLI::App& app, std::ostream& out, std::ostream& err) {
             throw CLI::RuntimeError(2);
         }
         printSummary(out, *plan, *outcome);
-        if (const int code = exitCodeFor(outcome->status); code != 0) {
+        if (const int code = exitCodeFor(*outcome); code != 0) {
             if (!outcome->record.error.empty()) {
                 err << "starscope record: " << outcome->record.error << "\n";
             }

@@ -1,5 +1,6 @@
 #include "workloads/cli/sweep_command.hpp"
 
+#include "workloads/sigint_handler.hpp"
 #include "workloads/sweep/sweep.hpp"
 
 #include <memory>
@@ -53,7 +54,7 @@ void addSweepCommand(CLI::App& app, std::ostream& out, std::ostream& err) {
         out << "summary " << (plan->dir / "summary.csv").string() << ", "
             << (plan->dir / "summary.json").string() << "\n";
         if (outcome->interrupted) {
-            throw CLI::RuntimeError(130);
+            throw CLI::RuntimeError(exitCodeForSignal(outcome->stopSignal != 0 ? outcome->stopSignal : SIGINT));
         }
         if (outcome->failed > 0) {
             throw CLI::RuntimeError(1);

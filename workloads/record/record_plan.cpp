@@ -1,5 +1,7 @@
 #include "workloads/record/record_plan.hpp"
 
+#include "workloads/record/folder_lock.hpp"
+
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
@@ -61,7 +63,10 @@ WorkloadResult<fs::path> checkOutput(const std::string& out, bool force, bool& e
         if (!fs::is_directory(dir, ec)) {
             return workloadError(ErrorCode::Io, "exists and is not a folder (--out)", dir.string());
         }
-        if (!force && !fs::is_empty(dir, ec)) {
+        if (const auto holder = folderLockHolder(dir)) {
+            return fail(lockedFolderError(dir, "run folder", *holder));
+        }
+        if (!force && !isEmptyRunFolder(dir)) {
             return workloadError(ErrorCode::Io,
                                  "run folder already exists and is not empty: pass --force to "
                                  "overwrite it, or choose another --out",

@@ -1,6 +1,7 @@
 #include "workloads/record/recorder.hpp"
 
 #include "tracer/readers/read_trace.hpp"
+#include "workloads/record/folder_lock.hpp"
 #include "workloads/sigint_handler.hpp"
 
 #include <atomic>
@@ -27,13 +28,32 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 std::atomic<bool> g_stop{false};
-static_assert(std::atomic<bool>::is_always_lock_free, "the SIGINT handler needs a lock-free flag");
+std::atomic<int> g_signals{0};
+std::atomic<int> g_firstSignal{0};
+static_assert(std::atomic<bool>::is_always_lock_free && std::atomic<int>::is_always_lock_free,
+              "the signal handler needs lock-free atomics");
 
-extern "C" void onSigint(int) {
-    if (g_stop.exchange(true)) {
-        // A second Ctrl-C: the user insists; let the default action end the process.
-        std::signal(SIGINT, SIG_DFL);
-        std::raise(SIGINT);
+// The trace lives in FxT's memory buffer until starpu_shutdown writes it: a process that dies
+// before then loses all of it. So the first signal stops at the next batch boundary, the
+// second only says what is still going on (there is nothing left to skip: tasks already
+// submitted cannot be cancelled and the shutdown is the trace being written), and only a third
+// ends the process, trace lost.
+extern "C" void onRecordSignal(int signal) {
+    const int count = g_signals.fetch_add(1) + 1;
+    if (count == 1) {
+        g_firstSignal.store(signal);
+        g_stop.store(true);
+        writeFromHandler("\nstarscope record: ");
+        writeFromHandler(stopSignalName(signal));
+        writeFromHandler(": stopping after the batch in progress; StarPU then shuts down and writes "
+                         "the trace, and run.json marks the run interrupted. A second signal changes "
+                         "nothing; a third ends at once and loses the trace.\n");
+    } else if (count == 2) {
+        writeFromHandler("starscope record: still stopping: waiting for the tasks already submitted, "
+                         "then writing the trace; one more signal ends at once and loses the trace\n");
+    } else {
+        std::signal(signal, SIG_DFL);
+        std::raise(signal);
     }
 }
 
@@ -51,28 +71,45 @@ bool isRunArtifact(const std::string& name) {
            || name.starts_with("trace.") || name == "paje.trace";
 }
 
-// Creates the folder (if needed), proves it writable, and with --force clears a previous
-// run's files. Undoes the creation on failure.
-WorkloadResult<Done> prepareRunFolder(const RecordPlan& plan) {
+// Creates the folder (if needed), locks it, proves it writable, and with --force clears a
+// previous run's files. Undoes the creation on failure. The lock is held until the run is
+// written (the returned FolderLock lives as long as the recording).
+WorkloadResult<FolderLock> prepareRunFolder(const RecordPlan& plan) {
     std::error_code ec;
-    const bool created = !plan.outExists;
-    if (created && !fs::create_directories(plan.outDir, ec) && ec) {
+    // Whether this process made the folder: another record may have made it since the plan.
+    const bool created = fs::create_directories(plan.outDir, ec);
+    if (ec) {
         return workloadError(ErrorCode::Io, "cannot create the run folder: " + ec.message(),
                              plan.outDir.string());
+    }
+    const auto undo = [&] {
+        if (created) {
+            fs::remove_all(plan.outDir, ec);
+        }
+    };
+    auto lock = FolderLock::acquire(plan.outDir, "run folder");
+    if (!lock) {
+        undo();
+        return fail(lock.error());
     }
     const auto probe = plan.outDir / ".starscope-write-test";
     std::FILE* file = std::fopen(probe.c_str(), "w");
     if (file == nullptr) {
         const int err = errno;
-        if (created) {
-            fs::remove_all(plan.outDir, ec);
-        }
+        undo();
         return workloadError(ErrorCode::Io,
                              std::string("run folder is not writable: ") + std::strerror(err),
                              plan.outDir.string());
     }
     std::fclose(file);
     fs::remove(probe, ec);
+    // A folder that another record filled between the plan and the lock is not ours to clear.
+    if (!created && !plan.options.force && !isEmptyRunFolder(plan.outDir)) {
+        return workloadError(ErrorCode::Io,
+                             "run folder already exists and is not empty: pass --force to "
+                             "overwrite it, or choose another --out",
+                             plan.outDir.string());
+    }
     if (plan.outExists && plan.options.force) {
         for (const auto& entry : fs::directory_iterator(plan.outDir, ec)) {
             if (isRunArtifact(entry.path().filename().string())) {
@@ -80,7 +117,7 @@ WorkloadResult<Done> prepareRunFolder(const RecordPlan& plan) {
             }
         }
     }
-    return Done{};
+    return std::move(lock).value();
 }
 
 std::optional<std::uint64_t> freeBytes(const char* dir) {
@@ -232,11 +269,15 @@ std::optional<std::uint64_t> executedTasks() {
 
 } // namespace
 
-int exitCodeFor(const std::string& status) {
-    if (status == "completed") {
+int exitCodeFor(const RecordOutcome& outcome) {
+    if (outcome.status == "completed") {
         return 0;
     }
-    return status == "interrupted" ? 130 : 1;
+    if (outcome.status == "interrupted") {
+        const int signal = outcome.record.interruptSignal;
+        return exitCodeForSignal(signal != 0 ? signal : SIGINT);
+    }
+    return 1;
 }
 
 WorkloadResult<RecordOutcome> executeRecord(RecordPlan& plan,
@@ -246,9 +287,12 @@ WorkloadResult<RecordOutcome> executeRecord(RecordPlan& plan,
     // start-up, ends in a clean, interrupted run instead of killing the process; before this
     // point nothing has been written and the default action is right.
     g_stop.store(false);
-    const ScopedSigintHandler sigint(onSigint);
-    if (auto ready = prepareRunFolder(plan); !ready) {
-        return fail(ready.error());
+    g_signals.store(0);
+    g_firstSignal.store(0);
+    const ScopedStopSignals signals(onRecordSignal);
+    auto lock = prepareRunFolder(plan);
+    if (!lock) {
+        return fail(lock.error());
     }
     warnIfSpaceIsShort(plan, progress);
     configureStarpu(plan);
@@ -290,6 +334,9 @@ WorkloadResult<RecordOutcome> executeRecord(RecordPlan& plan,
         record.tasksExecuted = executedTasks();
         if (report) {
             record.status = report->interrupted ? "interrupted" : "completed";
+            if (report->interrupted) {
+                record.interruptSignal = g_firstSignal.load();
+            }
             record.train = std::move(report.value());
         } else {
             record.status = "failed";

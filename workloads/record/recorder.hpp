@@ -2,7 +2,7 @@
 // Runs a planned recording: creates and checks the run folder, configures StarPU's FxT tracing
 // through its environment (prefix = run folder, buffer sized for the whole run), trains, shuts
 // StarPU down (which writes the trace) and writes run.json. Ctrl-C stops at the next batch
-// boundary and the run is kept, marked "interrupted".
+// boundary and the run is kept, marked "interrupted"; SIGTERM and SIGHUP do the same.
 
 #include "workloads/record/record_plan.hpp"
 #include "workloads/record/run_json.hpp"
@@ -26,7 +26,8 @@ WorkloadResult<RecordOutcome> executeRecord(RecordPlan& plan,
                                             const std::vector<std::string>& command,
                                             std::ostream& progress, bool showProgress);
 
-// 0 completed, 130 interrupted (as a shell reports SIGINT), 1 failed.
-int exitCodeFor(const std::string& status);
+// 0 completed, 128 + the signal when interrupted (as a shell reports it: 130 for SIGINT, 143
+// for SIGTERM, 129 for SIGHUP), 1 failed.
+int exitCodeFor(const RecordOutcome& outcome);
 
 } // namespace starscope::workloads

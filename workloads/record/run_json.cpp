@@ -1,6 +1,7 @@
 #include "workloads/record/run_json.hpp"
 
 #include "common/file_writer.hpp"
+#include "workloads/sigint_handler.hpp"
 
 #include <starpu.h>
 
@@ -100,6 +101,9 @@ json runJson(const RecordPlan& plan, const RunRecord& record) {
     out["status"] = record.status;
     if (!record.error.empty()) {
         out["error"] = record.error;
+    }
+    if (record.status == "interrupted" && record.interruptSignal != 0) {
+        out["interrupted_by"] = stopSignalName(record.interruptSignal);
     }
     out["started_at"] = record.startedAt;
     out["command"] = record.command;

@@ -20,6 +20,7 @@ inline constexpr int kRunJsonVersion = 1;
 struct RunRecord {
     std::string status = "failed"; // completed | interrupted | failed
     std::string error;             // why, when failed
+    int interruptSignal = 0;       // SIGINT, SIGTERM or SIGHUP when interrupted
     std::optional<TrainReport> train;
     PapiReport papi;
     EnergyReport energy;

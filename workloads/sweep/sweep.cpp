@@ -1,5 +1,6 @@
 #include "workloads/sweep/sweep.hpp"
 
+#include "workloads/record/folder_lock.hpp"
 #include "workloads/record/run_json.hpp"
 #include "workloads/sweep/sweep_summary.hpp"
 #include "workloads/sigint_handler.hpp"
@@ -13,6 +14,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <ostream>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -24,10 +26,34 @@ using nlohmann::json;
 namespace {
 
 std::atomic<int> g_sigints{0};
-static_assert(std::atomic<int>::is_always_lock_free, "the SIGINT handler needs a lock-free count");
+std::atomic<int> g_stopSignal{0}; // the first signal that asked the sweep to stop
+std::atomic<int> g_forward{0};    // the last signal passed on to the run in progress
+std::atomic<pid_t> g_child{0};    // the run in progress, while it can still be signalled
+static_assert(std::atomic<int>::is_always_lock_free && std::atomic<pid_t>::is_always_lock_free,
+              "the signal handler needs lock-free atomics");
 
-void onSigint(int /*signal*/) {
-    g_sigints.fetch_add(1);
+// A first Ctrl-C lets the run in progress finish (the terminal's Ctrl-C reaches only the sweep:
+// the run has its own process group); a second one, and any SIGTERM or SIGHUP, is passed on to
+// it at once, so that it stops at its next batch boundary with its trace, and no run outlives
+// the sweep.
+extern "C" void onSweepSignal(int signal) {
+    int none = 0;
+    const bool first = g_stopSignal.compare_exchange_strong(none, signal);
+    const bool forward = signal != SIGINT || g_sigints.fetch_add(1) >= 1;
+    if (forward) {
+        g_forward.store(signal);
+        if (const pid_t child = g_child.load(); child > 0) {
+            ::kill(child, signal);
+        }
+    }
+    if (first) {
+        writeFromHandler("\nstarscope sweep: ");
+        writeFromHandler(stopSignalName(signal));
+        writeFromHandler(forward ? ": passed on to the run in progress, which stops at its next batch "
+                                   "boundary and keeps its trace; no further run starts\n"
+                                 : ": stopping after the run in progress; a second Ctrl-C stops that run "
+                                   "too, at its next batch boundary\n");
+    }
 }
 
 const char* kSweepFile = "sweep.json";
@@ -62,7 +88,7 @@ std::string runStatus(const fs::path& dir) {
 }
 
 // Runs args with stdout and stderr in logFile, in its own process group so that the terminal's
-// Ctrl-C reaches only the sweep; a second Ctrl-C is passed on. Returns the exit status.
+// Ctrl-C reaches only the sweep; signals are passed on by onSweepSignal. Returns the exit status.
 WorkloadResult<int> runChild(const fs::path& executable, const std::vector<std::string>& args,
                              const fs::path& logFile) {
     const int fd = ::open(logFile.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -75,12 +101,19 @@ WorkloadResult<int> runChild(const fs::path& executable, const std::vector<std::
         argv.push_back(const_cast<char*>(a.c_str()));
     }
     argv.push_back(nullptr);
+    const pid_t parent = ::getpid();
     const pid_t pid = ::fork();
     if (pid < 0) {
         ::close(fd);
         return workloadError(ErrorCode::Runtime, std::string("fork: ") + std::strerror(errno));
     }
     if (pid == 0) {
+        // Should the sweep die without passing a signal on (SIGKILL), the run still gets a
+        // SIGTERM, stops cleanly and keeps its trace instead of running on unattended.
+        ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+        if (::getppid() != parent) {
+            ::_exit(128 + SIGTERM);
+        }
         ::setpgid(0, 0);
         ::dup2(fd, STDOUT_FILENO);
         ::dup2(fd, STDERR_FILENO);
@@ -90,22 +123,85 @@ WorkloadResult<int> runChild(const fs::path& executable, const std::vector<std::
         ::_exit(127);
     }
     ::close(fd);
-    bool forwarded = false;
+    g_child.store(pid);
+    // A SIGTERM that came between the check before this run and the fork.
+    if (const int pending = g_forward.load(); pending != 0) {
+        ::kill(pid, pending);
+    }
+    // Wait for the exit without reaping first: until it is reaped the pid cannot be reused, so
+    // the handler never signals a stranger.
+    siginfo_t info{};
+    while (::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOWAIT) < 0) {
+        if (errno != EINTR) {
+            g_child.store(0);
+            return workloadError(ErrorCode::Runtime, std::string("waitid: ") + std::strerror(errno));
+        }
+    }
+    g_child.store(0);
     int status = 0;
     while (::waitpid(pid, &status, 0) < 0) {
         if (errno != EINTR) {
-            return workloadError(ErrorCode::Runtime,
-                                 std::string("waitpid: ") + std::strerror(errno));
-        }
-        if (!forwarded && g_sigints.load() >= 2) {
-            ::kill(pid, SIGINT);
-            forwarded = true;
+            return workloadError(ErrorCode::Runtime, std::string("waitpid: ") + std::strerror(errno));
         }
     }
     if (WIFEXITED(status)) {
         return WEXITSTATUS(status);
     }
     return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+
+// The strategies ("arenas+loader") an earlier invocation wrote into dir/sweep.json.
+std::vector<std::string> recordedStrategies(const fs::path& dir) {
+    std::vector<std::string> names;
+    std::ifstream in(dir / kSweepFile);
+    if (!in) {
+        return names;
+    }
+    const json doc = json::parse(in, nullptr, false);
+    if (doc.is_object() && doc.contains("strategies") && doc["strategies"].is_array()) {
+        for (const auto& name : doc["strategies"]) {
+            if (name.is_string()) {
+                names.push_back(name.get<std::string>());
+            }
+        }
+    }
+    return names;
+}
+
+// Run folders "<arenas>-<loader>-r<k>" of the given strategies that the plan does not name, in
+// repetition order and then strategy order, as a sweep records them.
+std::vector<SweepRun> earlierRuns(const SweepPlan& plan, const std::vector<std::string>& strategies) {
+    std::vector<SweepRun> runs;
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(plan.dir, ec)) {
+        const std::string name = entry.path().filename().string();
+        if (!entry.is_directory(ec)
+            || std::any_of(plan.runs.begin(), plan.runs.end(), [&](const SweepRun& r) { return r.name == name; })) {
+            continue;
+        }
+        for (const auto& strategy : strategies) {
+            const auto plus = strategy.find('+');
+            if (plus == std::string::npos) {
+                continue;
+            }
+            const std::string arenas = strategy.substr(0, plus);
+            const std::string loader = strategy.substr(plus + 1);
+            const std::string prefix = arenas + "-" + loader + "-r";
+            const std::string digits = name.starts_with(prefix) ? name.substr(prefix.size()) : std::string();
+            if (digits.empty() || digits.size() > 3
+                || !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+                continue;
+            }
+            runs.push_back(SweepRun{name, arenas, loader, std::stoul(digits), entry.path(), {}});
+            break;
+        }
+    }
+    const auto rank = [&](const SweepRun& run) {
+        const auto at = std::find(strategies.begin(), strategies.end(), run.arenas + "+" + run.loader);
+        return std::pair(run.repetition, at - strategies.begin());
+    };
+    std::sort(runs.begin(), runs.end(), [&](const SweepRun& a, const SweepRun& b) { return rank(a) < rank(b); });
+    return runs;
 }
 
 } // namespace
@@ -170,7 +266,10 @@ WorkloadResult<SweepPlan> planSweep(const SweepOptions& options) {
             return workloadError(ErrorCode::Io, "exists and is not a folder (--out)",
                                  plan.dir.string());
         }
-        if (!fs::is_empty(plan.dir, ec) && !fs::exists(plan.dir / kSweepFile, ec)) {
+        if (const auto holder = folderLockHolder(plan.dir)) {
+            return fail(lockedFolderError(plan.dir, "sweep folder", *holder));
+        }
+        if (!isEmptyRunFolder(plan.dir) && !fs::exists(plan.dir / kSweepFile, ec)) {
             return workloadError(ErrorCode::Io,
                                  "folder is not empty and holds no sweep.json: choose another "
                                  "--out (a sweep only resumes its own folder)",
@@ -231,9 +330,16 @@ WorkloadResult<SweepOutcome> executeSweep(const SweepPlan& plan, std::ostream& l
         return workloadError(ErrorCode::Io, "cannot create the sweep folder: " + ec.message(),
                              plan.dir.string());
     }
-    // The strategies in the order they were asked for: `starscope compare` orders its table
-    // by it and takes the first as the default baseline.
-    std::vector<std::string> strategies;
+    // Held until the summary is written: a second sweep (or a resume) on the same folder at the
+    // same time would record the same runs twice and overwrite the summary.
+    auto lock = FolderLock::acquire(plan.dir, "sweep folder");
+    if (!lock) {
+        return fail(lock.error());
+    }
+    // The strategies in the order they were first asked for (`starscope compare` orders its
+    // table by it and takes the first as the default baseline), those of earlier invocations
+    // of this sweep included: the folder still holds their runs.
+    std::vector<std::string> strategies = recordedStrategies(plan.dir);
     for (const auto& run : plan.runs) {
         const std::string name = run.arenas + "+" + run.loader;
         if (std::find(strategies.begin(), strategies.end(), name) == strategies.end()) {
@@ -248,9 +354,12 @@ WorkloadResult<SweepOutcome> executeSweep(const SweepPlan& plan, std::ostream& l
         !written) {
         return fail(written.error());
     }
-    // Counts Ctrl-C while the sweep runs; the previous handler comes back afterwards.
+    // Stop signals while the sweep runs; the previous handlers come back afterwards.
     g_sigints.store(0);
-    const ScopedSigintHandler sigints(onSigint);
+    g_stopSignal.store(0);
+    g_forward.store(0);
+    g_child.store(0);
+    const ScopedStopSignals signals(onSweepSignal);
     SweepOutcome outcome;
     const std::size_t total = plan.runs.size();
     std::vector<std::string> actions(total, "not run");
@@ -258,9 +367,10 @@ WorkloadResult<SweepOutcome> executeSweep(const SweepPlan& plan, std::ostream& l
         const auto& run = plan.runs[i];
         const std::string counter =
             "[" + std::to_string(i + 1) + "/" + std::to_string(total) + "] ";
-        if (g_sigints.load() > 0) {
+        if (const int signal = g_stopSignal.load(); signal != 0) {
             outcome.interrupted = true;
-            log << "starscope sweep: stopped by Ctrl-C; run the same command again to resume\n";
+            log << "starscope sweep: stopped by " << stopSignalName(signal)
+                << "; run the same command again to resume\n";
             break;
         }
         if (runStatus(run.dir) == "completed") {
@@ -291,8 +401,14 @@ WorkloadResult<SweepOutcome> executeSweep(const SweepPlan& plan, std::ostream& l
             outcome.interrupted = true;
         }
     }
+    outcome.stopSignal = g_stopSignal.load();
     for (std::size_t i = 0; i < total; ++i) {
         outcome.rows.push_back(measureRun(plan.runs[i], i, actions[i]));
+    }
+    // Runs of earlier invocations that this one did not ask for (fewer loaders, fewer
+    // repetitions) stay in the summary: it covers every run the folder holds.
+    for (const auto& run : earlierRuns(plan, strategies)) {
+        outcome.rows.push_back(measureRun(run, outcome.rows.size(), "kept"));
     }
     if (auto written = writeSummary(plan.dir, outcome.rows); !written) {
         return fail(written.error());

@@ -54,7 +54,7 @@ struct SweepRow {
     std::string loader;
     std::size_t repetition = 0;
     std::string status; // completed | interrupted | failed | not run
-    std::string action; // recorded | skipped | not run
+    std::string action; // recorded | skipped | not run | kept (a run of an earlier invocation)
     std::optional<double> wallSeconds;
     std::optional<double> totalSeconds;
     std::optional<double> makespanNs;
@@ -74,6 +74,7 @@ struct SweepOutcome {
     std::size_t skipped = 0;
     std::size_t failed = 0;
     bool interrupted = false;
+    int stopSignal = 0; // the signal that stopped the sweep (SIGINT, SIGTERM, SIGHUP), if any
 };
 
 // "a,b,c" -> {"a","b","c"}; empty items and repeated items are errors naming flag.
@@ -84,7 +85,8 @@ WorkloadResult<SweepPlan> planSweep(const SweepOptions& options);
 
 // Progress lines ("[3/16] record single-advanced-r0", "[4/16] skip ... (completed)") go to log.
 // Ctrl-C stops after the current run; a second Ctrl-C interrupts that run too (at its next
-// batch boundary). Errors returned here are about the sweep folder itself.
+// batch boundary); SIGTERM and SIGHUP are passed on to the run at once. The run never outlives
+// the sweep. Errors returned here are about the sweep folder itself.
 WorkloadResult<SweepOutcome> executeSweep(const SweepPlan& plan, std::ostream& log);
 
 } // namespace starscope::workloads

@@ -9,6 +9,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
+#include <fstream>
+#include <map>
 
 namespace starscope::tracer {
 namespace {
@@ -88,6 +91,83 @@ TEST(FxtReader, GoldenTraceHasWorkersTasksAndMarkers) {
     EXPECT_TRUE(std::is_sorted(trace->markers.begin(), trace->markers.end(),
                                [](const MarkerEvent& a, const MarkerEvent& b) { return a.time < b.time; }));
     EXPECT_TRUE(trace->warnings.empty()) << trace->warnings.front();
+}
+
+// StarPU 1.4 numbers worker kinds from 0x100 (CPU) and names tasks in TaskName events only.
+TEST(FxtReader, Starpu14GoldenReadsWithItsOwnLayout) {
+    const auto trace = readFxt({goldenRun("small14") / "prof_file__0"});
+    ASSERT_TRUE(trace) << trace.error().describe();
+    EXPECT_EQ(trace->metadata.at("starpu.codes"), "1.4.12");
+    EXPECT_NE(trace->metadata.at("starpu.layout").find("1.4.12 ("), std::string::npos);
+    EXPECT_EQ(countLanes(*trace, LaneKind::CpuWorker), 2U);
+    EXPECT_EQ(countLanes(*trace, LaneKind::OtherWorker), 0U);
+    std::map<std::string, std::size_t> codelets;
+    std::size_t withDeps = 0;
+    for (const auto& task : trace->tasks) {
+        if (task.start >= 0) {
+            ++codelets[trace->names.name(task.codelet)];
+            EXPECT_GE(task.submit, 0);
+        }
+        withDeps += task.dependencies.empty() ? 0U : 1U;
+    }
+    EXPECT_EQ(codelets, (std::map<std::string, std::size_t>{{"sample_gate", 2}, {"sample_spin", 18}}));
+    EXPECT_GE(withDeps, 12U);
+    std::size_t parsed = 0;
+    for (const auto& m : trace->markers) {
+        parsed += m.parsed ? 1U : 0U;
+    }
+    EXPECT_EQ(parsed, 18U);
+    EXPECT_TRUE(trace->warnings.empty()) << trace->warnings.front();
+}
+
+// Rewrites parameter 0 (the worker kind) of every WorkerInitStart event of an FxT file in
+// libfxt's layout (see fxt_direct.hpp).
+void setWorkerKinds(const std::filesystem::path& from, const std::filesystem::path& to, std::uint64_t kind) {
+    std::string data = starscope::testing::readFile(from);
+    const auto load = [&](std::size_t at) {
+        std::uint64_t v = 0;
+        std::memcpy(&v, data.data() + at, sizeof v);
+        return v;
+    };
+    std::uint32_t header = 0;
+    std::memcpy(&header, data.data() + 4, sizeof header);
+    std::size_t block = 4 + header;
+    while (block + 16 <= data.size()) {
+        const std::size_t end = std::min<std::size_t>(block + load(block), data.size());
+        for (std::size_t p = block + 16; p + 24 <= end;) {
+            const std::uint64_t word = load(p + 16);
+            if ((word >> 8) == detail::starpu_1_3_10::WorkerInitStart) {
+                std::memcpy(data.data() + p + 24, &kind, sizeof kind);
+            }
+            p += 24 + ((word & 0xff) - 1) * 8;
+        }
+        block = end;
+    }
+    std::ofstream(to, std::ios::binary) << data;
+}
+
+TEST(FxtReader, UnknownWorkerKindsAreAnErrorThatNamesThem) {
+    starscope::testing::TempDir dir;
+    const auto file = dir / "prof_file__0";
+    setWorkerKinds(goldenRun("small14") / "prof_file__0", file, 0x1f0);
+    const auto trace = readFxt({file});
+    ASSERT_FALSE(trace);
+    EXPECT_EQ(trace.error().code, ErrorCode::Unsupported);
+    EXPECT_EQ(trace.error().file, file.string());
+    EXPECT_NE(trace.error().message.find("0x1f0"), std::string::npos) << trace.error().message;
+    EXPECT_NE(trace.error().message.find("1.3 and 1.4"), std::string::npos) << trace.error().message;
+}
+
+TEST(FxtReader, WorkersWithoutAnyTaskAreAWarning) {
+    starscope::testing::TempDir dir;
+    ASSERT_EQ(recordSample(dir / "run", "--batches 1 --tasks 0 --load-us 0 --ncpu 2"), 0)
+        << starscope::testing::readFile(dir.path() / "run.log");
+    const auto trace = readTrace(dir / "run");
+    ASSERT_TRUE(trace) << trace.error().describe();
+    const bool warned = std::any_of(trace->warnings.begin(), trace->warnings.end(), [](const std::string& w) {
+        return w.find("no task execution") != std::string::npos;
+    });
+    EXPECT_TRUE(warned);
 }
 
 TEST(FxtReader, SpansAreSortedNonOverlappingAndWithinTheTrace) {

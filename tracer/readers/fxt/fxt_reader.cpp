@@ -16,8 +16,9 @@
 #include "tracer/readers/fxt/fxt_direct.hpp"
 
 #include <algorithm>
-#include <array>
+#include <cstdio>
 #include <cstring>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -56,6 +57,8 @@ public:
     void finish();
     std::size_t executedTasks() const { return m_executedTasks; }
     std::size_t workers() const { return m_workerLanes.size(); }
+    // What a trace without any known worker holds instead, for the error that says so.
+    std::string noWorkerFound() const;
 
 private:
     struct Thread {
@@ -174,6 +177,8 @@ private:
     std::size_t m_executedTasks = 0;
     std::size_t m_unbalancedPops = 0;
     std::size_t m_unknownWorkers = 0;
+    std::set<std::uint64_t> m_unknownKinds;
+    std::size_t m_starpuEvents = 0;
     std::size_t m_badEvents = 0;
 };
 
@@ -226,6 +231,7 @@ void FileDecoder::initStart(const RawEvent& ev) {
     const auto kind = m_layout.workerKind(p(ev, 0));
     if (!kind) {
         ++m_unknownWorkers;
+        m_unknownKinds.insert(p(ev, 0));
         return;
     }
     std::int32_t lane = workerLane(workerId);
@@ -241,8 +247,26 @@ void FileDecoder::initStart(const RawEvent& ev) {
     threadSet(tid, now(ev), "In");
 }
 
+std::string FileDecoder::noWorkerFound() const {
+    std::string what = "no StarPU worker found in the FxT trace: ";
+    if (m_unknownWorkers > 0) {
+        std::string keys;
+        for (const auto key : m_unknownKinds) {
+            char hex[24];
+            std::snprintf(hex, sizeof hex, "%s0x%llx", keys.empty() ? "" : ", ", static_cast<unsigned long long>(key));
+            keys += hex;
+        }
+        what += std::to_string(m_unknownWorkers) + " worker starts of kinds StarPU " + std::string(m_layout.version)
+                + " does not have (" + keys + ")";
+    } else {
+        what += std::to_string(m_starpuEvents) + " StarPU events but no worker start";
+    }
+    return what + "; starscope reads the FxT traces of StarPU 1.3 and 1.4 (is this another StarPU?)";
+}
+
 bool FileDecoder::handle(const RawEvent& ev) {
     const TimeNs t = now(ev);
+    m_starpuEvents += ev.code < detail::kFutKeychangeCode ? 1U : 0U;
     switch (ev.code) {
     case codes::WorkerInitStart: initStart(ev); break;
     case codes::WorkerInitEnd: {
@@ -527,6 +551,7 @@ TraceResult<Trace> readFxt(const std::vector<std::filesystem::path>& files,
     TimeNs end = 0;
     std::string versions;
     std::size_t workers = 0;
+    std::string noWorker;   // why the first file without workers has none
     for (std::size_t i = 0; i < files.size(); ++i) {
         const bool direct = detail::isDirectFxtLayout(files[i]);
         const auto sniffed = sniffLayout(files[i], direct);
@@ -603,15 +628,15 @@ TraceResult<Trace> readFxt(const std::vector<std::filesystem::path>& files,
                            "events left out of STARPU_FXT_EVENTS, or a StarPU layout starscope misreads");
         }
         workers += decoder.workers();
+        if (decoder.workers() == 0 && noWorker.empty()) {
+            noWorker = decoder.noWorkerFound();
+        }
     }
     builder.setMetadata("format", "fxt");
     builder.setMetadata("starpu.codes", versions);
     auto trace = builder.finish(end);
     if (workers == 0) {
-        return fail(TraceError{ErrorCode::Unsupported,
-                               "no StarPU worker found in the FxT trace (starscope reads the FxT traces of "
-                               "StarPU 1.3 and 1.4; this is another program's trace or another StarPU layout)",
-                               files.front().string(), {}});
+        return fail(TraceError{ErrorCode::Unsupported, noWorker, files.front().string(), {}});
     }
     if (versions.find(',') != std::string::npos) {
         trace.warnings.push_back("the prof files were written by different StarPU versions (" + versions + ")");

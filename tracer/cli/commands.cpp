@@ -132,6 +132,8 @@ struct StatsArgs {
 };
 
 TimeNs toNs(double value, double scale) { return static_cast<TimeNs>(value * scale + (value >= 0 ? 0.5 : -0.5)); }
+// Milliseconds given on the command line in the trace's ticks (time_unit.hpp).
+TimeNs msToTicks(double ms, std::int64_t ticksPerSecond) { return toNs(ms, static_cast<double>(ticksPerSecond) / 1e3); }
 
 int runStats(const StatsArgs& args, const Io& io) {
     const auto trace = detail::load("stats", args.inputs, io);
@@ -141,8 +143,12 @@ int runStats(const StatsArgs& args, const Io& io) {
     BarrierOptions options;
     options.threshold = toNs(args.thresholdUs, 1e3);
     const auto summary = summarize(*trace, options);
-    const TimeNs from = args.fromMs >= 0 ? toNs(args.fromMs, 1e6) : trace->begin;
-    const TimeNs to = args.toMs >= 0 ? toNs(args.toMs, 1e6) : trace->end;
+    // Durations are shown in the trace's own unit: a Paje trace read finer than nanoseconds
+    // shows its sub-nanosecond states as such.
+    const auto tps = ticksPerSecond(*trace);
+    const auto duration = [tps](TimeNs ticks) { return formatDuration(ticks, tps); };
+    const TimeNs from = args.fromMs >= 0 ? msToTicks(args.fromMs, tps) : trace->begin;
+    const TimeNs to = args.toMs >= 0 ? msToTicks(args.toMs, tps) : trace->end;
     if (to < from) {
         *io.err << "starscope stats: --to-ms is before --from-ms\n";
         return 2;
@@ -172,6 +178,8 @@ int runStats(const StatsArgs& args, const Io& io) {
             {"lanes", lanes},
             {"warnings", trace->warnings},
             {"barrier_threshold_ns", options.threshold},
+            // The *_ns times but the threshold are trace ticks: ns unless this says finer.
+            {"ticks_per_second", tps},
         };
         out << doc.dump(2) << "\n";
         return 0;
@@ -184,18 +192,18 @@ int runStats(const StatsArgs& args, const Io& io) {
         << (trace->metadata.contains("format") ? trace->metadata.at("format") : "?") << ")\n";
     out << "lanes          " << trace->lanes.size() << " (" << summary.workers << " workers), tasks " << summary.tasks
         << ", markers " << markerCount << "\n";
-    out << "makespan       " << formatDuration(summary.makespan) << "\n";
-    out << "area bound     " << formatDuration(summary.areaBound) << "\n";
-    out << "critical path  " << detail::figureText(summary.criticalPath, [](TimeNs ns) { return formatDuration(ns); }) << "\n";
+    out << "makespan       " << duration(summary.makespan) << "\n";
+    out << "area bound     " << duration(summary.areaBound) << "\n";
+    out << "critical path  " << detail::figureText(summary.criticalPath, duration) << "\n";
     out << "idleness       " << detail::percent(summary.idleness) << "\n";
-    out << "barriers       " << summary.barrierCount << " (total " << formatDuration(summary.barrierTotal) << ", mean "
-        << formatDuration(summary.barrierMean) << ", max " << formatDuration(summary.barrierMax) << ", threshold "
+    out << "barriers       " << summary.barrierCount << " (total " << duration(summary.barrierTotal) << ", mean "
+        << duration(summary.barrierMean) << ", max " << duration(summary.barrierMax) << ", threshold "
         << formatDuration(options.threshold) << ")\n";
     out << "transitions    "
         << detail::figureText(summary.meanTransitionStall,
                               [&](TimeNs stall) {
                                   return std::to_string(summary.transitions.size()) + ", mean stall "
-                                         + formatDuration(stall);
+                                         + duration(stall);
                               })
         << "\n";
     const auto& e = summary.efficiencies;
@@ -203,14 +211,14 @@ int runStats(const StatsArgs& args, const Io& io) {
     std::snprintf(eff, sizeof eff, "parallel %.3f  task %.3f  runtime %.3f  scheduling %.3f  pipeline %.3f",
                   e.parallel, e.task, e.runtime, e.scheduling, e.pipeline);
     out << "efficiency     " << eff << "\n\n";
-    out << "range " << formatDuration(from) << " .. " << formatDuration(to) << "\n";
+    out << "range " << duration(from) << " .. " << duration(to) << "\n";
     out << std::left << std::setw(16) << "lane" << std::right << std::setw(14) << "executing" << std::setw(14)
         << "sleeping" << std::setw(14) << "overhead" << std::setw(14) << "user" << std::setw(14) << "idle"
         << std::setw(8) << "tasks" << "\n";
     const auto row = [&](const std::string& name, const ClassTimes& c, std::uint64_t tasks) {
-        out << std::left << std::setw(16) << name << std::right << std::setw(14) << formatDuration(c.executing)
-            << std::setw(14) << formatDuration(c.sleeping) << std::setw(14) << formatDuration(c.overhead)
-            << std::setw(14) << formatDuration(c.user) << std::setw(14) << formatDuration(c.idle) << std::setw(8)
+        out << std::left << std::setw(16) << name << std::right << std::setw(14) << duration(c.executing)
+            << std::setw(14) << duration(c.sleeping) << std::setw(14) << duration(c.overhead)
+            << std::setw(14) << duration(c.user) << std::setw(14) << duration(c.idle) << std::setw(8)
             << tasks << "\n";
     };
     std::uint64_t workerTasks = 0;
@@ -242,8 +250,9 @@ int runBarriers(const BarriersArgs& args, const Io& io) {
     const auto transitionCount =
         why ? Figure<std::size_t>::unavailable(*why) : Figure<std::size_t>::known(transitions.size());
     auto& out = *io.out;
+    const auto tps = ticksPerSecond(*trace);
     if (args.csv) {
-        writeBarriersCsv(barriers, out);
+        writeBarriersCsv(barriers, out, tps);
         return 0;
     }
     if (args.json) {
@@ -253,7 +262,7 @@ int runBarriers(const BarriersArgs& args, const Io& io) {
                             {"transition", b.transition}, {"transition_label", b.transitionLabel},
                             {"main_thread_state", b.mainThreadState}});
         }
-        out << nlohmann::json{{"input", detail::joined(args.inputs)}, {"threshold_ns", options.threshold},
+        out << nlohmann::json{{"input", detail::joined(args.inputs)}, {"threshold_ns", options.threshold}, {"ticks_per_second", tps},
                               {"transitions", detail::figureJson(transitionCount)}, {"barriers", list}}
                    .dump(2)
             << "\n";
@@ -268,7 +277,7 @@ int runBarriers(const BarriersArgs& args, const Io& io) {
     out << std::right << std::setw(14) << "start" << std::setw(14) << "duration" << "  " << std::left
         << std::setw(36) << "transition" << "main thread\n";
     for (const auto& b : barriers) {
-        out << std::right << std::setw(14) << formatDuration(b.start) << std::setw(14) << formatDuration(b.duration())
+        out << std::right << std::setw(14) << formatDuration(b.start, tps) << std::setw(14) << formatDuration(b.duration(), tps)
             << "  " << std::left << std::setw(36) << (b.transitionLabel.empty() ? "-" : b.transitionLabel)
             << b.mainThreadState << "\n";
     }

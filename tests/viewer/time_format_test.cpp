@@ -61,3 +61,16 @@ TEST(TimeFormat, DurationsKeepThreeSignificantDecimals) {
     EXPECT_EQ(formatDuration(1.204e9), "1.204 s");
     EXPECT_EQ(formatDuration(412.5e6), "412.5 ms");
 }
+
+// A Paje trace read finer than nanoseconds (ticks of 0.1 ps): sub-nanosecond steps and durations.
+TEST(TimeFormat, SubNanosecondTicks) {
+    EXPECT_EQ(formatDuration(0.3), "0.300 ns");
+    EXPECT_EQ(formatDuration(14.5), "14.50 ns");
+    const auto plan = planTicks(0.0, 5.0, 5, 1e-4);
+    EXPECT_DOUBLE_EQ(plan.stepNs, 1.0);
+    const auto fine = planTicks(0.0, 0.5, 5, 1e-4);
+    EXPECT_NEAR(fine.stepNs, 0.1, 1e-12);
+    EXPECT_EQ(formatTick(0.3, fine), "0.3 ns");
+    // Never closer than one tick of the trace.
+    EXPECT_DOUBLE_EQ(planTicks(0.0, 1e-4, 8, 1e-4).stepNs, 1e-4);
+}

@@ -56,6 +56,11 @@ inline TimeNs ticksFromNs(TimeNs ns, std::int64_t ticksPerSecond) {
     return ns * (ticksPerSecond / kNsPerSecond);
 }
 
+// Nanoseconds in one tick (1 for ns, 0.001 for ps): for displays that work in (fractional) ns.
+inline double nsPerTick(const Trace& trace) {
+    return static_cast<double>(kNsPerSecond) / static_cast<double>(ticksPerSecond(trace));
+}
+
 // Ticks as (fractional) seconds, for display and for formats that speak in seconds.
 inline double toSeconds(TimeNs ticks, std::int64_t ticksPerSecond) {
     return static_cast<double>(ticks) / static_cast<double>(ticksPerSecond);

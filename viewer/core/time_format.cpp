@@ -40,11 +40,12 @@ TimeUnit unitFor(double magnitudeNs) {
     return TimeUnit::Ns;
 }
 
-TickPlan planTicks(double startNs, double endNs, int maxTicks) {
+TickPlan planTicks(double startNs, double endNs, int maxTicks, double minStepNs) {
     TickPlan plan;
+    plan.stepNs = minStepNs;
     const double range = std::abs(endNs - startNs);
     const double raw = range / std::max(1, maxTicks);
-    if (raw > 1.0) {
+    if (raw > minStepNs) {
         const double power = std::pow(10.0, std::floor(std::log10(raw)));
         const double mantissa = raw / power;
         // Round the step up so there are never more than maxTicks ticks.
@@ -72,7 +73,8 @@ std::string formatDuration(double ns) {
     const TimeUnit unit = unitFor(ns);
     const double value = ns / unitScaleNs(unit);
     const double magnitude = std::abs(value);
-    const int decimals = unit == TimeUnit::Ns ? 0 : magnitude >= 100.0 ? 1 : magnitude >= 10.0 ? 2 : 3;
+    const bool whole = unit == TimeUnit::Ns && value == std::round(value);
+    const int decimals = whole ? 0 : magnitude >= 100.0 ? 1 : magnitude >= 10.0 ? 2 : 3;
     char buffer[64];
     std::snprintf(buffer, sizeof buffer, "%.*f %s", decimals, value, unitSuffix(unit));
     return buffer;

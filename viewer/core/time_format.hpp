@@ -20,11 +20,13 @@ struct TickPlan {
     int decimals = 0;
 };
 
-// Ticks for the window [startNs, endNs] with at most about maxTicks ticks.
-TickPlan planTicks(double startNs, double endNs, int maxTicks);
+// Ticks for the window [startNs, endNs] with at most about maxTicks ticks, never closer than
+// minStepNs (one tick of the trace: 1 ns, or less for a Paje trace read finer).
+TickPlan planTicks(double startNs, double endNs, int maxTicks, double minStepNs = 1.0);
 // "12.5 ms" in the plan's unit and decimals; exactly "0" for zero.
 std::string formatTick(double ns, const TickPlan& plan);
-// A duration with three significant decimals in its own unit: "87.1 us", "1.204 s".
+// A duration with three significant decimals in its own unit: "87.1 us", "1.204 s"; whole
+// nanoseconds below 1 us ("7 ns"), fractions only when the value has them ("0.300 ns").
 std::string formatDuration(double ns);
 
 } // namespace starscope::viewer

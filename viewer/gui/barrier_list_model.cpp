@@ -6,9 +6,10 @@ namespace starscope::viewer {
 
 BarrierListModel::BarrierListModel(QObject* parent) : QAbstractTableModel(parent) {}
 
-void BarrierListModel::setBarriers(std::shared_ptr<const Barriers> barriers) {
+void BarrierListModel::setBarriers(std::shared_ptr<const Barriers> barriers, double nsPerTick) {
     beginResetModel();
     m_barriers = std::move(barriers);
+    m_nsPerTick = nsPerTick;
     endResetModel();
 }
 
@@ -39,8 +40,8 @@ QVariant BarrierListModel::data(const QModelIndex& index, int role) const {
         }
     case Qt::DisplayRole:
         switch (index.column()) {
-        case StartColumn: return QString::fromStdString(formatDuration(static_cast<double>(barrier.start)));
-        case DurationColumn: return QString::fromStdString(formatDuration(static_cast<double>(barrier.duration())));
+        case StartColumn: return QString::fromStdString(formatDuration(static_cast<double>(barrier.start) * m_nsPerTick));
+        case DurationColumn: return QString::fromStdString(formatDuration(static_cast<double>(barrier.duration()) * m_nsPerTick));
         case TransitionColumn:
             return barrier.transitionLabel.empty() ? QStringLiteral("-") : QString::fromStdString(barrier.transitionLabel);
         case MainThreadColumn:

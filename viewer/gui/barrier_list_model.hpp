@@ -18,7 +18,8 @@ public:
 
     explicit BarrierListModel(QObject* parent = nullptr);
 
-    void setBarriers(std::shared_ptr<const Barriers> barriers);
+    // nsPerTick: the trace's unit (time_unit.hpp), for the displayed times.
+    void setBarriers(std::shared_ptr<const Barriers> barriers, double nsPerTick = 1.0);
     const std::shared_ptr<const Barriers>& barriers() const { return m_barriers; }
 
     int rowCount(const QModelIndex& parent = QModelIndex()) const override;
@@ -28,6 +29,7 @@ public:
 
 private:
     std::shared_ptr<const Barriers> m_barriers;
+    double m_nsPerTick = 1.0;
 };
 
 } // namespace starscope::viewer

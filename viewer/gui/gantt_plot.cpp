@@ -1,5 +1,6 @@
 #include "viewer/gui/gantt_plot.hpp"
 
+#include "tracer/model/time_unit.hpp"
 #include "viewer/core/span_folding.hpp"
 #include "viewer/core/time_format.hpp"
 #include "viewer/gui/gantt_plottable.hpp"
@@ -22,7 +23,10 @@ constexpr double kClickSlopPx = 3.0;
 constexpr double kKeyZoom = 1.5;
 constexpr double kKeyPan = 0.1;
 
-QString duration(double ns) { return QString::fromStdString(formatDuration(ns)); }
+// Trace times are ticks (ns, or finer for some Paje traces: time_unit.hpp).
+QString duration(const tracer::Trace& trace, double ticks) {
+    return QString::fromStdString(formatDuration(ticks * tracer::nsPerTick(trace)));
+}
 
 } // namespace
 
@@ -69,6 +73,7 @@ GanttPlot::GanttPlot(QWidget* parent) : QCustomPlot(parent) {
 void GanttPlot::setDocument(std::shared_ptr<const TraceDocument> document) {
     m_document = std::move(document);
     m_gantt->setDocument(m_document);
+    m_timeTicker->setNsPerTick(m_document ? tracer::nsPerTick(m_document->trace) : 1.0);
     m_overlay->setDocument(m_document);
     rebuildRowsAndLegend();
     fitAll();
@@ -101,7 +106,7 @@ void GanttPlot::rebuildRowsAndLegend() {
                          .arg(toQString(m_document->source))
                          .arg(trace.lanes.size())
                          .arg(trace.tasks.size())
-                         .arg(duration(static_cast<double>(trace.end - trace.begin))));
+                         .arg(duration(trace, static_cast<double>(trace.end - trace.begin))));
 }
 
 TimeView GanttPlot::view() const { return m_gantt->currentView(); }
@@ -213,7 +218,7 @@ QString GanttPlot::describe(const SpanHit& hit) const {
     }
     text += QStringLiteral("<br>worker: %1").arg(toQString(trace.lanes[hit.lane].name).toHtmlEscaped());
     text += QStringLiteral("<br>start: %1<br>duration: %2")
-                .arg(duration(static_cast<double>(span.start)), duration(static_cast<double>(span.duration())));
+                .arg(duration(trace, static_cast<double>(span.start)), duration(trace, static_cast<double>(span.duration())));
     if (const auto* batch = m_document->batchAt(span.start)) {
         text += QStringLiteral("<br>batch: %1").arg(toQString(batchLabel(batch->marker)));
     }
@@ -221,7 +226,7 @@ QString GanttPlot::describe(const SpanHit& hit) const {
         const std::size_t b = firstBarrierEndingAfter(*barriers, static_cast<double>(span.start));
         if (b < barriers->size() && (*barriers)[b].start <= span.start) {
             const auto& barrier = (*barriers)[b];
-            text += QStringLiteral("<br>in a barrier of %1").arg(duration(static_cast<double>(barrier.duration())));
+            text += QStringLiteral("<br>in a barrier of %1").arg(duration(trace, static_cast<double>(barrier.duration())));
             if (!barrier.transitionLabel.empty()) {
                 text += QStringLiteral(" (%1)").arg(toQString(barrier.transitionLabel).toHtmlEscaped());
             }
@@ -240,14 +245,14 @@ QString GanttPlot::details(const SpanHit& hit) const {
     const auto& span = trace.lanes[hit.lane].levels[hit.level][hit.span];
     QString text = describe(hit);
     text += QStringLiteral("<br>state: %1<br>end: %2")
-                .arg(toQString(trace.states[span.state].name).toHtmlEscaped(), duration(static_cast<double>(span.end)));
+                .arg(toQString(trace.states[span.state].name).toHtmlEscaped(), duration(trace, static_cast<double>(span.end)));
     if (span.task != tracer::kNoTask && span.task < trace.tasks.size()) {
         const auto& task = trace.tasks[span.task];
         text += QStringLiteral("<br>footprint: %1").arg(task.footprint, 8, 16, QLatin1Char('0'));
         if (task.submit >= 0) {
             text += QStringLiteral("<br>submitted: %1 (waited %2)")
-                        .arg(duration(static_cast<double>(task.submit)),
-                             duration(static_cast<double>(std::max<tracer::TimeNs>(0, task.start - task.submit))));
+                        .arg(duration(trace, static_cast<double>(task.submit)),
+                             duration(trace, static_cast<double>(std::max<tracer::TimeNs>(0, task.start - task.submit))));
         }
         if (!task.dependencies.empty()) {
             QStringList ids;

@@ -1,6 +1,7 @@
 #include "viewer/gui/main_window.hpp"
 
 #include "tracer/analysis/stats.hpp"
+#include "tracer/model/time_unit.hpp"
 #include "viewer/core/time_format.hpp"
 #include "viewer/gui/barrier_list_model.hpp"
 #include "viewer/gui/gantt_plot.hpp"
@@ -252,12 +253,15 @@ void MainWindow::onFailed(const QString& path, const QString& message) {
 
 void MainWindow::applyBarriers(std::shared_ptr<const Barriers> barriers) {
     m_plot->setBarriers(barriers);
-    m_barrierModel->setBarriers(barriers);
+    // Barrier times are trace ticks: ns, or finer for some Paje traces (time_unit.hpp).
+    const double nsPerTick = m_plot->document() ? tracer::nsPerTick(m_plot->document()->trace) : 1.0;
+    m_barrierModel->setBarriers(barriers, nsPerTick);
     tracer::TimeNs total = 0;
     for (const auto& b : *barriers) {
         total += b.duration();
     }
-    m_barrierSummary->setText(tr("%1 barriers, %2 in total").arg(barriers->size()).arg(durationText(static_cast<double>(total))));
+    m_barrierSummary->setText(
+        tr("%1 barriers, %2 in total").arg(barriers->size()).arg(durationText(static_cast<double>(total) * nsPerTick)));
     emit barriersUpdated();
 }
 
@@ -303,9 +307,11 @@ void MainWindow::onRangeSelected(double fromNs, double toNs) {
         return;
     }
     m_statsModel->setStats(document, tracer::computeRangeStats(document->trace, from, to));
+    const double nsPerTick = tracer::nsPerTick(document->trace);
     m_rangeLabel->setText(tr("%1 .. %2 (%3)")
-                              .arg(durationText(static_cast<double>(from)), durationText(static_cast<double>(to)),
-                                   durationText(static_cast<double>(to - from))));
+                              .arg(durationText(static_cast<double>(from) * nsPerTick),
+                                   durationText(static_cast<double>(to) * nsPerTick),
+                                   durationText(static_cast<double>(to - from) * nsPerTick)));
 }
 
 QStringList MainWindow::recentFiles() const {

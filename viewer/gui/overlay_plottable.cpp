@@ -1,5 +1,7 @@
 #include "viewer/gui/overlay_plottable.hpp"
 
+#include "tracer/model/time_unit.hpp"
+
 #include "viewer/core/time_format.hpp"
 #include "viewer/gui/qt_support.hpp"
 
@@ -122,7 +124,7 @@ void OverlayPlottable::drawBarriers(QCPPainter* painter, const TimeView& view, c
             painter->fillRect(QRect(left, area.top(), x1 - left, kTickPx), kBarrierEdge);
             painter->fillRect(QRect(left, area.bottom() - kTickPx + 1, x1 - left, kTickPx), kBarrierEdge);
         }
-        const QString text = QString::fromStdString(formatDuration(static_cast<double>(barrier.duration())));
+        const QString text = QString::fromStdString(formatDuration(static_cast<double>(barrier.duration()) * tracer::nsPerTick(m_document->trace)));
         const int width = metrics.horizontalAdvance(text) + 2 * kLabelPadding;
         const int centre = (left + x1) / 2;
         if (centre - width / 2 > lastLabelRight + 2) {
@@ -171,7 +173,7 @@ void OverlayPlottable::drawRange(QCPPainter* painter, const TimeView& view, cons
     painter->setBrush(Qt::NoBrush);
     painter->drawRect(rect);
     if (committed) {
-        drawLabel(painter, QString::fromStdString(formatDuration(std::abs(range.second - range.first))), rect.center().x(),
+        drawLabel(painter, QString::fromStdString(formatDuration(std::abs(range.second - range.first) * tracer::nsPerTick(m_document->trace))), rect.center().x(),
                   area.top() + QFontMetrics(painter->font()).height() + 6, true);
     }
 }

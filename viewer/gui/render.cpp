@@ -1,5 +1,6 @@
 #include "viewer/gui/render.hpp"
 
+#include "tracer/model/time_unit.hpp"
 #include "viewer/gui/gantt_plot.hpp"
 
 #include <QFileInfo>
@@ -16,7 +17,9 @@ void prepare(GanttPlot& plot, std::shared_ptr<const TraceDocument> document, std
     // Lay out once at the final size so the view maps onto the real plot area.
     plot.replot(QCustomPlot::rpImmediateRefresh);
     if (request.range) {
-        plot.setView(request.range->startNs, request.range->endNs);
+        // --range is real time; the plot's axis is in the trace's ticks (time_unit.hpp).
+        const double nsPerTick = plot.document() ? tracer::nsPerTick(plot.document()->trace) : 1.0;
+        plot.setView(request.range->startNs / nsPerTick, request.range->endNs / nsPerTick);
     }
 }
 

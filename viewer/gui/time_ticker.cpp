@@ -7,8 +7,8 @@ namespace starscope::viewer {
 TimeTicker::TimeTicker() { setTickCount(8); }
 
 double TimeTicker::getTickStep(const QCPRange& range) {
-    m_plan = planTicks(range.lower, range.upper, tickCount());
-    return m_plan.stepNs;
+    m_plan = planTicks(range.lower * m_nsPerTick, range.upper * m_nsPerTick, tickCount(), m_nsPerTick);
+    return m_plan.stepNs / m_nsPerTick;
 }
 
 int TimeTicker::getSubTickCount(double tickStep) {
@@ -17,7 +17,7 @@ int TimeTicker::getSubTickCount(double tickStep) {
 }
 
 QString TimeTicker::getTickLabel(double tick, const QLocale&, QChar, int) {
-    return QString::fromStdString(formatTick(tick, m_plan));
+    return QString::fromStdString(formatTick(tick * m_nsPerTick, m_plan));
 }
 
 SwatchLegendItem::SwatchLegendItem(QCPLegend* legend, const QColor& colour, const QString& label, bool outlined)

@@ -10,6 +10,8 @@ namespace starscope::viewer {
 class TimeTicker : public QCPAxisTicker {
 public:
     TimeTicker();
+    // Axis values are trace ticks; labels are times (time_unit.hpp).
+    void setNsPerTick(double nsPerTick) { m_nsPerTick = nsPerTick; }
 
 protected:
     double getTickStep(const QCPRange& range) override;
@@ -18,6 +20,7 @@ protected:
 
 private:
     TickPlan m_plan;
+    double m_nsPerTick = 1.0;
 };
 
 // One legend entry: a colour swatch and a label, independent of any plottable.

@@ -22,6 +22,12 @@
 #include <cstring>
 #include <fstream>
 
+#include <fcntl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
 using namespace starscope::viewer;
 using starscope::testing::TempDir;
 
@@ -232,6 +238,50 @@ TEST(MainWindow, EmptyAndTruncatedFilesAreReportedAndTheAppKeepsWorking) {
     window.openPath(good);
     ASSERT_TRUE(loaded.wait(kTimeoutMs));
     EXPECT_EQ(window.plot()->document()->trace.tasks.size(), 128u);
+}
+
+// A FIFO, a device or a socket given as a trace: refused with the path and its kind, before
+// the loader opens it (an open() of a FIFO nobody writes never returns).
+TEST(MainWindow, NonRegularFilesAreRefusedWithoutBlocking) {
+    TempDir dir;
+    const auto fifo = dir / "pipe.trace";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    const auto socketPath = dir / "sock.trace";
+    const int sock = ::socket(AF_UNIX, SOCK_STREAM, 0);
+    ASSERT_GE(sock, 0);
+    sockaddr_un address{};
+    address.sun_family = AF_UNIX;
+    std::strncpy(address.sun_path, socketPath.c_str(), sizeof address.sun_path - 1);
+    ASSERT_EQ(::bind(sock, reinterpret_cast<const sockaddr*>(&address), sizeof address), 0);
+    MainWindow window;
+    window.show();
+    // Should a regression block the loader in open(), a writer end releases it so that the
+    // test fails instead of hanging in the window's destructor.
+    struct ReleaseFifo {
+        std::string path;
+        int sock;
+        ~ReleaseFifo() {
+            const int fd = ::open(path.c_str(), O_WRONLY | O_NONBLOCK);
+            if (fd >= 0) {
+                ::close(fd);
+            }
+            ::close(sock);
+        }
+    } release{fifo.string(), sock};
+    QSignalSpy failed(&window, &MainWindow::loadFailed);
+    QSignalSpy loaded(&window, &MainWindow::documentLoaded);
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {fifo.string(), "a FIFO"}, {"/dev/zero", "a character device"}, {socketPath.string(), "a socket"}};
+    for (const auto& [path, kind] : cases) {
+        const auto before = failed.size();
+        window.openPath(QString::fromStdString(path));
+        ASSERT_TRUE(QTest::qWaitFor([&] { return failed.size() > before; }, 10'000)) << path << ": no answer";
+        const QString message = failed.back().front().toString();
+        EXPECT_TRUE(message.contains(QString::fromStdString(path + ": is " + kind + ", not a regular file")))
+            << message.toStdString();
+        dismissLoadError(window);
+    }
+    EXPECT_TRUE(loaded.isEmpty());
 }
 
 // A trace of 64 GiB (a native header announcing it, then a hole): the load runs off the UI

@@ -2,6 +2,7 @@
 // them), medians with min-max over repetitions, deltas against a baseline. Figures a run does
 // not have (no hardware counters on this machine, no run.json) are "n/a" with the reason.
 
+#include "common/input_file.hpp"
 #include "tracer/cli/detail.hpp"
 #include "tracer/readers/read_trace.hpp"
 #include "tracer/readers/run_json_fields.hpp"
@@ -154,7 +155,10 @@ std::optional<RunFigures> measure(const fs::path& folder, const CompareArgs& arg
     r.folder = folder.string();
     json run = json::object();
     std::string runJsonProblem;
-    if (std::ifstream in(folder / "run.json"); in) {
+    if (const auto why = files::notRegularFile(folder / "run.json")) {
+        runJsonProblem = "run.json " + *why;
+        *io.err << "starscope compare: warning: " << (folder / "run.json").string() << ": " << *why << "\n";
+    } else if (std::ifstream in(folder / "run.json"); in) {
         run = json::parse(in, nullptr, false);
         if (run.is_discarded() || !run.is_object()) {
             runJsonProblem = "run.json is not valid JSON";
@@ -241,6 +245,9 @@ struct RunInput {
 // The strategies of a sweep in the order it recorded them (sweep.json, workloads/sweep), so
 // the table reads as the sweep was asked for and its first strategy is the default baseline.
 std::vector<std::string> sweepStrategies(const fs::path& folder) {
+    if (files::notRegularFile(folder / "sweep.json")) {
+        return {};
+    }
     std::ifstream in(folder / "sweep.json");
     const json doc = in ? json::parse(in, nullptr, false) : json();
     std::vector<std::string> names;

@@ -10,7 +10,9 @@
 namespace starscope::tracer::detail {
 
 MappedFile::MappedFile(const std::filesystem::path& file) {
-    m_fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+    // O_NONBLOCK: a FIFO that reached a reader directly must be refused below, not wait for
+    // a writer; it changes nothing for a regular file.
+    m_fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (m_fd < 0) {
         m_error = std::strerror(errno);
         return;

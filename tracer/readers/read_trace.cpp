@@ -1,5 +1,7 @@
 #include "tracer/readers/read_trace.hpp"
 
+#include "common/input_file.hpp"
+
 #include <algorithm>
 #include <array>
 #include <fstream>
@@ -61,6 +63,10 @@ TraceResult<InputFormat> detectFormat(const fs::path& input) {
     if (fs::is_directory(status)) {
         return InputFormat::RunFolder;
     }
+    // Every input passes here before any reader opens it: a FIFO would block the open.
+    if (const auto why = files::notRegularFile(input)) {
+        return fail(error(ErrorCode::Io, input, *why));
+    }
     std::ifstream in(input, std::ios::binary);
     if (!in) {
         return fail(error(ErrorCode::Io, input, "cannot open for reading"));
@@ -107,7 +113,7 @@ TraceResult<Trace> readTrace(const fs::path& input, const ReadOptions& options) 
         const auto cache = input / "trace.sstrace";
         std::error_code ec;
         const auto cacheTime = fs::last_write_time(cache, ec);
-        bool fresh = !ec;
+        bool fresh = !ec && !files::notRegularFile(cache);
         for (const auto& file : files) {
             const auto time = fs::last_write_time(file, ec);
             fresh = fresh && !ec && time <= cacheTime;

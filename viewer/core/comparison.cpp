@@ -1,5 +1,6 @@
 #include "viewer/core/comparison.hpp"
 
+#include "common/input_file.hpp"
 #include "tracer/analysis/stats.hpp"
 #include "tracer/readers/run_json_fields.hpp"
 
@@ -80,6 +81,8 @@ void readRunJson(const fs::path& folder, RunFigures& r) {
     std::error_code ec;
     if (!fs::is_directory(folder, ec)) {
         problem = "not a run folder (no run.json)";
+    } else if (const auto why = files::notRegularFile(path)) {
+        problem = path.string() + " " + *why;
     } else if (std::ifstream in(path); !in) {
         problem = "no run.json in " + folder.string();
     } else {

@@ -1,5 +1,7 @@
 #include "workloads/dataset/idx_file.hpp"
 
+#include "common/input_file.hpp"
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
@@ -44,6 +46,10 @@ WorkloadResult<IdxFile> IdxFile::open(const std::filesystem::path& path, IdxKind
     const std::size_t headerSize = images ? 16 : 8;
     const char* what = images ? "IDX images file" : "IDX labels file";
 
+    // Before the open, which would block on a FIFO until something writes into it.
+    if (const auto why = files::notRegularFile(path)) {
+        return workloadError(ErrorCode::Io, *why, name);
+    }
     FdGuard guard{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
     if (guard.fd < 0) {
         const int err = errno;

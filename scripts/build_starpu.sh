@@ -28,10 +28,14 @@ configure_flags=(
   --disable-starpurm --disable-glpk --disable-hdf5 --disable-openmp
 )
 jobs=$(nproc 2>/dev/null || echo 2)
+# A few of StarPU's own example programs (both series have them), installed into the prefix's
+# bin/ as starpu_example_NAME: the tests read their traces, which nobody here wrote.
+# cholesky_implicit and sgemm stop and restart FxT profiling around what they measure.
+examples=(cholesky/cholesky_implicit mult/sgemm lu/lu_implicit_example_float)
 
 stamp_text() { # SOURCE_IDENTITY (Debian version, or tarball name + sha256)
-  printf 'starpu=%s\nflags=%s\ncc=%s\nlayout=relocatable-1\n' \
-    "$1" "${configure_flags[*]}" "$(cc --version | head -n 1)"
+  printf 'starpu=%s\nflags=%s\ncc=%s\nexamples=%s\nlayout=relocatable-1\n' \
+    "$1" "${configure_flags[*]}" "$(cc --version | head -n 1)" "${examples[*]}"
 }
 
 # The version of StarPU's source package that apt offers, e.g. 1.3.10+dfsg-2.
@@ -62,7 +66,8 @@ SRC
 
 prefix_is_current() { # DIR STAMP
   [ -f "$1/.starscope-stamp" ] && [ "$(cat "$1/.starscope-stamp")" = "$2" ] \
-    && [ -x "$1/bin/starpu_fxt_tool" ] && compgen -G "$1/lib/pkgconfig/starpu-1.[0-9]*.pc" >/dev/null
+    && [ -x "$1/bin/starpu_fxt_tool" ] && compgen -G "$1/lib/pkgconfig/starpu-1.[0-9]*.pc" >/dev/null \
+    && [ -x "$1/bin/starpu_example_$(basename "${examples[0]}")" ]
 }
 
 # Replaces the prefix with SRC as one rename, so a half-copied prefix is never in place.
@@ -125,13 +130,22 @@ say "building StarPU $identity with FxT in $work (about 5 minutes on 2 cores)"
     || { tail -n 40 make.log >&2; die "StarPU build failed"; }
   make install DESTDIR="$work/stage" >install.log 2>&1 \
     || { tail -n 40 install.log >&2; die "StarPU install failed"; }
+  make -C examples -j"$jobs" "${examples[@]}" >examples.log 2>&1 \
+    || { tail -n 40 examples.log >&2; die "building StarPU's example programs failed (is libblas-dev installed?)"; }
+  for example in "${examples[@]}"; do
+    # libtool leaves a wrapper script in place of a program linked to an uninstalled library.
+    binary="examples/$(dirname "$example")/.libs/$(basename "$example")"
+    [ -f "$binary" ] || binary="examples/$example"
+    install -m 755 "$binary" "$work/stage$starpu_prefix/bin/starpu_example_$(basename "$example")"
+  done
 )
 built="$work/stage$starpu_prefix"
 # Relocatable pkg-config files; libtool archives hard-code paths and nothing here needs them.
 sed -i 's|^prefix=.*|prefix=${pcfiledir}/../..|' "$built"/lib/pkgconfig/*.pc
 find "$built/lib" -name '*.la' -delete
-readelf -d "$built/bin/starpu_fxt_tool" | grep -q 'ORIGIN' \
-  || die "starpu_fxt_tool was linked without the relocatable run path"
+for program in "$built/bin/starpu_fxt_tool" "$built"/bin/starpu_example_*; do
+  readelf -d "$program" | grep -q 'ORIGIN' || die "$program was linked without the relocatable run path"
+done
 printf '%s' "$stamp" > "$built/.starscope-stamp"
 
 install_prefix_from "$built"

@@ -8,6 +8,8 @@ packages=(
   build-essential cmake ninja-build pkg-config git ca-certificates
   # StarPU's build and FxT tracing
   libfxt-dev fxt-tools libhwloc-dev dpkg-dev autoconf automake libtool
+  # BLAS for the StarPU example programs the tests record (cholesky, sgemm, LU)
+  libblas-dev
   # counters, tests, benchmarks, command line, JSON
   libpapi-dev papi-tools libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev
   nlohmann-json3-dev

@@ -1,6 +1,12 @@
 #include "tests/tracer/tracer_test_support.hpp"
 
 #include "tests/support/test_support.hpp"
+#include "tracer/analysis/stats.hpp"
+#include "tracer/model/time_unit.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
 
 namespace starscope::tracer::testing {
 
@@ -21,6 +27,65 @@ int runStarpuFxtTool(const fs::path& profFile, const fs::path& dir) {
     return starscope::testing::runCommand("cd '" + dir.string() + "' && '"
                                           + starscope::testing::starpuFxtTool().string() + "' -i '"
                                           + profFile.string() + "' > tool.log 2>&1");
+}
+
+namespace {
+
+struct WorkerTimes {
+    TimeNs executing = 0;
+    TimeNs sleeping = 0;
+    TimeNs overhead = 0;
+    TimeNs notProfiled = 0;
+    TimeNs idle = 0;
+    std::uint64_t tasks = 0;
+};
+
+// Per StarPU worker id, in nanoseconds whatever the trace's tick.
+std::map<std::int32_t, WorkerTimes> workerTimes(const Trace& trace) {
+    std::map<std::int32_t, WorkerTimes> out;
+    const std::int64_t perNs = ticksPerSecond(trace) / kNsPerSecond;
+    for (const auto& lane : computeStats(trace).lanes) {
+        const auto& l = trace.lanes[static_cast<std::size_t>(lane.lane)];
+        if (l.isWorker()) {
+            const auto& c = lane.classes;
+            out[l.workerId] = {c.executing / perNs, c.sleeping / perNs, c.overhead / perNs, c.notProfiled / perNs,
+                               c.idle / perNs, lane.tasks};
+        }
+    }
+    return out;
+}
+
+::testing::AssertionResult withinOnePercent(TimeNs ours, TimeNs tool) {
+    // 1 us of slack: starpu_fxt_tool prints times rounded to the nanosecond.
+    if (std::fabs(static_cast<double>(ours - tool)) <= 0.01 * static_cast<double>(tool) + 1000.0) {
+        return ::testing::AssertionSuccess();
+    }
+    return ::testing::AssertionFailure() << "starscope " << ours << " ns, starpu_fxt_tool " << tool << " ns";
+}
+
+} // namespace
+
+void expectSameWorkAsStarpuFxtTool(const Trace& ours, const Trace& tool) {
+    const auto a = workerTimes(ours);
+    const auto b = workerTimes(tool);
+    ASSERT_FALSE(a.empty());
+    ASSERT_EQ(a.size(), b.size());
+    for (const auto& [worker, o] : a) {
+        ASSERT_TRUE(b.contains(worker)) << "worker " << worker << " missing from starpu_fxt_tool's trace";
+        const auto& t = b.at(worker);
+        EXPECT_TRUE(withinOnePercent(o.executing, t.executing)) << "worker " << worker << " executing";
+        EXPECT_EQ(o.tasks, t.tasks) << "worker " << worker << " executed tasks";
+        if (o.notProfiled == 0) {
+            EXPECT_TRUE(withinOnePercent(o.sleeping, t.sleeping)) << "worker " << worker << " sleeping";
+        } else {
+            // starpu_fxt_tool draws the last state on through a stop, and nothing before the
+            // first start: either way, that time is ours "Not profiled".
+            EXPECT_LE(o.sleeping, t.sleeping + 1000) << "worker " << worker << " sleeping";
+            EXPECT_TRUE(withinOnePercent(o.sleeping + o.overhead + o.notProfiled + o.idle,
+                                         t.sleeping + t.overhead + t.idle))
+                << "worker " << worker << ": all but executing";
+        }
+    }
 }
 
 StateTotals workerStateTotals(const Trace& trace) {

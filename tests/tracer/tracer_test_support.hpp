@@ -26,6 +26,12 @@ int recordSample(const std::filesystem::path& dir, const std::string& arguments)
 // Runs starpu_fxt_tool -i on the prof file, writing dir/paje.trace; returns its exit status.
 int runStarpuFxtTool(const std::filesystem::path& profFile, const std::filesystem::path& dir);
 
+// Our reading of a prof file against the same StarPU version's starpu_fxt_tool conversion of
+// it: the same workers and executed tasks, per-worker executing within 1 %, and sleeping
+// within 1 % where profiling ran. Where it was stopped, starpu_fxt_tool draws each worker's
+// last state on; there ours must be "Not profiled" and sleeping can only be less.
+void expectSameWorkAsStarpuFxtTool(const Trace& ours, const Trace& tool);
+
 // Total time per (worker id, level, state name) over worker lanes.
 using StateTotals = std::map<std::tuple<std::int32_t, std::size_t, std::string>, TimeNs>;
 StateTotals workerStateTotals(const Trace& trace);

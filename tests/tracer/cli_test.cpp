@@ -1,5 +1,6 @@
 // The tracer's `starscope` subcommands, run in-process on argument vectors.
 
+#include "common/cli_conventions.hpp"
 #include "tests/support/fifo_reader.hpp"
 #include "tests/support/test_support.hpp"
 #include "tests/tracer/tracer_test_support.hpp"
@@ -42,10 +43,8 @@ Run run(std::vector<std::string> args) {
     try {
         app.parse(static_cast<int>(argv.size()), argv.data());
     } catch (const CLI::ParseError& e) {
-        result.code = e.get_exit_code();
-        if (result.code != 0 && err.str().empty()) {
-            err << e.what();
-        }
+        // As main() answers, so that exit codes here are those a user sees.
+        result.code = starscope::cli::exitCode(app, e, out, err);
     }
     result.out = out.str();
     result.err = err.str();
@@ -211,6 +210,38 @@ TEST(Cli, ExportAndConvertWriteThroughDevicesAndFollowSymlinks) {
     const auto folder = run({"convert", input, "-o", (dir / "real").string()});
     EXPECT_EQ(folder.code, 1);
     EXPECT_NE(folder.err.find("is a folder"), std::string::npos) << folder.err;
+}
+
+// Every usage mistake exits 2 (CLI11 alone answered 105, 106 or 109 by kind), numeric ranges
+// read as a person would write them (CLI::NonNegativeNumber printed the 309 digits of
+// DBL_MAX), and options that cannot go together are refused instead of one silently winning.
+TEST(Cli, UsageErrorsExitTwoWithReadableMessages) {
+    const auto input = smallPaje().string();
+    const struct {
+        std::vector<std::string> args;
+        std::string message;
+    } cases[] = {
+        {{"stats", input, "--threshold-us", "-5"}, "--threshold-us: must be between 0 and 1000000000000, got -5"},
+        {{"stats", input, "--threshold-us", "nan"}, "--threshold-us: 'nan' is not a number"},
+        {{"stats", input, "--to-ms", "1e30"}, "--to-ms: must be between 0 and 1000000000, got 1e30"},
+        {{"barriers", input, "--json", "--csv"}, "--json excludes --csv"},
+        {{"barriers", input, "--threshold-us", "-1"}, "--threshold-us: must be between 0"},
+        {{"export", input, "--format", "paje", "--table", "tasks"}, "--table applies to --format csv only"},
+        {{"export", input, "--format", "csv", "--threshold-us", "5"}, "--threshold-us applies to --format csv --table barriers"},
+        {{"compare", input, "--threshold-us", "-1"}, "--threshold-us: must be between 0"},
+        {{"stats"}, "input is required"},
+        {{"stats", input, "--no-such-flag"}, "--no-such-flag"},
+    };
+    for (const auto& c : cases) {
+        const auto r = run(c.args);
+        EXPECT_EQ(r.code, 2) << c.args[0] << " " << c.message << "\n" << r.err;
+        EXPECT_NE(r.err.find(c.message), std::string::npos) << r.err;
+        EXPECT_LT(r.err.size(), 200U) << r.err;
+        EXPECT_TRUE(r.out.empty()) << r.out;
+    }
+    // Each output option alone still works.
+    EXPECT_EQ(run({"barriers", input, "--csv"}).code, 0);
+    EXPECT_EQ(run({"export", input, "--format", "csv", "--table", "barriers", "--threshold-us", "5"}).code, 0);
 }
 
 TEST(Cli, SeveralProfFilesMerge) {

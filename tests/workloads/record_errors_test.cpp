@@ -1,6 +1,7 @@
 // Bad input to `starscope record`: a clear message naming the flag or file, a non-zero exit
 // before StarPU starts, and nothing written.
 
+#include "common/version.hpp"
 #include "tests/support/test_support.hpp"
 #include "tests/workloads/idx_writer.hpp"
 
@@ -126,4 +127,47 @@ TEST_F(RecordErrors, ForceReplacesAPreviousRun) {
     const auto forced = run(args + " --force");
     EXPECT_EQ(forced.status, 0) << forced.output;
     EXPECT_TRUE(fs::exists(m_dir / "run" / "run.json"));
+}
+
+// Usage mistakes exit 2 like every other usage error of the tools (CLI11 alone answered 105,
+// 106 or 109 by kind), with a range a person reads; `--epochs -1` used to wrap around to
+// 18446744073709551615 epochs and start recording.
+TEST_F(RecordErrors, UsageErrorsExitTwoWithARangeMessage) {
+    const struct {
+        std::string args;
+        std::string message;
+    } cases[] = {
+        {" --epochs -1", "--epochs: must be between 1 and 100000, got -1"},
+        {" --epochs 1.5", "--epochs: must be a whole number between 1 and 100000, got 1.5"},
+        {" --seed 18446744073709551616", "--seed: must be between 0 and 18446744073709551615"},
+        {" --learning-rate 0", "--learning-rate: must be greater than 0 and at most 1000, got 0"},
+        {" --learning-rate nan", "--learning-rate: 'nan' is not a number"},
+        {" --workers 5000", "--workers: must be between 0 and 1024, got 5000"},
+        {" --no-such-flag", "--no-such-flag"},
+    };
+    for (const auto& c : cases) {
+        const auto outcome = run(tiny() + out() + c.args);
+        EXPECT_EQ(outcome.status, 2) << c.args << "\n" << outcome.output;
+        EXPECT_NE(outcome.output.find(c.message), std::string::npos) << c.args << "\n" << outcome.output;
+        EXPECT_LT(outcome.output.size(), 400U) << outcome.output;
+    }
+    EXPECT_TRUE(nothingWritten());
+    const auto log = m_dir / "sweep.txt";
+    EXPECT_EQ(starscope::testing::runCommand(std::string("'") + STARSCOPE_BINARY + "' sweep --out '"
+                                             + (m_dir / "sweep").string() + "' --repeat 0 > '" + log.string()
+                                             + "' 2>&1"),
+              2);
+    EXPECT_NE(starscope::testing::readFile(log).find("--repeat: must be between 1 and 100, got 0"), std::string::npos)
+        << starscope::testing::readFile(log);
+}
+
+// --version works without a subcommand and prints the version of CMake's project(VERSION).
+TEST(StarscopeVersion, PrintsTheProjectVersion) {
+    TempDir dir;
+    const auto log = dir / "version.txt";
+    ASSERT_EQ(starscope::testing::runCommand(std::string("'") + STARSCOPE_BINARY + "' --version > '" + log.string()
+                                             + "' 2>&1"),
+              0)
+        << starscope::testing::readFile(log);
+    EXPECT_EQ(starscope::testing::readFile(log), std::string("starscope ") + starscope::kVersion + "\n");
 }

@@ -268,7 +268,7 @@ TEST(Sweep, BadInputFailsBeforeAnythingIsRecorded) {
         {"--loaders naive,naive", "--loaders: \"naive\" is listed twice"},
         {"--loaders naive,eager", "--loader"},
         {"--arenas single,triple", "--arenas"},
-        {"--repeat 0", "--repeat: must be 1..100"},
+        {"--repeat 0", "--repeat: must be between 1 and 100, got 0"},
         {"--dataset '" + (dir / "nowhere").string() + "'", "nowhere"},
     };
     for (const auto& c : cases) {

@@ -296,20 +296,21 @@ void addCommands(CLI::App& app, std::ostream& out, std::ostream& err) {
         sub->add_option("input", args->inputs, detail::kInputHelp)->required();
         sub->add_flag("--json", args->json, "Print JSON for scripts");
         sub->add_option("--threshold-us", args->thresholdUs, "Shortest barrier, in microseconds")
-            ->check(CLI::NonNegativeNumber);
+            ->check(detail::thresholdUsRange());
         sub->add_option("--from-ms", args->fromMs, "Per-lane table from this time (ms from trace start)")
-            ->check(CLI::NonNegativeNumber);
-        sub->add_option("--to-ms", args->toMs, "Per-lane table up to this time (ms)")->check(CLI::NonNegativeNumber);
+            ->check(detail::timeMsRange());
+        sub->add_option("--to-ms", args->toMs, "Per-lane table up to this time (ms)")->check(detail::timeMsRange());
         detail::onRun(sub, [args, io] { return runStats(*args, io); });
     }
     {
         auto args = std::make_shared<BarriersArgs>();
         auto* sub = app.add_subcommand("barriers", "List the barriers (no worker executing) and their batch transitions");
         sub->add_option("input", args->inputs, detail::kInputHelp)->required();
-        sub->add_flag("--json", args->json, "Print JSON for scripts");
-        sub->add_flag("--csv", args->csv, "Print CSV");
+        auto* json = sub->add_flag("--json", args->json, "Print JSON for scripts");
+        // One output format: with both, one of them used to win silently.
+        sub->add_flag("--csv", args->csv, "Print CSV")->excludes(json);
         sub->add_option("--threshold-us", args->thresholdUs, "Shortest barrier, in microseconds")
-            ->check(CLI::NonNegativeNumber);
+            ->check(detail::thresholdUsRange());
         detail::onRun(sub, [args, io] { return runBarriers(*args, io); });
     }
     detail::addExportCommands(app, io);

@@ -429,7 +429,7 @@ void addCompareCommand(CLI::App& app, const Io& io) {
                     "Strategy the deltas refer to (default: the first; a sweep's first strategy)");
     sub->add_flag("--json", args->json, "Print JSON (with the reason of every n/a)");
     sub->add_option("--threshold-us", args->thresholdUs, "Shortest barrier, in microseconds")
-        ->check(CLI::NonNegativeNumber);
+        ->check(thresholdUsRange());
     onRun(sub, [args, io] { return runCompare(*args, io); });
 }
 

@@ -5,6 +5,8 @@
 #include "tracer/model/error.hpp"
 #include "tracer/model/trace.hpp"
 
+#include "common/cli_conventions.hpp"
+
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
@@ -46,6 +48,11 @@ std::string figureText(const Figure<T>& figure, Format format) {
     return figure.value ? format(*figure.value) : "n/a (" + figure.reason + ")";
 }
 std::string percent(double fraction);
+
+// Ranges of the tracer's numeric options: anything larger would overflow the nanosecond clock
+// (int64 ns: 9.2e18) once converted, and no trace is days long.
+inline CLI::Validator thresholdUsRange() { return starscope::cli::numberIn(0.0, 1e12); }
+inline CLI::Validator timeMsRange() { return starscope::cli::numberIn(0.0, 1e9); }
 
 // Registers a subcommand whose action returns an exit code (non-zero throws
 // CLI::RuntimeError so that main's app.exit() returns it).

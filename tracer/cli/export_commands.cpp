@@ -94,12 +94,24 @@ void addExportCommands(CLI::App& app, const Io& io) {
         sub->add_option("--format", args->format, "paje, chrome or csv")
             ->required()
             ->check(CLI::IsMember({"paje", "chrome", "csv"}));
-        sub->add_option("--table", args->table, "CSV table: spans, tasks or barriers")
-            ->check(CLI::IsMember({"spans", "tasks", "barriers"}));
+        auto* table = sub->add_option("--table", args->table, "CSV table: spans, tasks or barriers (--format csv)")
+                          ->check(CLI::IsMember({"spans", "tasks", "barriers"}));
         sub->add_option("-o,--output", args->output, "Output file ('-': standard output)");
-        sub->add_option("--threshold-us", args->thresholdUs, "Shortest barrier (barriers table), microseconds")
-            ->check(CLI::NonNegativeNumber);
-        onRun(sub, [args, io] { return runExport(*args, io); });
+        auto* threshold =
+            sub->add_option("--threshold-us", args->thresholdUs, "Shortest barrier (--table barriers), microseconds")
+                ->check(thresholdUsRange());
+        onRun(sub, [args, io, table, threshold] {
+            // An option the chosen output ignores is a mistake to point out, not to drop.
+            if (table->count() > 0 && args->format != "csv") {
+                *io.err << "starscope export: --table applies to --format csv only, not " << args->format << "\n";
+                return starscope::cli::kUsageError;
+            }
+            if (threshold->count() > 0 && (args->format != "csv" || args->table != "barriers")) {
+                *io.err << "starscope export: --threshold-us applies to --format csv --table barriers only\n";
+                return starscope::cli::kUsageError;
+            }
+            return runExport(*args, io);
+        });
     }
     {
         auto args = std::make_shared<ConvertArgs>();

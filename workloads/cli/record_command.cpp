@@ -1,5 +1,6 @@
 #include "workloads/cli/record_command.hpp"
 
+#include "workloads/cli/option_ranges.hpp"
 #include "workloads/record/recorder.hpp"
 
 #include <iomanip>
@@ -62,29 +63,37 @@ void addRecordCommand(CLI::App& app, std::ostream& out, std::ostream& err) {
     cmd->add_option("--loader", o.loader,
                     "Image loader: naive, prefetch, advanced, double-prefetch")
         ->capture_default_str();
-    cmd->add_option("--epochs", o.epochs, "Epochs")->capture_default_str();
+    cmd->add_option("--epochs", o.epochs, "Epochs")->capture_default_str()->check(epochsRange());
     cmd->add_option("--batches", o.batches, "Batches per epoch (0: the whole training set)")
-        ->capture_default_str();
-    cmd->add_option("--batch-size", o.batchSize, "Images per batch")->capture_default_str();
+        ->capture_default_str()
+        ->check(imageCountRange());
+    cmd->add_option("--batch-size", o.batchSize, "Images per batch")->capture_default_str()->check(batchSizeRange());
     cmd->add_option("--chunk", o.chunk,
-                    "Images per task (sub-batch chunk); default 32, at most the batch size");
+                    "Images per task (sub-batch chunk); default 32, at most the batch size")
+        ->check(imageCountRange());
     cmd->add_option("--workers", o.workers, "StarPU CPU workers (0: one per hardware thread)")
-        ->capture_default_str();
+        ->capture_default_str()
+        ->check(workersRange());
     cmd->add_option("--sched", o.sched, "StarPU scheduler (STARPU_SCHED)")->capture_default_str();
     cmd->add_option("--dataset", o.dataset,
                     "Folder of the four MNIST IDX files (default: $STARSCOPE_DATA_DIR or the "
                     "data/mnist that scripts/setup.sh fetches)");
     cmd->add_option("--out", o.out, "Run folder to create (trace and run.json)")->required();
     cmd->add_flag("--force", o.force, "Overwrite the run files of an existing folder");
-    cmd->add_option("--learning-rate", o.learningRate, "SGD learning rate")->capture_default_str();
+    cmd->add_option("--learning-rate", o.learningRate, "SGD learning rate")
+        ->capture_default_str()
+        ->check(learningRateRange());
     cmd->add_option("--seed", o.seed, "Seed of the weights and of the shuffling")
-        ->capture_default_str();
+        ->capture_default_str()
+        ->check(seedRange());
     cmd->add_option("--train-images", o.trainImages,
                     "Train on the first N training images only (0: all)")
-        ->capture_default_str();
+        ->capture_default_str()
+        ->check(imageCountRange());
     cmd->add_option("--test-images", o.testImages,
                     "Evaluate on the first N test images only (0: all)")
-        ->capture_default_str();
+        ->capture_default_str()
+        ->check(imageCountRange());
 
     cmd->callback([state, &out, &err]() {
         auto plan = planRecord(state->options);

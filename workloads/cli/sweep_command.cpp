@@ -1,5 +1,6 @@
 #include "workloads/cli/sweep_command.hpp"
 
+#include "workloads/cli/option_ranges.hpp"
 #include "workloads/sigint_handler.hpp"
 #include "workloads/sweep/sweep.hpp"
 
@@ -17,25 +18,30 @@ void addSweepCommand(CLI::App& app, std::ostream& out, std::ostream& err) {
     auto& r = o.record;
     cmd->add_option("--out", o.out, "Sweep folder (run folders <arenas>-<loader>-r<k> inside)")
         ->required();
-    cmd->add_option("--repeat", o.repeat, "Repetitions of every strategy")->capture_default_str();
+    cmd->add_option("--repeat", o.repeat, "Repetitions of every strategy")->capture_default_str()->check(repeatRange());
     cmd->add_option("--arenas", o.arenas, "Comma-separated arena settings (single, double, N)")
         ->capture_default_str();
     cmd->add_option("--loaders", o.loaders, "Comma-separated loaders")->capture_default_str();
-    cmd->add_option("--epochs", r.epochs, "Epochs per run")->capture_default_str();
+    cmd->add_option("--epochs", r.epochs, "Epochs per run")->capture_default_str()->check(epochsRange());
     cmd->add_option("--batches", r.batches, "Batches per epoch (0: the whole training set)")
-        ->capture_default_str();
-    cmd->add_option("--batch-size", r.batchSize, "Images per batch")->capture_default_str();
-    cmd->add_option("--chunk", r.chunk, "Images per task (default 32)");
+        ->capture_default_str()
+        ->check(imageCountRange());
+    cmd->add_option("--batch-size", r.batchSize, "Images per batch")->capture_default_str()->check(batchSizeRange());
+    cmd->add_option("--chunk", r.chunk, "Images per task (default 32)")->check(imageCountRange());
     cmd->add_option("--workers", r.workers, "StarPU CPU workers (0: one per hardware thread)")
-        ->capture_default_str();
+        ->capture_default_str()
+        ->check(workersRange());
     cmd->add_option("--sched", r.sched, "StarPU scheduler")->capture_default_str();
     cmd->add_option("--dataset", r.dataset, "Folder of the four MNIST IDX files");
     cmd->add_option("--seed", r.seed, "Seed of the weights and of the shuffling")
-        ->capture_default_str();
+        ->capture_default_str()
+        ->check(seedRange());
     cmd->add_option("--train-images", r.trainImages, "Train on the first N images only (0: all)")
-        ->capture_default_str();
+        ->capture_default_str()
+        ->check(imageCountRange());
     cmd->add_option("--test-images", r.testImages, "Evaluate on the first N images only (0: all)")
-        ->capture_default_str();
+        ->capture_default_str()
+        ->check(imageCountRange());
 
     cmd->callback([options, &out, &err]() {
         auto plan = planSweep(*options);

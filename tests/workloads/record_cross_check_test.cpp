@@ -78,7 +78,7 @@ TEST(RecordCrossCheck, CnnTraceMatchesTheStarpuFxtToolOfItsVersion) {
         EXPECT_EQ(figures.tasks, other.tasks) << name;
         tasks += figures.tasks;
     }
-    EXPECT_GT(tasks, 100U);
+    EXPECT_GT(tasks, 40U);   // 4 batches of forward, backward and update tasks, then the test
 }
 
 } // namespace

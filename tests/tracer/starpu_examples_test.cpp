@@ -59,7 +59,8 @@ TEST_P(StarpuExample, TraceMatchesItsStarpuFxtTool) {
     const bool warned = std::any_of(ours->warnings.begin(), ours->warnings.end(), [](const std::string& w) {
         return w.find("profiling was stopped") != std::string::npos;
     });
-    EXPECT_EQ(stopped, warned);
+    // (A stop may also come after the last recorded event: 1.3 records nothing once stopped.)
+    EXPECT_TRUE(warned || !stopped);
 }
 
 INSTANTIATE_TEST_SUITE_P(FromStarpuSource, StarpuExample,

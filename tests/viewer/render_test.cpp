@@ -2,6 +2,7 @@
 // sleeping inside a barrier band, of the band between rows, of the background, of the marker
 // line; on a synthetic trace with exact positions and on a real StarPU trace.
 
+#include "tests/support/fifo_reader.hpp"
 #include "tests/support/test_support.hpp"
 #include "tests/viewer/qt_test_environment.hpp"
 #include "viewer/core/synthetic_trace.hpp"
@@ -16,6 +17,9 @@
 #include <QImage>
 
 #include <cmath>
+#include <filesystem>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 using namespace starscope::viewer;
 using starscope::tracer::StateClass;
@@ -226,5 +230,40 @@ TEST(RenderToFile, WritesPngAndPdfAndRejectsUnknownFormats) {
     const auto missing = renderToFile(document, barriers, request,
                                       QString::fromStdString((dir / "no" / "such" / "out.png").string()));
     ASSERT_FALSE(missing);
-    EXPECT_NE(missing.error().message.find("cannot write"), std::string::npos);
+    EXPECT_NE(missing.error().message.find((dir / "no" / "such" / "out.png").string()), std::string::npos)
+        << missing.error().message;
+    EXPECT_NE(missing.error().message.find("No such file or directory"), std::string::npos) << missing.error().message;
+}
+
+// --render OUT and File > Export used to hand OUT to Qt, which replaces whatever is there: a
+// symlink became a file, a FIFO or /dev/null a regular file. They go through the project's one
+// writer now.
+TEST(RenderToFile, FollowsSymlinksAndWritesThroughFifosAndDevices) {
+    namespace fs = std::filesystem;
+    starscope::testing::TempDir dir;
+    const auto document = prepareDocument(makeSyntheticTrace({}), "synthetic");
+    const auto barriers = std::make_shared<const Barriers>(computeBarriers(*document, 100'000));
+    RenderRequest request;
+    request.size = {400, 300};
+    const auto at = [](const fs::path& path) { return QString::fromStdString(path.string()); };
+
+    fs::create_symlink("real.png", dir / "link.png");
+    ASSERT_TRUE(renderToFile(document, barriers, request, at(dir / "link.png")));
+    EXPECT_TRUE(fs::is_symlink(dir / "link.png"));
+    EXPECT_EQ(QImage(at(dir / "real.png")).size(), QSize(400, 300));
+
+    const auto fifo = dir / "pipe.png";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    starscope::testing::FifoReader reader(fifo);
+    ASSERT_TRUE(renderToFile(document, barriers, request, at(fifo)));
+    const std::string received = reader.received();
+    EXPECT_TRUE(fs::is_fifo(fs::symlink_status(fifo)));
+    EXPECT_EQ(QImage::fromData(QByteArray(received.data(), static_cast<qsizetype>(received.size()))).size(),
+              QSize(400, 300));
+
+    const auto device = dir / "null.png";
+    if (::mknod(device.c_str(), S_IFCHR | 0666, makedev(1, 3)) == 0) {
+        ASSERT_TRUE(renderToFile(document, barriers, request, at(device)));
+        EXPECT_TRUE(fs::is_character_file(fs::symlink_status(device)));
+    }
 }

@@ -1,6 +1,7 @@
 // starscope-viewer: the desktop viewer, or with --render a headless picture of a trace drawn
 // by the same code (no display needed).
 
+#include "common/version.hpp"
 #include "viewer/core/command_line.hpp"
 #include "viewer/core/comparison.hpp"
 #include "viewer/core/trace_document.hpp"
@@ -27,10 +28,14 @@ int usageError(const std::string& message) {
     return 2;
 }
 
-bool wantsRender(int argc, char** argv) {
+// --render draws without a window; --help and --version only print. None needs a display.
+bool needsNoDisplay(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) {
-        if (std::strcmp(argv[i], "--render") == 0 || std::strncmp(argv[i], "--render=", 9) == 0) {
-            return true;
+        for (const char* flag : {"--render", "--help", "-h", "--help-all", "--version", "-v"}) {
+            const std::size_t n = std::strlen(flag);
+            if (std::strncmp(argv[i], flag, n) == 0 && (argv[i][n] == '\0' || argv[i][n] == '=')) {
+                return true;
+            }
         }
     }
     return false;
@@ -125,18 +130,20 @@ int compare(const QCommandLineParser& parser, starscope::tracer::TimeNs threshol
 int main(int argc, char** argv) {
     // The headless mode must work without a display: pick the offscreen platform before Qt
     // starts, unless the caller chose one.
-    if (wantsRender(argc, argv) && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
+    if (needsNoDisplay(argc, argv) && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
         qputenv("QT_QPA_PLATFORM", "offscreen");
     }
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("starscope"));
     QApplication::setApplicationName(QStringLiteral("starscope-viewer"));
+    QApplication::setApplicationVersion(QString::fromLatin1(starscope::kVersion));
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
         "Gantt viewer for StarPU traces with barrier highlighting.\n"
         "TRACE: a run folder, a prof_file_* written by StarPU with FxT, a paje.trace or a native trace."));
     parser.addHelpOption();
+    parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("TRACE"), QStringLiteral("Traces to open (one window each)."),
                                  QStringLiteral("[TRACE...]"));
     parser.addOption({QStringLiteral("render"), QStringLiteral("Write a picture of TRACE to OUT (.png, .jpg, .pdf) and exit."),
@@ -152,7 +159,17 @@ int main(int argc, char** argv) {
     parser.addOption({QStringLiteral("align"),
                       QStringLiteral("With --compare: start (first task), marker:K (K-th batch_begin) or normalized (share of makespan)."),
                       QStringLiteral("MODE"), QStringLiteral("start")});
-    parser.process(app);
+    // parse() rather than process(): process() ends the program with status 1 on a mistake,
+    // and a usage error exits 2 in every starscope tool.
+    if (!parser.parse(QApplication::arguments())) {
+        return usageError(parser.errorText().toStdString());
+    }
+    if (parser.isSet(QStringLiteral("version"))) {
+        parser.showVersion();
+    }
+    if (parser.isSet(QStringLiteral("help")) || parser.isSet(QStringLiteral("help-all"))) {
+        parser.showHelp(0);
+    }
 
     auto threshold = parseTime(parser.value(QStringLiteral("threshold")).toStdString(), "--threshold");
     if (!threshold) {

@@ -3,6 +3,7 @@
 #include "viewer/gui/comparison_charts.hpp"
 #include "viewer/gui/comparison_model.hpp"
 #include "viewer/gui/gantt_plot.hpp"
+#include "viewer/gui/render.hpp"
 
 #include <QCoreApplication>
 #include <QFileInfo>
@@ -168,10 +169,8 @@ ViewerResult<Done> renderComparison(const LoadedComparison& loaded, const Alignm
     view.show();
     QCoreApplication::processEvents();
     view.fitAll();
-    if (!view.grabImage().save(output)) {
-        return fail(ViewerError{output.toStdString() + ": cannot write the picture (check the folder exists and is writable)"});
-    }
-    return Done{};
+    const QImage image = view.grabImage();
+    return savePicture(output, [&image](const QString& file) { return image.save(file); });
 }
 
 } // namespace starscope::viewer

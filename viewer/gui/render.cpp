@@ -1,9 +1,14 @@
 #include "viewer/gui/render.hpp"
 
+#include "common/file_writer.hpp"
 #include "tracer/model/time_unit.hpp"
 #include "viewer/gui/gantt_plot.hpp"
 
+#include <QFile>
 #include <QFileInfo>
+#include <QTemporaryDir>
+
+#include <string_view>
 
 namespace starscope::viewer {
 
@@ -32,23 +37,46 @@ QImage renderImage(std::shared_ptr<const TraceDocument> document, std::shared_pt
     return plot.toPixmap(request.size.width, request.size.height, 1.0).toImage();
 }
 
+ViewerResult<Done> savePicture(const QString& output, const std::function<bool(const QString& file)>& save) {
+    const QTemporaryDir scratch;
+    if (!scratch.isValid()) {
+        return fail(ViewerError{output.toStdString() + ": cannot make a temporary folder to draw in: "
+                                + scratch.errorString().toStdString()});
+    }
+    const QString drawn = scratch.filePath(QStringLiteral("picture.") + QFileInfo(output).suffix());
+    if (!save(drawn)) {
+        return fail(ViewerError{output.toStdString() + ": cannot draw the picture"});
+    }
+    QFile file(drawn);
+    if (!file.open(QIODevice::ReadOnly)) {
+        return fail(ViewerError{output.toStdString() + ": cannot read the drawn picture back: "
+                                + file.errorString().toStdString()});
+    }
+    const QByteArray bytes = file.readAll();
+    const auto written = files::writeFile(output.toStdString(),
+                                          std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
+    if (!written) {
+        return fail(ViewerError{written.error().describe()});
+    }
+    return Done{};
+}
+
 ViewerResult<Done> exportPlot(GanttPlot& plot, const QString& output) {
     const QString suffix = QFileInfo(output).suffix().toLower();
-    bool written = false;
+    std::function<bool(const QString&)> save;
     if (suffix == QLatin1String("png")) {
-        written = plot.savePng(output, plot.width(), plot.height(), 1.0);
+        save = [&plot](const QString& file) { return plot.savePng(file, plot.width(), plot.height(), 1.0); };
     } else if (suffix == QLatin1String("jpg") || suffix == QLatin1String("jpeg")) {
-        written = plot.saveJpg(output, plot.width(), plot.height(), 1.0, 95);
+        save = [&plot](const QString& file) { return plot.saveJpg(file, plot.width(), plot.height(), 1.0, 95); };
     } else if (suffix == QLatin1String("pdf")) {
-        written = plot.savePdf(output, plot.width(), plot.height(), QCP::epNoCosmetic);
+        save = [&plot](const QString& file) {
+            return plot.savePdf(file, plot.width(), plot.height(), QCP::epNoCosmetic);
+        };
     } else {
         return fail(ViewerError{output.toStdString() + ": unsupported picture format '." + suffix.toStdString()
                                 + "' (use .png, .jpg or .pdf)"});
     }
-    if (!written) {
-        return fail(ViewerError{output.toStdString() + ": cannot write the picture (check the folder exists and is writable)"});
-    }
-    return Done{};
+    return savePicture(output, save);
 }
 
 ViewerResult<Done> renderToFile(std::shared_ptr<const TraceDocument> document,

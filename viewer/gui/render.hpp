@@ -9,6 +9,7 @@
 #include <QImage>
 #include <QString>
 
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -30,5 +31,9 @@ ViewerResult<Done> renderToFile(std::shared_ptr<const TraceDocument> document,
                                 const QString& output);
 // Saves what plot shows, at its current size, to output (.png, .jpg or .pdf).
 ViewerResult<Done> exportPlot(GanttPlot& plot, const QString& output);
+// Qt writes a picture by file name, which would replace a symlink and turn a FIFO or device
+// into a regular file: save draws it into a private temporary file instead, and the project's
+// one writer (common/file_writer.hpp) puts the bytes where output names.
+ViewerResult<Done> savePicture(const QString& output, const std::function<bool(const QString& file)>& save);
 
 } // namespace starscope::viewer

@@ -1,0 +1,38 @@
+// starscope-viewer as a user runs it: --version without a display, and the exit code of a
+// usage mistake, the same 2 as every starscope tool (QCommandLineParser::process exited 1).
+
+#include "common/version.hpp"
+#include "tests/support/test_support.hpp"
+
+#include <gtest/gtest.h>
+
+namespace {
+
+using starscope::testing::readFile;
+using starscope::testing::runCommand;
+using starscope::testing::TempDir;
+
+// Standard output to log, standard error to log.err, or both to log.
+std::string viewer(const std::string& args, const std::filesystem::path& log, bool separate = false) {
+    // No display: --version and usage errors must not need one.
+    return std::string("env -u DISPLAY -u WAYLAND_DISPLAY -u QT_QPA_PLATFORM '") + STARSCOPE_VIEWER_BINARY + "' "
+           + args + " > '" + log.string() + "' " + (separate ? "2> '" + log.string() + ".err'" : "2>&1");
+}
+
+TEST(ViewerExecutable, VersionPrintsTheProjectVersion) {
+    TempDir dir;
+    const auto log = dir / "log.txt";
+    ASSERT_EQ(runCommand(viewer("--version", log, true)), 0) << readFile(log.string() + ".err");
+    EXPECT_EQ(readFile(log), std::string("starscope-viewer ") + starscope::kVersion + "\n");
+}
+
+TEST(ViewerExecutable, UsageMistakesExitTwo) {
+    TempDir dir;
+    const auto log = dir / "log.txt";
+    EXPECT_EQ(runCommand(viewer("--render out.png --no-such-flag x", log)), 2) << readFile(log);
+    EXPECT_NE(readFile(log).find("no-such-flag"), std::string::npos) << readFile(log);
+    EXPECT_EQ(runCommand(viewer("--render out.png --size 10x10 x", log)), 2) << readFile(log);
+    EXPECT_NE(readFile(log).find("--size"), std::string::npos) << readFile(log);
+}
+
+} // namespace

@@ -1,14 +1,18 @@
-// The native format: exact round trip, distinct errors for newer, older and damaged files.
+// The native format: exact round trip, distinct errors for newer, older and damaged files,
+// and files whose checksum is right but whose content contradicts the model.
 
 #include "tests/support/test_support.hpp"
 #include "tests/tracer/tracer_test_support.hpp"
 #include "tracer/exporters/exporters.hpp"
+#include "tracer/readers/fnv1a.hpp"
 #include "tracer/readers/read_trace.hpp"
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstring>
 #include <fstream>
+#include <functional>
 
 namespace starscope::tracer {
 namespace {
@@ -59,6 +63,106 @@ TEST(NativeFormat, RunFolderUsesItsFreshCache) {
     EXPECT_FALSE(fallback->metadata.contains("cache"));
 }
 
+// A run folder holding a copy of the small golden prof file (a fresh file, fresh mtime).
+std::filesystem::path makeRun(const TempDir& dir, const std::string& name, const std::filesystem::path& prof) {
+    const auto run = dir / name;
+    std::filesystem::create_directories(run);
+    std::filesystem::copy_file(prof, run / "prof_file__0");
+    return run;
+}
+
+bool warnsAbout(const Trace& trace, const std::string& words) {
+    return std::any_of(trace.warnings.begin(), trace.warnings.end(),
+                       [&](const std::string& w) { return w.find(words) != std::string::npos; });
+}
+
+// What users saw: another run's cache, newer than this run's prof files, shown as this run.
+TEST(NativeFormat, RunFolderIgnoresAndRebuildsACacheOfAnotherRun) {
+    TempDir dir;
+    const auto other = makeRun(dir, "other", goldenRun("masked13") / "prof_file__0");
+    const auto run = makeRun(dir, "run", smallProfFile());
+    const auto direct = readTrace(run);
+    const auto otherTrace = readTrace(other);
+    ASSERT_TRUE(direct && otherTrace);
+    ASSERT_NE(direct->tasks.size(), otherTrace->tasks.size());
+    ASSERT_TRUE(writeNativeFile(*otherTrace, run / "trace.sstrace"));
+    // Newer than the prof file, as a copy made after the run is.
+    std::filesystem::last_write_time(run / "prof_file__0",
+                                     std::filesystem::last_write_time(run / "trace.sstrace") - std::chrono::hours(1));
+    const auto read = readTrace(run);
+    ASSERT_TRUE(read) << read.error().describe();
+    EXPECT_FALSE(read->metadata.contains("cache"));
+    EXPECT_EQ(read->tasks, direct->tasks);
+    EXPECT_TRUE(warnsAbout(*read, "trace.sstrace not used: it was made from a")) << ::testing::PrintToString(read->warnings);
+    EXPECT_TRUE(warnsAbout(*read, "rebuilt"));
+    // The rebuilt cache is this run's, used from now on, and carries no note about the old one.
+    const auto again = readTrace(run);
+    ASSERT_TRUE(again);
+    EXPECT_EQ(again->metadata.at("cache"), (run / "trace.sstrace").string());
+    EXPECT_EQ(again->tasks, direct->tasks);
+    EXPECT_FALSE(warnsAbout(*again, "not used"));
+}
+
+TEST(NativeFormat, RunFolderCacheWithoutItsSourcesIsRebuilt) {
+    TempDir dir;
+    const auto run = makeRun(dir, "run", smallProfFile());
+    auto trace = readTrace(run);
+    ASSERT_TRUE(trace);
+    trace->metadata.erase(std::string(kRunSourcesMetadata));   // as an older starscope wrote it
+    ASSERT_TRUE(writeNativeFile(*trace, run / "trace.sstrace"));
+    const auto read = readTrace(run);
+    ASSERT_TRUE(read);
+    EXPECT_FALSE(read->metadata.contains("cache"));
+    EXPECT_TRUE(warnsAbout(*read, "does not record which prof files")) << ::testing::PrintToString(read->warnings);
+}
+
+TEST(NativeFormat, TouchingOrChangingAProfFileInvalidatesTheCache) {
+    TempDir dir;
+    const auto run = makeRun(dir, "run", smallProfFile());
+    const auto cache = run / "trace.sstrace";
+    const auto direct = readTrace(run);
+    ASSERT_TRUE(direct);
+    ASSERT_TRUE(writeNativeFile(*direct, cache));
+    ASSERT_TRUE(readTrace(run)->metadata.contains("cache"));
+
+    // Touched: same bytes, another modification time (even an older one).
+    std::filesystem::last_write_time(run / "prof_file__0",
+                                     std::filesystem::last_write_time(run / "prof_file__0") - std::chrono::seconds(5));
+    const auto touched = readTrace(run);
+    ASSERT_TRUE(touched);
+    EXPECT_FALSE(touched->metadata.contains("cache"));
+    EXPECT_TRUE(warnsAbout(*touched, "prof_file__0 was modified after it was made"))
+        << ::testing::PrintToString(touched->warnings);
+    ASSERT_TRUE(readTrace(run)->metadata.contains("cache"));   // rebuilt
+
+    // Changed in its first bytes, same size, its old time put back.
+    const auto time = std::filesystem::last_write_time(run / "prof_file__0");
+    auto data = starscope::testing::readFile(run / "prof_file__0");
+    data[100] = static_cast<char>(data[100] ^ 0x01);
+    writeBytes(run / "prof_file__0", data);
+    std::filesystem::last_write_time(run / "prof_file__0", time);
+    const auto changed = readTrace(run);
+    EXPECT_FALSE(changed && changed->metadata.contains("cache"));
+    if (changed) {
+        EXPECT_TRUE(warnsAbout(*changed, "its first 64 KiB differ")) << ::testing::PrintToString(changed->warnings);
+    }
+}
+
+TEST(NativeFormat, RunFolderUsesAnInconsistentCacheNever) {
+    TempDir dir;
+    const auto run = makeRun(dir, "run", smallProfFile());
+    auto trace = readTrace(run);
+    ASSERT_TRUE(trace);
+    const auto good = *trace;
+    trace->tasks[0].codelet = 4040;   // its sources match: only its content is wrong
+    ASSERT_TRUE(writeNativeFile(*trace, run / "trace.sstrace"));
+    const auto read = readTrace(run);
+    ASSERT_TRUE(read) << read.error().describe();
+    EXPECT_FALSE(read->metadata.contains("cache"));
+    EXPECT_EQ(read->tasks, good.tasks);
+    EXPECT_TRUE(warnsAbout(*read, "inconsistent native trace")) << ::testing::PrintToString(read->warnings);
+}
+
 TEST(NativeFormat, TooNewAndTooOldAreDistinctErrors) {
     const auto trace = readTrace(smallProfFile());
     ASSERT_TRUE(trace);
@@ -96,6 +200,162 @@ TEST(NativeFormat, TruncatedAndDamagedFilesAreErrorsNotCrashes) {
     ASSERT_FALSE(back);
     EXPECT_EQ(back.error().code, ErrorCode::Corrupt);
     EXPECT_NE(back.error().message.find("checksum"), std::string::npos);
+}
+
+// The FNV-1a checksum the writer appends, recomputed after a byte patch (as the native fuzzer
+// repairs its inputs), so that the reader gets past the checksum to the content.
+void repairChecksum(std::string& data) {
+    constexpr std::size_t kHeader = 24;
+    std::uint64_t size = 0;
+    std::memcpy(&size, data.data() + 16, 8);
+    const std::uint64_t hash = detail::fnv1a(std::string_view(data).substr(kHeader, size));
+    std::memcpy(data.data() + kHeader + size, &hash, 8);
+}
+
+// One inconsistency: how to break a correct trace, and words the error must name.
+struct Inconsistency {
+    std::string name;
+    std::function<void(Trace&)> breakIt;
+    std::string record;   // the record named in the message
+};
+
+Span& firstTaskSpan(Trace& trace) {
+    for (auto& lane : trace.lanes) {
+        for (auto& span : lane.spans()) {
+            if (span.task != kNoTask) {
+                return const_cast<Span&>(span);
+            }
+        }
+    }
+    throw std::logic_error("the golden trace runs no task");
+}
+
+std::vector<Span>& longestLevel(Trace& trace) {
+    std::vector<Span>* best = &trace.lanes.front().levels.front();
+    for (auto& lane : trace.lanes) {
+        for (auto& level : lane.levels) {
+            best = level.size() > best->size() ? &level : best;
+        }
+    }
+    return *best;
+}
+
+std::vector<Inconsistency> inconsistencies() {
+    return {
+        {"codelet name id", [](Trace& t) { t.tasks[3].codelet = 99999; }, "task 3"},
+        {"task lane too big", [](Trace& t) { t.tasks[2].lane = 4242; }, "task 2"},
+        {"task lane negative", [](Trace& t) { t.tasks[1].lane = -7; }, "task 1"},
+        {"task ends before start", [](Trace& t) { t.tasks[0].end = t.tasks[0].start - 1; }, "task 0"},
+        {"task time below -1", [](Trace& t) { t.tasks[4].submit = -50; }, "task 4"},
+        {"tasks unsorted", [](Trace& t) { std::swap(t.tasks[0].jobId, t.tasks[5].jobId); }, "task "},
+        {"span state id", [](Trace& t) { firstTaskSpan(t).state = 777; }, "span "},
+        {"span task index", [](Trace& t) { firstTaskSpan(t).task = static_cast<TaskIndex>(t.tasks.size() + 3); }, "span "},
+        {"span ends before start", [](Trace& t) { longestLevel(t)[1].end = longestLevel(t)[1].start - 1; }, "span 1 "},
+        {"spans overlap", [](Trace& t) { longestLevel(t)[2].start = longestLevel(t)[1].start; }, "span 2 "},
+        {"spans unsorted", [](Trace& t) { std::swap(longestLevel(t)[1], longestLevel(t)[2]); }, "span 2 "},
+        {"state class", [](Trace& t) { t.states[0].cls = static_cast<StateClass>(9); }, "state 0"},
+        {"lane kind", [](Trace& t) { t.lanes[0].kind = static_cast<LaneKind>(8); }, "lane 0"},
+        {"marker lane", [](Trace& t) { t.markers[1].lane = 555; }, "marker 1"},
+        {"marker kind", [](Trace& t) { t.markers[0].marker.kind = static_cast<markers::Kind>(200); }, "marker 0"},
+        {"markers unsorted", [](Trace& t) { std::swap(t.markers[0].time, t.markers[3].time); }, "marker "},
+        {"trace ends before it begins", [](Trace& t) { t.begin = t.end + 1; }, "header"},
+    };
+}
+
+class InconsistentNative : public ::testing::TestWithParam<std::size_t> {};
+
+// The writer writes whatever the struct holds, so each file has a right checksum.
+TEST_P(InconsistentNative, ReadFailsNamingFileRecordAndOffset) {
+    const auto all = inconsistencies();
+    const auto& bad = all.at(GetParam());
+    auto trace = readTrace(smallProfFile());
+    ASSERT_TRUE(trace);
+    ASSERT_GE(trace->markers.size(), 4U);
+    ASSERT_GE(trace->tasks.size(), 6U);
+    bad.breakIt(*trace);
+    TempDir dir;
+    const auto file = dir / "bad.sstrace";
+    writeBytes(file, bytes(*trace));
+    const auto back = readNative(file);
+    ASSERT_FALSE(back) << bad.name << " was accepted";
+    EXPECT_EQ(back.error().code, ErrorCode::Corrupt) << bad.name;
+    EXPECT_NE(back.error().message.find("inconsistent native trace"), std::string::npos) << back.error().describe();
+    EXPECT_NE(back.error().message.find(bad.record), std::string::npos) << back.error().describe();
+    EXPECT_NE(back.error().describe().find(file.string()), std::string::npos);
+    EXPECT_TRUE(back.error().offset.has_value()) << back.error().describe();
+}
+
+INSTANTIATE_TEST_SUITE_P(EachKind, InconsistentNative, ::testing::Range(std::size_t{0}, inconsistencies().size()),
+                         [](const auto& param) {
+                             std::string name = inconsistencies().at(param.param).name;
+                             std::replace(name.begin(), name.end(), ' ', '_');
+                             std::erase(name, '-');
+                             return name;
+                         });
+
+TEST(NativeFormat, ErrorOffsetIsTheBadRecord) {
+    auto trace = readTrace(smallProfFile());
+    ASSERT_TRUE(trace);
+    trace->tasks[3].codelet = 99999;
+    const auto data = bytes(*trace);
+    TempDir dir;
+    writeBytes(dir / "bad.sstrace", data);
+    const auto back = readNative(dir / "bad.sstrace");
+    ASSERT_FALSE(back);
+    ASSERT_TRUE(back.error().offset.has_value());
+    // A task record starts with its job id, then the codelet name id.
+    const auto at = static_cast<std::size_t>(*back.error().offset);
+    ASSERT_LE(at + 12, data.size());
+    std::uint64_t job = 0;
+    std::uint32_t codelet = 0;
+    std::memcpy(&job, data.data() + at, 8);
+    std::memcpy(&codelet, data.data() + at + 8, 4);
+    EXPECT_EQ(job, trace->tasks[3].jobId);
+    EXPECT_EQ(codelet, 99999U);
+}
+
+TEST(NativeFormat, RepeatedNameIsRefused) {
+    auto trace = readTrace(smallProfFile());
+    ASSERT_TRUE(trace);
+    ASSERT_GE(trace->names.size(), 2U);
+    const auto first = trace->names.name(0);
+    const auto second = trace->names.name(1);
+    ASSERT_EQ(first.size(), second.size()) << "the patch below needs names of one length";
+    auto data = bytes(*trace);
+    // The name table follows begin and end and its count: patch the second name to the first.
+    const auto at = data.find(second, 24 + 24);
+    ASSERT_NE(at, std::string::npos);
+    data.replace(at, second.size(), first);
+    repairChecksum(data);
+    TempDir dir;
+    writeBytes(dir / "dup.sstrace", data);
+    const auto back = readNative(dir / "dup.sstrace");
+    ASSERT_FALSE(back);
+    EXPECT_NE(back.error().message.find("name 1"), std::string::npos) << back.error().describe();
+    EXPECT_NE(back.error().message.find("twice"), std::string::npos) << back.error().describe();
+}
+
+// What users ran into: `export` on such a file aborted (134) or crashed (139). In a child, as
+// a user runs it.
+TEST(NativeFormat, ExportOfAnInconsistentFileExitsOneWithTheMessage) {
+    TempDir dir;
+    for (const auto& bad : inconsistencies()) {
+        auto trace = readTrace(smallProfFile());
+        ASSERT_TRUE(trace);
+        bad.breakIt(*trace);
+        const auto file = dir / "bad.sstrace";
+        writeBytes(file, bytes(*trace));
+        for (const std::string format : {"paje", "chrome", "csv"}) {
+            const auto err = dir / "err.txt";
+            const int code = starscope::testing::runCommand(std::string(STARSCOPE_EXECUTABLE) + " export --format " + format
+                                                            + " " + file.string() + " -o " + (dir / "out").string()
+                                                            + " 2>" + err.string());
+            EXPECT_EQ(code, 1) << bad.name << ", " << format;
+            const auto message = starscope::testing::readFile(err);
+            EXPECT_NE(message.find("inconsistent native trace"), std::string::npos) << bad.name << ": " << message;
+            EXPECT_NE(message.find(file.string()), std::string::npos) << bad.name << ": " << message;
+        }
+    }
 }
 
 } // namespace

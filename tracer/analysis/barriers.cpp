@@ -2,6 +2,7 @@
 #include "tracer/model/time_unit.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <queue>
 #include <unordered_map>
 
@@ -23,6 +24,11 @@ std::string transitionLabel(const BatchTransition& t) {
 // A barrier is time in which no worker executes. Where profiling was stopped nobody knows,
 // so such time is never part of a barrier: it counts as covered, like executing.
 bool coversTime(const Trace& trace, const Span& span) {
+    // Readers hand out only valid state ids; a span without one covers nothing.
+    assert(span.state < trace.states.size());
+    if (span.state >= trace.states.size()) {
+        return false;
+    }
     const StateClass cls = trace.states[span.state].cls;
     return cls == StateClass::Executing || cls == StateClass::NotProfiled;
 }
@@ -48,7 +54,7 @@ std::string mainStateDuring(const Trace& trace, const Lane* lane, TimeNs from, T
     TimeNs covered = 0;
     for (; it != spans.end() && it->start < to; ++it) {
         const TimeNs d = std::min(to, it->end) - std::max(from, it->start);
-        if (d > 0) {
+        if (d > 0 && it->state < trace.states.size()) {
             overlap[it->state] += d;
             covered += d;
         }

@@ -1,6 +1,7 @@
 #include "tracer/analysis/stats.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <cstdio>
 #include <unordered_map>
 
@@ -43,11 +44,16 @@ RangeStats computeRangeStats(const Trace& trace, TimeNs from, TimeNs to) {
         auto it = std::upper_bound(spans.begin(), spans.end(), from,
                                    [](TimeNs t, const Span& s) { return t < s.end; });
         TimeNs covered = 0;
+        TimeNs coveredTo = from;
         for (; it != spans.end() && it->start < out.to; ++it) {
-            const TimeNs d = std::min(out.to, it->end) - std::max(from, it->start);
-            if (d <= 0) {
+            // Readers hand out only valid state ids and disjoint sorted spans; a trace built
+            // otherwise is a bug, which must still not read out of bounds or count time twice.
+            assert(it->state < trace.states.size());
+            const TimeNs d = std::min(out.to, it->end) - std::max(coveredTo, it->start);
+            if (d <= 0 || it->state >= trace.states.size()) {
                 continue;
             }
+            coveredTo = std::min(out.to, it->end);
             covered += d;
             stats.perState[it->state] += d;
             // The main thread's time is its own whatever StarPU names the state, unless it was

@@ -7,6 +7,7 @@
 
 #include "common/file_writer.hpp"
 #include "tracer/exporters/exporters.hpp"
+#include "tracer/readers/fnv1a.hpp"
 #include "tracer/readers/mapped_file.hpp"
 #include "tracer/readers/read_trace.hpp"
 
@@ -29,15 +30,7 @@ constexpr std::string_view kMagic{"SSTRACE\0", 8};
 constexpr std::uint32_t kOldestReadable = 1;
 constexpr std::size_t kHeaderSize = 8 + 4 + 4 + 8;
 
-constexpr std::uint64_t kFnvOffset = 0xcbf29ce484222325ULL;
-
-std::uint64_t fnv1a(std::string_view data, std::uint64_t hash = kFnvOffset) {
-    for (const char c : data) {
-        hash ^= static_cast<unsigned char>(c);
-        hash *= 0x100000001b3ULL;
-    }
-    return hash;
-}
+using detail::fnv1a;
 
 class Writer {
 public:
@@ -182,6 +175,31 @@ TraceError corrupt(const fs::path& file, const Cursor& c, const std::string& wha
                       file.string(), c.offset()};
 }
 
+// A record whose bytes are whole (the checksum matched) but whose content contradicts the
+// model: an index out of its table, times out of order. Everything downstream indexes the
+// tables with these values, so they are checked here, once, for every consumer.
+TraceError inconsistent(const fs::path& file, std::uint64_t offset, const std::string& record,
+                        const std::string& what) {
+    return TraceError{ErrorCode::Corrupt, "inconsistent native trace: " + record + ": " + what,
+                      file.string(), offset};
+}
+
+std::string laneRecord(std::size_t index, const Lane& lane) {
+    return "lane " + std::to_string(index) + " (\"" + lane.name + "\")";
+}
+
+std::string spanRecord(std::size_t lane, const Lane& l, std::size_t level, std::size_t span) {
+    return "span " + std::to_string(span) + " of level " + std::to_string(level) + " of " + laneRecord(lane, l);
+}
+
+std::string outOfRange(const std::string& what, std::uint64_t value, std::size_t size, const std::string& table) {
+    return what + " " + std::to_string(value) + " is out of range (the " + table + " holds "
+           + std::to_string(size) + ")";
+}
+
+// Times a task may carry: -1 (unknown) or a time of the trace.
+bool validTaskTime(TimeNs t) { return t >= -1; }
+
 TraceResult<Trace> parsePayload(const fs::path& file, std::string_view data, const ReadOptions& options) {
     Cursor c(data, kHeaderSize);
     Trace trace;
@@ -189,21 +207,35 @@ TraceResult<Trace> parsePayload(const fs::path& file, std::string_view data, con
     if (!c.get(trace.begin) || !c.get(trace.end) || !c.count(n, 4)) {
         return fail(corrupt(file, c, "header fields"));
     }
+    if (trace.end < trace.begin) {
+        return fail(inconsistent(file, kHeaderSize, "header",
+                                 "the trace ends (" + std::to_string(trace.end) + ") before it begins ("
+                                     + std::to_string(trace.begin) + ")"));
+    }
     for (std::uint64_t i = 0; i < n; ++i) {
+        const auto at = c.offset();
         std::string name;
         if (!c.str(name)) {
             return fail(corrupt(file, c, "name table"));
         }
-        trace.names.intern(name);
+        // Ids are positions in the table: a repeated name would shift every later id.
+        if (trace.names.intern(name) != i) {
+            return fail(inconsistent(file, at, "name " + std::to_string(i), "\"" + name + "\" appears twice"));
+        }
     }
     if (!c.count(n, 5)) {
         return fail(corrupt(file, c, "state table"));
     }
     for (std::uint64_t i = 0; i < n; ++i) {
+        const auto at = c.offset();
         StateInfo state;
         std::uint8_t cls = 0;
-        if (!c.str(state.name) || !c.get(cls) || cls > static_cast<std::uint8_t>(StateClass::NotProfiled)) {
+        if (!c.str(state.name) || !c.get(cls)) {
             return fail(corrupt(file, c, "state table"));
+        }
+        if (cls > static_cast<std::uint8_t>(StateClass::NotProfiled)) {
+            return fail(inconsistent(file, at, "state " + std::to_string(i) + " (\"" + state.name + "\")",
+                                     "unknown state class " + std::to_string(cls)));
         }
         state.cls = static_cast<StateClass>(cls);
         trace.states.push_back(std::move(state));
@@ -212,28 +244,58 @@ TraceResult<Trace> parsePayload(const fs::path& file, std::string_view data, con
         return fail(corrupt(file, c, "lane table"));
     }
     trace.lanes.resize(n);
-    for (auto& lane : trace.lanes) {
+    // Task indexes are checked once the task table is read; keep the first one out of range.
+    std::uint64_t badTaskOffset = 0;
+    std::string badTaskRecord;
+    TaskIndex badTask = kNoTask;
+    for (std::size_t l = 0; l < trace.lanes.size(); ++l) {
+        auto& lane = trace.lanes[l];
+        const auto at = c.offset();
         std::uint8_t kind = 0;
         std::uint64_t levels = 0;
-        if (!c.str(lane.name) || !c.get(kind) || kind > static_cast<std::uint8_t>(LaneKind::MainThread)
-            || !c.get(lane.memoryNode) || !c.get(lane.workerId) || !c.count(levels, 8)) {
+        if (!c.str(lane.name) || !c.get(kind) || !c.get(lane.memoryNode) || !c.get(lane.workerId)
+            || !c.count(levels, 8)) {
             return fail(corrupt(file, c, "lane \"" + lane.name + "\""));
+        }
+        if (kind > static_cast<std::uint8_t>(LaneKind::MainThread)) {
+            return fail(inconsistent(file, at, laneRecord(l, lane), "unknown lane kind " + std::to_string(kind)));
         }
         lane.kind = static_cast<LaneKind>(kind);
         lane.levels.resize(levels);
-        for (auto& level : lane.levels) {
+        for (std::size_t d = 0; d < lane.levels.size(); ++d) {
+            auto& level = lane.levels[d];
             std::uint64_t spans = 0;
             if (!c.count(spans, 24)) {
                 return fail(corrupt(file, c, "spans of lane \"" + lane.name + "\""));
             }
             level.resize(spans);
-            for (auto& span : level) {
+            for (std::size_t i = 0; i < level.size(); ++i) {
+                auto& span = level[i];
+                const auto spanAt = c.offset();
                 c.get(span.start);
                 c.get(span.end);
                 c.get(span.state);
                 c.get(span.task);
-                if (span.state >= trace.states.size() || span.end < span.start) {
-                    return fail(corrupt(file, c, "a span of lane \"" + lane.name + "\""));
+                const auto record = [&] { return spanRecord(l, lane, d, i); };
+                if (span.state >= trace.states.size()) {
+                    return fail(inconsistent(file, spanAt, record(),
+                                             outOfRange("state id", span.state, trace.states.size(), "state table")));
+                }
+                if (span.end < span.start) {
+                    return fail(inconsistent(file, spanAt, record(),
+                                             "ends (" + std::to_string(span.end) + ") before it starts ("
+                                                 + std::to_string(span.start) + ")"));
+                }
+                // Analyses binary-search the levels and sum their spans: sorted and disjoint.
+                if (i > 0 && span.start < level[i - 1].end) {
+                    return fail(inconsistent(file, spanAt, record(),
+                                             "starts (" + std::to_string(span.start) + ") before the previous span ends ("
+                                                 + std::to_string(level[i - 1].end) + "): spans overlap or are unsorted"));
+                }
+                if (span.task != kNoTask && (badTask == kNoTask || span.task > badTask)) {
+                    badTask = span.task;
+                    badTaskOffset = spanAt;
+                    badTaskRecord = record();
                 }
             }
             if (options.progress && !options.progress(c.fraction())) {
@@ -245,7 +307,9 @@ TraceResult<Trace> parsePayload(const fs::path& file, std::string_view data, con
         return fail(corrupt(file, c, "task table"));
     }
     trace.tasks.resize(n);
-    for (auto& task : trace.tasks) {
+    for (std::size_t i = 0; i < trace.tasks.size(); ++i) {
+        auto& task = trace.tasks[i];
+        const auto at = c.offset();
         std::uint64_t deps = 0;
         if (!c.get(task.jobId) || !c.get(task.codelet) || !c.get(task.footprint) || !c.get(task.submit)
             || !c.get(task.start) || !c.get(task.end) || !c.get(task.lane) || !c.count(deps, 8)) {
@@ -253,28 +317,64 @@ TraceResult<Trace> parsePayload(const fs::path& file, std::string_view data, con
         }
         task.dependencies.resize(deps);
         c.raw(task.dependencies.data(), deps * sizeof(std::uint64_t));
-    }
-    for (const auto& lane : trace.lanes) {
-        for (const auto& level : lane.levels) {
-            for (const auto& span : level) {
-                if (span.task != kNoTask && span.task >= trace.tasks.size()) {
-                    return fail(corrupt(file, c, "a span refers to a missing task"));
-                }
-            }
+        const std::string record = "task " + std::to_string(i) + " (job " + std::to_string(task.jobId) + ")";
+        if (task.codelet != kNoName && task.codelet >= trace.names.size()) {
+            return fail(inconsistent(file, at, record,
+                                     outOfRange("codelet name id", task.codelet, trace.names.size(), "name table")));
         }
+        if (task.lane < -1 || (task.lane >= 0 && static_cast<std::size_t>(task.lane) >= trace.lanes.size())) {
+            return fail(inconsistent(file, at, record,
+                                     task.lane < 0 ? "lane index " + std::to_string(task.lane) + " is negative"
+                                                   : outOfRange("lane index", static_cast<std::uint64_t>(task.lane),
+                                                                trace.lanes.size(), "lane table")));
+        }
+        if (!validTaskTime(task.submit) || !validTaskTime(task.start) || !validTaskTime(task.end)) {
+            return fail(inconsistent(file, at, record, "a time below -1 (unknown)"));
+        }
+        if (task.start >= 0 && task.end >= 0 && task.end < task.start) {
+            return fail(inconsistent(file, at, record,
+                                     "ends (" + std::to_string(task.end) + ") before it starts ("
+                                         + std::to_string(task.start) + ")"));
+        }
+        // Dependencies are looked up by binary search on the job ids.
+        if (i > 0 && task.jobId < trace.tasks[i - 1].jobId) {
+            return fail(inconsistent(file, at, record,
+                                     "not sorted by job id (follows job " + std::to_string(trace.tasks[i - 1].jobId) + ")"));
+        }
+    }
+    if (badTask != kNoTask && badTask >= trace.tasks.size()) {
+        return fail(inconsistent(file, badTaskOffset, badTaskRecord,
+                                 outOfRange("task index", badTask, trace.tasks.size(), "task table")));
     }
     if (!c.count(n, 30)) {
         return fail(corrupt(file, c, "marker table"));
     }
     trace.markers.resize(n);
-    for (auto& m : trace.markers) {
+    for (std::size_t i = 0; i < trace.markers.size(); ++i) {
+        auto& m = trace.markers[i];
+        const auto at = c.offset();
         std::uint8_t parsed = 0;
         std::uint8_t kind = 0;
-        if (!c.get(m.time) || !c.get(m.lane) || !c.get(parsed) || !c.get(kind)
-            || kind > static_cast<std::uint8_t>(markers::Kind::PrefetchEnd) || !c.get(m.marker.epoch)
+        if (!c.get(m.time) || !c.get(m.lane) || !c.get(parsed) || !c.get(kind) || !c.get(m.marker.epoch)
             || !c.get(m.marker.batch) || !c.get(m.marker.slot) || !c.get(m.marker.handles)
             || !c.str(m.marker.arena) || !c.str(m.text)) {
             return fail(corrupt(file, c, "marker table"));
+        }
+        const std::string record = "marker " + std::to_string(i);
+        if (kind > static_cast<std::uint8_t>(markers::Kind::PrefetchEnd)) {
+            return fail(inconsistent(file, at, record, "unknown marker kind " + std::to_string(kind)));
+        }
+        if (m.lane < -1 || (m.lane >= 0 && static_cast<std::size_t>(m.lane) >= trace.lanes.size())) {
+            return fail(inconsistent(file, at, record,
+                                     m.lane < 0 ? "lane index " + std::to_string(m.lane) + " is negative"
+                                                : outOfRange("lane index", static_cast<std::uint64_t>(m.lane),
+                                                             trace.lanes.size(), "lane table")));
+        }
+        // Transitions and exporters walk the markers in time order.
+        if (i > 0 && m.time < trace.markers[i - 1].time) {
+            return fail(inconsistent(file, at, record,
+                                     "at " + std::to_string(m.time) + ", before the previous marker ("
+                                         + std::to_string(trace.markers[i - 1].time) + "): markers are unsorted"));
         }
         m.parsed = parsed != 0;
         m.marker.kind = static_cast<markers::Kind>(kind);
@@ -332,7 +432,7 @@ namespace {
 // be cancelled before it is parsed. nullopt when cancelled.
 std::optional<std::uint64_t> checksumOf(std::string_view body, const ReadOptions& options) {
     constexpr std::size_t kStep = std::size_t{16} << 20;
-    std::uint64_t hash = kFnvOffset;
+    std::uint64_t hash = detail::kFnv1aSeed;
     for (std::size_t pos = 0; pos < body.size(); pos += kStep) {
         hash = fnv1a(body.substr(pos, kStep), hash);
         if (options.progress

@@ -8,6 +8,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <string_view>
 #include <vector>
 
 namespace starscope::tracer {
@@ -28,9 +29,15 @@ enum class InputFormat : std::uint8_t {
 // Recognises the input by its content (magic bytes, Paje header), not by its name.
 TraceResult<InputFormat> detectFormat(const std::filesystem::path& input);
 
-// Reads a run folder (all its prof_file_* merged, or its trace.sstrace cache when that is
-// newer than them), one prof file, a Paje trace or a native file. Errors name the file and,
-// where it applies, the byte offset.
+// Metadata key of a trace read from a run folder's prof files: what it was made from, one line
+// per prof file (name, size, modification time, checksum of its first 64 KiB). A native copy
+// carries it, so that the folder's trace.sstrace cache can be checked against the folder.
+inline constexpr std::string_view kRunSourcesMetadata = "run.sources";
+
+// Reads a run folder (all its prof_file_* merged, or its trace.sstrace cache when that was
+// made from exactly these prof files; a cache that was not is named in a warning, and rebuilt
+// when it is a regular file and the folder is writable), one prof file, a Paje trace or a
+// native file. Errors name the file and, where it applies, the byte offset.
 TraceResult<Trace> readTrace(const std::filesystem::path& input, const ReadOptions& options = {});
 
 // Reads one or several FxT prof files (one per process) of StarPU 1.3.10 into one trace.

@@ -1,17 +1,21 @@
 #!/usr/bin/env bash
-# Builds the readers' libFuzzer targets (clang, ASan+UBSan, coverage on the readers too) in
-# build/fuzz and runs each for SECONDS (default 60). Prints per target the executions run and
-# the crashes found; crashing inputs are left in build/fuzz/fuzz-out/<target>/.
-# Usage: scripts/fuzz.sh [SECONDS]
+# Builds the readers' libFuzzer targets (clang, ASan+UBSan, coverage on the readers, the
+# analysis and the exporters too: the trace targets run the whole pipeline on what they decode)
+# in build/fuzz (or $STARSCOPE_FUZZ_BUILD) and runs each for SECONDS (default 60). Prints per
+# target the executions run and the crashes found; crashing inputs are left in
+# <build>/fuzz-out/<target>/crashes/.
+# Usage: scripts/fuzz.sh [SECONDS] [TARGET...]   (targets: fxt paje native idx; default all)
 set -euo pipefail
 seconds="${1:-60}"
 root="$(cd "$(dirname "$0")/.." && pwd)"
-build="$root/build/fuzz"
+build="${STARSCOPE_FUZZ_BUILD:-$root/build/fuzz}"
 flags="-fsanitize=fuzzer-no-link,address,undefined"
 CC=clang CXX=clang++ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DSTARSCOPE_BUILD_VIEWER=OFF -DSTARSCOPE_BUILD_BENCH=OFF -DSTARSCOPE_BUILD_FUZZERS=ON \
   "-DCMAKE_CXX_FLAGS=$flags" "-DCMAKE_C_FLAGS=$flags" >/dev/null
+shift || true
 targets=(fxt paje native idx)
+if [ $# -gt 0 ]; then targets=("$@"); fi
 cmake --build "$build" -j2 --target $(for t in "${targets[@]}"; do echo "starscope_${t}_fuzzer"; done)
 
 small="$root/tests/data/tracer/small"

@@ -111,7 +111,7 @@ TEST_P(DamagedInputTest, RandomByteFlipsNeverCrashOrHang) {
 INSTANTIATE_TEST_SUITE_P(Formats, DamagedInputTest, ::testing::Values("fxt", "paje", "native", "idx"));
 
 // Inputs the fuzzers found crashing or hanging (tests/data/hardening/<target>/), replayed
-// through their reader (readTrace as well for the trace formats).
+// through their reader (readTrace and the whole pipeline as well for the trace formats).
 TEST(FuzzRegressions, EveryKeptInputEndsInErrorOrTrace) {
     const auto root = starscope::testing::testDataDir() / "hardening";
     int replayed = 0;
@@ -124,6 +124,8 @@ TEST(FuzzRegressions, EveryKeptInputEndsInErrorOrTrace) {
             EXPECT_TRUE(runIsolated(readerFor(target), entry.path(), outcome)) << target;
             if (target != "idx") {
                 EXPECT_TRUE(runIsolated(readerFor("any"), entry.path(), outcome)) << target;
+                // The fuzzers run the whole pipeline on what they decode: so does the replay.
+                EXPECT_TRUE(runIsolated(readerFor("pipeline"), entry.path(), outcome)) << target;
             }
             ++replayed;
         }

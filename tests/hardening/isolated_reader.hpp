@@ -3,6 +3,7 @@
 // fails the case it belongs to instead of the whole test, and reports what the reader said
 // and the child's peak memory.
 
+#include "tests/hardening/trace_pipeline.hpp"
 #include "tracer/readers/read_trace.hpp"
 #include "workloads/dataset/idx_file.hpp"
 
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include <csignal>
+#include <cstdlib>
 #include <cstddef>
 #include <filesystem>
 #include <functional>
@@ -42,7 +44,8 @@ inline Outcome traceOutcome(const tracer::TraceResult<tracer::Trace>& trace,
     return trace->warnings.empty() ? TraceWithoutWarning : TraceWithWarning;
 }
 
-// "fxt", "paje", "native", "any" (readTrace) or "idx".
+// "fxt", "paje", "native", "any" (readTrace), "pipeline" (readTrace and trace_pipeline.hpp)
+// or "idx".
 inline Reader readerFor(const std::string& format) {
     using Path = std::filesystem::path;
     if (format == "fxt") {
@@ -56,6 +59,18 @@ inline Reader readerFor(const std::string& format) {
     }
     if (format == "any") {
         return [](const Path& f) { return traceOutcome(tracer::readTrace(f), f); };
+    }
+    // readTrace, then everything a user can do with what it accepted (trace_pipeline.hpp).
+    if (format == "pipeline") {
+        return [](const Path& f) {
+            const auto trace = tracer::readTrace(f);
+            const auto scratch =
+                std::filesystem::temp_directory_path() / ("starscope_pipeline_" + std::to_string(::getpid()) + ".sstrace");
+            if (trace && !runTracePipeline(*trace, scratch)) {
+                std::abort();   // the native copy does not read back equal: reported as a crash
+            }
+            return traceOutcome(trace, f);
+        };
     }
     // IDX: both kinds; a file of the other kind must be refused, so only errors count.
     return [](const Path& f) {

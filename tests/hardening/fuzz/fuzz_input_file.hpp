@@ -1,25 +1,47 @@
 #pragma once
 // The readers take paths, not buffers: each fuzz input is written to one scratch file per
-// process (in /dev/shm when it exists, so no disk traffic) and handed to the reader.
+// process (in /dev/shm when it exists, so no disk traffic) and handed to the reader. What a
+// reader accepts then goes through the whole pipeline (analysis, every exporter, native copy).
+
+#include "tests/hardening/trace_pipeline.hpp"
 
 #include <unistd.h>
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
 
 namespace starscope::hardening {
 
-inline std::filesystem::path fuzzInputFile(const char* name, const std::uint8_t* data, std::size_t size) {
+inline std::filesystem::path fuzzScratchFile(const std::string& name) {
     static const std::filesystem::path dir =
         std::filesystem::is_directory("/dev/shm") ? std::filesystem::path("/dev/shm")
                                                   : std::filesystem::temp_directory_path();
-    const auto file = dir / ("starscope_fuzz_" + std::string(name) + "_" + std::to_string(::getpid()));
+    return dir / ("starscope_fuzz_" + name + "_" + std::to_string(::getpid()));
+}
+
+inline std::filesystem::path fuzzInputFile(const char* name, const std::uint8_t* data, std::size_t size) {
+    const auto file = fuzzScratchFile(name);
     std::ofstream out(file, std::ios::binary | std::ios::trunc);
     out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
     return file;
+}
+
+// A reader's result through the pipeline; a native copy that does not read back equal is a
+// finding like a crash, so it aborts.
+inline void fuzzPipeline(const char* name, const tracer::TraceResult<tracer::Trace>& trace) {
+    if (!trace) {
+        (void)trace.error().describe();
+        return;
+    }
+    if (!runTracePipeline(*trace, fuzzScratchFile(std::string(name) + "_copy.sstrace"))) {
+        std::fprintf(stderr, "the native copy of an accepted %s input does not read back equal\n", name);
+        std::abort();
+    }
 }
 
 } // namespace starscope::hardening

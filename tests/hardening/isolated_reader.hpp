@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <cstddef>
 #include <filesystem>
@@ -66,8 +67,11 @@ inline Reader readerFor(const std::string& format) {
             const auto trace = tracer::readTrace(f);
             const auto scratch =
                 std::filesystem::temp_directory_path() / ("starscope_pipeline_" + std::to_string(::getpid()) + ".sstrace");
-            if (trace && !runTracePipeline(*trace, scratch)) {
-                std::abort();   // the native copy does not read back equal: reported as a crash
+            if (trace) {
+                if (const auto wrong = runTracePipeline(*trace, scratch)) {
+                    std::fprintf(stderr, "%s: %s\n", f.c_str(), wrong->c_str());
+                    std::abort();   // reported as a crash of the case
+                }
             }
             return traceOutcome(trace, f);
         };

@@ -11,13 +11,16 @@
 
 #include <filesystem>
 #include <fstream>
+#include <optional>
+#include <string>
 #include <sstream>
 
 namespace starscope::hardening {
 
-// scratch: a file the native copy may be written to (overwritten). Returns false when the
-// native copy does not read back equal, which is a bug of the writer or of the reader.
-inline bool runTracePipeline(const tracer::Trace& trace, const std::filesystem::path& scratch) {
+// What went wrong, or nullopt. scratch: a file the native copy may be written to (overwritten).
+// Figures that are times summed over lanes are never negative (a negative one is an overflow
+// or time counted twice), and the native copy reads back equal.
+inline std::optional<std::string> runTracePipeline(const tracer::Trace& trace, const std::filesystem::path& scratch) {
     using namespace tracer;
     const auto summary = summarize(trace);
     const auto barriers = findBarriers(trace);
@@ -36,10 +39,27 @@ inline bool runTracePipeline(const tracer::Trace& trace, const std::filesystem::
     std::filesystem::remove(scratch);
     volatile std::size_t keep = sink.str().size() + stats.lanes.size() + summary.barrierCount;
     (void)keep;
+    const auto negative = [](const ClassTimes& t) {
+        return t.executing < 0 || t.sleeping < 0 || t.overhead < 0 || t.user < 0 || t.notProfiled < 0 || t.idle < 0;
+    };
+    if (negative(stats.workers) || negative(summary.workerTotals)) {
+        return "a worker time total is negative";
+    }
+    for (const auto& lane : stats.lanes) {
+        if (negative(lane.classes)) {
+            return "a time of lane " + std::to_string(lane.lane) + " is negative";
+        }
+    }
+    if (!back) {
+        return "its native copy does not read: " + back.error().describe();
+    }
     // The reader names a native file's format when the trace does not.
     auto expected = trace;
     expected.metadata.try_emplace("format", "native");
-    return back && *back == expected;
+    if (*back != expected) {
+        return "its native copy does not read back equal";
+    }
+    return std::nullopt;
 }
 
 } // namespace starscope::hardening

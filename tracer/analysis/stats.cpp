@@ -3,17 +3,31 @@
 #include <algorithm>
 #include <cassert>
 #include <cstdio>
+#include <limits>
 #include <unordered_map>
 
 namespace starscope::tracer {
 
+namespace {
+
+// Times summed over lanes. Each lane's own times fit (its spans are disjoint within the
+// trace), but a damaged trace whose times reach centuries would overflow their sum over
+// lanes: such a sum stays at the largest time instead.
+void addTime(TimeNs& sum, TimeNs d) {
+    if (__builtin_add_overflow(sum, d, &sum)) {
+        sum = d > 0 ? std::numeric_limits<TimeNs>::max() : std::numeric_limits<TimeNs>::min();
+    }
+}
+
+} // namespace
+
 ClassTimes& ClassTimes::operator+=(const ClassTimes& other) {
-    executing += other.executing;
-    sleeping += other.sleeping;
-    overhead += other.overhead;
-    user += other.user;
-    notProfiled += other.notProfiled;
-    idle += other.idle;
+    addTime(executing, other.executing);
+    addTime(sleeping, other.sleeping);
+    addTime(overhead, other.overhead);
+    addTime(user, other.user);
+    addTime(notProfiled, other.notProfiled);
+    addTime(idle, other.idle);
     return *this;
 }
 
@@ -193,7 +207,7 @@ TraceSummary summarize(const Trace& trace, const BarrierOptions& options) {
         }
         for (std::size_t st = 0; st < lane.perState.size(); ++st) {
             if (trace.states[st].name == "Scheduling") {
-                scheduling += lane.perState[st];
+                addTime(scheduling, lane.perState[st]);
             }
         }
     }

@@ -31,15 +31,15 @@ inline std::filesystem::path fuzzInputFile(const char* name, const std::uint8_t*
     return file;
 }
 
-// A reader's result through the pipeline; a native copy that does not read back equal is a
-// finding like a crash, so it aborts.
+// A reader's result through the pipeline; what the pipeline finds wrong is a finding like a
+// crash, so it aborts.
 inline void fuzzPipeline(const char* name, const tracer::TraceResult<tracer::Trace>& trace) {
     if (!trace) {
         (void)trace.error().describe();
         return;
     }
-    if (!runTracePipeline(*trace, fuzzScratchFile(std::string(name) + "_copy.sstrace"))) {
-        std::fprintf(stderr, "the native copy of an accepted %s input does not read back equal\n", name);
+    if (const auto wrong = runTracePipeline(*trace, fuzzScratchFile(std::string(name) + "_copy.sstrace"))) {
+        std::fprintf(stderr, "an accepted %s input: %s\n", name, wrong->c_str());
         std::abort();
     }
 }

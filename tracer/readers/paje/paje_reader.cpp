@@ -48,7 +48,21 @@ struct Container {
     std::int32_t memoryNode = -1;   // of the nearest enclosing StarPU memory node
     std::vector<std::int32_t> children;
     std::vector<std::int32_t> lanes;
+    // A worker or user thread has its lane from its creation on, so lanes keep the order of
+    // the containers (a Paje export of ours keeps the trace's lane order); the first state
+    // type set on it takes that lane.
+    bool laneClaimed = false;
+    bool userThreadSeen = false;   // of a program: whether it holds a user thread yet
 };
+
+// "0_" of a process's names in a multi-process trace (StarPU's prefix), empty otherwise.
+std::size_t rankPrefixLength(std::string_view name) {
+    std::size_t i = 0;
+    while (i < name.size() && name[i] >= '0' && name[i] <= '9') {
+        ++i;
+    }
+    return i > 0 && i < name.size() && name[i] == '_' ? i + 1 : 0;
+}
 
 // Lookups by string_view without building a std::string per field of every line.
 struct TextHash {
@@ -94,6 +108,7 @@ private:
     std::optional<TraceError> event(std::string_view line, std::size_t offset, std::size_t lineNo);
     std::int32_t container(std::string_view ref);
     std::int32_t laneFor(std::int32_t container, std::uint32_t type);
+    std::int32_t newLane(std::int32_t index, std::uint32_t type);
     bool process();
     bool hasLaterJobTwin(const std::vector<std::pair<TimeNs, std::size_t>>& order, std::size_t i);
 
@@ -256,12 +271,19 @@ std::optional<TraceError> PajeParser::event(std::string_view line, std::size_t o
             auto& parent = m_containers[static_cast<std::size_t>(c.parent)];
             parent.children.push_back(index);
             c.memoryNode = parent.memoryNode;
-            const auto digit = parent.name.find_first_of("0123456789");
-            if (m_strings[parent.type] == "Mn" && digit != std::string::npos) {
+            // The node's number ends its name ("MEMNODE1", "0_MEMNODE1" in rank 0).
+            const auto digit = parent.name.find_last_not_of("0123456789") + 1;
+            if (m_strings[parent.type] == "Mn" && digit < parent.name.size()) {
                 std::from_chars(parent.name.data() + digit, parent.name.data() + parent.name.size(), c.memoryNode);
             }
         }
         m_containers.push_back(std::move(c));
+        const auto& typeAlias = m_strings[m_containers.back().type];
+        const auto typeName = m_typeNames.contains(m_containers.back().type)
+                                  ? m_strings[m_typeNames[m_containers.back().type]] : typeAlias;
+        if (typeAlias == "UT" || typeName == "User Thread" || typeAlias == "W" || typeName == "Worker") {
+            newLane(index, m_containers.back().type);
+        }
         const auto alias = field(FAlias);
         m_containerByRef[std::string(alias.empty() ? field(FName) : alias)] = index;
         m_containerByRef.try_emplace(std::string(field(FName)), index);
@@ -304,6 +326,21 @@ std::optional<TraceError> PajeParser::event(std::string_view line, std::size_t o
     case Kind::AddVariable:
     case Kind::SubVariable: ++m_variables; break;
     case Kind::StartLink:
+        // Our own export's task dependencies: link type "dep", valued "<from>-><to>" (job ids).
+        if (field(FType) == "dep") {
+            const auto value = field(FValue);
+            const auto arrow = value.find("->");
+            std::uint64_t from = 0;
+            std::uint64_t to = 0;
+            if (arrow != std::string_view::npos
+                && std::from_chars(value.data(), value.data() + arrow, from).ptr == value.data() + arrow
+                && std::from_chars(value.data() + arrow + 2, value.data() + value.size(), to).ptr
+                       == value.data() + value.size()) {
+                m_b.addDependency(to, from);
+            }
+        }
+        ++m_links;
+        break;
     case Kind::EndLink: ++m_links; break;
     case Kind::Unknown: break;
     }
@@ -316,29 +353,57 @@ std::int32_t PajeParser::laneFor(std::int32_t index, std::uint32_t type) {
         return it->second;
     }
     auto& c = m_containers[static_cast<std::size_t>(index)];
+    if (!c.laneClaimed && !c.lanes.empty()) {
+        c.laneClaimed = true;
+        m_laneByKey.emplace(key, c.lanes.front());
+        return c.lanes.front();
+    }
+    const auto lane = newLane(index, type);
+    c.laneClaimed = true;
+    m_laneByKey.emplace(key, lane);
+    return lane;
+}
+
+std::int32_t PajeParser::newLane(std::int32_t index, std::uint32_t type) {
+    auto& c = m_containers[static_cast<std::size_t>(index)];
     const std::string& typeAlias = m_strings[c.type];
     const auto typeName = m_typeNames.contains(c.type) ? m_strings[m_typeNames[c.type]] : typeAlias;
     LaneKind kind = LaneKind::OtherWorker;
     std::string name = c.name;
     std::int32_t workerId = -1;
+    // StarPU prefixes every name of a process with its rank ("0_") in multi-process traces.
+    const auto prefix = rankPrefixLength(name);
+    const std::string_view bare = std::string_view(name).substr(prefix);
     if (typeAlias == "UT" || typeName == "User Thread") {
         kind = LaneKind::MainThread;
-        if (!m_haveMainLane) {
-            name = "main";
-            m_haveMainLane = true;
+        // starpu_fxt_tool names user threads "UserThread<tid>": the first one of each program
+        // is its main thread. Other names are kept.
+        auto* program = c.parent >= 0 ? &m_containers[static_cast<std::size_t>(c.parent)] : nullptr;
+        const bool first = program == nullptr ? !m_haveMainLane : !program->userThreadSeen;
+        if (first && bare.starts_with("UserThread") && bare.size() > 10
+            && std::all_of(bare.begin() + 10, bare.end(), [](char ch) { return ch >= '0' && ch <= '9'; })) {
+            name = name.substr(0, prefix) + "main";
         }
+        if (program != nullptr) {
+            program->userThreadSeen = true;
+        }
+        m_haveMainLane = true;
     } else if (typeAlias == "W" || typeName == "Worker") {
-        // starpu_fxt_tool names workers "CPU0", "CUDA0_1" and aliases them "w<id>".
-        kind = name.starts_with("CUDA") ? LaneKind::CudaWorker
-               : name.starts_with("CPU") ? LaneKind::CpuWorker
+        // starpu_fxt_tool names workers "CPU0", "CUDA0_1" and aliases them "w<id>": read as our
+        // lanes "CPU 0", "CUDA 0_1". Names of another shape are kept.
+        kind = bare.starts_with("CUDA") ? LaneKind::CudaWorker
+               : bare.starts_with("CPU") ? LaneKind::CpuWorker
                                          : LaneKind::OtherWorker;
-        const auto digit = name.find_first_of("0123456789");
-        if (digit != std::string::npos && digit > 0 && name[digit - 1] != ' ') {
-            name.insert(digit, " ");
+        const auto digit = bare.find_first_of("0123456789");
+        if (digit != std::string::npos && digit > 0
+            && std::all_of(bare.begin(), bare.begin() + static_cast<std::ptrdiff_t>(digit),
+                           [](char ch) { return (ch >= 'A' && ch <= 'Z') || ch == '_'; })) {
+            name.insert(prefix + digit, " ");
         }
         for (const std::string* ref : {&c.name, &c.alias}) {
-            if (ref->size() > 1 && (*ref)[0] == 'w') {
-                std::from_chars(ref->data() + 1, ref->data() + ref->size(), workerId);
+            const auto id = std::string_view(*ref).substr(rankPrefixLength(*ref));
+            if (id.size() > 1 && id[0] == 'w') {
+                std::from_chars(id.data() + 1, id.data() + id.size(), workerId);
             }
         }
     }
@@ -348,7 +413,6 @@ std::int32_t PajeParser::laneFor(std::int32_t index, std::uint32_t type) {
     }
     const auto lane = m_b.addLane(std::move(name), kind, memoryNode, workerId);
     c.lanes.push_back(lane);
-    m_laneByKey.emplace(key, lane);
     return lane;
 }
 

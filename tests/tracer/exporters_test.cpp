@@ -156,7 +156,11 @@ TEST(PajeExport, PajengPjDumpReadsItWithIdenticalStateTotals) {
     for (std::size_t i = 0; i < trace.lanes.size(); ++i) {
         const auto& lane = trace.lanes[i];
         for (const auto& span : lane.spans()) {
-            const std::string& container = lane.name;
+            // Workers are named as StarPU names them ("CPU0"), other lanes as they are.
+            std::string container = lane.name;
+            if (lane.isWorker() && container.find(' ') != std::string::npos) {
+                container.erase(container.find(' '), 1);
+            }
             const std::string value = span.task != kNoTask ? trace.names.name(trace.tasks[span.task].codelet)
                                                            : trace.states[span.state].name;
             ours[{container, value}] += static_cast<double>(span.duration()) / 1e6;

@@ -14,13 +14,17 @@
 
 namespace starscope::tracer {
 
-// Paje with one container per lane (workers "W" with state type "WS", user threads "UT"
-// with "US", as starpu_fxt_tool names them), every span as a Push/Pop pair so nested levels
-// survive, running tasks with their JobId, markers as events. Times in milliseconds.
+// Paje in StarPU's container hierarchy, names and colours (starpu_paje.c): one program per
+// process (rank prefix "0_"), memory nodes, threads and workers "W" with state type "WS", user
+// threads "UT" with "US"; every span as a Push/Pop pair so nested levels survive, running
+// tasks with their JobId, task dependencies as links, markers and barriers as events, StarPU's
+// nsubmitted variable. Times in milliseconds with the decimals the trace's unit needs. Our
+// Paje reader reads it back to the same lanes, spans, tasks and markers.
 void writePaje(const Trace& trace, std::ostream& out);
 
 // Chrome trace-event JSON: one thread track per lane ("X" complete events), markers as
-// instant events, lanes named with metadata events.
+// instant events, lanes named with metadata events, task dependencies as flow events.
+// Times are exact decimals of the trace's integer ticks.
 void writeChromeJson(const Trace& trace, std::ostream& out);
 
 // CSV tables with a header line; times in ns.

@@ -270,6 +270,9 @@ TEST(PajeExport, ViteRendersIt) {
               0)
         << readFile(dir / "log.txt");
     EXPECT_NE(readFile(dir / "out.svg").find("<svg"), std::string::npos) << readFile(dir / "log.txt");
+    // ViTE exits 0 after parse errors too: its report is what says the file is clean.
+    EXPECT_TRUE(std::regex_search(readFile(dir / "log.txt"), std::regex("(^|[^0-9])0 errors and 0 warnings")))
+        << readFile(dir / "log.txt");
 }
 
 // Chrome JSON: ts and dur are exact decimals of integer ticks, so adjacent spans never

@@ -119,6 +119,22 @@ TEST_P(PajeRoundTrip, ReadingTheExportGivesTheTraceBack) {
 
 INSTANTIATE_TEST_SUITE_P(Golden, PajeRoundTrip, ::testing::Values("small", "small14", "masked14"));
 
+// Paje inputs: nested states, links, old field names, and a trace read at picoseconds, whose
+// export keeps every decimal (time_unit.hpp).
+class PajeInputRoundTrip : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(PajeInputRoundTrip, ReadingTheExportGivesTheTraceBack) {
+    auto trace = readTrace(starscope::testing::testDataDir() / "tracer" / "paje" / GetParam());
+    ASSERT_TRUE(trace) << trace.error().describe();
+    TempDir dir;
+    const auto back = readBack(*trace, dir);
+    expectSameTrace(back, *trace);
+    EXPECT_EQ(ticksPerSecond(back), ticksPerSecond(*trace));
+}
+
+INSTANTIATE_TEST_SUITE_P(Inputs, PajeInputRoundTrip,
+                         ::testing::Values("sub_nanosecond.paje", "nested_links.paje", "old_field_names.paje"));
+
 // Two prof files are two processes: lanes "0_CPU 0" and "1_CPU 0" hold the same worker id.
 TEST(PajeExport, TwoProcessesKeepTheirWorkersApart) {
     const auto trace = fromProf({"small", "small14"});

@@ -282,11 +282,12 @@ void PajeWriter::entityValues() {
         const std::string type = lane.kind == LaneKind::MainThread ? "US" : "WS";
         for (const auto& level : lane.levels) {
             for (const auto& span : level) {
-                if (span.task != kNoTask && lane.isWorker()) {
+                // As states() decides: a worker span with a task shows its codelet.
+                if (lane.isWorker() && m_trace.taskOf(span) != nullptr) {
                     const auto label = spanLabel(m_trace, span);
                     declare(type, label, label, codeletColour(label));
                 } else {
-                    const auto& name = m_trace.states[span.state].name;
+                    const auto& name = m_trace.stateOf(span).name;
                     if (!m_aliasOf.contains(name)) {
                         declare(type, name, name, std::string(kOtherColour));
                     }
@@ -320,7 +321,8 @@ void PajeWriter::containers() {
             m_lanes.push_back(LaneContainer{alias, "US", program, {}});
             continue;
         }
-        const auto node = std::to_string(std::max(lane.memoryNode, 0));
+        // A worker of no known memory node goes in a node of no number, which reads back so.
+        const auto node = lane.memoryNode >= 0 ? std::to_string(lane.memoryNode) : std::string();
         const auto memnode = prefix + "mn" + node;
         if (memoryNodes.insert(memnode).second) {
             m_out << "7 " << date(0) << ' ' << pajeQuote(memnode) << " Mn " << pajeQuote(program) << ' '
@@ -354,8 +356,9 @@ void PajeWriter::states() {
         for (std::size_t d = 0; d < lane.levels.size(); ++d) {
             const int depth = static_cast<int>(d);
             for (const auto& span : lane.levels[d]) {
-                if (span.task != kNoTask && lane.isWorker()) {
-                    const auto& task = m_trace.tasks[span.task];
+                const Task* running = lane.isWorker() ? m_trace.taskOf(span) : nullptr;
+                if (running != nullptr) {
+                    const auto& task = *running;
                     char footprint[16];
                     std::snprintf(footprint, sizeof footprint, "%08x", task.footprint);
                     add(span.start, kPushOrder + depth,
@@ -363,7 +366,7 @@ void PajeWriter::states() {
                             + std::to_string(task.jobId) + ' ' + footprint);
                 } else {
                     add(span.start, kPushOrder + depth,
-                        "11 " + date(span.start) + ' ' + where + ' ' + pajeQuote(alias(m_trace.states[span.state].name)));
+                        "11 " + date(span.start) + ' ' + where + ' ' + pajeQuote(alias(m_trace.stateOf(span).name)));
                 }
                 add(span.end, -depth, "12 " + date(span.end) + ' ' + where);
             }
@@ -442,8 +445,8 @@ void PajeWriter::variables() {
         if (task.submit < 0) {
             continue;
         }
-        const auto prefix = task.lane >= 0 ? rankPrefix(m_trace.lanes[static_cast<std::size_t>(task.lane)].name)
-                                           : std::string();
+        const Lane* lane = m_trace.laneAt(task.lane);
+        const auto prefix = lane != nullptr ? rankPrefix(lane->name) : std::string();
         auto& d = deltas[prefix];
         d[task.submit] += 1;
         if (task.end >= 0) {

@@ -1,0 +1,231 @@
+// The run model (tracer/run/): run.json read and written by one type, the metric table and
+// measureRun, pooling, and which runs may be compared.
+
+#include "tests/support/test_support.hpp"
+#include "tests/tracer/tracer_test_support.hpp"
+#include "tracer/readers/read_trace.hpp"
+#include "tracer/run/run_comparison.hpp"
+#include "tracer/run/run_folder.hpp"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <set>
+
+namespace starscope::tracer::run {
+namespace {
+
+namespace fs = std::filesystem;
+using starscope::testing::TempDir;
+using starscope::tracer::testing::smallProfFile;
+
+RunRecord sampleRecord() {
+    RunRecord r;
+    r.status = RunStatus::Interrupted;
+    r.interruptedBy = "SIGTERM";
+    r.startedAt = "2024-01-01T00:00:00Z";
+    r.command = {"starscope", "record"};
+    r.strategy = {"double", 2, "advanced", ""};
+    r.dataset = DatasetRecord{"/data/mnist", 60000, 10000, 28, 28, 640};
+    r.batchSize = 64;
+    r.epochs = 1;
+    r.batchesPerEpoch = 10;
+    r.chunk = 32;
+    r.learningRate = 0.1;
+    r.seed = 42;
+    r.workers = 2;
+    r.scheduler = "lws";
+    r.starpuVersion = "1.3.10";
+    r.fxt = {"/runs/a", 64, {"prof_file_root_0"}};
+    r.wallTimeS = 2.5;
+    r.totalTimeS = 3.0;
+    r.epochStats = {{0, 10, 2.1, 0.3, 2.4}};
+    r.test = TestRecord{0, std::nullopt, 0.0, "interrupted before the evaluation"};
+    r.tasks = {1000, 900, 880};
+    r.papi.availability = {true, false, "no PMU"};
+    r.papi.events = {{"PAPI_TOT_INS", false, "no PMU", 0, {}}};
+    r.energy.availability = {true, false, "no RAPL"};
+    r.arenas = {{"batch0", "batch", 1 << 20, 1 << 21, 2, 10, 0, 40, 500, 90, {true, false, "no sde"}, {}}};
+    r.peakArenaBytes = std::map<std::string, double>{{"batch0", 1 << 20}};
+    return r;
+}
+
+TEST(RunRecord, WritesAndReadsBackTheSameRecord) {
+    const RunRecord r = sampleRecord();
+    const auto text = runRecordText(r);
+    EXPECT_NE(text.find("\"status\": \"interrupted\""), std::string::npos) << text;
+    EXPECT_NE(text.find("\"ranks\": 1"), std::string::npos) << text;
+    auto back = parseRunRecord(text, "run.json");
+    ASSERT_TRUE(back) << back.error().describe();
+    EXPECT_EQ(*back, r);
+}
+
+TEST(RunRecord, ReadsOlderFilesAndRefusesNewerOrBrokenOnes) {
+    // Version 1 (no ranks) and hand-written files without format or version still read.
+    auto v1 = parseRunRecord(R"({"format": "starscope-run", "version": 1, "status": "failed", "error": "disk full"})", "a");
+    ASSERT_TRUE(v1) << v1.error().describe();
+    EXPECT_EQ(v1->status, RunStatus::Failed);
+    EXPECT_EQ(v1->ranks, 1U);
+    auto old = parseRunRecord(R"({"strategy": "single+naive"})", "b");
+    ASSERT_TRUE(old);
+    EXPECT_EQ(old->strategy.name(), "single+naive");
+    EXPECT_EQ(old->status, RunStatus::Completed);
+
+    auto newer = parseRunRecord(R"({"format": "starscope-run", "version": 99})", "c/run.json");
+    ASSERT_FALSE(newer);
+    EXPECT_EQ(newer.error().code, ErrorCode::TooNew);
+    EXPECT_EQ(newer.error().file, "c/run.json");
+    auto wrongType = parseRunRecord(R"({"batch_size": "sixty-four"})", "d");
+    ASSERT_FALSE(wrongType);
+    EXPECT_EQ(wrongType.error().code, ErrorCode::Corrupt);
+    EXPECT_NE(wrongType.error().message.find("batch_size"), std::string::npos) << wrongType.error().message;
+    auto nested = parseRunRecord(R"({"counters": {"papi": {"events": [{"total": "x"}]}}})", "e");
+    ASSERT_FALSE(nested);
+    EXPECT_NE(nested.error().message.find("counters.papi.events[].total"), std::string::npos) << nested.error().message;
+    auto status = parseRunRecord(R"({"status": "done"})", "f");
+    ASSERT_FALSE(status);
+    EXPECT_NE(status.error().message.find("\"done\""), std::string::npos);
+    EXPECT_FALSE(parseRunRecord("{", "g"));
+    EXPECT_FALSE(parseRunRecord(R"({"format": "starscope-sweep"})", "h"));
+}
+
+TEST(RunStatusNames, RoundTrip) {
+    for (const auto& [status, name] : kRunStatusNames) {
+        EXPECT_EQ(parseStatus(name), status);
+        EXPECT_EQ(statusName(status), name);
+    }
+    EXPECT_FALSE(parseStatus("Completed"));
+}
+
+TEST(Metrics, TableIsCompleteAndKeysAreUnique) {
+    std::set<std::string_view> keys;
+    for (const auto& m : metrics()) {
+        EXPECT_TRUE(keys.insert(m.key).second) << m.key;
+        EXPECT_FALSE(m.label.empty());
+        EXPECT_FALSE(m.computed.empty());
+        EXPECT_EQ(findMetric(m.key), &m);
+    }
+    EXPECT_EQ(findMetric("nope"), nullptr);
+}
+
+TEST(Aggregation, MedianMinMaxAndDelta) {
+    EXPECT_EQ(aggregate({3, 1, 2}), (Aggregate{2, 1, 3, 3}));
+    EXPECT_EQ(aggregate({4, 1, 2, 3}), (Aggregate{2.5, 1, 4, 4}));
+    EXPECT_EQ(aggregate({}).n, 0U);
+    EXPECT_EQ(delta(150, 100), 0.5);
+    EXPECT_FALSE(delta(1, 0));
+}
+
+// Run folders over the small test trace with the run.json given.
+class RunFolders : public ::testing::Test {
+protected:
+    fs::path make(const std::string& name, const RunRecord& record) {
+        const auto dir = makeFolder(name);
+        EXPECT_TRUE(writeRunRecord(dir / kRunJsonName, record));
+        return dir;
+    }
+    fs::path makeFolder(const std::string& name) {
+        const auto dir = m_dir / name;
+        fs::create_directories(dir);
+        fs::copy_file(smallProfFile(), dir / "prof_file__0", fs::copy_options::overwrite_existing);
+        return dir;
+    }
+    CompareInput input(const fs::path& folder, bool named = true) {
+        auto measured = measureRun(folder, 100'000);
+        EXPECT_TRUE(measured) << measured.error().describe();
+        return {*measured, named};
+    }
+    static RunRecord completed(const std::string& arenas, const std::string& loader, std::uint64_t batches) {
+        RunRecord r = sampleRecord();
+        r.status = RunStatus::Completed;
+        r.strategy = {arenas, 1, loader, ""};
+        r.batchesPerEpoch = batches;
+        return r;
+    }
+    TempDir m_dir;
+};
+
+TEST_F(RunFolders, MeasureRunReadsTheTraceAndTheRecord) {
+    const auto folder = make("a", completed("single", "naive", 10));
+    const auto f = input(folder).figures;
+    EXPECT_EQ(f.strategy, "single+naive");
+    ASSERT_TRUE(f.makespanNs.value);
+    EXPECT_GT(*f.makespanNs.value, 0.0);
+    EXPECT_EQ(f.wallTimeS.value, 2.5);
+    EXPECT_EQ(f.peakMemoryBytes.value, static_cast<double>(1 << 20));
+    EXPECT_EQ(f.ipc.reason, "no PMU");
+    EXPECT_EQ(f.powerW.reason, "no RAPL");
+    // IPC from the two events when the recorder wrote no ratio.
+    RunRecord withEvents = completed("single", "naive", 10);
+    withEvents.papi.availability = {true, true, ""};
+    withEvents.papi.events = {{"PAPI_TOT_INS", true, "", 300, {}}, {"PAPI_TOT_CYC", true, "", 200, {}}};
+    EXPECT_EQ(input(make("b", withEvents)).figures.ipc.value, 1.5);
+
+    const auto bare = makeFolder("bare");
+    const auto noRecord = input(bare).figures;
+    EXPECT_EQ(noRecord.strategy, "bare");
+    EXPECT_NE(noRecord.wallTimeS.reason.find("no run.json"), std::string::npos) << noRecord.wallTimeS.reason;
+}
+
+TEST_F(RunFolders, MixedWorkloadsAreRefusedNamingTheDifferenceOrLabelledWhenAllowed) {
+    const auto a = make("a", completed("single", "naive", 2));
+    const auto b = make("b", completed("double", "advanced", 10));
+    const auto c = make("c", completed("double", "advanced", 2));
+    auto refused = compareRuns({input(a), input(b), input(c)}, {});
+    ASSERT_FALSE(refused);
+    EXPECT_NE(refused.error().message.find(b.string() + " has batches 10 (2 in " + a.string() + ")"), std::string::npos)
+        << refused.error().message;
+    EXPECT_NE(refused.error().message.find("--allow-mixed"), std::string::npos);
+
+    CompareOptions allow;
+    allow.allowMixed = true;
+    auto mixed = compareRuns({input(a), input(b), input(c)}, allow);
+    ASSERT_TRUE(mixed) << mixed.error().message;
+    // The 10-batch run is not pooled with the 2-batch run of the same strategy.
+    ASSERT_EQ(mixed->groups.size(), 3U);
+    EXPECT_EQ(mixed->groups[1].name, "double+advanced [batches 10]");
+    ASSERT_EQ(mixed->groups[1].differences.size(), 1U);
+    EXPECT_EQ(mixed->groups[2].name, "double+advanced");
+    EXPECT_TRUE(mixed->groups[2].differences.empty());
+    EXPECT_EQ(mixed->baseline, "single+naive");
+}
+
+TEST_F(RunFolders, SameRunTwiceCountsOnceAndABrokenRecordNeverBecomesTheBaseline) {
+    const auto a = make("a", completed("single", "naive", 2));
+    const auto broken = makeFolder("broken");
+    std::ofstream(broken / kRunJsonName) << "{ not json";
+    auto c = compareRuns({input(broken), input(a), input(m_dir / "a" / ".." / "a")}, {});
+    ASSERT_TRUE(c) << c.error().message;
+    EXPECT_EQ(c->baseline, "single+naive");
+    ASSERT_EQ(c->groups.size(), 2U);
+    EXPECT_EQ(c->groups[0].runs.size(), 1U);
+    EXPECT_EQ(c->groups[1].name, "broken");
+    EXPECT_EQ(c->groups[0].aggregates.at("makespan_ns").n, 1U);
+    std::string warnings;
+    for (const auto& w : c->warnings) {
+        warnings += w + "\n";
+    }
+    EXPECT_NE(warnings.find("given more than once, counted once"), std::string::npos) << warnings;
+    EXPECT_NE(warnings.find(broken.string() + "/run.json: not valid JSON"), std::string::npos) << warnings;
+    EXPECT_NE(c->groups[1].reasons.at("wall_time_s").find("not valid JSON"), std::string::npos);
+}
+
+TEST_F(RunFolders, UnfinishedRunsOfASweepAreSkippedNamedOnesKept) {
+    RunRecord interrupted = completed("single", "naive", 2);
+    interrupted.status = RunStatus::Interrupted;
+    const auto a = make("a", interrupted);
+    const auto b = make("b", completed("double", "naive", 2));
+    auto c = compareRuns({input(a, false), input(b, false)}, {});
+    ASSERT_TRUE(c);
+    ASSERT_EQ(c->groups.size(), 1U);
+    EXPECT_EQ(c->warnings.front(), "skipping " + a.string() + ": its run is interrupted");
+    auto named = compareRuns({input(a, true), input(b, true)}, {});
+    ASSERT_TRUE(named);
+    EXPECT_EQ(named->groups.size(), 2U);
+    auto badBaseline = compareRuns({input(b)}, {"nope", {}, false});
+    ASSERT_FALSE(badBaseline);
+    EXPECT_NE(badBaseline.error().message.find("--baseline nope"), std::string::npos);
+}
+
+} // namespace
+} // namespace starscope::tracer::run

@@ -1,0 +1,197 @@
+#include "tracer/run/run_comparison.hpp"
+
+#include "tracer/run/run_folder.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+namespace starscope::tracer::run {
+
+namespace fs = std::filesystem;
+
+std::vector<std::pair<std::string, std::string>> workloadParameters(const RunRecord& r) {
+    std::vector<std::pair<std::string, std::string>> out;
+    const auto add = [&out](const char* name, const auto& value) {
+        if (value) {
+            out.emplace_back(name, std::to_string(*value));
+        }
+    };
+    if (r.dataset) {
+        out.emplace_back("dataset", r.dataset->dir);
+        out.emplace_back("image size", std::to_string(r.dataset->rows) + "x" + std::to_string(r.dataset->cols));
+    }
+    add("epochs", r.epochs);
+    add("batches", r.batchesPerEpoch);
+    add("batch size", r.batchSize);
+    add("chunk", r.chunk);
+    if (r.dataset) {
+        out.emplace_back("train images", std::to_string(r.dataset->trainImagesUsed));
+    }
+    if (r.test && r.test->accuracy) {
+        out.emplace_back("test images", std::to_string(r.test->images));
+    }
+    return out;
+}
+
+std::vector<std::string> parameterDifferences(const RunRecord& run, const RunRecord& reference,
+                                              const std::string& referenceName) {
+    // A parameter one of them does not record (an older file, a run interrupted before its
+    // evaluation) is not a difference: only what both say is compared.
+    const auto mine = workloadParameters(run);
+    const auto theirs = workloadParameters(reference);
+    std::vector<std::string> out;
+    for (const auto& [name, value] : mine) {
+        const auto it = std::find_if(theirs.begin(), theirs.end(), [&](const auto& p) { return p.first == name; });
+        if (it != theirs.end() && it->second != value) {
+            out.push_back(name + " " + value + " (" + it->second + " in " + referenceName + ")");
+        }
+    }
+    return out;
+}
+
+Aggregate aggregate(std::vector<double> v) {
+    Aggregate a;
+    a.n = v.size();
+    if (v.empty()) {
+        return a;
+    }
+    std::sort(v.begin(), v.end());
+    a.min = v.front();
+    a.max = v.back();
+    a.median = v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+    return a;
+}
+
+std::optional<double> delta(double value, double baseline) {
+    if (baseline == 0.0) {
+        return std::nullopt;
+    }
+    return (value - baseline) / std::fabs(baseline);
+}
+
+namespace {
+
+TraceError invalid(std::string message) { return TraceError{ErrorCode::InvalidArgument, std::move(message), {}, {}}; }
+
+// "single+naive [batches 10, epochs 2]": the short form of the differences for a column name.
+std::string groupName(const std::string& strategy, const std::vector<std::string>& differences) {
+    if (differences.empty()) {
+        return strategy;
+    }
+    std::string out = strategy + " [";
+    for (std::size_t i = 0; i < differences.size(); ++i) {
+        const auto& d = differences[i];
+        out += (i ? ", " : "") + d.substr(0, d.find(" ("));
+    }
+    return out + "]";
+}
+
+} // namespace
+
+TraceResult<Comparison> compareRuns(std::vector<CompareInput> inputs, const CompareOptions& options) {
+    Comparison out;
+    // The same run named twice (or a run named and found in a sweep) counts once.
+    std::set<fs::path> seen;
+    std::vector<CompareInput> runs;
+    for (auto& input : inputs) {
+        const auto identity = RunFolder(input.figures.source).identity();
+        if (!seen.insert(identity).second) {
+            out.warnings.push_back(input.figures.source + ": given more than once, counted once");
+            continue;
+        }
+        if (!input.figures.record) {
+            out.warnings.push_back(input.figures.source + ": " + input.figures.recordProblem
+                                   + "; compared on its trace only, never the default baseline");
+        } else if (input.figures.record->status != RunStatus::Completed) {
+            const std::string status(statusName(input.figures.record->status));
+            if (!input.named) {
+                // An unfinished run of a sweep would skew its strategy's medians.
+                out.warnings.push_back("skipping " + input.figures.source + ": its run is " + status);
+                continue;
+            }
+            out.warnings.push_back("warning: " + input.figures.source + ": its run is " + status
+                                   + "; its figures cover only what was recorded");
+        }
+        runs.push_back(std::move(input));
+    }
+    if (runs.empty()) {
+        return fail(invalid("no completed run to compare"));
+    }
+    // Strategies in sweep.json's order, then as given; runs without a record last.
+    const auto rank = [&](const CompareInput& in) {
+        const auto& order = options.preferredOrder;
+        const auto at = std::find(order.begin(), order.end(), in.figures.strategy) - order.begin();
+        return std::make_pair(in.figures.record ? 0 : 1, at);
+    };
+    std::stable_sort(runs.begin(), runs.end(), [&](const auto& a, const auto& b) { return rank(a) < rank(b); });
+    if (!options.baseline.empty()
+        && std::none_of(runs.begin(), runs.end(), [&](const auto& r) { return r.figures.strategy == options.baseline; })) {
+        return fail(invalid("--baseline " + options.baseline + ": no run has this strategy"));
+    }
+    // The reference workload: the baseline's first run with a record.
+    const CompareInput* reference = nullptr;
+    for (const auto& r : runs) {
+        if (r.figures.record && (options.baseline.empty() || r.figures.strategy == options.baseline)) {
+            reference = &r;
+            break;
+        }
+    }
+    for (const auto& r : runs) {
+        std::vector<std::string> differences;
+        if (reference && r.figures.record) {
+            differences = parameterDifferences(*r.figures.record, *reference->figures.record, reference->figures.source);
+        }
+        if (!differences.empty() && !options.allowMixed) {
+            std::string list;
+            for (const auto& d : differences) {
+                list += (list.empty() ? "" : ", ") + d;
+            }
+            return fail(invalid("runs of different workloads cannot be compared: " + r.figures.source + " has " + list
+                                + " (--allow-mixed compares them anyway, each column naming what differs)"));
+        }
+        const std::string name = groupName(r.figures.strategy, differences);
+        auto group = std::find_if(out.groups.begin(), out.groups.end(), [&](const auto& g) { return g.name == name; });
+        if (group == out.groups.end()) {
+            out.groups.push_back({name, r.figures.strategy, {}, differences, {}, {}, {}});
+            group = out.groups.end() - 1;
+        }
+        group->runs.push_back(r.figures);
+    }
+    out.baseline = out.groups.front().name;
+    if (!options.baseline.empty()) {
+        out.baseline = std::find_if(out.groups.begin(), out.groups.end(), [&](const auto& g) {
+                           return g.strategy == options.baseline;
+                       })->name;
+    }
+    for (auto& g : out.groups) {
+        for (const auto& m : metrics()) {
+            std::vector<double> values;
+            for (const auto& r : g.runs) {
+                const auto& f = r.*(m.figure);
+                if (f.value) {
+                    values.push_back(*f.value);
+                } else if (!g.reasons.contains(m.key)) {
+                    g.reasons.emplace(std::string(m.key), f.reason.empty() ? "not measured" : f.reason);
+                }
+            }
+            if (!values.empty()) {
+                g.aggregates.emplace(std::string(m.key), aggregate(std::move(values)));
+                g.reasons.erase(std::string(m.key));
+            }
+        }
+    }
+    const auto& base = *std::find_if(out.groups.begin(), out.groups.end(), [&](const auto& g) { return g.name == out.baseline; });
+    for (auto& g : out.groups) {
+        for (const auto& [key, a] : g.aggregates) {
+            if (const auto b = base.aggregates.find(key); b != base.aggregates.end()) {
+                if (const auto d = delta(a.median, b->second.median)) {
+                    g.deltas.emplace(key, *d);
+                }
+            }
+        }
+    }
+    return out;
+}
+
+} // namespace starscope::tracer::run

@@ -1,0 +1,73 @@
+#pragma once
+// Comparing runs: which may be compared (the workload must be the same; the strategy, the
+// scheduler and the worker count are what is being compared), how repetitions pool (median,
+// min, max) and the deltas against a baseline. `starscope compare` and the viewer present it.
+
+#include "tracer/run/run_figures.hpp"
+
+#include <cstddef>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace starscope::tracer::run {
+
+// The workload parameters that must match for runs to be compared, as (name, value) in a fixed
+// order: dataset, model, epochs, batches, batch size, chunk, train images, test images.
+// Strategy, scheduler and workers may differ. Empty when the record names none of them.
+std::vector<std::pair<std::string, std::string>> workloadParameters(const RunRecord& record);
+
+// "batches 10 (2 in <reference>)", one entry per parameter that differs.
+std::vector<std::string> parameterDifferences(const RunRecord& run, const RunRecord& reference,
+                                              const std::string& referenceName);
+
+struct Aggregate {
+    double median = 0.0;
+    double min = 0.0;
+    double max = 0.0;
+    std::size_t n = 0;
+    bool operator==(const Aggregate&) const = default;
+};
+
+// Median (mean of the middle two for an even count), min and max; n = 0 for no value.
+Aggregate aggregate(std::vector<double> values);
+
+// (value - baseline) / |baseline|; nullopt for a zero baseline.
+std::optional<double> delta(double value, double baseline);
+
+struct CompareInput {
+    RunFigures figures;
+    bool named = true; // named by the user, rather than found inside a sweep folder
+};
+
+struct CompareOptions {
+    std::string baseline;                 // a strategy; empty: the first
+    std::vector<std::string> preferredOrder; // sweep.json's strategy order
+    bool allowMixed = false;
+};
+
+// One column: the runs of a strategy (and, with allowMixed, of one set of parameters).
+struct CompareGroup {
+    std::string name;     // the strategy, with "[batches 10]" when its parameters differ
+    std::string strategy;
+    std::vector<RunFigures> runs;
+    std::vector<std::string> differences; // from the reference parameters; empty when none
+    std::map<std::string, Aggregate, std::less<>> aggregates; // metric key -> over runs with a value
+    std::map<std::string, std::string, std::less<>> reasons;  // metric key -> why n/a
+    std::map<std::string, double, std::less<>> deltas;        // metric key -> vs the baseline
+};
+
+struct Comparison {
+    std::string baseline; // a group name
+    std::vector<CompareGroup> groups;
+    std::vector<std::string> warnings; // duplicates, skipped and partial runs, unreadable run.json
+};
+
+// Groups, aggregates and compares. Fails (InvalidArgument) when the runs' workloads differ and
+// allowMixed is off, naming the difference and the two runs; when no run is left; and when
+// options.baseline names no strategy. A run given twice counts once; a run without a readable
+// run.json is compared on its trace figures but never chosen as the default baseline.
+TraceResult<Comparison> compareRuns(std::vector<CompareInput> inputs, const CompareOptions& options);
+
+} // namespace starscope::tracer::run

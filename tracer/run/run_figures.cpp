@@ -1,0 +1,180 @@
+#include "tracer/run/run_figures.hpp"
+
+#include "tracer/analysis/stats.hpp"
+#include "tracer/readers/read_trace.hpp"
+#include "tracer/run/run_folder.hpp"
+
+#include <array>
+#include <cmath>
+#include <cstdio>
+
+namespace starscope::tracer::run {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr std::string_view kTrace = "from the trace";
+
+const std::array<Metric, 18> kMetrics{{
+    {"makespan_ns", "makespan", Unit::Nanoseconds, true, "first task start to last task end", "never", &RunFigures::makespanNs},
+    {"idleness", "idleness", Unit::Ratio, true, "1 - executing time / (makespan x workers)", "never", &RunFigures::idleness},
+    {"barrier_count", "barriers", Unit::Count, true, "intervals without an executing worker, over the threshold", "never", &RunFigures::barrierCount},
+    {"barrier_total_ns", "barrier total", Unit::Nanoseconds, true, "sum of the barriers", "never", &RunFigures::barrierTotalNs},
+    {"barrier_max_ns", "barrier max", Unit::Nanoseconds, true, "longest barrier", "never", &RunFigures::barrierMaxNs},
+    {"mean_transition_stall_ns", "stall/transition", Unit::Nanoseconds, true, "barrier time per batch transition, mean", "no batch markers in the trace", &RunFigures::meanTransitionStallNs},
+    {"critical_path_ns", "critical path", Unit::Nanoseconds, true, "longest chain of task durations", "no task dependencies in the trace", &RunFigures::criticalPathNs},
+    {"parallel_efficiency", "parallel eff.", Unit::Plain, false, "StarPU's parallel efficiency (starpu_trace_state_stats.py)", "never", &RunFigures::parallelEfficiency},
+    {"area_bound_ratio", "area bound/makespan", Unit::Plain, false, "total task time / workers / makespan", "no executed task", &RunFigures::areaBoundRatio},
+    {"tasks", "tasks", Unit::Count, true, "executed tasks in the trace", "never", &RunFigures::tasks},
+    {"wall_time_s", "wall time", Unit::Seconds, true, "run.json: training + evaluation", "no readable run.json", &RunFigures::wallTimeS},
+    {"total_time_s", "total time", Unit::Seconds, true, "run.json: with StarPU start-up and shutdown", "no readable run.json", &RunFigures::totalTimeS},
+    {"peak_memory_bytes", "peak memory", Unit::Bytes, true, "run.json: the arenas' peaks summed (all can be live at once)", "run.json records no arena", &RunFigures::peakMemoryBytes},
+    {"ipc", "IPC", Unit::Plain, false, "run.json: the recorded IPC, else PAPI_TOT_INS / PAPI_TOT_CYC", "no hardware counters (PAPI's reason)", &RunFigures::ipc},
+    {"llc_load_miss_ratio", "LLC load miss", Unit::Ratio, true, "run.json: perf::LLC-load-misses / perf::LLC-loads", "no hardware counters (PAPI's reason)", &RunFigures::llcLoadMissRatio},
+    {"llc_store_miss_ratio", "LLC store miss", Unit::Ratio, true, "run.json: perf::LLC-store-misses / perf::LLC-stores", "no hardware counters (PAPI's reason)", &RunFigures::llcStoreMissRatio},
+    {"energy_j", "energy", Unit::Joules, true, "run.json: RAPL package energy", "no RAPL (the reason recorded)", &RunFigures::energyJ},
+    {"power_w", "power", Unit::Watts, true, "energy / wall time", "no energy or no wall time", &RunFigures::powerW},
+}};
+
+RunFigure known(double v) { return RunFigure::known(v); }
+RunFigure missing(std::string why) { return RunFigure::unavailable(std::move(why)); }
+
+RunFigure fromTime(const Figure<TimeNs>& f) {
+    return f.value ? known(static_cast<double>(*f.value)) : missing(f.reason);
+}
+
+void traceFigures(const Trace& trace, TimeNs thresholdNs, RunFigures& r) {
+    BarrierOptions options;
+    options.threshold = thresholdNs;
+    const auto s = summarize(trace, options);
+    r.makespanNs = known(static_cast<double>(s.makespan));
+    r.idleness = known(s.idleness);
+    r.barrierCount = known(static_cast<double>(s.barrierCount));
+    r.barrierTotalNs = known(static_cast<double>(s.barrierTotal));
+    r.barrierMaxNs = known(static_cast<double>(s.barrierMax));
+    r.meanTransitionStallNs = fromTime(s.meanTransitionStall);
+    r.criticalPathNs = fromTime(s.criticalPath);
+    r.parallelEfficiency = known(s.efficiencies.parallel);
+    r.areaBoundRatio = s.makespan > 0 ? known(static_cast<double>(s.areaBound) / static_cast<double>(s.makespan))
+                                      : missing("no executed task");
+    r.tasks = known(static_cast<double>(s.tasks));
+}
+
+RunFigure ratio(const PapiRecord& papi, std::string_view misses, std::string_view accesses, const std::string& reason) {
+    const auto m = papi.eventTotal(misses);
+    const auto a = papi.eventTotal(accesses);
+    if (m && a && *a > 0) {
+        return known(*m / *a);
+    }
+    return missing(m || a ? std::string(misses) + " or " + std::string(accesses) + " not recorded" : reason);
+}
+
+void recordFigures(const fs::path& folder, RunFigures& r) {
+    std::error_code ec;
+    if (!fs::is_directory(folder, ec)) {
+        r.recordProblem = "not a run folder (no run.json)";
+    } else if (!fs::exists(folder / kRunJsonName, ec) && !fs::is_symlink(folder / kRunJsonName, ec)) {
+        r.recordProblem = "no run.json in " + folder.string();
+    } else if (auto record = readRunRecord(folder / kRunJsonName)) {
+        r.record = std::move(*record);
+    } else {
+        r.recordProblem = record.error().describe();
+    }
+    r.strategy = r.record ? r.record->strategy.name() : std::string();
+    if (r.strategy.empty()) {
+        r.strategy = folder.filename().string();
+    }
+    if (!r.record) {
+        for (RunFigure RunFigures::*f : {&RunFigures::wallTimeS, &RunFigures::totalTimeS, &RunFigures::peakMemoryBytes,
+                              &RunFigures::ipc, &RunFigures::llcLoadMissRatio, &RunFigures::llcStoreMissRatio,
+                              &RunFigures::energyJ, &RunFigures::powerW}) {
+            r.*f = missing(r.recordProblem);
+        }
+        return;
+    }
+    const RunRecord& run = *r.record;
+    const auto orMissing = [](std::optional<double> v, std::string why) { return v ? known(*v) : missing(std::move(why)); };
+    r.wallTimeS = orMissing(run.wallTimeS, "run.json has no wall_time_s");
+    r.totalTimeS = orMissing(run.totalTimeS, "run.json has no total_time_s");
+    if (run.peakArenaBytes) {
+        double sum = 0.0;
+        for (const auto& [name, bytes] : *run.peakArenaBytes) {
+            sum += bytes;
+        }
+        r.peakMemoryBytes = known(sum);
+    } else {
+        r.peakMemoryBytes = missing("run.json has no peak_arena_bytes");
+    }
+    const auto& papi = run.papi;
+    const std::string papiReason = !papi.availability.recorded ? "run.json has no PAPI counters"
+                                   : papi.availability.reason.empty() ? "PAPI counter not recorded"
+                                                                      : papi.availability.reason;
+    if (papi.ipc) {
+        r.ipc = known(*papi.ipc);
+    } else if (const auto ins = papi.eventTotal("PAPI_TOT_INS"), cyc = papi.eventTotal("PAPI_TOT_CYC"); ins && cyc && *cyc > 0) {
+        r.ipc = known(*ins / *cyc);
+    } else {
+        r.ipc = missing(papi.ipcReason.empty() ? papiReason : papi.ipcReason);
+    }
+    r.llcLoadMissRatio = ratio(papi, "perf::LLC-load-misses", "perf::LLC-loads", papiReason);
+    r.llcStoreMissRatio = ratio(papi, "perf::LLC-store-misses", "perf::LLC-stores", papiReason);
+    const auto& energy = run.energy;
+    const std::string energyReason = !energy.availability.recorded ? "run.json has no energy counter"
+                                     : energy.availability.reason.empty() ? "energy not recorded"
+                                                                          : energy.availability.reason;
+    r.energyJ = energy.joules ? known(*energy.joules) : missing(energyReason);
+    if (!energy.joules) {
+        r.powerW = missing(energyReason);
+    } else if (!run.wallTimeS || *run.wallTimeS <= 0) {
+        r.powerW = missing("run.json has no wall time");
+    } else {
+        r.powerW = known(*energy.joules / *run.wallTimeS);
+    }
+}
+
+} // namespace
+
+std::span<const Metric> metrics() { return kMetrics; }
+
+const Metric* findMetric(std::string_view key) {
+    for (const auto& m : kMetrics) {
+        if (m.key == key) {
+            return &m;
+        }
+    }
+    return nullptr;
+}
+
+RunFigures measureRun(const Trace& trace, const fs::path& runFolder, TimeNs thresholdNs) {
+    RunFigures r;
+    r.source = runFolder.string();
+    traceFigures(trace, thresholdNs, r);
+    recordFigures(runFolder, r);
+    return r;
+}
+
+TraceResult<RunFigures> measureRun(const fs::path& runFolder, TimeNs thresholdNs) {
+    auto trace = readTrace(runFolder);
+    if (!trace) {
+        return fail(trace.error());
+    }
+    return measureRun(*trace, runFolder, thresholdNs);
+}
+
+std::string formatFigure(double v, Unit unit) {
+    char buffer[48];
+    switch (unit) {
+    case Unit::Nanoseconds: return formatDuration(static_cast<TimeNs>(std::llround(v)));
+    case Unit::Seconds: std::snprintf(buffer, sizeof buffer, "%.3f s", v); break;
+    case Unit::Ratio: std::snprintf(buffer, sizeof buffer, "%.1f%%", v * 100.0); break;
+    case Unit::Count: std::snprintf(buffer, sizeof buffer, "%.0f", v); break;
+    case Unit::Bytes: std::snprintf(buffer, sizeof buffer, "%.1f MiB", v / (1024.0 * 1024.0)); break;
+    case Unit::Joules: std::snprintf(buffer, sizeof buffer, "%.2f J", v); break;
+    case Unit::Watts: std::snprintf(buffer, sizeof buffer, "%.2f W", v); break;
+    case Unit::Plain: std::snprintf(buffer, sizeof buffer, "%.3f", v); break;
+    }
+    return buffer;
+}
+
+} // namespace starscope::tracer::run

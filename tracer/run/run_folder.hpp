@@ -1,0 +1,40 @@
+#pragma once
+// Where a run's files are. A run folder holds the prof files StarPU wrote (one per process:
+// a StarPU-MPI run has one per rank), run.json (RunRecord), and optionally the native cache
+// `starscope convert` made; a sweep folder holds run folders and sweep.json.
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace starscope::tracer::run {
+
+inline constexpr const char* kRunJsonName = "run.json";
+inline constexpr const char* kNativeCacheName = "trace.sstrace";
+inline constexpr const char* kSweepJsonName = "sweep.json";
+
+class RunFolder {
+public:
+    explicit RunFolder(std::filesystem::path path) : m_path(std::move(path)) {}
+
+    // A folder with at least one prof_file_*.
+    static bool isRunFolder(const std::filesystem::path& path);
+    // The run folders directly inside path, sorted by name (a sweep folder's runs).
+    static std::vector<RunFolder> runsInside(const std::filesystem::path& path);
+
+    const std::filesystem::path& path() const { return m_path; }
+    std::vector<std::filesystem::path> profFiles() const; // sorted by name
+    std::filesystem::path runJson() const { return m_path / kRunJsonName; }
+    std::filesystem::path nativeCache() const { return m_path / kNativeCacheName; }
+    // The same folder named another way (relative, through a link) is the same run.
+    std::filesystem::path identity() const;
+
+private:
+    std::filesystem::path m_path;
+};
+
+// A sweep's sweep.json: the strategies in the order the sweep recorded them; empty when the
+// folder is no sweep or its sweep.json cannot be read.
+std::vector<std::string> sweepStrategies(const std::filesystem::path& sweepFolder);
+
+} // namespace starscope::tracer::run

@@ -1,0 +1,183 @@
+#pragma once
+// run.json, typed: what a recorded run was (strategy, dataset, parameters, StarPU and FxT
+// settings) and what it measured (times, loss/accuracy per epoch, tasks, counters, arena
+// peaks). Its reader and writer live side by side in run_record.cpp, the way the native
+// format's do: `record` fills a RunRecord and writes it; sweep, compare and the viewer read it
+// and never look a key up themselves.
+//
+// Version 2 adds "ranks" (processes that wrote the run's prof files; StarPU-MPI runs have
+// several). Version 1 files, and older hand-written ones without "format" or "version", read
+// with what they hold; a newer version is refused with its own error.
+
+#include "tracer/model/error.hpp"
+#include "tracer/run/run_status.hpp"
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace starscope::tracer::run {
+
+inline constexpr int kRunRecordVersion = 2;
+inline constexpr const char* kRunRecordFormat = "starscope-run";
+
+struct StrategyRecord {
+    std::string arenas;      // "single", "double" or a ring's slot count
+    std::size_t ringSlots = 0;
+    std::string loader;      // naive | prefetch | advanced | double-prefetch
+    std::string text;        // older files name the strategy as one string
+
+    // "arenas+loader" (or the older string); empty when the file names no strategy.
+    std::string name() const;
+    bool operator==(const StrategyRecord&) const = default;
+};
+
+struct DatasetRecord {
+    std::string dir;
+    std::uint64_t trainImages = 0;
+    std::uint64_t testImages = 0;
+    std::uint64_t rows = 0;
+    std::uint64_t cols = 0;
+    std::uint64_t trainImagesUsed = 0;
+    bool operator==(const DatasetRecord&) const = default;
+};
+
+struct EpochRecord {
+    std::uint64_t epoch = 0;
+    std::uint64_t batches = 0;
+    double loss = 0.0;
+    double accuracy = 0.0;
+    double seconds = 0.0;
+    bool operator==(const EpochRecord&) const = default;
+};
+
+struct TestRecord {
+    std::uint64_t images = 0;
+    std::optional<double> accuracy; // absent: reason says why
+    double loss = 0.0;
+    std::string reason;
+    bool operator==(const TestRecord&) const = default;
+};
+
+// A counter or group of counters that may be unavailable (no PMU, no RAPL): never zeros.
+struct Availability {
+    bool recorded = false; // the file has the node at all
+    bool available = false;
+    std::string reason;
+    bool operator==(const Availability&) const = default;
+};
+
+struct PapiEventRecord {
+    std::string name;
+    bool available = false;
+    std::string reason;
+    long long total = 0;
+    std::vector<long long> perWorker;
+    bool operator==(const PapiEventRecord&) const = default;
+};
+
+struct PapiRecord {
+    Availability availability;
+    std::vector<std::string> workers;
+    std::vector<PapiEventRecord> events;
+    std::optional<double> ipc;
+    std::string ipcReason; // why ipc is absent, as the recorder said
+
+    // Total of an available event; nullopt when absent or unavailable.
+    std::optional<double> eventTotal(std::string_view name) const;
+    bool operator==(const PapiRecord&) const = default;
+};
+
+struct EnergyRecord {
+    Availability availability;
+    std::optional<double> joules;
+    std::map<std::string, double> domains;
+    bool operator==(const EnergyRecord&) const = default;
+};
+
+struct ArenaRecord {
+    std::string name;
+    std::string role;
+    std::uint64_t peakBytes = 0;
+    std::uint64_t bytesReserved = 0;
+    std::uint64_t blocks = 0;
+    std::uint64_t resets = 0;
+    std::uint64_t deferredResets = 0;
+    std::uint64_t handlesReleased = 0;
+    std::uint64_t waitNs = 0;
+    std::uint64_t maxWaitNs = 0;
+    Availability sde;
+    std::map<std::string, long long> sdeValues;
+    bool operator==(const ArenaRecord&) const = default;
+};
+
+struct TaskCounts {
+    std::uint64_t estimated = 0;
+    std::optional<std::uint64_t> submitted;
+    std::optional<std::uint64_t> executed;
+    bool operator==(const TaskCounts&) const = default;
+};
+
+struct FxtRecord {
+    std::string prefix;
+    std::uint64_t bufferSizeMb = 0;
+    std::vector<std::string> traceFiles;
+    bool operator==(const FxtRecord&) const = default;
+};
+
+struct RunRecord {
+    int version = kRunRecordVersion;
+    // Files from before the status field were written only for finished runs.
+    RunStatus status = RunStatus::Completed;
+    std::string error;         // why, when failed
+    std::string interruptedBy; // "SIGINT", "SIGTERM" or "SIGHUP" when interrupted
+    std::string startedAt;     // UTC, ISO 8601
+    std::vector<std::string> command;
+    StrategyRecord strategy;
+    // The workload's parameters; absent in older or hand-written files.
+    std::optional<DatasetRecord> dataset;
+    std::optional<std::uint64_t> batchSize;
+    std::optional<std::uint64_t> epochs;
+    std::optional<std::uint64_t> batchesPerEpoch;
+    std::optional<std::uint64_t> chunk;
+    std::optional<double> learningRate;
+    std::optional<std::uint64_t> seed;
+    std::optional<std::uint64_t> workers;
+    std::string scheduler;
+    std::uint64_t ranks = 1; // processes (StarPU-MPI ranks) that wrote prof files
+    std::string starpuVersion;
+    FxtRecord fxt;
+    std::optional<double> wallTimeS;  // training + evaluation
+    std::optional<double> totalTimeS; // including StarPU start-up and shutdown
+    std::optional<double> trainTimeS;
+    std::optional<double> evalTimeS;
+    std::optional<std::uint64_t> batchesRun;
+    std::vector<EpochRecord> epochStats;
+    std::optional<TestRecord> test;
+    TaskCounts tasks;
+    PapiRecord papi;
+    EnergyRecord energy;
+    std::vector<ArenaRecord> arenas;
+    // arena -> peak bytes; absent when the file records no arena peaks.
+    std::optional<std::map<std::string, double>> peakArenaBytes;
+
+    bool operator==(const RunRecord&) const = default;
+};
+
+// The JSON text of a record (2-space indented, newline-terminated).
+std::string runRecordText(const RunRecord& record);
+
+// Parses run.json text; `file` names it in errors. A newer version is TooNew, a document
+// that is not a run record (wrong format, wrong types) is Corrupt with the key named.
+TraceResult<RunRecord> parseRunRecord(const std::string& text, const std::string& file);
+
+// Reads path (refusing a FIFO, device or folder by stat before any open).
+TraceResult<RunRecord> readRunRecord(const std::filesystem::path& path);
+
+// Writes through the project's one writer (common/file_writer.hpp).
+TraceResult<Done> writeRunRecord(const std::filesystem::path& path, const RunRecord& record);
+
+} // namespace starscope::tracer::run

@@ -2,7 +2,6 @@
 #include "tracer/model/time_unit.hpp"
 
 #include <algorithm>
-#include <cassert>
 #include <queue>
 #include <unordered_map>
 
@@ -24,12 +23,7 @@ std::string transitionLabel(const BatchTransition& t) {
 // A barrier is time in which no worker executes. Where profiling was stopped nobody knows,
 // so such time is never part of a barrier: it counts as covered, like executing.
 bool coversTime(const Trace& trace, const Span& span) {
-    // Readers hand out only valid state ids; a span without one covers nothing.
-    assert(span.state < trace.states.size());
-    if (span.state >= trace.states.size()) {
-        return false;
-    }
-    const StateClass cls = trace.states[span.state].cls;
+    const StateClass cls = trace.stateOf(span).cls;   // a span of no valid state covers nothing
     return cls == StateClass::Executing || cls == StateClass::NotProfiled;
 }
 

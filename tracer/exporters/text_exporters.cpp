@@ -87,10 +87,10 @@ void writeChromeJson(const Trace& trace, std::ostream& out) {
             for (const auto& span : level) {
                 out << ",\n{\"ph\":\"X\",\"pid\":1,\"tid\":" << i + 1 << ",\"ts\":" << fixed(span.start, tps, kUsPerSecond)
                     << ",\"dur\":" << fixed(span.duration(), tps, kUsPerSecond) << ",\"name\":\"" << jsonEscape(spanLabel(trace, span))
-                    << "\",\"cat\":\"" << className(trace.states[span.state].cls) << "\"";
-                if (span.task != kNoTask) {
-                    out << ",\"args\":{\"job\":" << trace.tasks[span.task].jobId << ",\"state\":\""
-                        << jsonEscape(trace.states[span.state].name) << "\"}";
+                    << "\",\"cat\":\"" << className(trace.stateOf(span).cls) << "\"";
+                if (const Task* task = trace.taskOf(span)) {
+                    out << ",\"args\":{\"job\":" << task->jobId << ",\"state\":\""
+                        << jsonEscape(trace.stateOf(span).name) << "\"}";
                 }
                 out << "}";
             }
@@ -135,11 +135,11 @@ void writeSpansCsv(const Trace& trace, std::ostream& out) {
     for (const auto& lane : trace.lanes) {
         for (std::size_t d = 0; d < lane.levels.size(); ++d) {
             for (const auto& span : lane.levels[d]) {
-                const auto& state = trace.states[span.state];
+                const auto& state = trace.stateOf(span);
                 out << csvField(lane.name) << ',' << d << ',' << csvField(state.name) << ',' << className(state.cls)
                     << ',' << fixed(span.start, tps, kNsPerSecond) << ',' << fixed(span.end, tps, kNsPerSecond) << ',';
-                if (span.task != kNoTask) {
-                    out << trace.tasks[span.task].jobId;
+                if (const Task* task = trace.taskOf(span)) {
+                    out << task->jobId;
                 }
                 out << ',' << csvField(codeletOf(trace, span.task)) << '\n';
             }
@@ -154,8 +154,9 @@ void writeTasksCsv(const Trace& trace, std::ostream& out) {
     for (const auto& task : trace.tasks) {
         char footprint[16];
         std::snprintf(footprint, sizeof footprint, "%08x", task.footprint);
-        out << task.jobId << ',' << csvField(task.codelet == kNoName ? "" : trace.names.name(task.codelet)) << ','
-            << footprint << ',' << csvField(task.lane >= 0 ? trace.lanes[static_cast<std::size_t>(task.lane)].name : "")
+        const Lane* lane = trace.laneAt(task.lane);
+        out << task.jobId << ',' << csvField(trace.codeletOf(task)) << ',' << footprint << ','
+            << csvField(lane != nullptr ? std::string_view(lane->name) : std::string_view{})
             << ',' << ns(task.submit) << ',' << ns(task.start) << ',' << ns(task.end) << ',';
         for (std::size_t i = 0; i < task.dependencies.size(); ++i) {
             out << (i > 0 ? ";" : "") << task.dependencies[i];
@@ -192,15 +193,13 @@ std::string fixed(TimeNs ticks, std::int64_t ticksPerSecond, std::int64_t unitsP
 }
 
 std::string codeletOf(const Trace& trace, TaskIndex task) {
-    if (task == kNoTask || trace.tasks[task].codelet == kNoName) {
-        return {};
-    }
-    return trace.names.name(trace.tasks[task].codelet);
+    // kNoTask is out of range too: no task, no codelet.
+    return task < trace.tasks.size() ? std::string(trace.codeletOf(trace.tasks[task])) : std::string();
 }
 
 std::string spanLabel(const Trace& trace, const Span& span) {
     auto codelet = codeletOf(trace, span.task);
-    return codelet.empty() ? trace.states[span.state].name : codelet;
+    return codelet.empty() ? trace.stateOf(span).name : codelet;
 }
 
 } // namespace detail

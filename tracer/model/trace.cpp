@@ -1,5 +1,7 @@
 #include "tracer/model/trace.hpp"
 
+#include <cassert>
+
 namespace starscope::tracer {
 
 NameId StringTable::intern(std::string_view text) {
@@ -31,6 +33,28 @@ std::uint32_t Trace::stateId(std::string_view name, StateClass cls) {
     }
     states.push_back(StateInfo{std::string(name), cls});
     return static_cast<std::uint32_t>(states.size() - 1);
+}
+
+const StateInfo& Trace::stateOf(const Span& span) const {
+    static const StateInfo kInvalid{"", StateClass::Overhead};
+    assert(span.state < states.size());
+    return span.state < states.size() ? states[span.state] : kInvalid;
+}
+
+const Task* Trace::taskOf(const Span& span) const {
+    assert(span.task == kNoTask || span.task < tasks.size());
+    return span.task < tasks.size() ? &tasks[span.task] : nullptr;
+}
+
+const Lane* Trace::laneAt(std::int32_t index) const {
+    assert(index >= -1 && (index < 0 || static_cast<std::size_t>(index) < lanes.size()));
+    return index >= 0 && static_cast<std::size_t>(index) < lanes.size() ? &lanes[static_cast<std::size_t>(index)]
+                                                                          : nullptr;
+}
+
+std::string_view Trace::codeletOf(const Task& task) const {
+    assert(task.codelet == kNoName || task.codelet < names.size());
+    return task.codelet < names.size() ? std::string_view(names.name(task.codelet)) : std::string_view{};
 }
 
 std::size_t Trace::spanCount() const {

@@ -128,6 +128,12 @@ struct Trace {
 
     // Returns the index of the state with that name, adding it with cls if it is new.
     std::uint32_t stateId(std::string_view name, StateClass cls);
+    // Checked lookups for every consumer (analysis, exporters, viewer). Readers hand out only
+    // valid indexes, so a bad one is a bug (asserted); it must still never read out of bounds.
+    const StateInfo& stateOf(const Span& span) const;   // an unnamed overhead state when invalid
+    const Task* taskOf(const Span& span) const;         // nullptr for kNoTask or an invalid index
+    const Lane* laneAt(std::int32_t index) const;       // nullptr for -1 or an invalid index
+    std::string_view codeletOf(const Task& task) const;   // empty for kNoName or an invalid id
     std::size_t spanCount() const;
     bool operator==(const Trace&) const = default;
 };

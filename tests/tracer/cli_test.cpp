@@ -356,5 +356,28 @@ TEST(Cli, CompareFollowsTheSweepOrderAndSkipsUnfinishedRuns) {
     EXPECT_EQ(nothing.code, 0) << "a named run is compared even when it failed";
 }
 
+// Runs of different workloads are refused with the difference named, unless --allow-mixed,
+// which labels the column with what differs; the same run given twice counts once.
+TEST(Cli, CompareRefusesMixedWorkloadsUnlessAllowed) {
+    TempDir dir;
+    for (const auto& [name, batches] : {std::pair{"two", 2}, std::pair{"ten", 10}}) {
+        std::filesystem::create_directories(dir / name);
+        std::filesystem::copy_file(smallProfFile(), dir / name / "prof_file__0");
+        std::ofstream(dir / name / "run.json") << R"({"strategy": {"arenas": "single", "loader": ")" << name
+                                               << R"("}, "batches_per_epoch": )" << batches << "}";
+    }
+    const auto two = (dir / "two").string();
+    const auto ten = (dir / "ten").string();
+    const auto refused = run({"compare", two, ten});
+    EXPECT_EQ(refused.code, 1);
+    EXPECT_NE(refused.err.find(ten + " has batches 10 (2 in " + two + ")"), std::string::npos) << refused.err;
+    const auto mixed = run({"compare", two, ten, two, "--allow-mixed"});
+    ASSERT_EQ(mixed.code, 0) << mixed.err;
+    EXPECT_NE(mixed.out.find("single+ten [batches 10] differs: batches 10 (2 in " + two + ")"), std::string::npos)
+        << mixed.out;
+    EXPECT_NE(mixed.out.find("single+two (1 runs)"), std::string::npos) << mixed.out;
+    EXPECT_NE(mixed.err.find(two + ": given more than once, counted once"), std::string::npos) << mixed.err;
+}
+
 } // namespace
 } // namespace starscope::tracer

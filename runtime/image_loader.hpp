@@ -148,16 +148,21 @@ public:
     virtual std::vector<const Arena*> arenas() const = 0;
     // Waits for every load and task on the loader's arenas and resets them (end of training).
     virtual void drain() = 0;
+    // StarPU tasks this loader submitted (the prefetching kinds' conversions; naive: none), so
+    // that a run's count of submitted tasks matches what StarPU's workers executed.
+    std::uint64_t tasksSubmitted() const { return m_tasksSubmitted; }
 
 protected:
     ImageLoader(LoaderKind kind, LoaderConfig config);
     const LoaderConfig& config() const { return m_config; }
+    void countSubmittedTask() { ++m_tasksSubmitted; }
 
 private:
     LoaderKind m_kind;
     LoaderConfig m_config;
     std::optional<std::size_t> m_orderEpoch;
     std::vector<std::uint32_t> m_order;
+    std::uint64_t m_tasksSubmitted = 0;
 };
 
 // Checks the configuration (non-null data, count, rows, cols, batchSize > 0, at least one

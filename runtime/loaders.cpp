@@ -202,6 +202,7 @@ RuntimeResult<LoadedBatch> PrefetchingLoader::load(std::size_t epoch, std::size_
                                   + std::to_string(index) + " failed (starpu_task_submit returned "
                                   + std::to_string(status) + ")");
     }
+    countSubmittedTask();
     return staged;
 }
 

@@ -21,7 +21,21 @@ void printSummary(std::ostream& out, const RecordPlan& plan, const RecordOutcome
     const auto& record = outcome.record;
     out << "run " << outcome.status << ": " << plan.outDir.string() << "\n";
     out << "  strategy      arenas=" << plan.arenasName << " loader=" << plan.options.loader
-        << " workers=" << plan.workers << " sched=" << plan.options.sched << "\n";
+        << "\n";
+    // StarPU's own figures (what run.json records), and which environment variable chose them.
+    out << "  scheduler     " << plan.sched
+        << settingOrigin(plan.schedAsked.source, plan.schedAsked.variable) << "\n";
+    out << "  workers       " << plan.workers << " CPU";
+    if (plan.workers != plan.workersAsked.value) {
+        out << " (" << plan.workersAsked.value << " asked"
+            << settingOrigin(plan.workersAsked.source, plan.workersAsked.variable) << ")";
+    } else {
+        out << settingOrigin(plan.workersAsked.source, plan.workersAsked.variable);
+    }
+    out << "\n";
+    if (plan.outSource == SettingSource::Environment) {
+        out << "  run folder    from STARPU_FXT_PREFIX\n";
+    }
     if (record.train) {
         const auto& t = *record.train;
         for (const auto& e : t.epochs) {
@@ -71,14 +85,21 @@ void addRecordCommand(CLI::App& app, std::ostream& out, std::ostream& err) {
     cmd->add_option("--chunk", o.chunk,
                     "Images per task (sub-batch chunk); default 32, at most the batch size")
         ->check(imageCountRange());
-    cmd->add_option("--workers", o.workers, "StarPU CPU workers (0: one per hardware thread)")
-        ->capture_default_str()
+    cmd->add_option("--workers", o.workers,
+                    "StarPU CPU workers (default or 0: $STARPU_NCPU, else one per hardware "
+                    "thread); StarPU starts at most one per core, run.json records its number")
         ->check(workersRange());
-    cmd->add_option("--sched", o.sched, "StarPU scheduler (STARPU_SCHED)")->capture_default_str();
+    cmd->add_option("--sched", o.sched,
+                    std::string("StarPU scheduler (default: $STARPU_SCHED, else ")
+                        + kDefaultScheduler + ")");
     cmd->add_option("--dataset", o.dataset,
                     "Folder of the four MNIST IDX files (default: $STARSCOPE_DATA_DIR or the "
                     "data/mnist that scripts/setup.sh fetches)");
-    cmd->add_option("--out", o.out, "Run folder to create (trace and run.json)")->required();
+    // Not required by the parser: a STARPU_FXT_PREFIX the user set names the folder otherwise,
+    // and planRecord says what is missing.
+    cmd->add_option("--out", o.out,
+                    "Run folder to create (trace and run.json); default: $STARPU_FXT_PREFIX. A "
+                    "STARPU_FXT_PREFIX naming another folder is refused");
     cmd->add_flag("--force", o.force, "Overwrite the run files of an existing folder");
     cmd->add_option("--learning-rate", o.learningRate, "SGD learning rate")
         ->capture_default_str()

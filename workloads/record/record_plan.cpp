@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <starpu.h>
+#include <optional>
 #include <thread>
 #include <unistd.h>
 
@@ -38,15 +39,95 @@ std::string joined(const std::vector<std::string>& names) {
     return out;
 }
 
+constexpr std::size_t kMaxWorkers = 1024;
+
+// A variable of the environment StarPU reads, when set to something.
+std::optional<std::string> environmentValue(const char* name) {
+    const char* value = std::getenv(name);
+    if (value == nullptr || *value == '\0') {
+        return std::nullopt;
+    }
+    return std::string(value);
+}
+
+WorkloadResult<StarpuSetting<std::size_t>> resolveWorkers(std::size_t option) {
+    if (option != 0) {
+        if (option > kMaxWorkers) {
+            return badFlag("--workers", "at most " + std::to_string(kMaxWorkers) + " workers (got "
+                                            + std::to_string(option) + ")");
+        }
+        return StarpuSetting<std::size_t>{option, SettingSource::Option, {}};
+    }
+    // STARPU_NCPUS is the older name StarPU still reads when STARPU_NCPU is not set.
+    for (const char* variable : {"STARPU_NCPU", "STARPU_NCPUS"}) {
+        const auto text = environmentValue(variable);
+        if (!text) {
+            continue;
+        }
+        std::size_t count = 0;
+        const char* end = text->data() + text->size();
+        const auto [ptr, ec] = std::from_chars(text->data(), end, count);
+        if (ec != std::errc{} || ptr != end || count < 1 || count > kMaxWorkers) {
+            return workloadError(ErrorCode::InvalidArgument,
+                                 "'" + *text + "' is not a CPU worker count from 1 to "
+                                     + std::to_string(kMaxWorkers)
+                                     + ": correct or unset it, or pass --workers",
+                                 variable);
+        }
+        return StarpuSetting<std::size_t>{count, SettingSource::Environment, variable};
+    }
+    const std::size_t hardware = std::max(1U, std::thread::hardware_concurrency());
+    return StarpuSetting<std::size_t>{hardware, SettingSource::Default, {}};
+}
+
+WorkloadResult<StarpuSetting<std::string>> resolveScheduler(const std::string& option) {
+    StarpuSetting<std::string> sched{option, SettingSource::Option, {}};
+    std::string flag = "--sched";
+    if (option.empty()) {
+        if (auto text = environmentValue("STARPU_SCHED")) {
+            sched = {std::move(*text), SettingSource::Environment, "STARPU_SCHED"};
+            flag = "STARPU_SCHED";
+        } else {
+            sched = {kDefaultScheduler, SettingSource::Default, {}};
+        }
+    }
+    const auto schedulers = starpuSchedulers();
+    if (std::find(schedulers.begin(), schedulers.end(), sched.value) == schedulers.end()) {
+        return workloadError(ErrorCode::InvalidArgument,
+                             "unknown StarPU scheduler '" + sched.value + "': known are "
+                                 + joined(schedulers),
+                             flag);
+    }
+    return sched;
+}
+
+// The folder a path names, for comparing two spellings of it ("runs/a/", "./runs/a", a
+// symlink to it).
+fs::path comparablePath(const fs::path& path) {
+    std::error_code ec;
+    fs::path out = fs::weakly_canonical(fs::absolute(path, ec), ec);
+    if (ec) {
+        out = fs::absolute(path, ec).lexically_normal();
+    }
+    if (!out.has_filename() && out.has_relative_path()) {
+        out = out.parent_path();
+    }
+    return out;
+}
+
 WorkloadResult<fs::path> checkOutput(const std::string& out, bool force, bool& exists) {
     if (out.empty()) {
-        return badFlag("--out",
-                       "missing: name the run folder to write (e.g. --out runs/single-naive)");
+        return badFlag("--out", "missing: name the run folder to write (e.g. --out "
+                                "runs/single-naive), or set STARPU_FXT_PREFIX to it");
     }
     std::error_code ec;
-    const fs::path dir = fs::absolute(out, ec).lexically_normal();
+    fs::path dir = fs::absolute(out, ec).lexically_normal();
     if (ec) {
         return workloadError(ErrorCode::Io, "cannot resolve the path: " + ec.message(), out);
+    }
+    // "runs/a/" is the folder runs/a: run.json and the summary name it without the slash.
+    if (!dir.has_filename() && dir.has_relative_path()) {
+        dir = dir.parent_path();
     }
     const char* user = std::getenv("USER");
     const std::size_t traceName =
@@ -116,6 +197,10 @@ WorkloadResult<std::size_t> parseArenas(const std::string& text) {
     return slots;
 }
 
+std::string settingOrigin(SettingSource source, const std::string& variable) {
+    return source == SettingSource::Environment ? " (from " + variable + ")" : std::string();
+}
+
 std::vector<std::string> starpuSchedulers() {
     std::vector<std::string> names;
     for (starpu_sched_policy** policy = starpu_sched_get_predefined_policies();
@@ -157,17 +242,18 @@ WorkloadResult<RecordPlan> planRecord(const RecordOptions& options) {
     if (options.batchSize / plan.options.chunk > 4096) {
         return badFlag("--chunk", "more than 4096 chunks per batch: raise --chunk");
     }
-    const unsigned hardware = std::max(1U, std::thread::hardware_concurrency());
-    plan.workers = options.workers == 0 ? hardware : options.workers;
-    if (plan.workers > 1024) {
-        return badFlag("--workers",
-                       "at most 1024 workers (got " + std::to_string(plan.workers) + ")");
+    auto workers = resolveWorkers(options.workers);
+    if (!workers) {
+        return fail(workers.error());
     }
-    const auto schedulers = starpuSchedulers();
-    if (std::find(schedulers.begin(), schedulers.end(), options.sched) == schedulers.end()) {
-        return badFlag("--sched", "unknown StarPU scheduler '" + options.sched + "': known are "
-                                      + joined(schedulers));
+    plan.workersAsked = std::move(workers.value());
+    plan.workers = plan.workersAsked.value;
+    auto sched = resolveScheduler(options.sched);
+    if (!sched) {
+        return fail(sched.error());
     }
+    plan.schedAsked = std::move(sched.value());
+    plan.sched = plan.schedAsked.value;
     if (!(options.learningRate > 0.0F)) {
         return badFlag("--learning-rate", "must be positive");
     }
@@ -214,11 +300,23 @@ WorkloadResult<RecordPlan> planRecord(const RecordOptions& options) {
     }
     plan.batchesPerEpoch = options.batches == 0 ? fullBatches : options.batches;
 
-    auto out = checkOutput(options.out, options.force, plan.outExists);
+    const auto prefix = environmentValue("STARPU_FXT_PREFIX");
+    plan.outSource = options.out.empty() && prefix ? SettingSource::Environment : SettingSource::Option;
+    auto out = checkOutput(plan.outSource == SettingSource::Environment ? *prefix : options.out,
+                           options.force, plan.outExists);
     if (!out) {
         return fail(out.error());
     }
     plan.outDir = *out;
+    if (prefix && comparablePath(*prefix) != comparablePath(plan.outDir)) {
+        return workloadError(ErrorCode::InvalidArgument,
+                             "names " + *prefix + ", but the run folder (--out) is "
+                                 + plan.outDir.string()
+                                 + ": the trace must go into the run folder, which is what every "
+                                   "reader opens; unset STARPU_FXT_PREFIX, or pass the same folder "
+                                   "as --out",
+                             "STARPU_FXT_PREFIX");
+    }
 
     const std::uint64_t chunks = (options.batchSize + plan.options.chunk - 1) / plan.options.chunk;
     const std::size_t testImages =

@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace starscope::workloads {
 
@@ -23,10 +24,13 @@ struct RecordOptions {
     std::size_t batches = 0; // per epoch; 0: every full batch
     std::size_t batchSize = 64;
     std::size_t chunk = 0;   // images per task; 0: kDefaultChunk, at most the batch size
-    std::size_t workers = 0; // 0: one per hardware thread
-    std::string sched = "lws";
+    // StarPU's settings: an option given wins over StarPU's environment variable (STARPU_NCPU,
+    // STARPU_SCHED), which wins over the default, so a user's environment is never overridden
+    // without the summary saying which one chose.
+    std::size_t workers = 0; // 0: not given: $STARPU_NCPU, else one per hardware thread
+    std::string sched;       // empty: not given: $STARPU_SCHED, else kDefaultScheduler
     std::string dataset; // empty: defaultDatasetDir()
-    std::string out;
+    std::string out; // empty: not given: $STARPU_FXT_PREFIX (see RecordPlan::outSource)
     bool force = false;
     float learningRate = 0.1F;
     std::uint64_t seed = 42;
@@ -37,6 +41,21 @@ struct RecordOptions {
 // 32 images keep the heavy tasks (convolutions) near 1.5 ms and the light ones (pooling, dense)
 // above 0.1 ms on these machines.
 inline constexpr std::size_t kDefaultChunk = 32;
+inline constexpr const char* kDefaultScheduler = "lws";
+
+// Who chose a StarPU setting: the summary says so when it was the environment.
+enum class SettingSource : std::uint8_t { Option, Environment, Default };
+
+// A setting and where it came from; `variable` names the environment variable read.
+template <typename T>
+struct StarpuSetting {
+    T value{};
+    SettingSource source = SettingSource::Default;
+    std::string variable;
+};
+
+// "" for an option or a default, " (from STARPU_SCHED)" when the environment chose.
+std::string settingOrigin(SettingSource source, const std::string& variable);
 
 struct RecordPlan {
     RecordOptions options;
@@ -49,7 +68,18 @@ struct RecordPlan {
     std::optional<MnistDataset> dataset;
     TrainConfig train;
     std::size_t batchesPerEpoch = 0;
+    // What the run asks StarPU for (option > environment > default), set in StarPU's
+    // environment by executeRecord.
+    StarpuSetting<std::size_t> workersAsked;
+    StarpuSetting<std::string> schedAsked;
+    // What StarPU actually runs, as run.json records it: the request until StarPU starts, then
+    // read back from StarPU (it caps STARPU_NCPU at the cores it finds).
     std::size_t workers = 0;
+    std::string sched;
+    // The run folder, which is also StarPU's STARPU_FXT_PREFIX: --out, else a
+    // STARPU_FXT_PREFIX the user set (a STARPU_FXT_PREFIX naming another folder than --out is
+    // refused: every reader opens the run folder, so the trace must be written there).
+    SettingSource outSource = SettingSource::Option;
     std::uint64_t estimatedTasks = 0;
     std::uint64_t traceBufferMb = 0;
 };

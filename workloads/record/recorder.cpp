@@ -182,13 +182,16 @@ void warnIfSpaceIsShort(const RecordPlan& plan, std::ostream& out) {
     }
 }
 
+// planRecord already chose between the options and the user's STARPU_NCPU, STARPU_SCHED and
+// STARPU_FXT_PREFIX (the last one names the run folder or was refused), so setting them here
+// overrides nothing the user asked for.
 void configureStarpu(const RecordPlan& plan) {
     ::setenv("STARPU_FXT_PREFIX", plan.outDir.c_str(), 1);
     ::setenv("STARPU_FXT_TRACE", "1", 1);
     ::setenv("STARPU_TRACE_BUFFER_SIZE", std::to_string(plan.traceBufferMb).c_str(), 1);
     ::unsetenv("STARPU_FXT_SUFFIX");
-    ::setenv("STARPU_NCPU", std::to_string(plan.workers).c_str(), 1);
-    ::setenv("STARPU_SCHED", plan.options.sched.c_str(), 1);
+    ::setenv("STARPU_NCPU", std::to_string(plan.workersAsked.value).c_str(), 1);
+    ::setenv("STARPU_SCHED", plan.schedAsked.value.c_str(), 1);
     // Our handler stops at a batch boundary; StarPU's would end the process mid-batch.
     ::setenv("STARPU_CATCH_SIGNALS", "0", 1);
     // StarPU's start-up banner (FxT slows things down a bit...) is noise here; a user who
@@ -254,6 +257,35 @@ private:
     Clock::time_point m_last{};
 };
 
+// What StarPU runs, read back after starpu_init: it starts at most one CPU worker per core
+// whatever STARPU_NCPU asks, and run.json must describe the trace, not the request.
+void readStartedSettings(RecordPlan& plan, std::ostream& out) {
+    plan.workers = starpu_cpu_worker_get_count();
+    // Tasks submitted outside any context go to StarPU's initial context, id 0
+    // (STARPU_GLOBAL_SCHED_CTX in src/core/sched_ctx.h of 1.3 and 1.4, not in the public headers).
+    const unsigned context = starpu_sched_ctx_get_context();
+    const starpu_sched_policy* policy =
+        starpu_sched_ctx_get_sched_policy(context == STARPU_NMAX_SCHED_CTXS ? 0U : context);
+    if (policy != nullptr && policy->policy_name != nullptr) {
+        plan.sched = policy->policy_name;
+    }
+    const auto& asked = plan.workersAsked;
+    if (plan.workers != asked.value) {
+        out << "starscope record: warning: "
+            << (asked.source == SettingSource::Option ? std::string("--workers")
+                : asked.source == SettingSource::Environment ? asked.variable
+                                                              : std::string("one per hardware thread"))
+            << " asked for " << asked.value << " CPU workers, StarPU started " << plan.workers
+            << "; run.json records " << plan.workers << "\n"
+            << std::flush;
+    }
+    if (plan.sched != plan.schedAsked.value) {
+        out << "starscope record: warning: scheduler " << plan.schedAsked.value
+            << " asked, StarPU runs " << plan.sched << "; run.json records " << plan.sched << "\n"
+            << std::flush;
+    }
+}
+
 std::optional<std::uint64_t> executedTasks() {
     std::uint64_t total = 0;
     const auto workers = starpu_worker_get_count();
@@ -314,6 +346,7 @@ WorkloadResult<RecordOutcome> executeRecord(RecordPlan& plan,
         return workloadError(ErrorCode::Runtime,
                              std::string("starpu_init failed: ") + std::strerror(-status));
     }
+    readStartedSettings(plan, progress);
     {
         starpu_profiling_status_set(STARPU_PROFILING_ENABLE);
         WorkerCounters workerCounters;

@@ -127,7 +127,7 @@ json runJson(const RecordPlan& plan, const RunRecord& record) {
     out["learning_rate"] = o.learningRate;
     out["seed"] = o.seed;
     out["workers"] = plan.workers;
-    out["scheduler"] = o.sched;
+    out["scheduler"] = plan.sched;
     int major = 0, minor = 0, release = 0;
     starpu_get_version(&major, &minor, &release);
     out["starpu"] = {{"version", std::to_string(major) + "." + std::to_string(minor) + "."

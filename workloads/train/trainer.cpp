@@ -183,6 +183,7 @@ WorkloadResult<TrainReport> Trainer::run(const std::atomic<bool>& stop,
     }
     ring.drain();
     (*loader)->drain();
+    report.tasksSubmitted += (*loader)->tasksSubmitted();
     const auto totals = (*network)->totals();
     if (m_config.keepParams) {
         report.convParams = (*network)->convParams();

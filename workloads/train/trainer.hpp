@@ -61,7 +61,7 @@ struct TrainReport {
     std::optional<double> testLoss;
     std::size_t testImages = 0;
     bool interrupted = false;
-    std::uint64_t tasksSubmitted = 0; // by the trainer (training and evaluation)
+    std::uint64_t tasksSubmitted = 0; // training, loader and evaluation tasks
     std::uint64_t batchesLoaded = 0;
     std::vector<ArenaReport> arenas;
     double trainSeconds = 0.0; // training, until every training task finished

@@ -1,21 +1,14 @@
 #include "viewer/core/comparison.hpp"
 
-#include "common/input_file.hpp"
-#include "tracer/analysis/stats.hpp"
-#include "tracer/readers/run_json_fields.hpp"
-
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <fstream>
 #include <limits>
 
 namespace starscope::viewer {
 
 namespace fs = std::filesystem;
-using nlohmann::json;
 using tracer::TimeNs;
 
 ViewerResult<Alignment> parseAlignment(std::string_view text, std::string_view flag) {
@@ -47,85 +40,6 @@ std::string describeAlignment(const Alignment& alignment) {
 }
 
 namespace {
-
-Figure known(double value) { return Figure::known(value); }
-Figure missing(std::string reason) { return Figure::unavailable(std::move(reason)); }
-
-// The analysis decided whether the trace supports the figure; this only converts its unit.
-Figure fromSummary(const tracer::Figure<TimeNs>& figure) {
-    return figure.value ? known(static_cast<double>(*figure.value)) : missing(figure.reason);
-}
-
-std::optional<double> number(const json& node, const char* key) {
-    if (node.is_object()) {
-        if (const auto it = node.find(key); it != node.end() && it->is_number()) {
-            return it->get<double>();
-        }
-    }
-    return std::nullopt;
-}
-
-Figure ratio(const json& papi, std::string_view misses, std::string_view accesses, const std::string& reason) {
-    const auto m = tracer::papiEventTotal(papi, misses);
-    const auto a = tracer::papiEventTotal(papi, accesses);
-    if (m && a && *a > 0) {
-        return known(*m / *a);
-    }
-    return missing(m || a ? std::string(misses) + " or " + std::string(accesses) + " not recorded" : reason);
-}
-
-void readRunJson(const fs::path& folder, RunFigures& r) {
-    json run = json::object();
-    std::string problem;
-    const fs::path path = folder / "run.json";
-    std::error_code ec;
-    if (!fs::is_directory(folder, ec)) {
-        problem = "not a run folder (no run.json)";
-    } else if (const auto why = files::notRegularFile(path)) {
-        problem = path.string() + " " + *why;
-    } else if (std::ifstream in(path); !in) {
-        problem = "no run.json in " + folder.string();
-    } else {
-        run = json::parse(in, nullptr, false);
-        if (run.is_discarded() || !run.is_object()) {
-            problem = path.string() + " is not valid JSON";
-            run = json::object();
-        }
-    }
-    r.strategy = tracer::strategyOf(run, folder);
-    const auto orMissing = [&](std::optional<double> v, const std::string& why) {
-        return v ? known(*v) : missing(problem.empty() ? why : problem);
-    };
-    const auto wall = number(run, "wall_time_s");
-    r.runtimeS = orMissing(wall, "run.json has no wall_time_s");
-
-    const json empty = json::object();
-    const json& counters = run.contains("counters") && run["counters"].is_object() ? run["counters"] : empty;
-    const json& papi = counters.contains("papi") && counters["papi"].is_object() ? counters["papi"] : empty;
-    const std::string papiReason =
-        !problem.empty() ? problem : tracer::reasonOf(papi, counters.contains("papi") ? "PAPI counters not recorded" : "run.json has no counters");
-    if (const auto i = papi.find("ipc"); i != papi.end() && i->is_number()) {
-        r.ipc = known(i->get<double>());
-    } else {
-        r.ipc = missing(i != papi.end() ? tracer::reasonOf(*i, papiReason) : papiReason);
-    }
-    r.llcLoadMissRatio = ratio(papi, "perf::LLC-load-misses", "perf::LLC-loads", papiReason);
-    r.llcStoreMissRatio = ratio(papi, "perf::LLC-store-misses", "perf::LLC-stores", papiReason);
-
-    const json& energy = counters.contains("energy") && counters["energy"].is_object() ? counters["energy"] : empty;
-    const auto joules = number(energy, "joules");
-    if (joules && wall && *wall > 0) {
-        r.powerW = known(*joules / *wall);
-    } else {
-        r.powerW = missing(!problem.empty() ? problem : tracer::reasonOf(energy, "energy not recorded"));
-    }
-
-    if (const auto sum = tracer::peakArenaBytes(run)) {
-        r.peakMemoryBytes = known(*sum);
-    } else {
-        r.peakMemoryBytes = missing(problem.empty() ? "run.json has no peak_arena_bytes" : problem);
-    }
-}
 
 // t -> (t - origin) * scale, rounded: the one mapping applied to every time of a run.
 struct TimeMap {
@@ -162,19 +76,8 @@ tracer::Trace mapTrace(tracer::Trace trace, const TimeMap& map) {
 } // namespace
 
 RunFigures measureRun(const TraceDocument& document, const fs::path& runFolder, TimeNs thresholdNs) {
-    RunFigures r;
+    RunFigures r = tracer::run::measureRun(document.trace, runFolder, thresholdNs);
     r.source = document.source;
-    tracer::BarrierOptions options;
-    options.threshold = thresholdNs;
-    const auto s = tracer::summarize(document.trace, options);
-    r.makespanNs = known(static_cast<double>(s.makespan));
-    r.idleness = known(s.idleness);
-    r.barrierCount = known(static_cast<double>(s.barrierCount));
-    r.barrierTotalNs = known(static_cast<double>(s.barrierTotal));
-    r.barrierMaxNs = known(static_cast<double>(s.barrierMax));
-    r.meanTransitionStallNs = fromSummary(s.meanTransitionStall);
-    r.criticalPathNs = fromSummary(s.criticalPath);
-    readRunJson(runFolder, r);
     return r;
 }
 

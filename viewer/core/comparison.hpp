@@ -3,7 +3,7 @@
 // time alignment of several traces onto one shared axis. Widget-free, so the arithmetic is
 // tested without Qt; the comparison window and its headless render draw what this computes.
 
-#include "tracer/analysis/figure.hpp"
+#include "tracer/run/run_figures.hpp"
 #include "viewer/core/error.hpp"
 #include "viewer/core/trace_document.hpp"
 
@@ -30,27 +30,10 @@ struct Alignment {
 ViewerResult<Alignment> parseAlignment(std::string_view text, std::string_view flag);
 std::string describeAlignment(const Alignment& alignment);
 
-// A figure that may be missing; reason says why (no PMU on the machine, no run.json, no task
-// dependencies in a Paje trace...).
-using Figure = tracer::Figure<double>;
-
-struct RunFigures {
-    std::string source;
-    std::string strategy;         // "single+naive", from run.json; the folder name otherwise
-    Figure makespanNs;
-    Figure idleness;
-    Figure barrierCount;
-    Figure barrierTotalNs;
-    Figure barrierMaxNs;
-    Figure meanTransitionStallNs; // n/a without starscope batch markers
-    Figure criticalPathNs;        // n/a without recorded task dependencies
-    Figure peakMemoryBytes;       // sum of the arenas' peaks
-    Figure runtimeS;              // wall time of the recording
-    Figure llcLoadMissRatio;
-    Figure llcStoreMissRatio;
-    Figure ipc;
-    Figure powerW;                // energy / wall time
-};
+// A run's figures and their n/a reasons are the run model's (tracer/run/): the window and
+// its charts present the same numbers as `starscope compare` and the sweep's summary.
+using Figure = tracer::run::RunFigure;
+using RunFigures = tracer::run::RunFigures;
 
 // Figures of one run: trace figures from the document (barriers over thresholdNs, as
 // `starscope stats`), the rest from runFolder/run.json when runFolder is a folder.

@@ -14,7 +14,7 @@ struct Chart {
 
 const std::vector<Chart>& charts() {
     static const std::vector<Chart> kCharts = {
-        {"runtime (s)", &RunFigures::runtimeS, 1.0},
+        {"runtime (s)", &RunFigures::wallTimeS, 1.0},
         {"makespan (s)", &RunFigures::makespanNs, 1e-9},
         {"LLC load miss ratio", &RunFigures::llcLoadMissRatio, 1.0},
         {"LLC store miss ratio", &RunFigures::llcStoreMissRatio, 1.0},

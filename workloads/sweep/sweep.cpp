@@ -3,6 +3,8 @@
 #include "workloads/record/folder_lock.hpp"
 #include "workloads/record/run_json.hpp"
 #include "workloads/sweep/sweep_summary.hpp"
+#include "tracer/run/run_folder.hpp"
+#include "tracer/run/run_record.hpp"
 #include "workloads/sigint_handler.hpp"
 
 #include <algorithm>
@@ -74,17 +76,10 @@ std::vector<std::string> sharedRecordArgs(const RecordOptions& o, const std::str
     return args;
 }
 
-// The status in dir/run.json, or "" when there is no readable run.json.
-std::string runStatus(const fs::path& dir) {
-    std::ifstream in(dir / "run.json");
-    if (!in) {
-        return {};
-    }
-    const json doc = json::parse(in, nullptr, false);
-    if (!doc.is_object() || !doc.contains("status") || !doc["status"].is_string()) {
-        return {};
-    }
-    return doc["status"].get<std::string>();
+// The status in dir/run.json; nullopt when there is no readable run.json.
+std::optional<tracer::run::RunStatus> runStatus(const fs::path& dir) {
+    const auto record = tracer::run::readRunRecord(dir / tracer::run::kRunJsonName);
+    return record ? std::optional(record->status) : std::nullopt;
 }
 
 // Runs args with stdout and stderr in logFile, in its own process group so that the terminal's
@@ -373,7 +368,7 @@ WorkloadResult<SweepOutcome> executeSweep(const SweepPlan& plan, std::ostream& l
                 << "; run the same command again to resume\n";
             break;
         }
-        if (runStatus(run.dir) == "completed") {
+        if (runStatus(run.dir) == tracer::run::RunStatus::Completed) {
             log << counter << "skip " << run.name << " (completed)\n" << std::flush;
             actions[i] = "skipped";
             ++outcome.skipped;
@@ -390,14 +385,15 @@ WorkloadResult<SweepOutcome> executeSweep(const SweepPlan& plan, std::ostream& l
         }
         actions[i] = "recorded";
         ++outcome.recorded;
-        const std::string status = runStatus(run.dir);
-        log << ": " << (status.empty() ? "failed (no run.json)" : status);
-        if (*code != 0 && status != "interrupted") {
+        const auto status = runStatus(run.dir);
+        log << ": " << (status ? tracer::run::statusName(*status) : "failed (no run.json)");
+        const bool interrupted = status == tracer::run::RunStatus::Interrupted;
+        if (*code != 0 && !interrupted) {
             ++outcome.failed;
             log << ", exit status " << *code << ", see " << (run.dir / "record.log").string();
         }
         log << "\n" << std::flush;
-        if (status == "interrupted") {
+        if (interrupted) {
             outcome.interrupted = true;
         }
     }

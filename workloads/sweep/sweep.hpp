@@ -10,6 +10,7 @@
 // crashing run cannot take the sweep down.
 
 #include "workloads/error.hpp"
+#include "tracer/run/run_figures.hpp"
 #include "workloads/record/record_plan.hpp"
 
 #include <cstddef>
@@ -46,26 +47,18 @@ struct SweepPlan {
     std::vector<SweepRun> runs;          // in recording order
 };
 
-// One line of the summary. Trace figures are absent when the run has no readable trace.
+// One line of the summary: the run model's figures of the run (tracer/run/), absent when the
+// run has no readable trace; every n/a figure carries its reason.
 struct SweepRow {
     std::size_t order = 0;
     std::string run;
     std::string arenas;
     std::string loader;
     std::size_t repetition = 0;
-    std::string status; // completed | interrupted | failed | not run
+    tracer::run::RunStatus status = tracer::run::RunStatus::NotRun;
     std::string action; // recorded | skipped | not run | kept (a run of an earlier invocation)
-    std::optional<double> wallSeconds;
-    std::optional<double> totalSeconds;
-    std::optional<double> makespanNs;
-    std::optional<double> idleness;
-    std::optional<double> barrierCount;
-    std::optional<double> barrierTotalNs;
-    std::optional<double> barrierMaxNs;
-    std::optional<double> meanTransitionStallNs;
-    std::optional<double> tasks;
-    std::optional<double> peakMemoryBytes;
-    std::string note; // why a figure is missing or the run failed
+    std::optional<tracer::run::RunFigures> figures;
+    std::string note; // why the run failed or has no figures
 };
 
 struct SweepOutcome {

@@ -1,8 +1,7 @@
 #include "workloads/sweep/sweep_summary.hpp"
 
 #include "tracer/analysis/stats.hpp"
-#include "tracer/readers/read_trace.hpp"
-#include "tracer/readers/run_json_fields.hpp"
+#include "tracer/run/run_folder.hpp"
 #include "workloads/record/run_json.hpp"
 
 #include <cstdio>
@@ -17,33 +16,7 @@ using nlohmann::json;
 
 namespace {
 
-std::optional<double> number(const json& doc, const char* key) {
-    if (const auto it = doc.find(key); it != doc.end() && it->is_number()) {
-        return it->get<double>();
-    }
-    return std::nullopt;
-}
-
-struct Column {
-    const char* name;
-    std::optional<double> SweepRow::*field;
-};
-
-const std::vector<Column>& numericColumns() {
-    static const std::vector<Column> kColumns = {
-        {"wall_time_s", &SweepRow::wallSeconds},
-        {"total_time_s", &SweepRow::totalSeconds},
-        {"makespan_ns", &SweepRow::makespanNs},
-        {"idleness", &SweepRow::idleness},
-        {"barrier_count", &SweepRow::barrierCount},
-        {"barrier_total_ns", &SweepRow::barrierTotalNs},
-        {"barrier_max_ns", &SweepRow::barrierMaxNs},
-        {"mean_transition_stall_ns", &SweepRow::meanTransitionStallNs},
-        {"tasks", &SweepRow::tasks},
-        {"peak_memory_bytes", &SweepRow::peakMemoryBytes},
-    };
-    return kColumns;
-}
+using tracer::run::RunStatus;
 
 std::string csvField(const std::string& text) {
     if (text.find_first_of(",\"\n") == std::string::npos) {
@@ -65,6 +38,8 @@ std::string csvNumber(const std::optional<double>& v) {
     return buffer;
 }
 
+void addNote(std::string& note, const std::string& more) { note += (note.empty() ? "" : "; ") + more; }
+
 } // namespace
 
 SweepRow measureRun(const SweepRun& run, std::size_t order, const std::string& action) {
@@ -75,74 +50,68 @@ SweepRow measureRun(const SweepRun& run, std::size_t order, const std::string& a
     row.loader = run.loader;
     row.repetition = run.repetition;
     row.action = action;
-    row.status = "not run";
-    std::ifstream in(run.dir / "run.json");
-    if (!in) {
-        row.note = action == "not run" ? "" : "no run.json";
+    std::error_code ec;
+    if (!fs::exists(run.dir / tracer::run::kRunJsonName, ec)) {
         if (action != "not run") {
-            row.status = "failed";
+            row.status = RunStatus::Failed;
+            row.note = "no run.json";
         }
         return row;
     }
-    const json doc = json::parse(in, nullptr, false);
-    if (!doc.is_object()) {
-        row.status = "failed";
-        row.note = "run.json is not valid JSON";
+    const auto record = tracer::run::readRunRecord(run.dir / tracer::run::kRunJsonName);
+    row.status = record ? record->status : RunStatus::Failed;
+    row.note = record ? record->error : record.error().describe();
+    if (!tracer::run::RunFolder::isRunFolder(run.dir)) {
+        addNote(row.note, "no trace");
         return row;
     }
-    row.status = doc.value("status", std::string("failed"));
-    row.note = doc.value("error", std::string());
-    row.wallSeconds = number(doc, "wall_time_s");
-    row.totalSeconds = number(doc, "total_time_s");
-    // As `starscope compare` counts it.
-    if (const auto sum = tracer::peakArenaBytes(doc)) {
-        row.peakMemoryBytes = *sum;
-    }
-    if (tracer::findProfFiles(run.dir).empty()) {
-        row.note += (row.note.empty() ? "" : "; ") + std::string("no trace");
+    // The same figures, threshold and n/a reasons as `starscope compare` and the viewer.
+    auto figures = tracer::run::measureRun(run.dir, tracer::BarrierOptions{}.threshold);
+    if (!figures) {
+        addNote(row.note, figures.error().describe());
         return row;
     }
-    const auto trace = tracer::readTrace(run.dir);
-    if (!trace) {
-        row.note += (row.note.empty() ? "" : "; ") + trace.error().describe();
-        return row;
-    }
-    const auto s = tracer::summarize(*trace);
-    row.makespanNs = static_cast<double>(s.makespan);
-    row.idleness = s.idleness;
-    row.barrierCount = static_cast<double>(s.barrierCount);
-    row.barrierTotalNs = static_cast<double>(s.barrierTotal);
-    row.barrierMaxNs = static_cast<double>(s.barrierMax);
-    if (s.meanTransitionStall.value) {
-        row.meanTransitionStallNs = static_cast<double>(*s.meanTransitionStall.value);
-    } else {
-        row.note += (row.note.empty() ? "" : "; ") + std::string("stall n/a: ") + s.meanTransitionStall.reason;
-    }
-    row.tasks = static_cast<double>(s.tasks);
+    row.figures = std::move(*figures);
     return row;
 }
 
 WorkloadResult<Done> writeSummary(const fs::path& dir, const std::vector<SweepRow>& rows) {
     std::ostringstream csv;
     csv << "order,run,arenas,loader,repetition,status,action";
-    for (const auto& c : numericColumns()) {
-        csv << "," << c.name;
+    for (const auto& m : tracer::run::metrics()) {
+        csv << "," << m.key;
     }
     csv << ",note\n";
     json runs = json::array();
     for (const auto& r : rows) {
+        const std::string status(tracer::run::statusName(r.status));
         csv << r.order << "," << csvField(r.run) << "," << csvField(r.arenas) << ","
-            << csvField(r.loader) << "," << r.repetition << "," << r.status << "," << r.action;
+            << csvField(r.loader) << "," << r.repetition << "," << status << "," << r.action;
         json entry{{"order", r.order},           {"run", r.run},
                    {"arenas", r.arenas},         {"loader", r.loader},
-                   {"repetition", r.repetition}, {"status", r.status},
+                   {"repetition", r.repetition}, {"status", status},
                    {"action", r.action}};
-        for (const auto& c : numericColumns()) {
-            const auto& v = r.*(c.field);
-            csv << "," << csvNumber(v);
-            entry[c.name] = v ? json(*v) : json(nullptr);
+        // A figure is a number, or null with its reason under "na" (and in the CSV's note).
+        json na = json::object();
+        std::string note = r.note;
+        for (const auto& m : tracer::run::metrics()) {
+            const std::string key(m.key);
+            std::optional<double> value;
+            if (r.figures) {
+                const auto& f = (*r.figures).*(m.figure);
+                value = f.value;
+                if (!f.value) {
+                    na[key] = f.reason;
+                    addNote(note, key + " n/a: " + f.reason);
+                }
+            }
+            csv << "," << csvNumber(value);
+            entry[key] = value ? json(*value) : json(nullptr);
         }
-        csv << "," << csvField(r.note) << "\n";
+        csv << "," << csvField(note) << "\n";
+        if (!na.empty()) {
+            entry["na"] = na;
+        }
         if (!r.note.empty()) {
             entry["note"] = r.note;
         }
@@ -151,7 +120,7 @@ WorkloadResult<Done> writeSummary(const fs::path& dir, const std::vector<SweepRo
     if (auto written = writeTextFile(dir / "summary.csv", csv.str()); !written) {
         return written;
     }
-    const json doc{{"format", "starscope-sweep-summary"}, {"version", 1}, {"runs", runs}};
+    const json doc{{"format", "starscope-sweep-summary"}, {"version", 2}, {"runs", runs}};
     return writeTextFile(dir / "summary.json", doc.dump(2) + "\n");
 }
 

@@ -5,8 +5,8 @@
 
 #include "tracer/analysis/barriers.hpp"
 #include "tracer/analysis/figure.hpp"
-#include "tracer/model/trace.hpp"
 #include "tracer/model/time_unit.hpp"
+#include "tracer/model/trace.hpp"
 
 #include <cstdint>
 #include <optional>

@@ -90,7 +90,11 @@ nlohmann::json summaryJson(const TraceSummary& s) {
         {"workers", s.workers},
         {"tasks", s.tasks},
         {"worker_time_ns",
-         {{"executing", w.executing}, {"sleeping", w.sleeping}, {"overhead", w.overhead}, {"idle", w.idle}}},
+         {{"executing", w.executing},
+          {"sleeping", w.sleeping},
+          {"overhead", w.overhead},
+          {"not_profiled", w.notProfiled},
+          {"idle", w.idle}}},
         {"idleness", s.idleness},
         {"barriers",
          {{"count", s.barrierCount}, {"total_ns", s.barrierTotal}, {"mean_ns", s.barrierMean}, {"max_ns", s.barrierMax}}},
@@ -168,7 +172,7 @@ int runStats(const StatsArgs& args, const Io& io) {
             lanes.push_back({{"name", lane.name}, {"kind", laneKindName(lane.kind)}, {"worker_id", lane.workerId},
                              {"executing_ns", l.classes.executing}, {"sleeping_ns", l.classes.sleeping},
                              {"overhead_ns", l.classes.overhead}, {"user_ns", l.classes.user},
-                             {"idle_ns", l.classes.idle}, {"tasks", l.tasks}, {"states_ns", states}});
+                             {"not_profiled_ns", l.classes.notProfiled}, {"idle_ns", l.classes.idle}, {"tasks", l.tasks}, {"states_ns", states}});
         }
         nlohmann::json doc = {
             {"input", detail::joined(args.inputs)},
@@ -212,14 +216,25 @@ int runStats(const StatsArgs& args, const Io& io) {
                   e.parallel, e.task, e.runtime, e.scheduling, e.pipeline);
     out << "efficiency     " << eff << "\n\n";
     out << "range " << duration(from) << " .. " << duration(to) << "\n";
+    // The column appears only when profiling was stopped somewhere: most traces never are.
+    bool masked = false;
+    for (const auto& l : range.lanes) {
+        masked = masked || l.classes.notProfiled > 0;
+    }
     out << std::left << std::setw(16) << "lane" << std::right << std::setw(14) << "executing" << std::setw(14)
-        << "sleeping" << std::setw(14) << "overhead" << std::setw(14) << "user" << std::setw(14) << "idle"
-        << std::setw(8) << "tasks" << "\n";
+        << "sleeping" << std::setw(14) << "overhead" << std::setw(14) << "user" << std::setw(14) << "idle";
+    if (masked) {
+        out << std::setw(14) << "not profiled";
+    }
+    out << std::setw(8) << "tasks" << "\n";
     const auto row = [&](const std::string& name, const ClassTimes& c, std::uint64_t tasks) {
         out << std::left << std::setw(16) << name << std::right << std::setw(14) << duration(c.executing)
             << std::setw(14) << duration(c.sleeping) << std::setw(14) << duration(c.overhead)
-            << std::setw(14) << duration(c.user) << std::setw(14) << duration(c.idle) << std::setw(8)
-            << tasks << "\n";
+            << std::setw(14) << duration(c.user) << std::setw(14) << duration(c.idle);
+        if (masked) {
+            out << std::setw(14) << duration(c.notProfiled);
+        }
+        out << std::setw(8) << tasks << "\n";
     };
     std::uint64_t workerTasks = 0;
     for (const auto& l : range.lanes) {

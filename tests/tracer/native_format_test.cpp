@@ -13,6 +13,7 @@
 #include <cstring>
 #include <fstream>
 #include <functional>
+#include <limits>
 
 namespace starscope::tracer {
 namespace {
@@ -259,6 +260,9 @@ std::vector<Inconsistency> inconsistencies() {
         {"marker kind", [](Trace& t) { t.markers[0].marker.kind = static_cast<markers::Kind>(200); }, "marker 0"},
         {"markers unsorted", [](Trace& t) { std::swap(t.markers[0].time, t.markers[3].time); }, "marker "},
         {"trace ends before it begins", [](Trace& t) { t.begin = t.end + 1; }, "header"},
+        {"trace begins before 0", [](Trace& t) { t.begin = -5; }, "header"},
+        {"span before the trace", [](Trace& t) { longestLevel(t)[0].start = std::numeric_limits<TimeNs>::min(); }, "span 0 "},
+        {"span after the trace", [](Trace& t) { longestLevel(t).back().end = t.end + 1; }, "span "},
     };
 }
 

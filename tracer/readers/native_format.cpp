@@ -207,10 +207,11 @@ TraceResult<Trace> parsePayload(const fs::path& file, std::string_view data, con
     if (!c.get(trace.begin) || !c.get(trace.end) || !c.count(n, 4)) {
         return fail(corrupt(file, c, "header fields"));
     }
-    if (trace.end < trace.begin) {
+    // Readers start every trace at 0; with its spans inside it, no duration overflows.
+    if (trace.begin < 0 || trace.end < trace.begin) {
         return fail(inconsistent(file, kHeaderSize, "header",
-                                 "the trace ends (" + std::to_string(trace.end) + ") before it begins ("
-                                     + std::to_string(trace.begin) + ")"));
+                                 "the trace runs from " + std::to_string(trace.begin) + " to "
+                                     + std::to_string(trace.end) + " (a start at 0 or later, an end no earlier)"));
     }
     for (std::uint64_t i = 0; i < n; ++i) {
         const auto at = c.offset();
@@ -285,6 +286,12 @@ TraceResult<Trace> parsePayload(const fs::path& file, std::string_view data, con
                     return fail(inconsistent(file, spanAt, record(),
                                              "ends (" + std::to_string(span.end) + ") before it starts ("
                                                  + std::to_string(span.start) + ")"));
+                }
+                if (span.start < trace.begin || span.end > trace.end) {
+                    return fail(inconsistent(file, spanAt, record(),
+                                             "runs from " + std::to_string(span.start) + " to " + std::to_string(span.end)
+                                                 + ", outside the trace (" + std::to_string(trace.begin) + " to "
+                                                 + std::to_string(trace.end) + ")"));
                 }
                 // Analyses binary-search the levels and sum their spans: sorted and disjoint.
                 if (i > 0 && span.start < level[i - 1].end) {

@@ -2,7 +2,8 @@
 //
 // The file ends with an FNV-1a checksum of its payload, which random mutations almost never
 // match: half of the inputs get their payload size and checksum repaired first, so the
-// mutations also reach the payload decoder behind the checksum.
+// mutations also reach the payload decoder behind the checksum. A crash input kept as a
+// regression is stored repaired, as the reader saw it: FuzzRegressions replays files as they are.
 #include "fuzz_input_file.hpp"
 #include "tracer/readers/fnv1a.hpp"
 #include "tracer/readers/read_trace.hpp"

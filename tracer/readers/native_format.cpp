@@ -207,7 +207,7 @@ TraceResult<Trace> parsePayload(const fs::path& file, std::string_view data, con
     if (!c.get(trace.begin) || !c.get(trace.end) || !c.count(n, 4)) {
         return fail(corrupt(file, c, "header fields"));
     }
-    // Readers start every trace at 0; with its spans inside it, no duration overflows.
+    // Readers start every trace at 0 (a Paje trace's states may start before it).
     if (trace.begin < 0 || trace.end < trace.begin) {
         return fail(inconsistent(file, kHeaderSize, "header",
                                  "the trace runs from " + std::to_string(trace.begin) + " to "
@@ -287,11 +287,13 @@ TraceResult<Trace> parsePayload(const fs::path& file, std::string_view data, con
                                              "ends (" + std::to_string(span.end) + ") before it starts ("
                                                  + std::to_string(span.start) + ")"));
                 }
-                if (span.start < trace.begin || span.end > trace.end) {
+                // Ending within the trace and starting no further before its end than 64 bits
+                // hold, every duration the analysis takes on this span fits.
+                TimeNs untilEnd = 0;
+                if (span.end > trace.end || __builtin_sub_overflow(trace.end, span.start, &untilEnd)) {
                     return fail(inconsistent(file, spanAt, record(),
                                              "runs from " + std::to_string(span.start) + " to " + std::to_string(span.end)
-                                                 + ", outside the trace (" + std::to_string(trace.begin) + " to "
-                                                 + std::to_string(trace.end) + ")"));
+                                                 + ", outside the trace (which ends at " + std::to_string(trace.end) + ")"));
                 }
                 // Analyses binary-search the levels and sum their spans: sorted and disjoint.
                 if (i > 0 && span.start < level[i - 1].end) {

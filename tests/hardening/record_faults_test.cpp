@@ -400,7 +400,9 @@ TEST(RecordFaults, DiskFillingUpMidRunIsReported) {
         GTEST_SKIP() << disk.why();
     }
     const auto run = dir / "disk" / "run";
-    const pid_t pid = spawnTrainingUnderWay(run, dir.path());
+    // A run that lasts seconds after its workers start: a six-epoch one could end within the
+    // time the fill takes on a fast release build, and write its trace before the disk is full.
+    const pid_t pid = spawnLongRun(run, dir.path());
     // FxT writes its file when the run ends: it finds the disk full then.
     EXPECT_GT(disk.fill(), 0u);
     expectFullDiskReported(waitFor(pid), run, dir.path());

@@ -1,10 +1,10 @@
 // The native format: exact round trip, distinct errors for newer, older and damaged files,
 // and files whose checksum is right but whose content contradicts the model.
 
+#include "common/fnv1a.hpp"
 #include "tests/support/test_support.hpp"
 #include "tests/tracer/tracer_test_support.hpp"
 #include "tracer/exporters/exporters.hpp"
-#include "tracer/readers/fnv1a.hpp"
 #include "tracer/readers/read_trace.hpp"
 
 #include <gtest/gtest.h>
@@ -209,7 +209,7 @@ void repairChecksum(std::string& data) {
     constexpr std::size_t kHeader = 24;
     std::uint64_t size = 0;
     std::memcpy(&size, data.data() + 16, 8);
-    const std::uint64_t hash = detail::fnv1a(std::string_view(data).substr(kHeader, size));
+    const std::uint64_t hash = fnv1a(std::string_view(data).substr(kHeader, size));
     std::memcpy(data.data() + kHeader + size, &hash, 8);
 }
 

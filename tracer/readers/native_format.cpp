@@ -6,9 +6,9 @@
 // Integers are little-endian (the only byte order of the machines starscope runs on).
 
 #include "common/file_writer.hpp"
+#include "common/fnv1a.hpp"
+#include "common/mapped_file.hpp"
 #include "tracer/exporters/exporters.hpp"
-#include "tracer/readers/fnv1a.hpp"
-#include "tracer/readers/mapped_file.hpp"
 #include "tracer/readers/read_trace.hpp"
 
 #include <algorithm>
@@ -29,8 +29,6 @@ namespace {
 constexpr std::string_view kMagic{"SSTRACE\0", 8};
 constexpr std::uint32_t kOldestReadable = 1;
 constexpr std::size_t kHeaderSize = 8 + 4 + 4 + 8;
-
-using detail::fnv1a;
 
 class Writer {
 public:
@@ -120,6 +118,7 @@ std::string payload(const Trace& trace) {
         w.put(static_cast<std::uint8_t>(lane.kind));
         w.put(lane.memoryNode);
         w.put(lane.workerId);
+        w.put(lane.rank);
         w.put(static_cast<std::uint64_t>(lane.levels.size()));
         for (const auto& level : lane.levels) {
             w.put(static_cast<std::uint64_t>(level.size()));
@@ -147,6 +146,7 @@ std::string payload(const Trace& trace) {
     for (const auto& m : trace.markers) {
         w.put(m.time);
         w.put(m.lane);
+        w.put(m.rank);
         w.put(static_cast<std::uint8_t>(m.parsed ? 1 : 0));
         w.put(static_cast<std::uint8_t>(m.marker.kind));
         w.put(m.marker.epoch);
@@ -155,6 +155,30 @@ std::string payload(const Trace& trace) {
         w.put(m.marker.handles);
         w.str(m.marker.arena);
         w.str(m.text);
+    }
+    w.put(static_cast<std::uint64_t>(trace.ranks.size()));
+    for (const auto& r : trace.ranks) {
+        w.put(r.rank);
+        w.put(r.worldSize);
+        w.str(r.source);
+        w.put(r.syncPoints);
+        w.put(r.localSyncStart);
+        w.put(r.localSyncEnd);
+        w.put(r.clockOffset);
+        w.put(r.clockOffsetEnd);
+    }
+    w.put(static_cast<std::uint64_t>(trace.messages.size()));
+    for (const auto& m : trace.messages) {
+        w.put(m.fromRank);
+        w.put(m.toRank);
+        w.put(m.fromLane);
+        w.put(m.toLane);
+        w.put(m.start);
+        w.put(m.end);
+        w.put(m.size);
+        w.put(m.tag);
+        w.put(m.sendJob);
+        w.put(m.recvJob);
     }
     // Sorted, so the same trace always gives the same bytes.
     const std::map<std::string, std::string> metadata(trace.metadata.begin(), trace.metadata.end());
@@ -200,7 +224,92 @@ std::string outOfRange(const std::string& what, std::uint64_t value, std::size_t
 // Times a task may carry: -1 (unknown) or a time of the trace.
 bool validTaskTime(TimeNs t) { return t >= -1; }
 
-TraceResult<Trace> parsePayload(const fs::path& file, std::string_view data, const ReadOptions& options) {
+// Version 2 added the ranks of a StarPU-MPI run: a rank per lane and marker, the rank table and
+// the messages between ranks. Version 1 files read as one-process traces.
+constexpr std::uint32_t kFirstWithRanks = 2;
+
+TraceError outOfLanes(const fs::path& file, std::uint64_t at, const std::string& record, std::int32_t lane,
+                      std::size_t lanes) {
+    return inconsistent(file, at, record,
+                        lane < 0 ? "lane index " + std::to_string(lane) + " is negative"
+                                 : outOfRange("lane index", static_cast<std::uint64_t>(lane), lanes, "lane table"));
+}
+
+bool validLane(std::int32_t lane, std::size_t lanes) {
+    return lane >= -1 && (lane < 0 || static_cast<std::size_t>(lane) < lanes);
+}
+
+// The rank and message tables (version 2 on): ranks sorted and unique, every lane's and
+// marker's rank one of them, messages between known ranks, inside the trace, sorted.
+TraceResult<Done> parseRanks(const fs::path& file, Cursor& c, Trace& trace) {
+    std::uint64_t n = 0;
+    if (!c.count(n, 48)) {
+        return fail(corrupt(file, c, "rank table"));
+    }
+    trace.ranks.resize(n);
+    for (std::size_t i = 0; i < trace.ranks.size(); ++i) {
+        auto& r = trace.ranks[i];
+        const auto at = c.offset();
+        if (!c.get(r.rank) || !c.get(r.worldSize) || !c.str(r.source) || !c.get(r.syncPoints)
+            || !c.get(r.localSyncStart) || !c.get(r.localSyncEnd) || !c.get(r.clockOffset) || !c.get(r.clockOffsetEnd)) {
+            return fail(corrupt(file, c, "rank table"));
+        }
+        if (r.rank < 0 || (i > 0 && r.rank <= trace.ranks[i - 1].rank)) {
+            return fail(inconsistent(file, at, "rank entry " + std::to_string(i),
+                                     "rank " + std::to_string(r.rank) + " is negative, repeated or unsorted"));
+        }
+    }
+    const auto known = [&trace](std::int32_t rank) { return rank == -1 ? trace.ranks.empty() : trace.rankInfo(rank) != nullptr; };
+    for (std::size_t l = 0; l < trace.lanes.size(); ++l) {
+        if (!known(trace.lanes[l].rank)) {
+            return fail(inconsistent(file, c.offset(), laneRecord(l, trace.lanes[l]),
+                                     "rank " + std::to_string(trace.lanes[l].rank) + " is not in the rank table"));
+        }
+    }
+    for (std::size_t i = 0; i < trace.markers.size(); ++i) {
+        if (!known(trace.markers[i].rank)) {
+            return fail(inconsistent(file, c.offset(), "marker " + std::to_string(i),
+                                     "rank " + std::to_string(trace.markers[i].rank) + " is not in the rank table"));
+        }
+    }
+    if (!c.count(n, 64)) {
+        return fail(corrupt(file, c, "message table"));
+    }
+    trace.messages.resize(n);
+    for (std::size_t i = 0; i < trace.messages.size(); ++i) {
+        auto& m = trace.messages[i];
+        const auto at = c.offset();
+        if (!c.get(m.fromRank) || !c.get(m.toRank) || !c.get(m.fromLane) || !c.get(m.toLane) || !c.get(m.start)
+            || !c.get(m.end) || !c.get(m.size) || !c.get(m.tag) || !c.get(m.sendJob) || !c.get(m.recvJob)) {
+            return fail(corrupt(file, c, "message table"));
+        }
+        const std::string record = "message " + std::to_string(i);
+        if (trace.rankInfo(m.fromRank) == nullptr || trace.rankInfo(m.toRank) == nullptr) {
+            return fail(inconsistent(file, at, record,
+                                     "from rank " + std::to_string(m.fromRank) + " to rank " + std::to_string(m.toRank)
+                                         + ": not both in the rank table"));
+        }
+        for (const auto lane : {m.fromLane, m.toLane}) {
+            if (!validLane(lane, trace.lanes.size())) {
+                return fail(outOfLanes(file, at, record, lane, trace.lanes.size()));
+            }
+        }
+        if (m.start < trace.begin || m.end < m.start || m.end > trace.end) {
+            return fail(inconsistent(file, at, record,
+                                     "runs from " + std::to_string(m.start) + " to " + std::to_string(m.end)
+                                         + ", not inside the trace (" + std::to_string(trace.begin) + " to "
+                                         + std::to_string(trace.end) + ")"));
+        }
+        if (i > 0 && m.start < trace.messages[i - 1].start) {
+            return fail(inconsistent(file, at, record, "messages are not sorted by start"));
+        }
+    }
+    return Done{};
+}
+
+TraceResult<Trace> parsePayload(const fs::path& file, std::string_view data, std::uint32_t version,
+                                const ReadOptions& options) {
+    const bool ranks = version >= kFirstWithRanks;
     Cursor c(data, kHeaderSize);
     Trace trace;
     std::uint64_t n = 0;
@@ -255,10 +364,10 @@ TraceResult<Trace> parsePayload(const fs::path& file, std::string_view data, con
         std::uint8_t kind = 0;
         std::uint64_t levels = 0;
         if (!c.str(lane.name) || !c.get(kind) || !c.get(lane.memoryNode) || !c.get(lane.workerId)
-            || !c.count(levels, 8)) {
+            || (ranks && !c.get(lane.rank)) || !c.count(levels, 8)) {
             return fail(corrupt(file, c, "lane \"" + lane.name + "\""));
         }
-        if (kind > static_cast<std::uint8_t>(LaneKind::MainThread)) {
+        if (kind > static_cast<std::uint8_t>(LaneKind::MpiThread)) {
             return fail(inconsistent(file, at, laneRecord(l, lane), "unknown lane kind " + std::to_string(kind)));
         }
         lane.kind = static_cast<LaneKind>(kind);
@@ -364,7 +473,7 @@ TraceResult<Trace> parsePayload(const fs::path& file, std::string_view data, con
         const auto at = c.offset();
         std::uint8_t parsed = 0;
         std::uint8_t kind = 0;
-        if (!c.get(m.time) || !c.get(m.lane) || !c.get(parsed) || !c.get(kind) || !c.get(m.marker.epoch)
+        if (!c.get(m.time) || !c.get(m.lane) || (ranks && !c.get(m.rank)) || !c.get(parsed) || !c.get(kind) || !c.get(m.marker.epoch)
             || !c.get(m.marker.batch) || !c.get(m.marker.slot) || !c.get(m.marker.handles)
             || !c.str(m.marker.arena) || !c.str(m.text)) {
             return fail(corrupt(file, c, "marker table"));
@@ -373,11 +482,8 @@ TraceResult<Trace> parsePayload(const fs::path& file, std::string_view data, con
         if (kind > static_cast<std::uint8_t>(markers::Kind::PrefetchEnd)) {
             return fail(inconsistent(file, at, record, "unknown marker kind " + std::to_string(kind)));
         }
-        if (m.lane < -1 || (m.lane >= 0 && static_cast<std::size_t>(m.lane) >= trace.lanes.size())) {
-            return fail(inconsistent(file, at, record,
-                                     m.lane < 0 ? "lane index " + std::to_string(m.lane) + " is negative"
-                                                : outOfRange("lane index", static_cast<std::uint64_t>(m.lane),
-                                                             trace.lanes.size(), "lane table")));
+        if (!validLane(m.lane, trace.lanes.size())) {
+            return fail(outOfLanes(file, at, record, m.lane, trace.lanes.size()));
         }
         // Transitions and exporters walk the markers in time order.
         if (i > 0 && m.time < trace.markers[i - 1].time) {
@@ -387,6 +493,11 @@ TraceResult<Trace> parsePayload(const fs::path& file, std::string_view data, con
         }
         m.parsed = parsed != 0;
         m.marker.kind = static_cast<markers::Kind>(kind);
+    }
+    if (ranks) {
+        if (auto read = parseRanks(file, c, trace); !read) {
+            return fail(read.error());
+        }
     }
     if (!c.count(n, 8)) {
         return fail(corrupt(file, c, "metadata"));
@@ -441,7 +552,7 @@ namespace {
 // be cancelled before it is parsed. nullopt when cancelled.
 std::optional<std::uint64_t> checksumOf(std::string_view body, const ReadOptions& options) {
     constexpr std::size_t kStep = std::size_t{16} << 20;
-    std::uint64_t hash = detail::kFnv1aSeed;
+    std::uint64_t hash = kFnv1aSeed;
     for (std::size_t pos = 0; pos < body.size(); pos += kStep) {
         hash = fnv1a(body.substr(pos, kStep), hash);
         if (options.progress
@@ -456,7 +567,7 @@ std::optional<std::uint64_t> checksumOf(std::string_view body, const ReadOptions
 } // namespace
 
 TraceResult<Trace> readNative(const fs::path& file, const ReadOptions& options) {
-    const detail::MappedFile map(file);
+    const files::MappedFile map(file);
     if (!map.error().empty()) {
         return fail(TraceError{ErrorCode::Io, "cannot read: " + map.error(), file.string(), {}});
     }
@@ -506,7 +617,7 @@ TraceResult<Trace> readNative(const fs::path& file, const ReadOptions& options) 
         return fail(TraceError{ErrorCode::Corrupt, "damaged native trace: checksum mismatch",
                                file.string(), kHeaderSize + size});
     }
-    auto trace = parsePayload(file, body, parseOptions);
+    auto trace = parsePayload(file, body, version, parseOptions);
     if (trace && !trace->metadata.contains("format")) {
         trace->metadata["format"] = "native";
     }

@@ -1,8 +1,8 @@
 #include "tracer/readers/read_trace.hpp"
 
+#include "common/fnv1a.hpp"
 #include "common/input_file.hpp"
 #include "tracer/exporters/exporters.hpp"
-#include "tracer/readers/fnv1a.hpp"
 
 #include <algorithm>
 #include <array>
@@ -79,7 +79,7 @@ std::optional<ProfFileStamp> stampOf(const fs::path& file) {
         return std::nullopt;
     }
     head.resize(static_cast<std::size_t>(in.gcount()));
-    stamp.headChecksum = detail::fnv1a(head);
+    stamp.headChecksum = fnv1a(head);
     return stamp;
 }
 

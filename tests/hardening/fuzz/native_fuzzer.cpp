@@ -5,7 +5,7 @@
 // mutations also reach the payload decoder behind the checksum. A crash input kept as a
 // regression is stored repaired, as the reader saw it: FuzzRegressions replays files as they are.
 #include "fuzz_input_file.hpp"
-#include "tracer/readers/fnv1a.hpp"
+#include "common/fnv1a.hpp"
 #include "tracer/readers/read_trace.hpp"
 
 #include <cstring>
@@ -23,7 +23,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (size >= kHeaderSize + 8 && (size & 1U) == 0) {
         const std::uint64_t payload = size - kHeaderSize - 8;
         std::memcpy(bytes.data() + 16, &payload, 8);
-        const std::uint64_t checksum = starscope::tracer::detail::fnv1a(
+        const std::uint64_t checksum = starscope::fnv1a(
             std::string_view(reinterpret_cast<const char*>(bytes.data()) + kHeaderSize, payload));
         std::memcpy(bytes.data() + kHeaderSize + payload, &checksum, 8);
     }

@@ -1,6 +1,6 @@
 #include "tracer/readers/fxt/fxt_direct.hpp"
 
-#include "tracer/readers/mapped_file.hpp"
+#include "common/mapped_file.hpp"
 
 #include <cstring>
 
@@ -28,7 +28,7 @@ std::uint32_t load32(const unsigned char* p) {
 } // namespace
 
 bool isDirectFxtLayout(const std::filesystem::path& file) {
-    MappedFile map(file);
+    files::MappedFile map(file);
     if (map.data() == nullptr || map.size() < 8) {
         return false;
     }
@@ -40,7 +40,7 @@ TraceResult<DirectFxtSummary> readFxtDirect(const std::filesystem::path& file, s
                                             std::uint64_t lastCode,
                                             const std::function<bool(const RawEvent&)>& onEvent,
                                             const std::function<bool(double)>& progress) {
-    MappedFile map(file);
+    files::MappedFile map(file);
     if (!map.error().empty()) {
         return fail(TraceError{ErrorCode::Io, "cannot read: " + map.error(), file.string(), {}});
     }

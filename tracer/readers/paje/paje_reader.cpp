@@ -8,9 +8,9 @@
 // StarPU specifics (starpu_fxt_tool's paje.trace): a worker state whose value is no declared
 // entity value is a running codelet; its extra JobId/Footprint fields give the task record.
 
+#include "common/mapped_file.hpp"
 #include "tracer/model/time_unit.hpp"
 #include "tracer/readers/fxt/starpu_1_3_10_codes.hpp"
-#include "tracer/readers/mapped_file.hpp"
 #include "tracer/readers/paje/paje_syntax.hpp"
 #include "tracer/readers/paje/paje_time.hpp"
 #include "tracer/readers/read_trace.hpp"
@@ -644,7 +644,7 @@ TraceResult<Trace> PajeParser::run(std::string_view text) {
 } // namespace
 
 TraceResult<Trace> readPaje(const fs::path& file, const ReadOptions& options) {
-    const detail::MappedFile map(file);
+    const files::MappedFile map(file);
     if (!map.error().empty()) {
         return fail(TraceError{ErrorCode::Io, "cannot read: " + map.error(), file.string(), {}});
     }

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string_view>
 
-namespace starscope::tracer::detail {
+namespace starscope {
 
 inline constexpr std::uint64_t kFnv1aSeed = 0xcbf29ce484222325ULL;
 
@@ -17,4 +17,4 @@ inline std::uint64_t fnv1a(std::string_view data, std::uint64_t hash = kFnv1aSee
     return hash;
 }
 
-} // namespace starscope::tracer::detail
+} // namespace starscope

@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-namespace starscope::tracer::detail {
+namespace starscope::files {
 
 class MappedFile {
 public:
@@ -29,4 +29,4 @@ private:
     std::string m_error;
 };
 
-} // namespace starscope::tracer::detail
+} // namespace starscope::files

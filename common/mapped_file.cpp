@@ -1,4 +1,4 @@
-#include "tracer/readers/mapped_file.hpp"
+#include "common/mapped_file.hpp"
 
 #include <cerrno>
 #include <cstring>
@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-namespace starscope::tracer::detail {
+namespace starscope::files {
 
 MappedFile::MappedFile(const std::filesystem::path& file) {
     // O_NONBLOCK: a FIFO that reached a reader directly must be refused below, not wait for
@@ -50,4 +50,4 @@ MappedFile::~MappedFile() {
     }
 }
 
-} // namespace starscope::tracer::detail
+} // namespace starscope::files

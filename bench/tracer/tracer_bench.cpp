@@ -9,6 +9,7 @@
 #include "bench/tracer/bench_support.hpp"
 #include "tracer/analysis/barriers.hpp"
 #include "tracer/exporters/exporters.hpp"
+#include "tracer/native/native_format.hpp"
 #include "tracer/readers/read_trace.hpp"
 
 #include <algorithm>

@@ -6,6 +6,7 @@
 //                              [--task-us X] [--barrier-us X] [--jitter X] [--seed N]
 
 #include "tracer/exporters/exporters.hpp"
+#include "tracer/native/native_format.hpp"
 #include "viewer/core/synthetic_trace.hpp"
 
 #include <charconv>

@@ -5,6 +5,7 @@
 #include "tests/hardening/isolated_reader.hpp"
 #include "tests/support/test_support.hpp"
 #include "tracer/exporters/exporters.hpp"
+#include "tracer/native/native_format.hpp"
 
 #include <gtest/gtest.h>
 

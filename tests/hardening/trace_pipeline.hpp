@@ -7,6 +7,7 @@
 #include "tracer/analysis/barriers.hpp"
 #include "tracer/analysis/stats.hpp"
 #include "tracer/exporters/exporters.hpp"
+#include "tracer/native/native_format.hpp"
 #include "tracer/readers/read_trace.hpp"
 
 #include <filesystem>

@@ -6,6 +6,7 @@
 #include "tests/tracer/tracer_test_support.hpp"
 #include "tracer/cli/commands.hpp"
 #include "tracer/exporters/exporters.hpp"
+#include "tracer/native/native_format.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

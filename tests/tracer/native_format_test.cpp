@@ -5,6 +5,7 @@
 #include "tests/support/test_support.hpp"
 #include "tests/tracer/tracer_test_support.hpp"
 #include "tracer/exporters/exporters.hpp"
+#include "tracer/native/native_format.hpp"
 #include "tracer/readers/read_trace.hpp"
 
 #include <gtest/gtest.h>

@@ -6,6 +6,7 @@
 #include "tracer/analysis/stats.hpp"
 #include "tracer/exporters/exporters.hpp"
 #include "tracer/model/time_unit.hpp"
+#include "tracer/native/native_format.hpp"
 #include "tracer/readers/read_trace.hpp"
 
 #include <gtest/gtest.h>

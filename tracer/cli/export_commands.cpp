@@ -3,6 +3,7 @@
 #include "common/file_writer.hpp"
 #include "tracer/cli/detail.hpp"
 #include "tracer/exporters/exporters.hpp"
+#include "tracer/native/native_format.hpp"
 
 #include <memory>
 

@@ -1,6 +1,7 @@
 #pragma once
 // Writing a trace out: Paje (pj_dump / ViTE read it), Chrome trace JSON (Perfetto,
-// chrome://tracing: one track per lane), CSV tables, and starscope's native binary format.
+// chrome://tracing: one track per lane) and CSV tables. starscope's native binary format is
+// not an exporter's: tracer/native/native_format.hpp reads and writes it.
 
 #include "tracer/analysis/barriers.hpp"
 #include "tracer/model/error.hpp"
@@ -33,11 +34,5 @@ void writeTasksCsv(const Trace& trace, std::ostream& out);     // job,codelet,wo
 // Times in ns (with decimals when the trace's ticks are finer: pass ticksPerSecond(trace)).
 void writeBarriersCsv(const std::vector<Barrier>& barriers, std::ostream& out,
                       std::int64_t ticksPerSecond = kNsPerSecond);
-
-// Native binary format: magic "SSTRACE\0", then a packed version, then the model.
-inline constexpr std::uint32_t kNativeVersion = 1;
-void writeNative(const Trace& trace, std::ostream& out);
-// Written atomically (temporary file + rename).
-TraceResult<Done> writeNativeFile(const Trace& trace, const std::filesystem::path& file);
 
 } // namespace starscope::tracer

@@ -2,7 +2,6 @@
 
 #include "common/fnv1a.hpp"
 #include "common/input_file.hpp"
-#include "tracer/exporters/exporters.hpp"
 
 #include <algorithm>
 #include <array>
@@ -17,8 +16,6 @@ namespace starscope::tracer {
 namespace fs = std::filesystem;
 
 namespace {
-
-constexpr std::string_view kNativeMagic{"SSTRACE\0", 8};
 
 TraceError error(ErrorCode code, const fs::path& file, std::string message,
                  std::optional<std::uint64_t> offset = std::nullopt) {

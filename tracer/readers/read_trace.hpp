@@ -4,26 +4,21 @@
 // per-format readers it dispatches to.
 
 #include "tracer/model/error.hpp"
+#include "tracer/model/read_options.hpp"
 #include "tracer/model/trace.hpp"
+#include "tracer/native/native_format.hpp"   // readNative: one of the formats readTrace reads
 
 #include <filesystem>
-#include <functional>
 #include <string_view>
 #include <vector>
 
 namespace starscope::tracer {
 
-struct ReadOptions {
-    // Called now and then with the fraction of the input read so far (0..1). Returning false
-    // cancels the read, which then fails with ErrorCode::Cancelled.
-    std::function<bool(double fraction)> progress;
-};
-
 enum class InputFormat : std::uint8_t {
     RunFolder,   // a folder holding prof_file_* (and run.json)
     Fxt,         // one FxT prof file written by StarPU
     Paje,        // a Paje trace (starpu_fxt_tool's paje.trace or another tool's)
-    Native,      // starscope's own binary format (exporters/native.hpp writes it)
+    Native,      // starscope's own binary format (native/native_format.hpp)
 };
 
 // Recognises the input by its content (magic bytes, Paje header), not by its name.
@@ -51,9 +46,6 @@ TraceResult<Done> checkFxtWhole(const std::filesystem::path& file);
 
 // Reads any Paje trace (event definitions with arbitrary ids, unsorted input, ...).
 TraceResult<Trace> readPaje(const std::filesystem::path& file, const ReadOptions& options = {});
-
-// Reads starscope's native binary format (magic + version).
-TraceResult<Trace> readNative(const std::filesystem::path& file, const ReadOptions& options = {});
 
 // The prof_file_* of a run folder, sorted by name; empty when there is none.
 std::vector<std::filesystem::path> findProfFiles(const std::filesystem::path& folder);

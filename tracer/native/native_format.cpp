@@ -1,3 +1,5 @@
+#include "tracer/native/native_format.hpp"
+
 // starscope's native trace file: magic, packed version, payload size, payload, checksum.
 // Reading and writing live together so the layout is defined in one place; upgrades from an
 // older version belong in readNative, nowhere else.
@@ -8,8 +10,6 @@
 #include "common/file_writer.hpp"
 #include "common/fnv1a.hpp"
 #include "common/mapped_file.hpp"
-#include "tracer/exporters/exporters.hpp"
-#include "tracer/readers/read_trace.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -26,7 +26,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr std::string_view kMagic{"SSTRACE\0", 8};
 constexpr std::uint32_t kOldestReadable = 1;
 constexpr std::size_t kHeaderSize = 8 + 4 + 4 + 8;
 
@@ -527,7 +526,7 @@ TraceResult<Trace> parsePayload(const fs::path& file, std::string_view data, std
 void writeNative(const Trace& trace, std::ostream& out) {
     const std::string body = payload(trace);
     Writer header;
-    header.raw(kMagic.data(), kMagic.size());
+    header.raw(kNativeMagic.data(), kNativeMagic.size());
     header.put(kNativeVersion);
     header.put(std::uint32_t{0});
     header.put(static_cast<std::uint64_t>(body.size()));
@@ -572,7 +571,7 @@ TraceResult<Trace> readNative(const fs::path& file, const ReadOptions& options) 
         return fail(TraceError{ErrorCode::Io, "cannot read: " + map.error(), file.string(), {}});
     }
     const std::string_view data = map.text();
-    if (data.size() < kHeaderSize || !std::string_view(data).starts_with(kMagic)) {
+    if (data.size() < kHeaderSize || !std::string_view(data).starts_with(kNativeMagic)) {
         return fail(TraceError{ErrorCode::Format, "not a starscope native trace (bad magic or too short)",
                                file.string(), 0});
     }

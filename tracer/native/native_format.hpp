@@ -1,0 +1,31 @@
+#pragma once
+// starscope's native trace file, read and written in one place (native_format.cpp holds the
+// layout). It lives beside the model, owned by neither side: readTrace reads it and caches run
+// folders in it, `export --format native` and `convert` write it.
+
+#include "tracer/model/error.hpp"
+#include "tracer/model/read_options.hpp"
+#include "tracer/model/trace.hpp"
+
+#include <cstdint>
+#include <filesystem>
+#include <ostream>
+#include <string_view>
+
+namespace starscope::tracer {
+
+// The first bytes of every native file: how readTrace recognises one by its content.
+inline constexpr std::string_view kNativeMagic{"SSTRACE\0", 8};
+// Native binary format: magic "SSTRACE\0", then a packed version, then the model.
+// 2: StarPU-MPI ranks (lane and marker ranks, the rank table, messages).
+inline constexpr std::uint32_t kNativeVersion = 2;
+
+void writeNative(const Trace& trace, std::ostream& out);
+// Written atomically (temporary file + rename).
+TraceResult<Done> writeNativeFile(const Trace& trace, const std::filesystem::path& file);
+
+// Reads starscope's native binary format (magic + version); files of an older version are
+// upgraded here, newer ones refused.
+TraceResult<Trace> readNative(const std::filesystem::path& file, const ReadOptions& options = {});
+
+} // namespace starscope::tracer

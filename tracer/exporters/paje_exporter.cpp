@@ -7,8 +7,8 @@
 
 #include "tracer/exporters/exporters.hpp"
 #include "tracer/exporters/text_format.hpp"
+#include "tracer/model/starpu_states.hpp"
 #include "tracer/model/time_unit.hpp"
-#include "tracer/readers/fxt/starpu_1_3_10_codes.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -247,7 +247,7 @@ private:
 };
 
 void PajeWriter::entityValues() {
-    for (const auto& entry : detail::starpu_1_3_10::kStateNames) {
+    for (const auto& entry : kStarpu13States) {
         m_aliasOf.emplace(entry.name, entry.alias);
     }
     m_aliasOf.emplace(kNotProfiledState, kNotProfiledState);
@@ -266,7 +266,7 @@ void PajeWriter::entityValues() {
                   << '\n';
         }
     };
-    for (const auto& entry : detail::starpu_1_3_10::kStateNames) {
+    for (const auto& entry : kStarpu13States) {
         const std::string alias(entry.alias);
         declare(alias == "W" || alias == "WA" ? "US" : "WS", alias, std::string(entry.name), colourOf[alias]);
     }

@@ -102,34 +102,6 @@ enum Code : std::uint64_t {
 inline constexpr std::uint64_t kFirstCode = 0x5100;
 inline constexpr std::uint64_t kLastCode = 0x51ff;
 
-// Worker and user-thread state values (short alias -> name), as starpu_fxt_tool defines them
-// in the Paje header (src/debug/traces/starpu_paje.c).
-struct StateName {
-    std::string_view alias;
-    std::string_view name;
-};
-inline constexpr StateName kStateNames[] = {
-    {"I", "Idle"},
-    {"In", "Initializing"},
-    {"D", "Deinitializing"},
-    {"Fi", "FetchingInput"},
-    {"Po", "PushingOutput"},
-    {"C", "Callback"},
-    {"B", "Overhead"},
-    {"E", "Executing"},
-    {"Sc", "Scheduling"},
-    {"Sl", "Sleeping"},
-    {"P", "Progressing"},
-    {"U", "Unpartitioning"},
-    {"H", "Hypervisor"},
-    {"Bu", "Building task"},
-    {"Su", "Submitting task"},
-    {"Th", "Throttling task submission"},
-    {"MD", "Decoding task for MPI"},
-    {"MPr", "Preparing task for MPI"},
-    {"MPo", "Post-processing task for MPI"},
-    {"W", "Waiting task"},
-    {"WA", "Waiting all tasks"},
-};
+// Its worker and user-thread states: kStarpu13States (tracer/model/starpu_states.hpp).
 
 } // namespace starscope::tracer::detail::starpu_1_3_10

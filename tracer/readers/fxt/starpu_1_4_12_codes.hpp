@@ -121,35 +121,6 @@ enum Code : std::uint64_t {
 inline constexpr std::uint64_t kFirstCode = 0x5100;
 inline constexpr std::uint64_t kLastCode = 0x51ff;
 
-// Worker state values as its starpu_fxt_tool defines them (src/debug/traces/starpu_paje.c):
-// 1.3.10's, plus "Ps" for parallel tasks' synchronisation.
-struct StateName {
-    std::string_view alias;
-    std::string_view name;
-};
-inline constexpr StateName kStateNames[] = {
-    {"I", "Idle"},
-    {"In", "Initializing"},
-    {"D", "Deinitializing"},
-    {"Fi", "FetchingInput"},
-    {"Po", "PushingOutput"},
-    {"C", "Callback"},
-    {"B", "Overhead"},
-    {"Ps", "Parallel sync"},
-    {"E", "Executing"},
-    {"Sc", "Scheduling"},
-    {"Sl", "Sleeping"},
-    {"P", "Progressing"},
-    {"U", "Unpartitioning"},
-    {"H", "Hypervisor"},
-    {"Bu", "Building task"},
-    {"Su", "Submitting task"},
-    {"Th", "Throttling task submission"},
-    {"MD", "Decoding task for MPI"},
-    {"MPr", "Preparing task for MPI"},
-    {"MPo", "Post-processing task for MPI"},
-    {"W", "Waiting task"},
-    {"WA", "Waiting all tasks"},
-};
+// Its worker and user-thread states: kStarpu14States (tracer/model/starpu_states.hpp).
 
 } // namespace starscope::tracer::detail::starpu_1_4_12

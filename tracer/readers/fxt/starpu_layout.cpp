@@ -3,8 +3,6 @@
 #include "tracer/readers/fxt/starpu_1_3_10_codes.hpp"
 #include "tracer/readers/fxt/starpu_1_4_12_codes.hpp"
 
-#include <array>
-
 namespace starscope::tracer::detail {
 
 namespace {
@@ -50,17 +48,6 @@ constexpr bool sameCodes() {
 }
 static_assert(sameCodes(), "a code the FxT decoder shares between StarPU 1.3 and 1.4 differs");
 
-template <typename Table, std::size_t N>
-constexpr std::array<StateAlias, N> aliases(const Table (&table)[N]) {
-    std::array<StateAlias, N> out{};
-    for (std::size_t i = 0; i < N; ++i) {
-        out[i] = StateAlias{table[i].alias, table[i].name};
-    }
-    return out;
-}
-constexpr auto k13States = aliases(v13::kStateNames);
-constexpr auto k14States = aliases(v14::kStateNames);
-
 std::optional<WorkerKind> workerKind13(std::uint64_t key) {
     switch (key) {
     case v13::kCpuKey: return WorkerKind{LaneKind::CpuWorker, "CPU"};
@@ -89,12 +76,12 @@ std::optional<WorkerKind> workerKind14(std::uint64_t key) {
 } // namespace
 
 const StarpuFxtLayout& starpu13Layout() {
-    static const StarpuFxtLayout layout{v13::kVersion, k13States, workerKind13, true, 1};
+    static const StarpuFxtLayout layout{v13::kVersion, kStarpu13States, workerKind13, true, 1};
     return layout;
 }
 
 const StarpuFxtLayout& starpu14Layout() {
-    static const StarpuFxtLayout layout{v14::kVersion, k14States, workerKind14, false, 2};
+    static const StarpuFxtLayout layout{v14::kVersion, kStarpu14States, workerKind14, false, 2};
     return layout;
 }
 

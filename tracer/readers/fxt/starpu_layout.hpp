@@ -3,6 +3,7 @@
 // for the events it reads, and how a trace tells which version wrote it. StarPU writes no
 // version into its traces, so the layout is recognised from the events themselves.
 
+#include "tracer/model/starpu_states.hpp"
 #include "tracer/model/trace.hpp"
 #include "tracer/readers/fxt/fxt_source.hpp"
 
@@ -25,11 +26,6 @@ inline constexpr std::string_view kStopProfilingEvent = "stop_profiling";
 inline constexpr std::uint64_t kFirstDecodedCode = 0x5100;
 inline constexpr std::uint64_t kLastDecodedCode = 0xffff;
 
-struct StateAlias {
-    std::string_view alias;   // as StarPU's FxT decoder names it ("Sl")
-    std::string_view name;    // as its Paje output shows it ("Sleeping")
-};
-
 struct WorkerKind {
     LaneKind lane = LaneKind::OtherWorker;
     std::string_view name;    // lane name prefix: "CPU", "CUDA", ...
@@ -37,7 +33,7 @@ struct WorkerKind {
 
 struct StarpuFxtLayout {
     std::string_view version;                 // the release the codes were checked against
-    std::span<const StateAlias> states;
+    std::span<const StarpuState> states;      // the release's state table
     std::optional<WorkerKind> (*workerKind)(std::uint64_t key);   // nullopt: unknown key
     bool codeletBodyCarriesName = false;      // 1.3: StartCodeletBody p4 has_name, str@5
     std::uint32_t taskNameAt = 1;             // first parameter of TaskName's string

@@ -9,8 +9,8 @@
 // entity value is a running codelet; its extra JobId/Footprint fields give the task record.
 
 #include "common/mapped_file.hpp"
+#include "tracer/model/starpu_states.hpp"
 #include "tracer/model/time_unit.hpp"
-#include "tracer/readers/fxt/starpu_1_3_10_codes.hpp"
 #include "tracer/readers/paje/paje_syntax.hpp"
 #include "tracer/readers/paje/paje_time.hpp"
 #include "tracer/readers/read_trace.hpp"
@@ -432,7 +432,7 @@ bool PajeParser::process() {
         std::sort(order.begin(), order.end());
     }
     const auto executing = detail::kExecutingState;
-    const auto& starpuStates = detail::starpu_1_3_10::kStateNames;
+    const auto& starpuStates = kStarpu13States;
     // State ids by (interned name, lane class): the builder's own lookup builds a string key.
     std::unordered_map<std::uint64_t, std::uint32_t> stateIds;
     const auto stateFor = [&](std::uint32_t name, LaneKind kind) {

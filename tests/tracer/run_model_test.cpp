@@ -1,4 +1,4 @@
-// The run model (tracer/run/): run.json read and written by one type, the metric table and
+// The run model (tracer/run/): run.json and sweep.json read and written by one type each, the metric table and
 // measureRun, pooling, and which runs may be compared.
 
 #include "tests/support/test_support.hpp"
@@ -6,6 +6,7 @@
 #include "tracer/readers/read_trace.hpp"
 #include "tracer/run/run_comparison.hpp"
 #include "tracer/run/run_folder.hpp"
+#include "tracer/run/sweep_record.hpp"
 
 #include <gtest/gtest.h>
 
@@ -46,7 +47,7 @@ RunRecord sampleRecord() {
     r.papi.events = {{"PAPI_TOT_INS", false, "no PMU", 0, {}}};
     r.energy.availability = {true, false, "no RAPL"};
     r.arenas = {{"batch0", "batch", 1 << 20, 1 << 21, 2, 10, 0, 40, 500, 90, {true, false, "no sde"}, {}}};
-    r.peakArenaBytes = std::map<std::string, double>{{"batch0", 1 << 20}};
+    r.peakArenaBytes = std::map<std::string, std::uint64_t>{{"batch0", 1 << 20}};
     return r;
 }
 
@@ -87,6 +88,41 @@ TEST(RunRecord, ReadsOlderFilesAndRefusesNewerOrBrokenOnes) {
     EXPECT_NE(status.error().message.find("\"done\""), std::string::npos);
     EXPECT_FALSE(parseRunRecord("{", "g"));
     EXPECT_FALSE(parseRunRecord(R"({"format": "starscope-sweep"})", "h"));
+}
+
+// sweep.json: one type, read and written here; the files sweeps wrote before it read.
+TEST(SweepRecordFile, RoundTripsAndRefusesWhatIsNoSweep) {
+    const SweepRecord record{kSweepRecordVersion, {"--epochs", "1", "--batches", "4"}, {"single+naive", "double+advanced"}};
+    auto back = parseSweepRecord(sweepRecordText(record), "s");
+    ASSERT_TRUE(back) << back.error().describe();
+    EXPECT_EQ(*back, record);
+    TempDir dir;
+    ASSERT_TRUE(writeSweepRecord(dir / kSweepJsonName, record));
+    auto read = readSweepRecord(dir / kSweepJsonName);
+    ASSERT_TRUE(read) << read.error().describe();
+    EXPECT_EQ(*read, record);
+    EXPECT_EQ(sweepStrategies(dir.path()), record.strategies);
+
+    // As sweeps wrote it by hand before the type existed.
+    auto older = parseSweepRecord(R"({"format": "starscope-sweep", "version": 1, "record_args": ["--epochs", "2"]})", "o");
+    ASSERT_TRUE(older) << older.error().describe();
+    EXPECT_EQ(older->recordArgs, (std::vector<std::string>{"--epochs", "2"}));
+    EXPECT_TRUE(older->strategies.empty());
+
+    const auto refused = [](const std::string& text, ErrorCode code, const std::string& words) {
+        auto r = parseSweepRecord(text, "bad.json");
+        ASSERT_FALSE(r) << text;
+        EXPECT_EQ(r.error().code, code) << text;
+        EXPECT_EQ(r.error().file, "bad.json");
+        EXPECT_NE(r.error().message.find(words), std::string::npos) << r.error().message;
+    };
+    refused(R"({"format": "starscope-sweep", "version": 2, "record_args": []})", ErrorCode::TooNew, "version 2");
+    refused(R"({"format": "starscope-run", "record_args": []})", ErrorCode::Format, "starscope-run");
+    refused(R"({"format": "starscope-sweep"})", ErrorCode::Corrupt, "record_args");
+    refused(R"({"record_args": "--epochs 2"})", ErrorCode::Corrupt, "record_args is not an array of strings");
+    refused(R"({"record_args": [], "strategies": [1]})", ErrorCode::Corrupt, "strategies");
+    refused("[]", ErrorCode::Corrupt, "JSON");
+    EXPECT_TRUE(sweepStrategies(dir / "nowhere").empty());
 }
 
 TEST(RunStatusNames, RoundTrip) {

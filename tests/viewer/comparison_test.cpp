@@ -129,14 +129,14 @@ TEST(ComparisonModel, CriticalPathOfAPajeTraceIsNaWithTheReason) {
     ComparisonModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
     model.setRuns(loaded->figures);
-    const QModelIndex fxt = model.index(0, ComparisonModel::CriticalPathColumn);
-    const QModelIndex na = model.index(1, ComparisonModel::CriticalPathColumn);
+    const QModelIndex fxt = model.index(0, ComparisonModel::columnOf("critical_path_ns"));
+    const QModelIndex na = model.index(1, ComparisonModel::columnOf("critical_path_ns"));
     EXPECT_TRUE(fxt.data().toString().endsWith(QStringLiteral(" ms"))) << fxt.data().toString().toStdString();
     EXPECT_EQ(na.data().toString(), QStringLiteral("n/a"));
     EXPECT_EQ(na.data(Qt::ToolTipRole).toString(), QStringLiteral("no task dependencies in a Paje trace"));
     EXPECT_FALSE(na.data(ComparisonModel::ValueRole).isValid());
     EXPECT_FALSE(na.data(ComparisonModel::DeltaRole).isValid());
-    EXPECT_EQ(model.headerData(ComparisonModel::CriticalPathColumn, Qt::Horizontal).toString(),
+    EXPECT_EQ(model.headerData(ComparisonModel::columnOf("critical_path_ns"), Qt::Horizontal).toString(),
               QStringLiteral("Critical path"));
 }
 
@@ -151,14 +151,14 @@ TEST(ComparisonModel, ShowsDeltasAgainstTheFirstRunColoured) {
     model.setRuns(loaded->figures);
     ASSERT_EQ(model.rowCount(), 2);
     EXPECT_EQ(model.index(1, ComparisonModel::StrategyColumn).data().toString(), QStringLiteral("double+advanced"));
-    const QModelIndex memory = model.index(1, ComparisonModel::PeakMemoryColumn);
+    const QModelIndex memory = model.index(1, ComparisonModel::columnOf("peak_memory_bytes"));
     EXPECT_DOUBLE_EQ(memory.data(ComparisonModel::DeltaRole).toDouble(), 1.0);
     EXPECT_TRUE(memory.data().toString().endsWith(QStringLiteral("(+100.0 %)"))) << memory.data().toString().toStdString();
     EXPECT_EQ(memory.data(Qt::ForegroundRole).value<QBrush>().color(), QColor(200, 30, 30));
     // Same trace: no change, no colour; the baseline row has no delta.
-    EXPECT_DOUBLE_EQ(model.index(1, ComparisonModel::MakespanColumn).data(ComparisonModel::DeltaRole).toDouble(), 0.0);
-    EXPECT_FALSE(model.index(1, ComparisonModel::MakespanColumn).data(Qt::ForegroundRole).isValid());
-    EXPECT_FALSE(model.index(0, ComparisonModel::PeakMemoryColumn).data(ComparisonModel::DeltaRole).isValid());
+    EXPECT_DOUBLE_EQ(model.index(1, ComparisonModel::columnOf("makespan_ns")).data(ComparisonModel::DeltaRole).toDouble(), 0.0);
+    EXPECT_FALSE(model.index(1, ComparisonModel::columnOf("makespan_ns")).data(Qt::ForegroundRole).isValid());
+    EXPECT_FALSE(model.index(0, ComparisonModel::columnOf("peak_memory_bytes")).data(ComparisonModel::DeltaRole).isValid());
 }
 
 TEST(ComparisonRender, HeadlessRenderDrawsEveryPanelAndNaCharts) {

@@ -1,6 +1,7 @@
-// One run, three presentations: `starscope compare --json`, the sweep's summary.json and the
-// viewer's comparison print the figures of the run model (tracer/run/), so for the same run
-// folders they hold the same value, or the same n/a reason, for every metric of its table.
+// One run, three presentations: `starscope compare` (JSON and table), the sweep's summary.json
+// and the viewer's comparison (its figures and its table model) print the figures of the run
+// model (tracer/run/), so for the same run folders they hold the same value, or the same n/a
+// reason, for every metric of its table.
 
 #include "tests/support/test_support.hpp"
 #include "tests/tracer/tracer_test_support.hpp"
@@ -9,6 +10,7 @@
 #include "workloads/sweep/sweep_summary.hpp"
 #ifdef STARSCOPE_WITH_VIEWER
 #include "viewer/core/comparison.hpp"
+#include "viewer/gui/comparison_model.hpp"
 #endif
 
 #include <CLI/CLI.hpp>
@@ -16,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include <fstream>
+#include <set>
 #include <sstream>
 
 namespace starscope::workloads {
@@ -25,12 +28,16 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 namespace run = tracer::run;
 
-json compareJson(const std::vector<fs::path>& folders) {
+// What `starscope compare [--json] folders...` prints.
+std::string compare(const std::vector<fs::path>& folders, bool asJson) {
     CLI::App app{"starscope"};
     std::ostringstream out;
     std::ostringstream err;
     tracer::cli::addCommands(app, out, err);
-    std::vector<std::string> args{"starscope", "compare", "--json"};
+    std::vector<std::string> args{"starscope", "compare"};
+    if (asJson) {
+        args.emplace_back("--json");
+    }
     for (const auto& f : folders) {
         args.push_back(f.string());
     }
@@ -40,21 +47,39 @@ json compareJson(const std::vector<fs::path>& folders) {
     }
     app.parse(static_cast<int>(argv.size()), argv.data());
     EXPECT_TRUE(err.str().empty()) << err.str();
-    return json::parse(out.str());
+    return out.str();
 }
 
+// The cell of column `column` in the row of the compare table that starts with `label`
+// (22 characters of label, then 40 per strategy).
+std::string tableCell(const std::string& table, std::string_view label, std::size_t column) {
+    std::istringstream lines(table);
+    for (std::string line; std::getline(lines, line);) {
+        if (line.size() > 22 && line.starts_with(label) && line[label.size()] == ' ') {
+            std::string cell = line.substr(22 + 40 * column, 40);
+            cell.erase(cell.find_last_not_of(' ') + 1);
+            return cell;
+        }
+    }
+    return "(no row " + std::string(label) + ")";
+}
+
+// A run with every run.json figure, or one with none of them (each n/a for its own reason).
 run::RunRecord record(const std::string& loader, bool counters) {
     run::RunRecord r;
     r.strategy = {"single", 1, loader, ""};
     r.batchesPerEpoch = 4;
-    r.wallTimeS = 2.0;
-    r.peakArenaBytes = std::map<std::string, double>{{"batch0", 1 << 20}};
     r.papi.availability = {true, counters, counters ? "" : "no PMU in this VM"};
     if (counters) {
+        r.wallTimeS = 2.0;
+        r.totalTimeS = 2.5;
+        r.peakArenaBytes = std::map<std::string, std::uint64_t>{{"batch0", 1 << 20}, {"network", 3 << 10}};
         r.papi.events = {{"PAPI_TOT_INS", true, "", 300, {}},
                          {"PAPI_TOT_CYC", true, "", 200, {}},
                          {"perf::LLC-loads", true, "", 100, {}},
-                         {"perf::LLC-load-misses", true, "", 25, {}}};
+                         {"perf::LLC-load-misses", true, "", 25, {}},
+                         {"perf::LLC-stores", true, "", 80, {}},
+                         {"perf::LLC-store-misses", true, "", 8, {}}};
         r.energy.availability = {true, true, ""};
         r.energy.joules = 12.5;
     } else {
@@ -73,45 +98,69 @@ TEST(Presentations, CompareSweepSummaryAndViewerShowTheSameFigures) {
         fs::copy_file(tracer::testing::smallProfFile(), folder / "prof_file__0");
         ASSERT_TRUE(run::writeRunRecord(folder / run::kRunJsonName, record(loader, counters)));
         folders.push_back(folder);
-        rows.push_back(measureRun(SweepRun{folder.filename().string(), "single", loader, 0, folder, {}}, rows.size(), "recorded"));
+        rows.push_back(measureRun(SweepRun{folder.filename().string(), "single", loader, 0, folder, {}}, rows.size(), SweepAction::Recorded));
     }
     ASSERT_TRUE(writeSummary(dir.path(), rows));
     std::ifstream in(dir / "summary.json");
     const json summary = json::parse(in);
-    const json compare = compareJson(folders);
+    const json compareDoc = json::parse(compare(folders, true));
+    const std::string table = compare(folders, false);
 #ifdef STARSCOPE_WITH_VIEWER
     auto viewer = viewer::loadComparison(folders, tracer::BarrierOptions{}.threshold);
     ASSERT_TRUE(viewer) << viewer.error().message;
+    viewer::ComparisonModel model;
+    model.setRuns(viewer->figures);
+    ASSERT_EQ(model.columnCount(), static_cast<int>(run::metrics().size()) + 1);
 #endif
-    std::size_t numbers = 0;
-    std::size_t reasons = 0;
+    std::set<std::string> numbers;
+    std::set<std::string> reasons;
     for (std::size_t i = 0; i < folders.size(); ++i) {
         const json& row = summary.at("runs")[i];
-        const json& column = compare.at("strategies")[i];
+        const json& column = compareDoc.at("strategies")[i];
         ASSERT_EQ(column.at("runs")[0], folders[i].string());
         for (const auto& m : run::metrics()) {
             const std::string key(m.key);
             const json& c = column.at("metrics").at(key);
             SCOPED_TRACE(key + " of " + folders[i].string());
             EXPECT_EQ(row.at(key), c.at("value"));
+            // The table shows the same figure in its unit (a delta may follow it).
+            const std::string shown = c.at("value").is_null() ? "n/a" : run::formatFigure(c.at("value").get<double>(), m.unit);
+            EXPECT_TRUE(tableCell(table, m.label, i).starts_with(shown)) << tableCell(table, m.label, i) << " vs " << shown;
 #ifdef STARSCOPE_WITH_VIEWER
             const auto& f = viewer->figures[i].*(m.figure);
             EXPECT_EQ(f.value ? json(*f.value) : json(nullptr), c.at("value"));
+            const int col = viewer::ComparisonModel::columnOf(key);
+            ASSERT_EQ(viewer::ComparisonModel::metricOf(col), &m);
+            const QModelIndex cell = model.index(static_cast<int>(i), col);
+            EXPECT_EQ(cell.data(viewer::ComparisonModel::ValueRole).isValid(), !c.at("value").is_null());
+            if (!c.at("value").is_null()) {
+                EXPECT_EQ(cell.data(viewer::ComparisonModel::ValueRole).toDouble(), c.at("value").get<double>());
+            }
+            EXPECT_TRUE(cell.data().toString().toStdString().starts_with(shown)) << cell.data().toString().toStdString();
 #endif
             if (c.at("value").is_null()) {
-                ++reasons;
+                reasons.insert(key);
                 EXPECT_EQ(row.at("na").at(key), c.at("reason"));
+                EXPECT_NE(table.find(std::string(m.label) + " n/a for " + column.at("strategy").get<std::string>() + ": "
+                                     + c.at("reason").get<std::string>() + "\n"),
+                          std::string::npos)
+                    << table;
 #ifdef STARSCOPE_WITH_VIEWER
                 EXPECT_EQ(f.reason, c.at("reason").get<std::string>());
+                EXPECT_EQ(cell.data(Qt::ToolTipRole).toString().toStdString(), c.at("reason").get<std::string>());
 #endif
             } else {
-                ++numbers;
+                numbers.insert(key);
             }
         }
     }
-    // Both kinds were compared: figures and n/a reasons (no PMU, no RAPL, no total_time_s).
-    EXPECT_GT(numbers, 20U);
-    EXPECT_GT(reasons, 5U);
+    // Every metric was compared as a figure, and every one that run.json gives as an n/a
+    // with its reason too (no PMU, no RAPL, no wall time, no arena, no total_time_s).
+    EXPECT_EQ(numbers.size(), run::metrics().size());
+    for (const char* key : {"wall_time_s", "total_time_s", "peak_memory_bytes", "ipc", "llc_load_miss_ratio",
+                            "llc_store_miss_ratio", "energy_j", "power_w"}) {
+        EXPECT_TRUE(reasons.contains(key)) << key;
+    }
 }
 
 } // namespace

@@ -3,6 +3,7 @@
 
 #include "tests/support/test_support.hpp"
 #include "tests/workloads/run_folder.hpp"
+#include "tracer/run/run_record.hpp"
 
 #include <chrono>
 #include <csignal>
@@ -78,6 +79,13 @@ TEST_P(RecordStrategy, WritesATraceAndAValidRunJson) {
 
     const auto run = readJson(out / "run.json");
     ASSERT_TRUE(validRunJson(run));
+    // record writes the run model's RunRecord with its one writer: the file reads back typed,
+    // and writing what was read gives the same document.
+    const auto typed = starscope::tracer::run::readRunRecord(out / "run.json");
+    ASSERT_TRUE(typed) << typed.error().describe();
+    EXPECT_EQ(typed->status, starscope::tracer::run::RunStatus::Completed);
+    EXPECT_EQ(run["version"], starscope::tracer::run::kRunRecordVersion);
+    EXPECT_EQ(nlohmann::json::parse(starscope::tracer::run::runRecordText(*typed)), run);
     EXPECT_EQ(run["status"], "completed");
     EXPECT_EQ(run["strategy"]["arenas"], GetParam().arenas);
     EXPECT_EQ(run["strategy"]["loader"], GetParam().loader);

@@ -100,7 +100,7 @@ void recordFigures(const fs::path& folder, RunFigures& r) {
     if (run.peakArenaBytes) {
         double sum = 0.0;
         for (const auto& [name, bytes] : *run.peakArenaBytes) {
-            sum += bytes;
+            sum += static_cast<double>(bytes);
         }
         r.peakMemoryBytes = known(sum);
     } else {

@@ -1,12 +1,9 @@
 #include "tracer/run/run_folder.hpp"
 
-#include "common/input_file.hpp"
 #include "tracer/readers/read_trace.hpp"
-
-#include <nlohmann/json.hpp>
+#include "tracer/run/sweep_record.hpp"
 
 #include <algorithm>
-#include <fstream>
 
 namespace starscope::tracer::run {
 
@@ -35,21 +32,8 @@ fs::path RunFolder::identity() const {
 }
 
 std::vector<std::string> sweepStrategies(const fs::path& sweepFolder) {
-    const auto path = sweepFolder / kSweepJsonName;
-    if (files::notRegularFile(path)) {
-        return {};
-    }
-    std::ifstream in(path);
-    const auto doc = in ? nlohmann::json::parse(in, nullptr, false) : nlohmann::json();
-    std::vector<std::string> names;
-    if (doc.is_object() && doc.contains("strategies") && doc["strategies"].is_array()) {
-        for (const auto& name : doc["strategies"]) {
-            if (name.is_string()) {
-                names.push_back(name.get<std::string>());
-            }
-        }
-    }
-    return names;
+    auto record = readSweepRecord(sweepFolder / kSweepJsonName);
+    return record ? std::move(record->strategies) : std::vector<std::string>{};
 }
 
 } // namespace starscope::tracer::run

@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <sstream>
 
@@ -142,7 +144,7 @@ json toJson(const RunRecord& r) {
         arenas.push_back(entry);
     }
     out["arenas"] = arenas;
-    out["peak_arena_bytes"] = r.peakArenaBytes.value_or(std::map<std::string, double>{});
+    out["peak_arena_bytes"] = r.peakArenaBytes.value_or(std::map<std::string, std::uint64_t>{});
     return out;
 }
 
@@ -359,12 +361,15 @@ RunRecord readRecord(const Fields& f) {
         r.arenas.push_back(std::move(arena));
     }
     if (f.has("peak_arena_bytes")) {
-        std::map<std::string, double> peaks;
+        // Byte counts; a hand-written file may hold them as floating-point numbers.
+        std::map<std::string, std::uint64_t> peaks;
         for (const auto& [name, value] : f.object("peak_arena_bytes").node().items()) {
-            if (!value.is_number()) {
-                f.wrong("peak_arena_bytes", "an object of numbers");
+            if (!value.is_number() || value.get<double>() < 0.0) {
+                f.wrong("peak_arena_bytes", "an object of byte counts");
             }
-            peaks[name] = value.is_number() ? value.get<double>() : 0.0;
+            peaks[name] = value.is_number_unsigned() ? value.get<std::uint64_t>()
+                          : value.is_number()        ? static_cast<std::uint64_t>(std::max(0.0, std::round(value.get<double>())))
+                                                     : 0;
         }
         if (!peaks.empty()) {
             r.peakArenaBytes = std::move(peaks);
@@ -411,7 +416,7 @@ TraceResult<RunRecord> parseRunRecord(const std::string& text, const std::string
     return record;
 }
 
-TraceResult<RunRecord> readRunRecord(const std::filesystem::path& path) {
+TraceResult<std::string> detail::readRecordText(const std::filesystem::path& path) {
     if (const auto why = files::notRegularFile(path)) {
         return fail(TraceError{ErrorCode::Io, *why, path.string(), {}});
     }
@@ -421,14 +426,26 @@ TraceResult<RunRecord> readRunRecord(const std::filesystem::path& path) {
     }
     std::ostringstream text;
     text << in.rdbuf();
-    return parseRunRecord(text.str(), path.string());
+    return text.str();
 }
 
-TraceResult<Done> writeRunRecord(const std::filesystem::path& path, const RunRecord& record) {
-    if (auto written = files::writeFile(path, runRecordText(record)); !written) {
+TraceResult<Done> detail::writeRecordText(const std::filesystem::path& path, const std::string& text) {
+    if (auto written = files::writeFile(path, text); !written) {
         return fail(TraceError{ErrorCode::Io, written.error().message, path.string(), {}});
     }
     return Done{};
+}
+
+TraceResult<RunRecord> readRunRecord(const std::filesystem::path& path) {
+    auto text = detail::readRecordText(path);
+    if (!text) {
+        return fail(text.error());
+    }
+    return parseRunRecord(*text, path.string());
+}
+
+TraceResult<Done> writeRunRecord(const std::filesystem::path& path, const RunRecord& record) {
+    return detail::writeRecordText(path, runRecordText(record));
 }
 
 } // namespace starscope::tracer::run

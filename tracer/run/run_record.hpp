@@ -162,7 +162,7 @@ struct RunRecord {
     EnergyRecord energy;
     std::vector<ArenaRecord> arenas;
     // arena -> peak bytes; absent when the file records no arena peaks.
-    std::optional<std::map<std::string, double>> peakArenaBytes;
+    std::optional<std::map<std::string, std::uint64_t>> peakArenaBytes;
 
     bool operator==(const RunRecord&) const = default;
 };
@@ -179,5 +179,12 @@ TraceResult<RunRecord> readRunRecord(const std::filesystem::path& path);
 
 // Writes through the project's one writer (common/file_writer.hpp).
 TraceResult<Done> writeRunRecord(const std::filesystem::path& path, const RunRecord& record);
+
+namespace detail {
+// The file side of the run model's records (run.json, sweep.json): the text of path, refusing
+// a FIFO, device or folder by stat before any open; and text written through the one writer.
+TraceResult<std::string> readRecordText(const std::filesystem::path& path);
+TraceResult<Done> writeRecordText(const std::filesystem::path& path, const std::string& text);
+} // namespace detail
 
 } // namespace starscope::tracer::run

@@ -1,28 +1,57 @@
 #include "viewer/gui/comparison_charts.hpp"
 
 #include <algorithm>
+#include <array>
+#include <cassert>
+#include <string_view>
 
 namespace starscope::viewer {
 
 namespace {
 
-struct Chart {
-    const char* title;
-    Figure RunFigures::*figure;
-    double scale;   // value shown = figure * scale
+// The metrics drawn, by their key in the run model's table (which gives label, unit, figure).
+constexpr std::array<std::string_view, 8> kChartKeys = {
+    "wall_time_s", "makespan_ns", "llc_load_miss_ratio", "llc_store_miss_ratio",
+    "ipc",         "power_w",     "peak_memory_bytes",   "barrier_total_ns",
 };
 
+struct Chart {
+    QString title;
+    Figure RunFigures::*figure;
+    double scale; // value shown = figure * scale
+};
+
+// An axis shows plain numbers: times in seconds, bytes in MiB, the unit in the title.
+Chart chartOf(const tracer::run::Metric& m) {
+    using tracer::run::Unit;
+    const char* unit = "";
+    double scale = 1.0;
+    switch (m.unit) {
+    case Unit::Nanoseconds: unit = " (s)"; scale = 1e-9; break;
+    case Unit::Seconds: unit = " (s)"; break;
+    case Unit::Bytes: unit = " (MiB)"; scale = 1.0 / (1024.0 * 1024.0); break;
+    case Unit::Joules: unit = " (J)"; break;
+    case Unit::Watts: unit = " (W)"; break;
+    case Unit::Ratio:
+    case Unit::Count:
+    case Unit::Plain: break;
+    }
+    return {QString::fromUtf8(m.label.data(), static_cast<qsizetype>(m.label.size())) + QString::fromLatin1(unit),
+            m.figure, scale};
+}
+
 const std::vector<Chart>& charts() {
-    static const std::vector<Chart> kCharts = {
-        {"runtime (s)", &RunFigures::wallTimeS, 1.0},
-        {"makespan (s)", &RunFigures::makespanNs, 1e-9},
-        {"LLC load miss ratio", &RunFigures::llcLoadMissRatio, 1.0},
-        {"LLC store miss ratio", &RunFigures::llcStoreMissRatio, 1.0},
-        {"instructions per cycle", &RunFigures::ipc, 1.0},
-        {"power (W)", &RunFigures::powerW, 1.0},
-        {"peak memory (MiB)", &RunFigures::peakMemoryBytes, 1.0 / (1024.0 * 1024.0)},
-        {"barrier total (s)", &RunFigures::barrierTotalNs, 1e-9},
-    };
+    static const std::vector<Chart> kCharts = [] {
+        std::vector<Chart> list;
+        for (const auto key : kChartKeys) {
+            const auto* metric = tracer::run::findMetric(key);
+            assert(metric != nullptr && "a chart names a metric the run model does not have");
+            if (metric != nullptr) {
+                list.push_back(chartOf(*metric));
+            }
+        }
+        return list;
+    }();
     return kCharts;
 }
 
@@ -38,7 +67,7 @@ ComparisonCharts::ComparisonCharts(QWidget* parent) : QCustomPlot(parent) {
     const auto& list = charts();
     for (std::size_t i = 0; i < list.size(); ++i) {
         auto* rect = new QCPAxisRect(this);
-        rect->axis(QCPAxis::atLeft)->setLabel(QString::fromLatin1(list[i].title));
+        rect->axis(QCPAxis::atLeft)->setLabel(list[i].title);
         rect->axis(QCPAxis::atBottom)->grid()->setVisible(false);
         plotLayout()->addElement(static_cast<int>(i) / kColumns, static_cast<int>(i) % kColumns, rect);
         m_charts.push_back(rect);
@@ -48,7 +77,7 @@ ComparisonCharts::ComparisonCharts(QWidget* parent) : QCustomPlot(parent) {
 QStringList ComparisonCharts::chartTitles() {
     QStringList titles;
     for (const auto& c : charts()) {
-        titles << QString::fromLatin1(c.title);
+        titles << c.title;
     }
     return titles;
 }

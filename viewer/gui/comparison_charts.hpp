@@ -1,6 +1,7 @@
 #pragma once
-// Bar charts of the runs' metrics, one small chart per metric (runtime, makespan, LLC load
-// and store miss ratios, IPC, power, peak memory) with one bar per run labelled by strategy.
+// Bar charts of the runs' metrics, one small chart per metric (wall time, makespan, LLC load
+// and store miss ratios, IPC, power, peak memory, barrier total; labels and units from the run
+// model's metric table) with one bar per run labelled by strategy.
 // A figure that was not measured gets an "n/a" label instead of a bar, so a missing PMU is
 // never drawn as a zero.
 

@@ -1,7 +1,5 @@
 #include "viewer/gui/comparison_model.hpp"
 
-#include "viewer/core/time_format.hpp"
-
 #include <QBrush>
 #include <QColor>
 
@@ -14,47 +12,27 @@ namespace {
 const QColor kBetter(20, 130, 40);
 const QColor kWorse(200, 30, 30);
 
-const Figure* figureOf(const RunFigures& r, int column) {
-    switch (column) {
-    case ComparisonModel::MakespanColumn: return &r.makespanNs;
-    case ComparisonModel::IdlenessColumn: return &r.idleness;
-    case ComparisonModel::BarrierCountColumn: return &r.barrierCount;
-    case ComparisonModel::BarrierTotalColumn: return &r.barrierTotalNs;
-    case ComparisonModel::BarrierMaxColumn: return &r.barrierMaxNs;
-    case ComparisonModel::StallColumn: return &r.meanTransitionStallNs;
-    case ComparisonModel::CriticalPathColumn: return &r.criticalPathNs;
-    case ComparisonModel::PeakMemoryColumn: return &r.peakMemoryBytes;
-    default: return nullptr;
-    }
-}
-
-QString bytes(double value) {
-    const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-    std::size_t unit = 0;
-    while (value >= 1024.0 && unit + 1 < std::size(units)) {
-        value /= 1024.0;
-        ++unit;
-    }
-    return QStringLiteral("%1 %2").arg(value, 0, 'f', unit == 0 ? 0 : 1).arg(QLatin1String(units[unit]));
-}
+QString text(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 
 } // namespace
 
-QString formatFigure(ComparisonModel::Column column, double value) {
-    switch (column) {
-    case ComparisonModel::MakespanColumn:
-    case ComparisonModel::BarrierTotalColumn:
-    case ComparisonModel::BarrierMaxColumn:
-    case ComparisonModel::StallColumn:
-    case ComparisonModel::CriticalPathColumn: return QString::fromStdString(formatDuration(value));
-    case ComparisonModel::IdlenessColumn: return QStringLiteral("%1 %").arg(value * 100.0, 0, 'f', 1);
-    case ComparisonModel::BarrierCountColumn: return QString::number(std::llround(value));
-    case ComparisonModel::PeakMemoryColumn: return bytes(value);
-    default: return QString::number(value);
+ComparisonModel::ComparisonModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+int ComparisonModel::columnOf(std::string_view key) {
+    const auto list = tracer::run::metrics();
+    for (std::size_t i = 0; i < list.size(); ++i) {
+        if (list[i].key == key) {
+            return static_cast<int>(i) + 1;
+        }
     }
+    return -1;
 }
 
-ComparisonModel::ComparisonModel(QObject* parent) : QAbstractTableModel(parent) {}
+const tracer::run::Metric* ComparisonModel::metricOf(int column) {
+    const auto list = tracer::run::metrics();
+    return column >= 1 && static_cast<std::size_t>(column) <= list.size() ? &list[static_cast<std::size_t>(column) - 1]
+                                                                         : nullptr;
+}
 
 void ComparisonModel::setRuns(std::vector<RunFigures> runs) {
     beginResetModel();
@@ -66,15 +44,17 @@ int ComparisonModel::rowCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : static_cast<int>(m_runs.size());
 }
 
-int ComparisonModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int ComparisonModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : static_cast<int>(tracer::run::metrics().size()) + 1;
+}
 
 QVariant ComparisonModel::data(const QModelIndex& index, int role) const {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) {
         return {};
     }
     const auto& run = m_runs[static_cast<std::size_t>(index.row())];
-    const auto column = static_cast<Column>(index.column());
-    if (column == StrategyColumn) {
+    const tracer::run::Metric* metric = metricOf(index.column());
+    if (metric == nullptr) {
         if (role == Qt::DisplayRole) {
             return QString::fromStdString(run.strategy);
         }
@@ -83,57 +63,59 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const {
         }
         return {};
     }
-    const Figure* figure = figureOf(run, column);
-    const Figure* base = figureOf(m_runs.front(), column);
-    // Every figure of the table is better when lower.
+    const Figure& figure = run.*(metric->figure);
+    const Figure& base = m_runs.front().*(metric->figure);
     std::optional<double> delta;
-    if (index.row() > 0 && figure->value && base->value) {
-        delta = *base->value != 0.0 ? (*figure->value - *base->value) / std::abs(*base->value)
-                                    : (*figure->value == 0.0 ? 0.0 : 1.0);
+    if (index.row() > 0 && figure.value && base.value) {
+        delta = *base.value != 0.0 ? (*figure.value - *base.value) / std::abs(*base.value)
+                                   : (*figure.value == 0.0 ? 0.0 : 1.0);
     }
     switch (role) {
     case Qt::DisplayRole: {
-        if (!figure->value) {
+        if (!figure.value) {
             return QStringLiteral("n/a");
         }
-        QString text = formatFigure(column, *figure->value);
+        QString shown = QString::fromStdString(tracer::run::formatFigure(*figure.value, metric->unit));
         if (delta) {
-            text += QStringLiteral(" (%1%2 %)").arg(*delta >= 0 ? QStringLiteral("+") : QString()).arg(*delta * 100.0, 0, 'f', 1);
+            shown += QStringLiteral(" (%1%2 %)").arg(*delta >= 0 ? QStringLiteral("+") : QString()).arg(*delta * 100.0, 0, 'f', 1);
         }
-        return text;
+        return shown;
     }
     case Qt::ForegroundRole:
         if (delta && std::abs(*delta) >= 0.0005) {
-            return QBrush(*delta < 0 ? kBetter : kWorse);
+            return QBrush((*delta < 0) == metric->lowerIsBetter ? kBetter : kWorse);
         }
         return {};
-    case Qt::ToolTipRole: return figure->value ? QVariant() : QVariant(QString::fromStdString(figure->reason));
+    case Qt::ToolTipRole: return figure.value ? QVariant() : QVariant(QString::fromStdString(figure.reason));
     case Qt::TextAlignmentRole: return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
-    case ValueRole: return figure->value ? QVariant(*figure->value) : QVariant();
+    case ValueRole: return figure.value ? QVariant(*figure.value) : QVariant();
     case DeltaRole: return delta ? QVariant(*delta) : QVariant();
     default: return {};
     }
 }
 
 QVariant ComparisonModel::headerData(int section, Qt::Orientation orientation, int role) const {
-    if (role != Qt::DisplayRole) {
-        return {};
-    }
     if (orientation == Qt::Vertical) {
-        return section + 1;
+        return role == Qt::DisplayRole ? QVariant(section + 1) : QVariant();
     }
-    switch (section) {
-    case StrategyColumn: return QStringLiteral("Strategy");
-    case MakespanColumn: return QStringLiteral("Makespan");
-    case IdlenessColumn: return QStringLiteral("Idleness");
-    case BarrierCountColumn: return QStringLiteral("Barriers");
-    case BarrierTotalColumn: return QStringLiteral("Barrier total");
-    case BarrierMaxColumn: return QStringLiteral("Barrier max");
-    case StallColumn: return QStringLiteral("Stall/transition");
-    case CriticalPathColumn: return QStringLiteral("Critical path");
-    case PeakMemoryColumn: return QStringLiteral("Peak memory");
-    default: return {};
+    const tracer::run::Metric* metric = metricOf(section);
+    if (role == Qt::DisplayRole) {
+        if (metric == nullptr) {
+            return section == StrategyColumn ? QVariant(QStringLiteral("Strategy")) : QVariant();
+        }
+        // The table's labels are lower case for running text; a column header starts upper case.
+        QString label = text(metric->label);
+        label[0] = label[0].toUpper();
+        return label;
     }
+    if (role == Qt::ToolTipRole && metric != nullptr) {
+        QString tip = text(metric->computed);
+        if (metric->naWhen != "never") {
+            tip += QStringLiteral("; n/a when ") + text(metric->naWhen);
+        }
+        return tip;
+    }
+    return {};
 }
 
 } // namespace starscope::viewer

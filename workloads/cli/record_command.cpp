@@ -19,7 +19,7 @@ struct RecordState {
 
 void printSummary(std::ostream& out, const RecordPlan& plan, const RecordOutcome& outcome) {
     const auto& record = outcome.record;
-    out << "run " << outcome.status << ": " << plan.outDir.string() << "\n";
+    out << "run " << tracer::run::statusName(outcome.status) << ": " << plan.outDir.string() << "\n";
     out << "  strategy      arenas=" << plan.arenasName << " loader=" << plan.options.loader
         << "\n";
     // StarPU's own figures (what run.json records), and which environment variable chose them.

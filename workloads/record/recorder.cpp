@@ -1,6 +1,7 @@
 #include "workloads/record/recorder.hpp"
 
 #include "tracer/readers/read_trace.hpp"
+#include "tracer/run/run_folder.hpp"
 #include "workloads/record/folder_lock.hpp"
 #include "workloads/sigint_handler.hpp"
 
@@ -26,6 +27,7 @@ namespace fs = std::filesystem;
 namespace {
 
 using Clock = std::chrono::steady_clock;
+using tracer::run::RunStatus;
 
 std::atomic<bool> g_stop{false};
 std::atomic<int> g_signals{0};
@@ -302,12 +304,14 @@ std::optional<std::uint64_t> executedTasks() {
 } // namespace
 
 int exitCodeFor(const RecordOutcome& outcome) {
-    if (outcome.status == "completed") {
-        return 0;
-    }
-    if (outcome.status == "interrupted") {
+    switch (outcome.status) {
+    case RunStatus::Completed: return 0;
+    case RunStatus::Interrupted: {
         const int signal = outcome.record.interruptSignal;
         return exitCodeForSignal(signal != 0 ? signal : SIGINT);
+    }
+    case RunStatus::Failed:
+    case RunStatus::NotRun: break;
     }
     return 1;
 }
@@ -329,7 +333,7 @@ WorkloadResult<RecordOutcome> executeRecord(RecordPlan& plan,
     warnIfSpaceIsShort(plan, progress);
     configureStarpu(plan);
     RecordOutcome outcome;
-    RunRecord& record = outcome.record;
+    RecordedRun& record = outcome.record;
     record.command = command;
     record.startedAt = utcNow();
     const auto start = Clock::now();
@@ -366,13 +370,13 @@ WorkloadResult<RecordOutcome> executeRecord(RecordPlan& plan,
         record.sde = sde.report();
         record.tasksExecuted = executedTasks();
         if (report) {
-            record.status = report->interrupted ? "interrupted" : "completed";
+            record.status = report->interrupted ? RunStatus::Interrupted : RunStatus::Completed;
             if (report->interrupted) {
                 record.interruptSignal = g_firstSignal.load();
             }
             record.train = std::move(report.value());
         } else {
-            record.status = "failed";
+            record.status = RunStatus::Failed;
             record.error = report.error().describe();
         }
         // FxT writes its buffer into the run folder at shutdown, and libfxt exits the process
@@ -387,8 +391,8 @@ WorkloadResult<RecordOutcome> executeRecord(RecordPlan& plan,
     }
     record.totalSeconds = std::chrono::duration<double>(Clock::now() - start).count();
     record.traceFiles = traceFiles(plan.outDir);
-    if (record.traceFiles.empty() && record.status != "failed") {
-        record.status = "failed";
+    if (record.traceFiles.empty() && record.status != RunStatus::Failed) {
+        record.status = RunStatus::Failed;
         record.error = "StarPU wrote no prof_file_* into " + plan.outDir.string();
     }
     // libfxt only prints a line when it cannot write the whole trace (a full disk) and goes
@@ -397,20 +401,20 @@ WorkloadResult<RecordOutcome> executeRecord(RecordPlan& plan,
     const std::string diskNote = fullDiskNote(plan.outDir);
     for (const auto& name : record.traceFiles) {
         if (auto whole = tracer::checkFxtWhole(plan.outDir / name); !whole) {
-            record.status = "failed";
+            record.status = RunStatus::Failed;
             record.error = whole.error().describe() + diskNote;
             break;
         }
     }
-    if (record.status != "failed" && !record.traceFiles.empty() && !diskNote.empty()) {
-        record.status = "failed";
+    if (record.status != RunStatus::Failed && !record.traceFiles.empty() && !diskNote.empty()) {
+        record.status = RunStatus::Failed;
         record.error = "the trace in " + plan.outDir.string() + " may be cut short" + diskNote;
     }
     outcome.status = record.status;
-    outcome.runJson = plan.outDir / "run.json";
-    auto written = writeTextFile(outcome.runJson, runJson(plan, record).dump(2) + "\n");
+    outcome.runJson = tracer::run::RunFolder(plan.outDir).runJson();
+    auto written = writeRunJson(outcome.runJson, plan, record);
     if (!written) {
-        outcome.status = "failed";
+        outcome.status = RunStatus::Failed;
         record.error += (record.error.empty() ? "" : "; ") + written.error().describe()
                         + fullDiskNote(plan.outDir);
     }

@@ -2,7 +2,7 @@
 // Runs a planned recording: creates and checks the run folder, configures StarPU's FxT tracing
 // through its environment (prefix = run folder, buffer sized for the whole run), trains, shuts
 // StarPU down (which writes the trace) and writes run.json. Ctrl-C stops at the next batch
-// boundary and the run is kept, marked "interrupted"; SIGTERM and SIGHUP do the same.
+// boundary and the run is kept, marked interrupted; SIGTERM and SIGHUP do the same.
 
 #include "workloads/record/record_plan.hpp"
 #include "workloads/record/run_json.hpp"
@@ -14,14 +14,14 @@
 namespace starscope::workloads {
 
 struct RecordOutcome {
-    std::string status; // completed | interrupted | failed
+    tracer::run::RunStatus status = tracer::run::RunStatus::Failed;
     std::filesystem::path runJson;
-    RunRecord record;
+    RecordedRun record;
 };
 
 // Errors returned here happen before StarPU starts (the run folder cannot be created or
 // written) and leave nothing behind. Failures after that are reported in the outcome, with a
-// run.json marked "failed". Progress goes to `progress` when showProgress is set.
+// run.json marked failed. Progress goes to `progress` when showProgress is set.
 WorkloadResult<RecordOutcome> executeRecord(RecordPlan& plan,
                                             const std::vector<std::string>& command,
                                             std::ostream& progress, bool showProgress);

@@ -5,180 +5,149 @@
 
 #include <starpu.h>
 
+#include <algorithm>
+
 namespace starscope::workloads {
+
+namespace run = tracer::run;
 
 namespace {
 
-using nlohmann::json;
-
-json unavailable(const std::string& reason) {
-    return json{{"available", false}, {"reason", reason}};
-}
-
-json papiJson(const PapiReport& papi) {
-    if (!papi.available) {
-        json out = unavailable(papi.reason);
-        json events = json::array();
-        for (const auto& event : papi.events) {
-            events.push_back(
-                {{"name", event.name}, {"available", false}, {"reason", event.reason}});
-        }
-        out["events"] = events;
-        return out;
+// What PAPI counted; where it could not, every event says why (never zeros).
+run::PapiRecord papiRecord(const PapiReport& papi) {
+    run::PapiRecord out;
+    out.availability = {true, papi.available, papi.available ? std::string() : papi.reason};
+    if (papi.available) {
+        out.workers = papi.workers;
     }
-    json out{{"available", true}, {"workers", papi.workers}};
-    json events = json::array();
-    long long instructions = -1;
-    long long cycles = -1;
+    std::optional<long long> instructions;
+    std::optional<long long> cycles;
     for (const auto& event : papi.events) {
-        if (!event.available) {
-            events.push_back(
-                {{"name", event.name}, {"available", false}, {"reason", event.reason}});
+        if (!papi.available || !event.available) {
+            out.events.push_back({event.name, false, event.reason, 0, {}});
             continue;
         }
-        events.push_back({{"name", event.name},
-                          {"available", true},
-                          {"total", event.total},
-                          {"per_worker", event.perWorker}});
+        out.events.push_back({event.name, true, "", event.total, event.perWorker});
         if (event.name == "PAPI_TOT_INS") {
             instructions = event.total;
         } else if (event.name == "PAPI_TOT_CYC") {
             cycles = event.total;
         }
     }
-    out["events"] = events;
-    if (instructions >= 0 && cycles > 0) {
-        out["ipc"] = static_cast<double>(instructions) / static_cast<double>(cycles);
-    } else {
-        out["ipc"] = unavailable("needs both PAPI_TOT_INS and PAPI_TOT_CYC");
+    if (papi.available) {
+        if (instructions && cycles && *cycles > 0) {
+            out.ipc = static_cast<double>(*instructions) / static_cast<double>(*cycles);
+        } else {
+            out.ipcReason = "needs both PAPI_TOT_INS and PAPI_TOT_CYC";
+        }
     }
     return out;
 }
 
-json energyJson(const EnergyReport& energy) {
-    if (!energy.available) {
-        return unavailable(energy.reason);
+run::EnergyRecord energyRecord(const EnergyReport& energy) {
+    run::EnergyRecord out;
+    out.availability = {true, energy.available, energy.available ? std::string() : energy.reason};
+    if (energy.available) {
+        out.joules = energy.joules;
+        out.domains = energy.domains;
     }
-    return json{{"available", true}, {"joules", energy.joules}, {"domains", energy.domains}};
+    return out;
 }
 
-json arenasJson(const RunRecord& record) {
-    json arenas = json::array();
-    if (!record.train) {
-        return arenas;
-    }
-    for (const auto& arena : record.train->arenas) {
-        json entry{{"name", arena.name},
-                   {"role", arena.role},
-                   {"peak_bytes", arena.stats.peakBytes},
-                   {"bytes_reserved", arena.stats.bytesReserved},
-                   {"blocks", arena.stats.blocks},
-                   {"resets", arena.stats.resets},
-                   {"deferred_resets", arena.stats.deferredResets},
-                   {"handles_released", arena.stats.handlesReleased},
-                   {"wait_ns", arena.stats.totalWaitNs},
-                   {"max_wait_ns", arena.stats.maxWaitNs}};
-        if (record.sde.available) {
-            const auto found = record.sde.values.find(arena.name);
-            entry["sde"] = found == record.sde.values.end()
-                               ? unavailable("not read through PAPI")
-                               : json{{"available", true}, {"values", found->second}};
+// The arenas' own statistics, with their counters as PAPI's sde component read them back.
+void addArenas(const TrainReport& train, const SdeReport& sde, run::RunRecord& out) {
+    std::map<std::string, std::uint64_t> peaks;
+    for (const auto& arena : train.arenas) {
+        const auto& s = arena.stats;
+        run::ArenaRecord entry{arena.name,         arena.role,         s.peakBytes,
+                               s.bytesReserved,    s.blocks,           s.resets,
+                               s.deferredResets,   s.handlesReleased,  s.totalWaitNs,
+                               s.maxWaitNs,        {},                 {}};
+        const auto found = sde.values.find(arena.name);
+        if (!sde.available) {
+            entry.sde = {true, false, sde.reason};
+        } else if (found == sde.values.end()) {
+            entry.sde = {true, false, "not read through PAPI"};
         } else {
-            entry["sde"] = unavailable(record.sde.reason);
+            entry.sde = {true, true, ""};
+            entry.sdeValues = found->second;
         }
-        arenas.push_back(entry);
+        peaks[arena.name] = s.peakBytes;
+        out.arenas.push_back(std::move(entry));
     }
-    return arenas;
+    out.peakArenaBytes = std::move(peaks);
+}
+
+void addTraining(const TrainReport& t, run::RunRecord& out) {
+    for (const auto& e : t.epochs) {
+        out.epochStats.push_back({e.epoch, e.batches, e.loss, e.accuracy, e.seconds});
+    }
+    out.trainTimeS = t.trainSeconds;
+    out.evalTimeS = t.evalSeconds;
+    out.batchesRun = t.batchesLoaded;
+    out.tasks.submitted = t.tasksSubmitted;
+    out.test = t.testAccuracy
+                   ? run::TestRecord{t.testImages, *t.testAccuracy, t.testLoss.value_or(0.0), ""}
+                   : run::TestRecord{0, std::nullopt, 0.0,
+                                     t.interrupted ? "interrupted before the evaluation" : "not evaluated"};
+}
+
+std::string starpuVersion() {
+    int major = 0;
+    int minor = 0;
+    int release = 0;
+    starpu_get_version(&major, &minor, &release);
+    return std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(release);
 }
 
 } // namespace
 
-json runJson(const RecordPlan& plan, const RunRecord& record) {
+run::RunRecord runRecord(const RecordPlan& plan, const RecordedRun& recorded) {
     const auto& o = plan.options;
-    json out;
-    out["format"] = "starscope-run";
-    out["version"] = kRunJsonVersion;
-    out["status"] = record.status;
-    if (!record.error.empty()) {
-        out["error"] = record.error;
+    run::RunRecord out;
+    out.status = recorded.status;
+    out.error = recorded.error;
+    if (recorded.status == run::RunStatus::Interrupted && recorded.interruptSignal != 0) {
+        out.interruptedBy = stopSignalName(recorded.interruptSignal);
     }
-    if (record.status == "interrupted" && record.interruptSignal != 0) {
-        out["interrupted_by"] = stopSignalName(record.interruptSignal);
-    }
-    out["started_at"] = record.startedAt;
-    out["command"] = record.command;
-    out["strategy"] = {
-        {"arenas", plan.arenasName}, {"ring_slots", plan.ringSlots}, {"loader", o.loader}};
+    out.startedAt = recorded.startedAt;
+    out.command = recorded.command;
+    out.strategy = {plan.arenasName, plan.ringSlots, o.loader, ""};
     const auto& train = plan.dataset->train();
     const auto& test = plan.dataset->test();
-    out["dataset"] = {
-        {"dir", plan.datasetDir.string()},
-        {"train_images", train.count()},
-        {"test_images", test.count()},
-        {"rows", train.rows()},
-        {"cols", train.cols()},
-        {"train_images_used", plan.train.trainLimit == 0
-                                  ? std::size_t{train.count()}
-                                  : std::min<std::size_t>(plan.train.trainLimit, train.count())}};
-    out["batch_size"] = o.batchSize;
-    out["epochs"] = o.epochs;
-    out["batches_per_epoch"] = plan.batchesPerEpoch;
-    out["chunk"] = o.chunk;
-    out["learning_rate"] = o.learningRate;
-    out["seed"] = o.seed;
-    out["workers"] = plan.workers;
-    out["scheduler"] = plan.sched;
-    int major = 0, minor = 0, release = 0;
-    starpu_get_version(&major, &minor, &release);
-    out["starpu"] = {{"version", std::to_string(major) + "." + std::to_string(minor) + "."
-                                     + std::to_string(release)},
-                     {"fxt",
-                      {{"prefix", plan.outDir.string()},
-                       {"trace", 1},
-                       {"buffer_size_mb", plan.traceBufferMb},
-                       {"trace_files", record.traceFiles}}}};
-    out["wall_time_s"] = record.wallSeconds;
-    out["total_time_s"] = record.totalSeconds;
-
-    json epochs = json::array();
-    json tasks{{"estimated", plan.estimatedTasks}};
-    if (record.train) {
-        const auto& t = *record.train;
-        for (const auto& e : t.epochs) {
-            epochs.push_back({{"epoch", e.epoch},
-                              {"batches", e.batches},
-                              {"loss", e.loss},
-                              {"accuracy", e.accuracy},
-                              {"seconds", e.seconds}});
-        }
-        out["train_time_s"] = t.trainSeconds;
-        out["eval_time_s"] = t.evalSeconds;
-        out["batches_run"] = t.batchesLoaded;
-        tasks["submitted"] = t.tasksSubmitted;
-        out["test"] = t.testAccuracy
-                          ? json{{"images", t.testImages},
-                                 {"accuracy", *t.testAccuracy},
-                                 {"loss", t.testLoss.value_or(0.0)}}
-                          : json{{"images", 0},
-                                 {"accuracy", nullptr},
-                                 {"reason", t.interrupted ? "interrupted before the evaluation"
-                                                          : "not evaluated"}};
+    out.dataset = run::DatasetRecord{
+        plan.datasetDir.string(), train.count(), test.count(), train.rows(), train.cols(),
+        plan.train.trainLimit == 0 ? std::uint64_t{train.count()}
+                                   : std::min<std::uint64_t>(plan.train.trainLimit, train.count())};
+    out.batchSize = o.batchSize;
+    out.epochs = o.epochs;
+    out.batchesPerEpoch = plan.batchesPerEpoch;
+    out.chunk = o.chunk;
+    out.learningRate = o.learningRate;
+    out.seed = o.seed;
+    out.workers = plan.workers;
+    out.scheduler = plan.sched;
+    out.starpuVersion = starpuVersion();
+    out.fxt = {plan.outDir.string(), plan.traceBufferMb, recorded.traceFiles};
+    out.wallTimeS = recorded.wallSeconds;
+    out.totalTimeS = recorded.totalSeconds;
+    out.tasks.estimated = plan.estimatedTasks;
+    out.tasks.executed = recorded.tasksExecuted;
+    if (recorded.train) {
+        addTraining(*recorded.train, out);
+        addArenas(*recorded.train, recorded.sde, out);
     }
-    if (record.tasksExecuted) {
-        tasks["executed"] = *record.tasksExecuted;
-    }
-    out["epoch_stats"] = epochs;
-    out["tasks"] = tasks;
-    out["counters"] = {{"papi", papiJson(record.papi)}, {"energy", energyJson(record.energy)}};
-    out["arenas"] = arenasJson(record);
-    json peaks = json::object();
-    if (record.train) {
-        for (const auto& arena : record.train->arenas) {
-            peaks[arena.name] = arena.stats.peakBytes;
-        }
-    }
-    out["peak_arena_bytes"] = peaks;
+    out.papi = papiRecord(recorded.papi);
+    out.energy = energyRecord(recorded.energy);
     return out;
+}
+
+WorkloadResult<Done> writeRunJson(const std::filesystem::path& path, const RecordPlan& plan,
+                                  const RecordedRun& recorded) {
+    if (auto written = run::writeRunRecord(path, runRecord(plan, recorded)); !written) {
+        return workloadError(ErrorCode::Io, written.error().message, path.string());
+    }
+    return Done{};
 }
 
 WorkloadResult<Done> writeTextFile(const std::filesystem::path& path, const std::string& text) {

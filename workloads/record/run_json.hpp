@@ -1,26 +1,27 @@
 #pragma once
-// run.json: what a recorded run was (strategy, dataset, parameters, StarPU and FxT settings)
-// and what it measured (times, loss/accuracy per epoch, test accuracy, tasks, counters, arena
-// peaks), written atomically (temp file + fsync + rename) so a reader never sees half a file.
+// What `record` measured, and the run.json it makes of it: the measurements are turned into the
+// run model's RunRecord (tracer/run/run_record.hpp) and written by the model's one writer,
+// atomically (temp file + fsync + rename), so a reader never sees half a file and record
+// writes exactly what compare, sweep and the viewer read.
 
+#include "tracer/run/run_record.hpp"
 #include "workloads/record/counters.hpp"
 #include "workloads/record/record_plan.hpp"
 #include "workloads/train/trainer.hpp"
 
 #include <filesystem>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace starscope::workloads {
 
-inline constexpr int kRunJsonVersion = 1;
-
-struct RunRecord {
-    std::string status = "failed"; // completed | interrupted | failed
-    std::string error;             // why, when failed
-    int interruptSignal = 0;       // SIGINT, SIGTERM or SIGHUP when interrupted
+// The recorder's measurements while it runs, in the form they come from StarPU, PAPI, RAPL
+// and the trainer.
+struct RecordedRun {
+    tracer::run::RunStatus status = tracer::run::RunStatus::Failed;
+    std::string error;       // why, when failed
+    int interruptSignal = 0; // SIGINT, SIGTERM or SIGHUP when interrupted
     std::optional<TrainReport> train;
     PapiReport papi;
     EnergyReport energy;
@@ -33,7 +34,12 @@ struct RunRecord {
     std::vector<std::string> command;
 };
 
-nlohmann::json runJson(const RecordPlan& plan, const RunRecord& record);
+// The run.json content of a recorded run (StarPU's version is read from the library linked).
+tracer::run::RunRecord runRecord(const RecordPlan& plan, const RecordedRun& run);
+
+// Writes runRecord(plan, run) to path with the run model's writer.
+WorkloadResult<Done> writeRunJson(const std::filesystem::path& path, const RecordPlan& plan,
+                                  const RecordedRun& run);
 
 // Writes text to path with the project's one writer (common/file_writer.hpp): a regular file
 // is replaced atomically, a symlink followed, a FIFO or device written through.

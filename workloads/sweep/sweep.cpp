@@ -1,10 +1,10 @@
 #include "workloads/sweep/sweep.hpp"
 
 #include "workloads/record/folder_lock.hpp"
-#include "workloads/record/run_json.hpp"
 #include "workloads/sweep/sweep_summary.hpp"
 #include "tracer/run/run_folder.hpp"
 #include "tracer/run/run_record.hpp"
+#include "tracer/run/sweep_record.hpp"
 #include "workloads/sigint_handler.hpp"
 
 #include <algorithm>
@@ -13,8 +13,6 @@
 #include <csignal>
 #include <cstring>
 #include <fcntl.h>
-#include <fstream>
-#include <nlohmann/json.hpp>
 #include <ostream>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -23,7 +21,7 @@
 namespace starscope::workloads {
 
 namespace fs = std::filesystem;
-using nlohmann::json;
+using tracer::run::kSweepJsonName;
 
 namespace {
 
@@ -58,8 +56,6 @@ extern "C" void onSweepSignal(int signal) {
     }
 }
 
-const char* kSweepFile = "sweep.json";
-
 std::vector<std::string> sharedRecordArgs(const RecordOptions& o, const std::string& dataset) {
     std::vector<std::string> args{"--epochs",       std::to_string(o.epochs),
                                   "--batches",      std::to_string(o.batches),
@@ -86,6 +82,8 @@ std::optional<tracer::run::RunStatus> runStatus(const fs::path& dir) {
 // Ctrl-C reaches only the sweep; signals are passed on by onSweepSignal. Returns the exit status.
 WorkloadResult<int> runChild(const fs::path& executable, const std::vector<std::string>& args,
                              const fs::path& logFile) {
+    // The run writes its log itself while it runs, so that it can be followed and survives a
+    // sweep that dies: a stream opened here, not the one writer's whole-file replacement.
     const int fd = ::open(logFile.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) {
         return workloadError(ErrorCode::Io, std::string("cannot write: ") + std::strerror(errno),
@@ -143,24 +141,6 @@ WorkloadResult<int> runChild(const fs::path& executable, const std::vector<std::
         return WEXITSTATUS(status);
     }
     return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-}
-
-// The strategies ("arenas+loader") an earlier invocation wrote into dir/sweep.json.
-std::vector<std::string> recordedStrategies(const fs::path& dir) {
-    std::vector<std::string> names;
-    std::ifstream in(dir / kSweepFile);
-    if (!in) {
-        return names;
-    }
-    const json doc = json::parse(in, nullptr, false);
-    if (doc.is_object() && doc.contains("strategies") && doc["strategies"].is_array()) {
-        for (const auto& name : doc["strategies"]) {
-            if (name.is_string()) {
-                names.push_back(name.get<std::string>());
-            }
-        }
-    }
-    return names;
 }
 
 // Run folders "<arenas>-<loader>-r<k>" of the given strategies that the plan does not name, in
@@ -264,7 +244,7 @@ WorkloadResult<SweepPlan> planSweep(const SweepOptions& options) {
         if (const auto holder = folderLockHolder(plan.dir)) {
             return fail(lockedFolderError(plan.dir, "sweep folder", *holder));
         }
-        if (!isEmptyRunFolder(plan.dir) && !fs::exists(plan.dir / kSweepFile, ec)) {
+        if (!isEmptyRunFolder(plan.dir) && !fs::exists(plan.dir / kSweepJsonName, ec)) {
             return workloadError(ErrorCode::Io,
                                  "folder is not empty and holds no sweep.json: choose another "
                                  "--out (a sweep only resumes its own folder)",
@@ -302,18 +282,21 @@ WorkloadResult<SweepPlan> planSweep(const SweepOptions& options) {
         run.args.insert(run.args.end(), {"--out", run.dir.string(), "--force"});
     }
     // Resuming with other record options would mix incomparable runs in one summary.
-    if (std::ifstream in(plan.dir / kSweepFile); in) {
-        const json doc = json::parse(in, nullptr, false);
-        if (!doc.is_object() || !doc.contains("record_args")) {
-            return workloadError(ErrorCode::Corrupt, "not a sweep description",
-                                 (plan.dir / kSweepFile).string());
+    if (const auto path = plan.dir / kSweepJsonName; fs::exists(path, ec) || fs::is_symlink(path, ec)) {
+        const auto earlier = tracer::run::readSweepRecord(path);
+        if (!earlier) {
+            const auto& e = earlier.error();
+            return workloadError(e.code == tracer::ErrorCode::Io ? ErrorCode::Io : ErrorCode::Corrupt, e.message, path.string());
         }
-        if (doc["record_args"] != json(plan.recordArgs)) {
+        if (earlier->recordArgs != plan.recordArgs) {
+            std::string args;
+            for (const auto& a : earlier->recordArgs) {
+                args += (args.empty() ? "" : " ") + a;
+            }
             return workloadError(ErrorCode::InvalidArgument,
-                                 "this sweep was recorded with other record options ("
-                                     + doc["record_args"].dump()
+                                 "this sweep was recorded with other record options (" + args
                                      + "): give the same ones to resume it, or another --out",
-                                 (plan.dir / kSweepFile).string());
+                                 path.string());
         }
     }
     return plan;
@@ -334,20 +317,16 @@ WorkloadResult<SweepOutcome> executeSweep(const SweepPlan& plan, std::ostream& l
     // The strategies in the order they were first asked for (`starscope compare` orders its
     // table by it and takes the first as the default baseline), those of earlier invocations
     // of this sweep included: the folder still holds their runs.
-    std::vector<std::string> strategies = recordedStrategies(plan.dir);
+    std::vector<std::string> strategies = tracer::run::sweepStrategies(plan.dir);
     for (const auto& run : plan.runs) {
         const std::string name = run.arenas + "+" + run.loader;
         if (std::find(strategies.begin(), strategies.end(), name) == strategies.end()) {
             strategies.push_back(name);
         }
     }
-    const json description{{"format", "starscope-sweep"},
-                           {"version", 1},
-                           {"record_args", plan.recordArgs},
-                           {"strategies", strategies}};
-    if (auto written = writeTextFile(plan.dir / kSweepFile, description.dump(2) + "\n");
-        !written) {
-        return fail(written.error());
+    const tracer::run::SweepRecord description{tracer::run::kSweepRecordVersion, plan.recordArgs, strategies};
+    if (auto written = tracer::run::writeSweepRecord(plan.dir / kSweepJsonName, description); !written) {
+        return workloadError(ErrorCode::Io, written.error().message, written.error().file);
     }
     // Stop signals while the sweep runs; the previous handlers come back afterwards.
     g_sigints.store(0);
@@ -357,7 +336,7 @@ WorkloadResult<SweepOutcome> executeSweep(const SweepPlan& plan, std::ostream& l
     const ScopedStopSignals signals(onSweepSignal);
     SweepOutcome outcome;
     const std::size_t total = plan.runs.size();
-    std::vector<std::string> actions(total, "not run");
+    std::vector<SweepAction> actions(total, SweepAction::NotRun);
     for (std::size_t i = 0; i < total; ++i) {
         const auto& run = plan.runs[i];
         const std::string counter =
@@ -370,7 +349,7 @@ WorkloadResult<SweepOutcome> executeSweep(const SweepPlan& plan, std::ostream& l
         }
         if (runStatus(run.dir) == tracer::run::RunStatus::Completed) {
             log << counter << "skip " << run.name << " (completed)\n" << std::flush;
-            actions[i] = "skipped";
+            actions[i] = SweepAction::Skipped;
             ++outcome.skipped;
             continue;
         }
@@ -383,10 +362,11 @@ WorkloadResult<SweepOutcome> executeSweep(const SweepPlan& plan, std::ostream& l
         if (!code) {
             return fail(code.error());
         }
-        actions[i] = "recorded";
+        actions[i] = SweepAction::Recorded;
         ++outcome.recorded;
         const auto status = runStatus(run.dir);
-        log << ": " << (status ? tracer::run::statusName(*status) : "failed (no run.json)");
+        log << ": " << tracer::run::statusName(status.value_or(tracer::run::RunStatus::Failed))
+            << (status ? "" : " (no run.json)");
         const bool interrupted = status == tracer::run::RunStatus::Interrupted;
         if (*code != 0 && !interrupted) {
             ++outcome.failed;
@@ -404,7 +384,7 @@ WorkloadResult<SweepOutcome> executeSweep(const SweepPlan& plan, std::ostream& l
     // Runs of earlier invocations that this one did not ask for (fewer loaders, fewer
     // repetitions) stay in the summary: it covers every run the folder holds.
     for (const auto& run : earlierRuns(plan, strategies)) {
-        outcome.rows.push_back(measureRun(run, outcome.rows.size(), "kept"));
+        outcome.rows.push_back(measureRun(run, outcome.rows.size(), SweepAction::Kept));
     }
     if (auto written = writeSummary(plan.dir, outcome.rows); !written) {
         return fail(written.error());

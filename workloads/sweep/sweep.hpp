@@ -18,6 +18,7 @@
 #include <iosfwd>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace starscope::workloads {
@@ -47,6 +48,15 @@ struct SweepPlan {
     std::vector<SweepRun> runs;          // in recording order
 };
 
+// What this invocation did with a run, as the summary says it.
+enum class SweepAction {
+    Recorded, // recorded now
+    Skipped,  // completed by an earlier invocation, left as it was
+    NotRun,   // the sweep stopped before it
+    Kept,     // a run of an earlier invocation that this one did not ask for
+};
+std::string_view actionName(SweepAction action);
+
 // One line of the summary: the run model's figures of the run (tracer/run/), absent when the
 // run has no readable trace; every n/a figure carries its reason.
 struct SweepRow {
@@ -56,7 +66,7 @@ struct SweepRow {
     std::string loader;
     std::size_t repetition = 0;
     tracer::run::RunStatus status = tracer::run::RunStatus::NotRun;
-    std::string action; // recorded | skipped | not run | kept (a run of an earlier invocation)
+    SweepAction action = SweepAction::NotRun;
     std::optional<tracer::run::RunFigures> figures;
     std::string note; // why the run failed or has no figures
 };

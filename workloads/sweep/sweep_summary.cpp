@@ -4,6 +4,7 @@
 #include "tracer/run/run_folder.hpp"
 #include "workloads/record/run_json.hpp"
 
+#include <array>
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -42,7 +43,23 @@ void addNote(std::string& note, const std::string& more) { note += (note.empty()
 
 } // namespace
 
-SweepRow measureRun(const SweepRun& run, std::size_t order, const std::string& action) {
+std::string_view actionName(SweepAction action) {
+    // A run the sweep never started has that status too: one word for both.
+    static constexpr std::array<std::pair<SweepAction, std::string_view>, 4> kNames{{
+        {SweepAction::Recorded, "recorded"},
+        {SweepAction::Skipped, "skipped"},
+        {SweepAction::NotRun, tracer::run::statusName(RunStatus::NotRun)},
+        {SweepAction::Kept, "kept"},
+    }};
+    for (const auto& [value, name] : kNames) {
+        if (value == action) {
+            return name;
+        }
+    }
+    return "unknown";
+}
+
+SweepRow measureRun(const SweepRun& run, std::size_t order, SweepAction action) {
     SweepRow row;
     row.order = order;
     row.run = run.name;
@@ -52,7 +69,7 @@ SweepRow measureRun(const SweepRun& run, std::size_t order, const std::string& a
     row.action = action;
     std::error_code ec;
     if (!fs::exists(run.dir / tracer::run::kRunJsonName, ec)) {
-        if (action != "not run") {
+        if (action != SweepAction::NotRun) {
             row.status = RunStatus::Failed;
             row.note = "no run.json";
         }
@@ -86,11 +103,11 @@ WorkloadResult<Done> writeSummary(const fs::path& dir, const std::vector<SweepRo
     for (const auto& r : rows) {
         const std::string status(tracer::run::statusName(r.status));
         csv << r.order << "," << csvField(r.run) << "," << csvField(r.arenas) << ","
-            << csvField(r.loader) << "," << r.repetition << "," << status << "," << r.action;
+            << csvField(r.loader) << "," << r.repetition << "," << status << "," << actionName(r.action);
         json entry{{"order", r.order},           {"run", r.run},
                    {"arenas", r.arenas},         {"loader", r.loader},
                    {"repetition", r.repetition}, {"status", status},
-                   {"action", r.action}};
+                   {"action", actionName(r.action)}};
         // A figure is a number, or null with its reason under "na" (and in the CSV's note).
         json na = json::object();
         std::string note = r.note;

@@ -6,7 +6,7 @@
 
 namespace starscope::workloads {
 
-SweepRow measureRun(const SweepRun& run, std::size_t order, const std::string& action);
+SweepRow measureRun(const SweepRun& run, std::size_t order, SweepAction action);
 
 // summary.csv and summary.json in dir, each written atomically.
 WorkloadResult<Done> writeSummary(const std::filesystem::path& dir,

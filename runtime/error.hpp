@@ -1,9 +1,11 @@
 #pragma once
-// The runtime library's one error type. Expected failures (StarPU not initialised, pinned
+// The runtime library's one error type (common/error.hpp's shape with the runtime's codes; a
+// runtime failure seldom names a file). Expected failures (StarPU not initialised, pinned
 // memory exhausted, a bad loader name or configuration, a PAPI/SDE registration refused) come
 // back as Result<T, RuntimeError>; programming errors (a pointer outside the arena, a
 // non-power-of-two alignment) assert instead.
 
+#include "common/error.hpp"
 #include "common/result.hpp"
 
 #include <cstdint>
@@ -20,13 +22,7 @@ enum class RuntimeErrorCode : std::uint8_t {
     PapiFailed,           // PAPI SDE refused to register a counter
 };
 
-struct RuntimeError {
-    RuntimeErrorCode code = RuntimeErrorCode::InvalidArgument;
-    // Names what failed and why, e.g. "arena 'batch0': starpu_malloc of 1048576 bytes failed".
-    std::string message;
-
-    bool operator==(const RuntimeError&) const = default;
-};
+using RuntimeError = Error<RuntimeErrorCode>;
 
 template <typename T>
 using RuntimeResult = Result<T, RuntimeError>;

@@ -1,6 +1,8 @@
 #pragma once
-// The workloads library's one error type: what went wrong and in which file or flag.
+// The workloads library's one error type: what went wrong and in which file or flag
+// (common/error.hpp's shape with the workloads' codes).
 
+#include "common/error.hpp"
 #include "common/result.hpp"
 
 #include <cstdint>
@@ -18,25 +20,7 @@ enum class ErrorCode : std::uint8_t {
     Runtime,         // StarPU or PAPI refused something
 };
 
-struct WorkloadError {
-    ErrorCode code = ErrorCode::Io;
-    std::string message;
-    std::string file;                    // file or folder concerned, or "--flag"
-    std::optional<std::uint64_t> offset; // byte offset in file, where it applies
-
-    // "file: byte 12: message" (parts omitted where unknown).
-    std::string describe() const {
-        std::string out;
-        if (!file.empty()) {
-            out += file + ": ";
-        }
-        if (offset) {
-            out += "byte " + std::to_string(*offset) + ": ";
-        }
-        return out + message;
-    }
-    bool operator==(const WorkloadError&) const = default;
-};
+using WorkloadError = Error<ErrorCode>;
 
 template <typename T> using WorkloadResult = Result<T, WorkloadError>;
 

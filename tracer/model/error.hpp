@@ -1,11 +1,11 @@
 #pragma once
-// The tracer library's one error type: what went wrong, in which file, at which byte offset.
+// The tracer library's one error type: what went wrong, in which file, at which byte offset
+// (common/error.hpp's shape with the tracer's codes).
 
+#include "common/error.hpp"
 #include "common/result.hpp"
 
 #include <cstdint>
-#include <optional>
-#include <string>
 
 namespace starscope::tracer {
 
@@ -20,25 +20,7 @@ enum class ErrorCode : std::uint8_t {
     InvalidArgument, // a bad option or flag
 };
 
-struct TraceError {
-    ErrorCode code = ErrorCode::Io;
-    std::string message;
-    std::string file;
-    std::optional<std::uint64_t> offset;
-
-    // "file: byte 1234: message" (parts omitted where unknown).
-    std::string describe() const {
-        std::string out;
-        if (!file.empty()) {
-            out += file + ": ";
-        }
-        if (offset) {
-            out += "byte " + std::to_string(*offset) + ": ";
-        }
-        return out + message;
-    }
-    bool operator==(const TraceError&) const = default;
-};
+using TraceError = Error<ErrorCode>;
 
 template <typename T>
 using TraceResult = Result<T, TraceError>;

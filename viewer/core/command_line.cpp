@@ -9,7 +9,8 @@ namespace starscope::viewer {
 namespace {
 
 ViewerError bad(std::string_view flag, std::string_view text, std::string_view why) {
-    return {std::string(flag) + ": '" + std::string(text) + "' " + std::string(why)};
+    return {ViewerErrorCode::InvalidArgument,
+            std::string(flag) + ": '" + std::string(text) + "' " + std::string(why)};
 }
 
 } // namespace

@@ -26,8 +26,9 @@ ViewerResult<Alignment> parseAlignment(std::string_view text, std::string_view f
             return Alignment{AlignMode::Marker, value};
         }
     }
-    return fail(ViewerError{std::string(flag) + ": '" + std::string(text)
-                            + "' is not an alignment (expected start, marker:K with K >= 0, or normalized)"});
+    return fail(ViewerError{ViewerErrorCode::InvalidArgument,
+                            std::string(flag) + ": '" + std::string(text)
+                                + "' is not an alignment (expected start, marker:K with K >= 0, or normalized)"});
 }
 
 std::string describeAlignment(const Alignment& alignment) {
@@ -89,8 +90,9 @@ ViewerResult<std::vector<ComparedRun>> alignRuns(const std::vector<ComparedRun>&
         map.origin = static_cast<double>(d.activityBegin);
         if (alignment.mode == AlignMode::Marker) {
             if (alignment.marker >= d.batchMarkers.size()) {
-                return fail(ViewerError{"--align marker:" + std::to_string(alignment.marker) + ": " + d.source + " has "
-                                        + std::to_string(d.batchMarkers.size()) + " batch_begin markers"});
+                return fail(ViewerError{ViewerErrorCode::InvalidArgument,
+                                        "--align marker:" + std::to_string(alignment.marker) + ": " + d.source
+                                            + " has " + std::to_string(d.batchMarkers.size()) + " batch_begin markers"});
             }
             map.origin = static_cast<double>(d.trace.markers[d.batchMarkers[alignment.marker]].time);
         } else if (alignment.mode == AlignMode::Normalized) {
@@ -126,13 +128,13 @@ ViewerResult<std::vector<ComparedRun>> alignRuns(const std::vector<ComparedRun>&
 
 ViewerResult<LoadedComparison> loadComparison(const std::vector<fs::path>& inputs, TimeNs thresholdNs) {
     if (inputs.empty()) {
-        return fail(ViewerError{"--compare needs at least one run folder"});
+        return fail(ViewerError{ViewerErrorCode::InvalidArgument, "--compare needs at least one run folder"});
     }
     LoadedComparison out;
     for (const auto& input : inputs) {
         auto document = loadDocument(input);
         if (!document) {
-            return fail(ViewerError{document.error().describe()});
+            return fail(ViewerError{ViewerErrorCode::Input, document.error().describe()});
         }
         auto barriers = std::make_shared<const Barriers>(computeBarriers(**document, thresholdNs));
         out.figures.push_back(measureRun(**document, input, thresholdNs));

@@ -1,18 +1,23 @@
 #pragma once
-// The viewer's one error type: a message naming the file or flag and what was wrong with it.
-// Reading errors keep the tracer's message (file, byte offset) verbatim.
+// The viewer's one error type (common/error.hpp's shape with the viewer's codes): a message
+// naming the file or flag and what was wrong with it. Reading errors keep the tracer's message
+// (file, byte offset) verbatim.
 
+#include "common/error.hpp"
 #include "common/result.hpp"
 
-#include <string>
+#include <cstdint>
 
 namespace starscope::viewer {
 
-struct ViewerError {
-    std::string message;
-
-    bool operator==(const ViewerError&) const = default;
+enum class ViewerErrorCode : std::uint8_t {
+    InvalidArgument, // a bad flag or flag value
+    Input,           // a trace or run that cannot be read (the tracer's message kept)
+    Io,              // a picture that cannot be written
+    Unsupported,     // a picture format the viewer does not write
 };
+
+using ViewerError = Error<ViewerErrorCode>;
 
 template <typename T>
 using ViewerResult = Result<T, ViewerError>;

@@ -155,8 +155,9 @@ ViewerResult<Done> renderComparison(const LoadedComparison& loaded, const Alignm
                                     const QString& output) {
     const QString suffix = QFileInfo(output).suffix().toLower();
     if (suffix != QLatin1String("png") && suffix != QLatin1String("jpg") && suffix != QLatin1String("jpeg")) {
-        return fail(ViewerError{output.toStdString() + ": unsupported picture format '." + suffix.toStdString()
-                                + "' for --compare (use .png or .jpg)"});
+        return fail(ViewerError{ViewerErrorCode::Unsupported,
+                                output.toStdString() + ": unsupported picture format '." + suffix.toStdString()
+                                    + "' for --compare (use .png or .jpg)"});
     }
     ComparisonView view;
     view.resize(size.width, size.height);

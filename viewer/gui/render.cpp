@@ -40,23 +40,25 @@ QImage renderImage(std::shared_ptr<const TraceDocument> document, std::shared_pt
 ViewerResult<Done> savePicture(const QString& output, const std::function<bool(const QString& file)>& save) {
     const QTemporaryDir scratch;
     if (!scratch.isValid()) {
-        return fail(ViewerError{output.toStdString() + ": cannot make a temporary folder to draw in: "
-                                + scratch.errorString().toStdString()});
+        return fail(ViewerError{ViewerErrorCode::Io,
+                                output.toStdString() + ": cannot make a temporary folder to draw in: "
+                                    + scratch.errorString().toStdString()});
     }
     const QString drawn = scratch.filePath(QStringLiteral("picture.") + QFileInfo(output).suffix());
     if (!save(drawn)) {
-        return fail(ViewerError{output.toStdString() + ": cannot draw the picture"});
+        return fail(ViewerError{ViewerErrorCode::Io, output.toStdString() + ": cannot draw the picture"});
     }
     QFile file(drawn);
     if (!file.open(QIODevice::ReadOnly)) {
-        return fail(ViewerError{output.toStdString() + ": cannot read the drawn picture back: "
-                                + file.errorString().toStdString()});
+        return fail(ViewerError{ViewerErrorCode::Io,
+                                output.toStdString() + ": cannot read the drawn picture back: "
+                                    + file.errorString().toStdString()});
     }
     const QByteArray bytes = file.readAll();
     const auto written = files::writeFile(output.toStdString(),
                                           std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
     if (!written) {
-        return fail(ViewerError{written.error().describe()});
+        return fail(ViewerError{ViewerErrorCode::Io, written.error().describe()});
     }
     return Done{};
 }
@@ -73,8 +75,9 @@ ViewerResult<Done> exportPlot(GanttPlot& plot, const QString& output) {
             return plot.savePdf(file, plot.width(), plot.height(), QCP::epNoCosmetic);
         };
     } else {
-        return fail(ViewerError{output.toStdString() + ": unsupported picture format '." + suffix.toStdString()
-                                + "' (use .png, .jpg or .pdf)"});
+        return fail(ViewerError{ViewerErrorCode::Unsupported,
+                                output.toStdString() + ": unsupported picture format '." + suffix.toStdString()
+                                    + "' (use .png, .jpg or .pdf)"});
     }
     return savePicture(output, save);
 }

@@ -4,9 +4,9 @@
 //
 //   starscope-viewer-replot-bench [--spans-millions N] [--repeats N] [--size WxH]
 
+#include "tests/support/synthetic_trace.hpp"
 #include "viewer/core/command_line.hpp"
 #include "viewer/core/span_folding.hpp"
-#include "viewer/core/synthetic_trace.hpp"
 #include "viewer/core/trace_document.hpp"
 #include "viewer/gui/gantt_plot.hpp"
 #include "viewer/gui/gantt_plottable.hpp"

@@ -1,13 +1,12 @@
-// Writes a synthetic batched-training trace (viewer/core/synthetic_trace.hpp) as a native
+// Writes a synthetic batched-training trace (tests/support/synthetic_trace.hpp) as a native
 // starscope trace, so benchmarks and screenshots can run the real starscope-viewer binary on
 // traces of any size without recording a run.
 //
 //   starscope-viewer-synth OUT [--workers N] [--epochs N] [--batches N] [--tasks-per-worker N]
 //                              [--task-us X] [--barrier-us X] [--jitter X] [--seed N]
 
-#include "tracer/exporters/exporters.hpp"
+#include "tests/support/synthetic_trace.hpp"
 #include "tracer/native/native_format.hpp"
-#include "viewer/core/synthetic_trace.hpp"
 
 #include <charconv>
 #include <cstdio>

@@ -1,6 +1,9 @@
 #pragma once
 // Deterministic traces with the shape of a batched training loop, for render tests (exact,
-// known positions) and for benchmarks (millions of spans) without recording a run.
+// known positions) and for benchmarks (millions of spans) without recording a run. Test and
+// benchmark support (the starscope_synthetic library, built with tests and benchmarks only):
+// no shipped library carries it. Its names stay in the viewer's namespace, whose tests and
+// benchmarks are its users.
 //
 // Batch b starts at b * period(). The main thread submits for submitNs, then waits for all
 // tasks; workers sleep until the submission ends, then run their share of the batch's tasks,

@@ -2,10 +2,10 @@
 // (n/a where the machine had no PMU), the statistics model, and the headless render: every
 // panel drawn, and with --align marker:K the K-th batch marker at the same x in every panel.
 
+#include "tests/support/synthetic_trace.hpp"
 #include "tests/support/test_support.hpp"
 #include "tests/viewer/qt_test_environment.hpp"
 #include "viewer/core/comparison.hpp"
-#include "viewer/core/synthetic_trace.hpp"
 #include "viewer/gui/comparison_charts.hpp"
 #include "viewer/gui/comparison_model.hpp"
 #include "viewer/gui/comparison_view.hpp"

@@ -1,9 +1,9 @@
 // The barrier list and the range statistics under QAbstractItemModelTester, and their
 // contents against the analysis they show.
 
+#include "tests/support/synthetic_trace.hpp"
 #include "tests/viewer/qt_test_environment.hpp"
 #include "tracer/analysis/stats.hpp"
-#include "viewer/core/synthetic_trace.hpp"
 #include "viewer/gui/barrier_list_model.hpp"
 #include "viewer/gui/range_stats_model.hpp"
 

@@ -5,7 +5,7 @@
 #include "tests/viewer/qt_test_environment.hpp"
 #include "tracer/exporters/exporters.hpp"
 #include "tracer/native/native_format.hpp"
-#include "viewer/core/synthetic_trace.hpp"
+#include "tests/support/synthetic_trace.hpp"
 #include "viewer/gui/barrier_list_model.hpp"
 #include "viewer/gui/gantt_plot.hpp"
 #include "viewer/gui/main_window.hpp"

@@ -5,7 +5,7 @@
 #include "tests/support/fifo_reader.hpp"
 #include "tests/support/test_support.hpp"
 #include "tests/viewer/qt_test_environment.hpp"
-#include "viewer/core/synthetic_trace.hpp"
+#include "tests/support/synthetic_trace.hpp"
 #include "viewer/gui/gantt_plot.hpp"
 #include "viewer/gui/overlay_plottable.hpp"
 #include "viewer/gui/qt_support.hpp"

@@ -1,4 +1,4 @@
-#include "viewer/core/synthetic_trace.hpp"
+#include "tests/support/synthetic_trace.hpp"
 
 #include <gtest/gtest.h>
 

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <initializer_list>
 #include <set>
 #include <string>
 
@@ -55,17 +56,24 @@ TEST(TimeFormat, DeepZoomLabelsStayDistinct) {
     EXPECT_EQ(formatTick(start + 2e3, plan), "5.000002 s");
 }
 
-TEST(TimeFormat, DurationsKeepThreeSignificantDecimals) {
+// The viewer prints durations as the CLI does: the tracer's one formatter.
+TEST(TimeFormat, DurationsAreTheTracersFormat) {
     EXPECT_EQ(formatDuration(850.0), "850 ns");
-    EXPECT_EQ(formatDuration(87'100.0), "87.10 us");
+    EXPECT_EQ(formatDuration(87'100.0), "87.1 us");
     EXPECT_EQ(formatDuration(1.204e9), "1.204 s");
-    EXPECT_EQ(formatDuration(412.5e6), "412.5 ms");
+    EXPECT_EQ(formatDuration(412.5e6), "412.500 ms");
+    for (const starscope::tracer::TimeNs ns : std::initializer_list<starscope::tracer::TimeNs>{7, 999, 87'100, 12'345'678, 1'204'000'000}) {
+        EXPECT_EQ(formatDuration(static_cast<double>(ns)), starscope::tracer::formatDuration(ns)) << ns;
+    }
 }
 
 // A Paje trace read finer than nanoseconds (ticks of 0.1 ps): sub-nanosecond steps and durations.
 TEST(TimeFormat, SubNanosecondTicks) {
-    EXPECT_EQ(formatDuration(0.3), "0.300 ns");
-    EXPECT_EQ(formatDuration(14.5), "14.50 ns");
+    EXPECT_EQ(formatDuration(0.3), "300.0 ps");
+    EXPECT_EQ(formatDuration(14.5), "14.500 ns");
+    // As the CLI prints a Paje trace read at 0.1 ps.
+    EXPECT_EQ(formatDuration(0.3), starscope::tracer::formatDuration(3'000, 10'000'000'000'000));
+    EXPECT_EQ(formatDuration(14.5), starscope::tracer::formatDuration(145'000, 10'000'000'000'000));
     const auto plan = planTicks(0.0, 5.0, 5, 1e-4);
     EXPECT_DOUBLE_EQ(plan.stepNs, 1.0);
     const auto fine = planTicks(0.0, 0.5, 5, 1e-4);

@@ -69,15 +69,4 @@ std::string formatTick(double ns, const TickPlan& plan) {
     return buffer;
 }
 
-std::string formatDuration(double ns) {
-    const TimeUnit unit = unitFor(ns);
-    const double value = ns / unitScaleNs(unit);
-    const double magnitude = std::abs(value);
-    const bool whole = unit == TimeUnit::Ns && value == std::round(value);
-    const int decimals = whole ? 0 : magnitude >= 100.0 ? 1 : magnitude >= 10.0 ? 2 : 3;
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%.*f %s", decimals, value, unitSuffix(unit));
-    return buffer;
-}
-
 } // namespace starscope::viewer

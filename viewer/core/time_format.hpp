@@ -1,8 +1,11 @@
 #pragma once
 // Tick placement and time labels for the time axis: the unit follows the magnitude of the
 // visible times (ns, us, ms, s) and the decimals follow the tick step, so neighbouring labels
-// always differ.
+// always differ. Durations are printed by the tracer's one formatter, as the CLI prints them.
 
+#include "tracer/analysis/stats.hpp"
+
+#include <cmath>
 #include <string>
 
 namespace starscope::viewer {
@@ -25,8 +28,9 @@ struct TickPlan {
 TickPlan planTicks(double startNs, double endNs, int maxTicks, double minStepNs = 1.0);
 // "12.5 ms" in the plan's unit and decimals; exactly "0" for zero.
 std::string formatTick(double ns, const TickPlan& plan);
-// A duration with three significant decimals in its own unit: "87.1 us", "1.204 s"; whole
-// nanoseconds below 1 us ("7 ns"), fractions only when the value has them ("0.300 ns").
-std::string formatDuration(double ns);
+// A stretch of the time axis (ns, not necessarily whole) in the tracer's duration format
+// (tracer::formatDuration): "87.1 us", "1.204 s"; whole nanoseconds below 1 us ("7 ns"),
+// fractions only when the value has them ("14.500 ns", "300.0 ps").
+inline std::string formatDuration(double ns) { return tracer::formatDurationNs(ns, ns != std::round(ns)); }
 
 } // namespace starscope::viewer

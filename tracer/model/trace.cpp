@@ -1,5 +1,6 @@
 #include "tracer/model/trace.hpp"
 
+#include <algorithm>
 #include <cassert>
 
 namespace starscope::tracer {
@@ -65,6 +66,12 @@ std::size_t Trace::spanCount() const {
         }
     }
     return count;
+}
+
+const RankInfo* Trace::rankInfo(std::int32_t rank) const {
+    const auto it = std::lower_bound(ranks.begin(), ranks.end(), rank,
+                                     [](const RankInfo& r, std::int32_t value) { return r.rank < value; });
+    return it != ranks.end() && it->rank == rank ? &*it : nullptr;
 }
 
 } // namespace starscope::tracer

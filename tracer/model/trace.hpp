@@ -69,7 +69,9 @@ struct Span {
 };
 static_assert(sizeof(Span) <= 24, "spans must stay compact");
 
-enum class LaneKind : std::uint8_t { CpuWorker, CudaWorker, OtherWorker, MainThread };
+// MpiThread: StarPU-MPI's communication thread (starpu_fxt_tool's "MPICt" container): it
+// runs no task, so it is neither a worker nor the main thread.
+enum class LaneKind : std::uint8_t { CpuWorker, CudaWorker, OtherWorker, MainThread, MpiThread };
 
 // A worker or the main (user) thread. levels[0] holds the base state sequence; deeper levels
 // hold states pushed on top of it (Paje Push/Pop). Each level is sorted by start and
@@ -79,10 +81,11 @@ struct Lane {
     LaneKind kind = LaneKind::CpuWorker;
     std::int32_t memoryNode = 0;
     std::int32_t workerId = -1;   // StarPU worker id; -1 for the main thread
+    std::int32_t rank = -1;       // StarPU-MPI rank of its process; -1 in a one-process trace
     std::vector<std::vector<Span>> levels;
 
     const std::vector<Span>& spans() const;   // levels[0], empty when none
-    bool isWorker() const { return kind != LaneKind::MainThread; }
+    bool isWorker() const { return kind != LaneKind::MainThread && kind != LaneKind::MpiThread; }
     bool operator==(const Lane&) const = default;
 };
 
@@ -103,11 +106,47 @@ struct Task {
 struct MarkerEvent {
     TimeNs time = 0;
     std::int32_t lane = -1;          // lane that emitted it; -1 when unknown
+    std::int32_t rank = -1;          // rank of the process that emitted it; -1 in a one-process trace
     bool parsed = false;             // true when text follows the starscope grammar
     markers::Marker marker;          // valid when parsed
     std::string text;                // the raw user event text
 
     bool operator==(const MarkerEvent&) const = default;
+};
+
+// One process of a StarPU-MPI run (one prof file), on the trace's common clock. starpu_fxt_tool
+// maps a rank's recorded FxT time t to t - offset(t): offset is clockOffset up to the first
+// synchronization point (localSyncStart), clockOffsetEnd from the last one on (StarPU 1.4
+// records one at shutdown too), and linear between them, to follow a clock drift.
+struct RankInfo {
+    std::int32_t rank = 0;
+    std::int32_t worldSize = 0;      // 0 when the trace does not say
+    std::string source;              // its prof file
+    std::uint32_t syncPoints = 0;    // StarPU-MPI barrier events found (0: aligned on its start)
+    std::int64_t localSyncStart = 0; // its recorded time of the first and last sync point (ns)
+    std::int64_t localSyncEnd = 0;
+    std::int64_t clockOffset = 0;    // ns subtracted from its recorded times
+    std::int64_t clockOffsetEnd = 0;
+
+    bool operator==(const RankInfo&) const = default;
+};
+
+// A point-to-point message of StarPU-MPI between two ranks, as starpu_fxt_tool matches them:
+// from the send's submission on the sender to the receive's termination on the receiver.
+struct Message {
+    std::int32_t fromRank = -1;
+    std::int32_t toRank = -1;
+    std::int32_t fromLane = -1;      // the ranks' MPI communication thread lanes; -1 if none
+    std::int32_t toLane = -1;
+    TimeNs start = 0;
+    TimeNs end = 0;
+    std::uint64_t size = 0;          // bytes
+    std::int64_t tag = 0;            // StarPU-MPI data tag
+    std::uint64_t sendJob = 0;       // job ids (Trace::tasks) of the tasks around it; 0 if none
+    std::uint64_t recvJob = 0;
+
+    TimeNs duration() const { return end - start; }
+    bool operator==(const Message&) const = default;
 };
 
 // Metadata key a reader sets (to "recorded") when its input carries task dependencies. Without
@@ -121,6 +160,8 @@ struct Trace {
     StringTable names;               // codelet names and other interned strings
     std::vector<Task> tasks;         // sorted by jobId
     std::vector<MarkerEvent> markers;   // sorted by time
+    std::vector<RankInfo> ranks;     // sorted by rank; empty for a one-process trace
+    std::vector<Message> messages;   // sorted by start
     std::unordered_map<std::string, std::string> metadata;   // source file, StarPU version...
     std::vector<std::string> warnings;  // what a reader dropped or repaired
     TimeNs begin = 0;                // always 0 after normalisation
@@ -135,6 +176,7 @@ struct Trace {
     const Lane* laneAt(std::int32_t index) const;       // nullptr for -1 or an invalid index
     std::string_view codeletOf(const Task& task) const;   // empty for kNoName or an invalid id
     std::size_t spanCount() const;
+    const RankInfo* rankInfo(std::int32_t rank) const;   // nullptr when the trace has no such rank
     bool operator==(const Trace&) const = default;
 };
 

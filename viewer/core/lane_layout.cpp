@@ -16,6 +16,7 @@ int kindRank(LaneKind kind) {
     case LaneKind::CpuWorker: return 1;
     case LaneKind::CudaWorker: return 2;
     case LaneKind::OtherWorker: return 3;
+    case LaneKind::MpiThread: return 4;
     }
     return 3;
 }
@@ -27,6 +28,7 @@ std::string groupName(const Lane& lane) {
     case LaneKind::CpuWorker: return "CPU" + node;
     case LaneKind::CudaWorker: return "CUDA" + node;
     case LaneKind::OtherWorker: return "other" + node;
+    case LaneKind::MpiThread: return "MPI communication thread";
     }
     return "other" + node;
 }

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds StarPU with FxT tracing into the project-local prefix .deps/starpu-VERSION-fxt:
+# Builds StarPU with FxT tracing and StarPU-MPI (against Debian's OpenMPI) into the project-local
+# prefix .deps/starpu-VERSION-fxt:
 #   build_starpu.sh                   1.3.10 from Debian's source package (Debian's own binary
 #                                     package is built without FxT)
 #   build_starpu.sh --source TARBALL  a StarPU release tarball (starpu-X.Y.Z.tar.gz with
@@ -16,14 +17,14 @@ tarball=
 while [ $# -gt 0 ]; do
   case "$1" in
     --source) [ $# -ge 2 ] || die "build_starpu.sh: --source needs a tarball path"; tarball=$2; shift 2 ;;
-    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
     *) die "build_starpu.sh: unknown option '$1' (known: --source TARBALL)" ;;
   esac
 done
 
 configure_flags=(
   --with-fxt
-  --disable-opencl --disable-cuda --disable-mpi --disable-fortran --disable-build-doc
+  --enable-mpi --disable-opencl --disable-cuda --disable-fortran --disable-build-doc
   --disable-build-examples --disable-build-tests --disable-socl --disable-starpufft
   --disable-starpurm --disable-glpk --disable-hdf5 --disable-openmp
 )
@@ -32,10 +33,15 @@ jobs=$(nproc 2>/dev/null || echo 2)
 # bin/ as starpu_example_NAME: the tests read their traces, which nobody here wrote.
 # cholesky_implicit and sgemm stop and restart FxT profiling around what they measure.
 examples=(cholesky/cholesky_implicit mult/sgemm lu/lu_implicit_example_float)
+# StarPU-MPI's own programs (both series), installed as starpu_mpi_example_NAME: their traces have
+# one prof file per rank with messages between ranks. ring passes a token around the ranks,
+# stencil5 exchanges neighbour data each iteration, mm distributes a matrix product.
+mpi_examples=(examples/stencil/stencil5 examples/matrix_mult/mm tests/ring)
 
 stamp_text() { # SOURCE_IDENTITY (Debian version, or tarball name + sha256)
-  printf 'starpu=%s\nflags=%s\ncc=%s\nexamples=%s\nlayout=relocatable-1\n' \
-    "$1" "${configure_flags[*]}" "$(cc --version | head -n 1)" "${examples[*]}"
+  printf 'starpu=%s\nflags=%s\ncc=%s\nmpicc=%s\nexamples=%s\nmpi_examples=%s\nlayout=relocatable-1\n' \
+    "$1" "${configure_flags[*]}" "$(cc --version | head -n 1)" "$(mpicc --showme:version 2>&1 | head -n 1)" \
+    "${examples[*]}" "${mpi_examples[*]}"
 }
 
 # The version of StarPU's source package that apt offers, e.g. 1.3.10+dfsg-2.
@@ -67,7 +73,9 @@ SRC
 prefix_is_current() { # DIR STAMP
   [ -f "$1/.starscope-stamp" ] && [ "$(cat "$1/.starscope-stamp")" = "$2" ] \
     && [ -x "$1/bin/starpu_fxt_tool" ] && compgen -G "$1/lib/pkgconfig/starpu-1.[0-9]*.pc" >/dev/null \
-    && [ -x "$1/bin/starpu_example_$(basename "${examples[0]}")" ]
+    && [ -x "$1/bin/starpu_example_$(basename "${examples[0]}")" ] \
+    && compgen -G "$1/lib/pkgconfig/starpumpi-1.[0-9]*.pc" >/dev/null \
+    && [ -x "$1/bin/starpu_mpi_example_$(basename "${mpi_examples[0]}")" ]
 }
 
 # Replaces the prefix with SRC as one rename, so a half-copied prefix is never in place.
@@ -79,6 +87,9 @@ install_prefix_from() { # SRC_DIR
   rm -rf "$starpu_prefix"
   mv "$staging" "$starpu_prefix"
 }
+
+command -v mpicc >/dev/null \
+  || die "mpicc not found: StarPU-MPI needs OpenMPI (apt-get install openmpi-bin libopenmpi-dev, or scripts/install_packages.sh)"
 
 if [ -n "$tarball" ]; then
   [ -f "$tarball" ] || die "StarPU source tarball '$tarball' does not exist or is not a regular file"
@@ -126,6 +137,8 @@ say "building StarPU $identity with FxT in $work (about 5 minutes on 2 cores)"
     || { tail -n 40 configure.log >&2; die "StarPU configure failed (log: $work/$src/configure.log)"; }
   grep -q '^#define STARPU_USE_FXT 1' src/common/config.h include/starpu_config.h 2>/dev/null \
     || die "StarPU configure did not enable FxT (is libfxt-dev installed?)"
+  grep -q '^#define STARPU_USE_MPI 1' src/common/config.h include/starpu_config.h 2>/dev/null \
+    || die "StarPU configure did not enable StarPU-MPI (is libopenmpi-dev installed? log: $work/$src/configure.log)"
   make -j"$jobs" >make.log 2>&1 \
     || { tail -n 40 make.log >&2; die "StarPU build failed"; }
   make install DESTDIR="$work/stage" >install.log 2>&1 \
@@ -138,12 +151,20 @@ say "building StarPU $identity with FxT in $work (about 5 minutes on 2 cores)"
     [ -f "$binary" ] || binary="examples/$example"
     install -m 755 "$binary" "$work/stage$starpu_prefix/bin/starpu_example_$(basename "$example")"
   done
+  for example in "${mpi_examples[@]}"; do
+    # examples/stencil/stencil5: target stencil/stencil5 of mpi/examples/Makefile.
+    make -C "mpi/${example%%/*}" -j"$jobs" "${example#*/}" >>mpi-examples.log 2>&1 \
+      || { tail -n 40 mpi-examples.log >&2; die "building StarPU-MPI's program mpi/$example failed"; }
+    binary="mpi/${example%%/*}/$(dirname "${example#*/}")/.libs/$(basename "$example")"
+    [ -f "$binary" ] || binary="mpi/$example"
+    install -m 755 "$binary" "$work/stage$starpu_prefix/bin/starpu_mpi_example_$(basename "$example")"
+  done
 )
 built="$work/stage$starpu_prefix"
 # Relocatable pkg-config files; libtool archives hard-code paths and nothing here needs them.
 sed -i 's|^prefix=.*|prefix=${pcfiledir}/../..|' "$built"/lib/pkgconfig/*.pc
 find "$built/lib" -name '*.la' -delete
-for program in "$built/bin/starpu_fxt_tool" "$built"/bin/starpu_example_*; do
+for program in "$built/bin/starpu_fxt_tool" "$built"/bin/starpu_example_* "$built"/bin/starpu_mpi_example_*; do
   readelf -d "$program" | grep -q 'ORIGIN' || die "$program was linked without the relocatable run path"
 done
 printf '%s' "$stamp" > "$built/.starscope-stamp"

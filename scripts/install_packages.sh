@@ -8,6 +8,8 @@ packages=(
   build-essential cmake ninja-build pkg-config git ca-certificates
   # StarPU's build and FxT tracing
   libfxt-dev fxt-tools libhwloc-dev dpkg-dev autoconf automake libtool
+  # StarPU-MPI (multi-rank training and traces) and mpirun
+  openmpi-bin libopenmpi-dev
   # BLAS for the StarPU example programs the tests record (cholesky, sgemm, LU)
   libblas-dev
   # counters, tests, benchmarks, command line, JSON

@@ -55,14 +55,29 @@ std::uint32_t TraceBuilder::state(std::string_view name, LaneKind kind) {
 }
 
 TaskIndex TraceBuilder::task(std::uint64_t jobId) {
-    const auto [it, inserted] =
-        m_taskByJob.try_emplace(jobId, static_cast<TaskIndex>(m_trace.tasks.size()));
-    if (inserted) {
+    const auto next = static_cast<TaskIndex>(m_trace.tasks.size());
+    TaskIndex* slot = nullptr;
+    const std::uint64_t base = jobId >> 48;
+    const std::uint64_t local = jobId & ((std::uint64_t{1} << 48) - 1);
+    if (base < kDenseBases && local < kDenseJobs) {
+        if (m_denseTasks.size() <= base) {
+            m_denseTasks.resize(base + 1);
+        }
+        auto& table = m_denseTasks[base];
+        if (table.size() <= local) {
+            table.resize(std::max<std::size_t>(local + 1, table.size() * 2), kNoTask);
+        }
+        slot = &table[local];
+    } else {
+        slot = &m_taskByJob.try_emplace(jobId, kNoTask).first->second;
+    }
+    if (*slot == kNoTask) {
+        *slot = next;
         Task t;
         t.jobId = jobId;
         m_trace.tasks.push_back(std::move(t));
     }
-    return it->second;
+    return *slot;
 }
 
 void TraceBuilder::close(std::int32_t lane, std::size_t depth, TimeNs end) {
@@ -152,7 +167,10 @@ void TraceBuilder::addMarker(TimeNs time, std::int32_t lane, std::string text) {
 }
 
 void TraceBuilder::addDependency(std::uint64_t jobId, std::uint64_t dependsOn) {
-    m_trace.metadata.try_emplace(std::string(kDependenciesMetadata), "recorded");
+    if (!m_dependencies) {   // once: a trace has a dependency per task or more
+        m_trace.metadata.try_emplace(std::string(kDependenciesMetadata), "recorded");
+        m_dependencies = true;
+    }
     auto& deps = m_trace.tasks[task(jobId)].dependencies;
     if (std::find(deps.begin(), deps.end(), dependsOn) == deps.end()) {
         deps.push_back(dependsOn);
@@ -181,20 +199,26 @@ Trace TraceBuilder::finish(TimeNs end) {
         warn(std::to_string(m_droppedMarkers)
              + " markers of a newer starscope marker grammar were not decoded");
     }
-    // Tasks sorted by job id; spans refer to them by index, so remap.
+    // Tasks sorted by job id; spans refer to them by index, so remap. Tasks usually appear in
+    // job order (submission), so the remap is often the identity and skipped.
     auto& tasks = m_trace.tasks;
-    std::vector<TaskIndex> order(tasks.size());
-    std::iota(order.begin(), order.end(), TaskIndex{0});
-    std::sort(order.begin(), order.end(),
-              [&](TaskIndex a, TaskIndex b) { return tasks[a].jobId < tasks[b].jobId; });
-    std::vector<TaskIndex> newIndex(tasks.size());
-    std::vector<Task> sorted;
-    sorted.reserve(tasks.size());
-    for (std::size_t i = 0; i < order.size(); ++i) {
-        newIndex[order[i]] = static_cast<TaskIndex>(i);
-        sorted.push_back(std::move(tasks[order[i]]));
+    const bool inOrder = std::is_sorted(tasks.begin(), tasks.end(),
+                                        [](const Task& a, const Task& b) { return a.jobId < b.jobId; });
+    std::vector<TaskIndex> newIndex;
+    if (!inOrder) {
+        std::vector<TaskIndex> order(tasks.size());
+        std::iota(order.begin(), order.end(), TaskIndex{0});
+        std::sort(order.begin(), order.end(),
+                  [&](TaskIndex a, TaskIndex b) { return tasks[a].jobId < tasks[b].jobId; });
+        newIndex.resize(tasks.size());
+        std::vector<Task> sorted;
+        sorted.reserve(tasks.size());
+        for (std::size_t i = 0; i < order.size(); ++i) {
+            newIndex[order[i]] = static_cast<TaskIndex>(i);
+            sorted.push_back(std::move(tasks[order[i]]));
+        }
+        tasks = std::move(sorted);
     }
-    tasks = std::move(sorted);
     for (auto& task : tasks) {
         std::sort(task.dependencies.begin(), task.dependencies.end());
     }
@@ -202,7 +226,7 @@ Trace TraceBuilder::finish(TimeNs end) {
     for (auto& lane : m_trace.lanes) {
         for (auto& level : lane.levels) {
             for (auto& span : level) {
-                if (span.task != kNoTask) {
+                if (span.task != kNoTask && !inOrder) {
                     span.task = newIndex[span.task];
                 }
                 last = std::max(last, span.end);
@@ -220,6 +244,7 @@ Trace TraceBuilder::finish(TimeNs end) {
     m_trace.begin = 0;
     m_trace.end = last;
     m_taskByJob.clear();
+    m_denseTasks.clear();
     m_stacks.clear();
     return std::move(m_trace);
 }

@@ -25,6 +25,8 @@ public:
     std::uint32_t state(std::string_view name, LaneKind kind);
     // The task with this job id, created on first use.
     TaskIndex task(std::uint64_t jobId);
+    // Capacity for about this many tasks, from the input's size: growing the task table copies it.
+    void reserveTasks(std::size_t count) { m_trace.tasks.reserve(count); }
     Task& taskAt(TaskIndex index) { return m_trace.tasks[index]; }
     NameId intern(std::string_view text) { return m_trace.names.intern(text); }
 
@@ -64,9 +66,16 @@ private:
     std::vector<std::vector<Open>> m_stacks;
     std::vector<TimeNs> m_clocks;
     std::size_t m_clamped = 0;
+    // Tasks by job id. A process numbers its jobs from 1 and the FxT reader gives each file a
+    // base (file << 48): a table per base while the ids stay small, a hash map for the rest
+    // (a hash lookup per task event was a visible share of reading).
+    static constexpr std::uint64_t kDenseJobs = std::uint64_t{1} << 22;   // 16 MB of table per base at most
+    static constexpr std::uint64_t kDenseBases = 16;
+    std::vector<std::vector<TaskIndex>> m_denseTasks;
     std::unordered_map<std::uint64_t, TaskIndex> m_taskByJob;
     std::unordered_map<std::string, std::uint32_t> m_stateByName;
     std::size_t m_droppedMarkers = 0;
+    bool m_dependencies = false;
 };
 
 } // namespace starscope::tracer::detail

@@ -16,6 +16,7 @@
 #include "tracer/readers/fxt/fxt_direct.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <cstring>
 #include <set>
@@ -85,6 +86,17 @@ private:
     std::int32_t userLane(std::uint64_t tid, TimeNs time);
     // State ids by alias, cached: this runs for most of the millions of events of a trace.
     std::uint32_t cachedState(std::string_view alias, LaneKind kind) {
+        // The aliases are handle()'s literals: by address first, without comparing strings.
+        const bool user = kind == LaneKind::MainThread;
+        auto& recent = m_byLiteral[(reinterpret_cast<std::uintptr_t>(alias.data()) >> 1) % m_byLiteral.size()];
+        if (recent.alias == alias.data() && recent.size == alias.size() && recent.user == user) {
+            return recent.state;
+        }
+        const auto state = lookupState(alias, kind);
+        recent = {alias.data(), alias.size(), user, state};
+        return state;
+    }
+    std::uint32_t lookupState(std::string_view alias, LaneKind kind) {
         auto& cache = kind == LaneKind::MainThread ? m_userStates : m_workerStates;
         const auto& table = m_layout.states;
         std::size_t i = 0;
@@ -169,6 +181,13 @@ private:
     std::vector<std::pair<std::uint64_t, std::uint64_t>> m_tagDeps;   // child, father tags
     std::vector<std::int64_t> m_workerStates;   // state id by index in m_layout.states
     std::vector<std::int64_t> m_userStates;
+    struct LiteralState {
+        const char* alias = nullptr;
+        std::size_t size = 0;
+        bool user = false;
+        std::uint32_t state = 0;
+    };
+    std::array<LiteralState, 64> m_byLiteral{};
     std::int64_t m_executing = -1;
     std::int64_t m_notProfiledWorker = -1;
     std::int64_t m_notProfiledUser = -1;

@@ -17,6 +17,7 @@
 #include "tracer/readers/trace_builder.hpp"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <string_view>
@@ -62,6 +63,20 @@ std::size_t rankPrefixLength(std::string_view name) {
         ++i;
     }
     return i > 0 && i < name.size() && name[i] == '_' ? i + 1 : 0;
+}
+
+// 10^-decimals exactly as std::pow gives it, from a table for the usual counts instead of a
+// pow per timed line.
+double negativePowerOfTen(int decimals) {
+    static const auto kTable = [] {
+        std::array<double, 32> table{};
+        for (std::size_t i = 0; i < table.size(); ++i) {
+            table[i] = std::pow(10.0, -static_cast<double>(i));
+        }
+        return table;
+    }();
+    return decimals >= 0 && decimals < static_cast<int>(kTable.size()) ? kTable[static_cast<std::size_t>(decimals)]
+                                                                        : std::pow(10.0, -decimals);
 }
 
 // Lookups by string_view without building a std::string per field of every line.
@@ -228,7 +243,7 @@ std::optional<TraceError> PajeParser::event(std::string_view line, std::size_t o
         if (modelTime) {
             m_maxDecimals = std::max(m_maxDecimals, int{stamp.decimals});
         }
-        const double ms = static_cast<double>(stamp.mantissa) * std::pow(10.0, -stamp.decimals);
+        const double ms = static_cast<double>(stamp.mantissa) * negativePowerOfTen(stamp.decimals);
         m_maxAbsMs = std::max(m_maxAbsMs, std::abs(ms));
         if (ms > m_endMs) {
             m_endMs = ms;

@@ -9,6 +9,8 @@
 #include "viewer/gui/barrier_list_model.hpp"
 #include "viewer/gui/gantt_plot.hpp"
 #include "viewer/gui/main_window.hpp"
+#include "viewer/gui/overview_strip.hpp"
+#include "viewer/gui/qt_support.hpp"
 #include "viewer/gui/range_stats_model.hpp"
 #include "viewer/gui/trace_loader.hpp"
 
@@ -173,6 +175,78 @@ TEST(MainWindow, KeyboardAndWheelNavigation) {
     QTest::keyClick(plot, Qt::Key_Home);
     EXPECT_NEAR(plot->view().startNs, fit.startNs, 1.0);
     EXPECT_NEAR(plot->view().endNs, fit.endNs, 1.0);
+}
+
+// The overview strip under the chart: the whole trace's worker states, the chart's window
+// framed and kept in step with the chart, a drag of the frame or a click beside it moves the chart.
+TEST(MainWindow, OverviewStripFollowsTheChartAndDraggingItMovesTheChart) {
+    TempDir dir;
+    MainWindow window;
+    window.resize(1400, 900);
+    window.show();
+    QSignalSpy loaded(&window, &MainWindow::documentLoaded);
+    window.openPath(writeSynthetic(dir, "o.sstrace"));
+    ASSERT_TRUE(loaded.wait(kTimeoutMs));
+    GanttPlot* plot = window.plot();
+    plot->replot(QCustomPlot::rpImmediateRefresh);
+    OverviewStrip* strip = window.overview();
+    ASSERT_NE(strip, nullptr);
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    EXPECT_TRUE(strip->isVisible());
+    EXPECT_GE(strip->height(), 30);
+    EXPECT_GT(strip->width(), plot->width() * 9 / 10);
+    EXPECT_GT(strip->geometry().top(), plot->geometry().top()) << "the strip sits under the chart";
+
+    // Its picture: worker time executing (green) in the batches, sleeping (red) in the barriers.
+    const QImage& picture = strip->picture();
+    ASSERT_FALSE(picture.isNull());
+    int greenColumns = 0;
+    int redColumns = 0;
+    for (int x = 0; x < picture.width(); ++x) {
+        bool green = false;
+        bool red = false;
+        for (int y = 0; y < picture.height(); ++y) {
+            const Rgb pixel = toRgb(picture.pixelColor(x, y));
+            green = green || isGreenish(pixel);
+            red = red || isReddish(pixel);
+        }
+        greenColumns += green ? 1 : 0;
+        redColumns += red ? 1 : 0;
+    }
+    EXPECT_GT(greenColumns, picture.width() / 4);
+    EXPECT_GT(redColumns, picture.width() / 10);
+
+    // Fit-all frames the whole strip; zooming the chart narrows the frame to the chart's window.
+    const QRect whole = strip->windowRect();
+    QTest::keyClick(plot, Qt::Key_W);
+    QTest::keyClick(plot, Qt::Key_W);
+    QTest::keyClick(plot, Qt::Key_W);
+    const TimeView zoomed = plot->view();
+    EXPECT_NEAR(strip->window().first, zoomed.startNs, 1.0);
+    EXPECT_NEAR(strip->window().second, zoomed.endNs, 1.0);
+    const QRect frame = strip->windowRect();
+    EXPECT_LT(frame.width(), whole.width() / 2);
+
+    // Dragging the frame by 100 px moves the chart by the time those pixels stand for.
+    const TimeView mapping = strip->mapping();
+    const QPoint from = frame.center();
+    const QPoint to = from + QPoint(100, 0);
+    QTest::mousePress(strip, Qt::LeftButton, Qt::NoModifier, from);
+    QTest::mouseMove(strip, from + QPoint(50, 0));
+    QTest::mouseMove(strip, to);
+    QTest::mouseRelease(strip, Qt::LeftButton, Qt::NoModifier, to);
+    const double shift = mapping.toTime(to.x()) - mapping.toTime(from.x());
+    EXPECT_NEAR(plot->view().startNs, zoomed.startNs + shift, mapping.nsPerPixel());
+    EXPECT_NEAR(plot->view().durationNs(), zoomed.durationNs(), 1.0);
+    EXPECT_NEAR(strip->window().first, plot->view().startNs, 1.0);
+
+    // A click beside the frame centres the chart's window there.
+    const int left = strip->windowRect().left() - 200;
+    ASSERT_GT(left, mapping.leftPx);
+    QTest::mouseClick(strip, Qt::LeftButton, Qt::NoModifier, QPoint(left, frame.center().y()));
+    const TimeView moved = plot->view();
+    EXPECT_NEAR((moved.startNs + moved.endNs) / 2.0, mapping.toTime(left), mapping.nsPerPixel());
+    EXPECT_NEAR(moved.durationNs(), zoomed.durationNs(), 1.0);
 }
 
 TEST(TraceLoader, CancelStopsALoadAndReportsIt) {

@@ -7,6 +7,7 @@
 #include "tests/viewer/qt_test_environment.hpp"
 #include "tests/support/synthetic_trace.hpp"
 #include "viewer/gui/gantt_plot.hpp"
+#include "viewer/gui/gantt_plottable.hpp"
 #include "viewer/gui/overlay_plottable.hpp"
 #include "viewer/gui/qt_support.hpp"
 #include "viewer/gui/render.hpp"
@@ -148,7 +149,7 @@ TEST_F(SyntheticRender, RangeZoomsIntoTheBarrier) {
     EXPECT_EQ(shot.at(440'000, cpu2), codeletShade(3));
 }
 
-TEST(FoldedRender, DenseRowsBlendAndBarriersStayRed) {
+TEST(FoldedRender, DenseRowsShowTheShareOfEachStateAndBarriersStayRed) {
     SyntheticOptions options;
     options.cpuWorkers = 3;
     options.batchesPerEpoch = 3;
@@ -161,16 +162,90 @@ TEST(FoldedRender, DenseRowsBlendAndBarriersStayRed) {
     ASSERT_EQ(barriers->size(), 2u);
     const auto shot = render(document, barriers);
     const double cpu0 = static_cast<double>(rowOfLane(*document, 0));
-    // Mid-batch: 90 % executing, 10 % scheduling, folded into one blended colour.
-    const Rgb dense = shot.at(10'000'000, cpu0);
-    EXPECT_TRUE(isGreenish(dense));
-    EXPECT_NE(dense, kExecutingGreen);
-    std::vector<TimeNs> times(document->trace.states.size(), 0);
-    times[0] = 900;
-    times[2] = 100;
-    EXPECT_TRUE(near(dense, document->palette.blend(times.data()), 8));
+    // Mid-batch: 90 % executing, 10 % scheduling, stacked: green on top, grey below, in those
+    // shares of the row's height (to within a pixel each), not one blended colour.
+    const int x = shot.x(10'000'000);
+    const int top = shot.y(cpu0 - kRowHalfHeight);
+    const int bottom = shot.y(cpu0 + kRowHalfHeight);
+    const Rgb scheduling = document->palette.stateColour(2);
+    ASSERT_EQ(document->trace.states[2].name, "Scheduling");
+    int green = 0;
+    int grey = 0;
+    int lastGreen = -1;
+    int firstGrey = bottom;
+    for (int y = top; y < bottom; ++y) {
+        const Rgb pixel = toRgb(shot.image.pixelColor(x, y));
+        if (pixel == kExecutingGreen) {
+            ++green;
+            lastGreen = y;
+        } else if (pixel == scheduling) {
+            ++grey;
+            firstGrey = std::min(firstGrey, y);
+        }
+    }
+    const double height = bottom - top;
+    EXPECT_NEAR(green, 0.9 * height, 1.5) << "row of " << height << " px";
+    EXPECT_NEAR(grey, 0.1 * height, 1.5) << "row of " << height << " px";
+    EXPECT_LT(lastGreen, firstGrey);
     const auto& b = (*barriers)[0];
     EXPECT_TRUE(isReddish(shot.at(static_cast<double>(b.start + b.end) / 2.0, cpu0)));
+}
+
+// Labels that do not fit are dropped, never drawn over each other: the boxes the overlay kept
+// (its layout, not OCR) are checked on a trace with far more batches and barriers than fit.
+void expectApartAndInside(std::vector<QRect> boxes, const QRect& area, const char* what) {
+    std::sort(boxes.begin(), boxes.end(), [](const QRect& a, const QRect& b) { return a.left() < b.left(); });
+    for (std::size_t i = 0; i < boxes.size(); ++i) {
+        EXPECT_TRUE(area.contains(boxes[i])) << what << " label " << i << " leaves the plot";
+        if (i > 0) {
+            EXPECT_FALSE(boxes[i].intersects(boxes[i - 1])) << what << " labels " << i - 1 << " and " << i << " overlap";
+            EXPECT_GT(boxes[i].left(), boxes[i - 1].right() + 4) << what << " labels " << i - 1 << " and " << i;
+        }
+    }
+}
+
+TEST(LabelLayout, CrowdedBatchAndBarrierLabelsNeverOverlapAndTheLongestBarrierIsNamed) {
+    SyntheticOptions options;
+    options.batchesPerEpoch = 120;
+    options.tasksPerWorker = 4;
+    options.barrierNs = 150'000;
+    options.jitter = 0.5;   // barriers of different lengths
+    const auto document = prepareDocument(makeSyntheticTrace(options), "crowded");
+    const auto barriers = std::make_shared<const Barriers>(computeBarriers(*document, 100'000));
+    ASSERT_GE(barriers->size(), 100u);
+    const auto shot = render(document, barriers);
+    const QRect area = shot.plot->axisRect()->rect();
+    const OverlayLabels& labels = shot.plot->overlay()->labels();
+    ASSERT_FALSE(labels.batch.empty());
+    ASSERT_FALSE(labels.barrier.empty());
+    EXPECT_LT(labels.batch.size(), document->batchMarkers.size()) << "the test needs more labels than fit";
+    EXPECT_LT(labels.barrier.size(), barriers->size()) << "the test needs more labels than fit";
+    expectApartAndInside(labels.batch, area, "batch");
+    expectApartAndInside(labels.barrier, area, "barrier");
+    // Batch labels along the top, barrier labels along the bottom: the lines never meet.
+    for (const QRect& batch : labels.batch) {
+        for (const QRect& barrier : labels.barrier) {
+            EXPECT_FALSE(batch.intersects(barrier));
+        }
+    }
+    const auto longest = static_cast<std::size_t>(
+        std::max_element(barriers->begin(), barriers->end(),
+                         [](const auto& a, const auto& b) { return a.duration() < b.duration(); })
+        - barriers->begin());
+    EXPECT_NE(std::find(labels.barrierIndex.begin(), labels.barrierIndex.end(), longest), labels.barrierIndex.end());
+    // A barrier left without a label is named by the tooltip over its band.
+    std::size_t unlabelled = barriers->size();
+    for (std::size_t i = 0; i < barriers->size() && unlabelled == barriers->size(); ++i) {
+        if (std::find(labels.barrierIndex.begin(), labels.barrierIndex.end(), i) == labels.barrierIndex.end()) {
+            unlabelled = i;
+        }
+    }
+    ASSERT_LT(unlabelled, barriers->size());
+    const auto& hidden = (*barriers)[unlabelled];
+    const QPointF over(shot.x(static_cast<double>(hidden.start + hidden.end) / 2.0), area.center().y());
+    const QString tip = shot.plot->overlay()->tooltipAt(over);
+    EXPECT_TRUE(tip.contains(QStringLiteral("barrier of"))) << tip.toStdString();
+    EXPECT_TRUE(tip.contains(QString::fromStdString(hidden.transitionLabel).toHtmlEscaped())) << tip.toStdString();
 }
 
 TEST(RealTraceRender, BarriersOfARecordedStarpuTraceAreRedAndTasksGreen) {

@@ -2,6 +2,7 @@
 
 #include "tracer/model/time_unit.hpp"
 #include "viewer/core/span_folding.hpp"
+#include "viewer/core/overview_profile.hpp"
 #include "viewer/core/time_format.hpp"
 #include "viewer/gui/gantt_plottable.hpp"
 #include "viewer/gui/overlay_plottable.hpp"
@@ -17,8 +18,6 @@ namespace starscope::viewer {
 
 namespace {
 
-constexpr double kMinWindowNs = 100.0;
-constexpr double kMarginShare = 0.02;   // of the trace length, on each side
 constexpr double kClickSlopPx = 3.0;
 constexpr double kKeyZoom = 1.5;
 constexpr double kKeyPan = 0.1;
@@ -118,7 +117,7 @@ void GanttPlot::setView(double startNs, double endNs) {
     if (m_document) {
         const auto begin = static_cast<double>(m_document->trace.begin);
         const auto end = static_cast<double>(m_document->trace.end);
-        v = v.clampedTo(begin, end, kMinWindowNs, kMarginShare * std::max(end - begin, kMinWindowNs));
+        v = v.clampedTo(begin, end, kMinWindowNs, kFitMarginShare * std::max(end - begin, kMinWindowNs));
     }
     xAxis->setRange(v.startNs, v.endNs);
     replot(rpQueuedReplot);
@@ -131,10 +130,8 @@ void GanttPlot::fitAll() {
         replot(rpQueuedReplot);
         return;
     }
-    const auto begin = static_cast<double>(m_document->activityBegin);
-    const auto end = static_cast<double>(m_document->activityEnd);
-    const double margin = kMarginShare * std::max(end - begin, kMinWindowNs);
-    setView(begin - margin, end + margin);
+    const auto [from, to] = fitAllWindow(*m_document);
+    setView(from, to);
 }
 
 void GanttPlot::zoomBy(double factor, double aroundPx) {
@@ -301,10 +298,16 @@ void GanttPlot::mousePressEvent(QMouseEvent* event) {
 void GanttPlot::mouseMoveEvent(QMouseEvent* event) {
     const QPointF pos = event->position();
     if (m_drag == Drag::None) {
+        // The span under the cursor, and the barriers and batch starts near it: their labels
+        // may have been left out to keep the others readable.
+        QString text = m_overlay->tooltipAt(pos);
         if (const auto hit = hitTest(pos)) {
-            QToolTip::showText(event->globalPosition().toPoint(), describe(*hit), this);
-        } else {
+            text = text.isEmpty() ? describe(*hit) : describe(*hit) + QStringLiteral("<hr>") + text;
+        }
+        if (text.isEmpty()) {
             QToolTip::hideText();
+        } else {
+            QToolTip::showText(event->globalPosition().toPoint(), text, this);
         }
         return;
     }

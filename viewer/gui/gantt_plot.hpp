@@ -54,6 +54,7 @@ public:
     QString details(const SpanHit& hit) const;
 
     GanttPlottable* gantt() const { return m_gantt; }
+    OverlayPlottable* overlay() const { return m_overlay; }
 
 signals:
     void viewChanged(double startNs, double endNs);

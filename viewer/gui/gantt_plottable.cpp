@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 
 namespace starscope::viewer {
 
@@ -24,6 +23,7 @@ GanttPlottable::GanttPlottable(QCPAxis* timeAxis, QCPAxis* rowAxis) : QCPAbstrac
 
 void GanttPlottable::setDocument(std::shared_ptr<const TraceDocument> document) {
     m_document = std::move(document);
+    m_stack = m_document ? StateStack(m_document->trace, m_document->palette) : StateStack();
     m_runs.clear();
 }
 
@@ -107,31 +107,44 @@ void GanttPlottable::drawLevel(QCPPainter* painter, const TimeView& view, std::s
 
     const int y = static_cast<int>(std::lround(top));
     const int h = std::max(1, static_cast<int>(std::lround(top + height)) - y);
-    // On raster devices the row is composed as one scanline of pixels and blitted once: a
+    // On raster devices the row is composed as one image of pixels and blitted once: a
     // QPainter call per mark costs more than the marks themselves at full zoom-out. Vector
-    // output (PDF) keeps one rectangle per mark. Gaps of the base level show the background;
-    // those of pushed levels stay transparent over the base level.
+    // output (PDF) keeps one rectangle per mark and band. Gaps of the base level show the
+    // background; those of pushed levels stay transparent over the base level.
     const bool raster = m_rowImages && !painter->modes().testFlag(QCPPainter::pmVectorized);
     const QRect clip = clipRect();
     const QRgb gap = level == 0 ? qRgb(kBackground.r, kBackground.g, kBackground.b) : qRgba(0, 0, 0, 0);
+    const int width = std::max(0, clip.width());
     if (raster) {
-        m_line.assign(static_cast<std::size_t>(std::max(0, clip.width())), gap);
+        const auto format = level == 0 ? QImage::Format_RGB32 : QImage::Format_ARGB32_Premultiplied;
+        if (m_row.width() != width || m_row.height() != h || m_row.format() != format) {
+            m_row = QImage(std::max(1, width), h, format);
+        }
+        m_row.fill(gap);
     }
+    // Fills columns [x0, x1) of lines [line0, line0 + lines) of the row.
+    const auto fill = [&](int x0, int x1, int line0, int lines, QRgb pixel) {
+        if (raster) {
+            const int from = std::clamp(x0 - clip.left(), 0, width);
+            const int to = std::clamp(x1 - clip.left(), 0, width);
+            for (int line = line0; line < line0 + lines && from < to; ++line) {
+                auto* scan = reinterpret_cast<QRgb*>(m_row.scanLine(line));
+                std::fill(scan + from, scan + to, pixel);
+            }
+        } else if (pixel != gap) {
+            painter->fillRect(QRect(x0, y + line0, x1 - x0, lines), QColor::fromRgba(pixel));
+        }
+    };
+    // Neighbouring single spans of one colour are merged into one fill.
     bool open = false;
     Rgb colour;
     int openX0 = 0;
     int openX1 = 0;
     const auto flush = [&] {
-        if (!open) {
-            return;
+        if (open) {
+            fill(openX0, openX1, 0, h, qRgb(colour.r, colour.g, colour.b));
+            open = false;
         }
-        if (!raster) {
-            painter->fillRect(QRect(openX0, y, openX1 - openX0, h), toQColor(colour));
-            return;
-        }
-        const int from = std::clamp(openX0 - clip.left(), 0, clip.width());
-        const int to = std::clamp(openX1 - clip.left(), 0, clip.width());
-        std::fill(m_line.begin() + from, m_line.begin() + to, qRgb(colour.r, colour.g, colour.b));
     };
     // Runs are contiguous (each starts where the previous ended), so the time per state of a
     // fold is the difference of two prefixes, and each prefix is computed once.
@@ -144,22 +157,28 @@ void GanttPlottable::drawLevel(QCPPainter* painter, const TimeView& view, std::s
         index.prefixAt(spans, m_runs.front().first, before);
     }
     for (const DrawRun& run : m_runs) {
-        Rgb c;
+        // Snap to whole pixels and give every mark at least one column, so short events show.
+        const int x0 = static_cast<int>(std::lround(run.x0));
+        const int x1 = std::max(x0 + 1, static_cast<int>(std::lround(run.x1)));
         if (run.folded) {
             index.prefixAt(spans, run.last, after);
             for (std::size_t s = 0; s < states; ++s) {
                 fold[s] = after[s] - before[s];
             }
-            c = palette.blend(fold);
             std::swap(before, after);
-        } else {
-            const auto& span = spans[run.first];
-            c = palette.spanColour(span);
-            before[span.state] += span.duration();
+            // Many spans in these columns: the share of each state, stacked (state_stack.hpp).
+            flush();
+            m_stack.stack(fold, spans[run.last - 1].end - spans[run.first].start, h, m_bands);
+            int line = 0;
+            for (const StackBand& band : m_bands) {
+                fill(x0, x1, line, band.pixels, band.empty ? gap : qRgb(band.colour.r, band.colour.g, band.colour.b));
+                line += band.pixels;
+            }
+            continue;
         }
-        // Snap to whole pixels and give every mark at least one column, so short events show.
-        const int x0 = static_cast<int>(std::lround(run.x0));
-        const int x1 = std::max(x0 + 1, static_cast<int>(std::lround(run.x1)));
+        const auto& span = spans[run.first];
+        const Rgb c = palette.spanColour(span);
+        before[span.state] += span.duration();
         if (open && c == colour && x0 <= openX1) {
             openX1 = std::max(openX1, x1);
             continue;
@@ -171,15 +190,7 @@ void GanttPlottable::drawLevel(QCPPainter* painter, const TimeView& view, std::s
         openX1 = x1;
     }
     flush();
-    if (raster && !m_line.empty()) {
-        const auto format = level == 0 ? QImage::Format_RGB32 : QImage::Format_ARGB32_Premultiplied;
-        if (m_row.width() != static_cast<int>(m_line.size()) || m_row.height() != h || m_row.format() != format) {
-            m_row = QImage(static_cast<int>(m_line.size()), h, format);
-        }
-        const auto bytes = m_line.size() * sizeof(QRgb);
-        for (int line = 0; line < h; ++line) {
-            std::memcpy(m_row.scanLine(line), m_line.data(), bytes);
-        }
+    if (raster && width > 0) {
         painter->drawImage(QPoint(clip.left(), y), m_row);
     }
 }

@@ -1,9 +1,11 @@
 #pragma once
 // The Gantt rows as one QCustomPlot plottable. Each frame it asks the core for the visible
 // marks of every row (binary search + folding) and paints them, merging neighbours of one
-// colour, so a frame costs O(pixels * log(spans)) whatever the trace size.
+// colour, so a frame costs O(pixels * log(spans)) whatever the trace size. A folded mark shows
+// the share of each state as stacked bands (state_stack.hpp), not one blended colour.
 
 #include "viewer/core/span_folding.hpp"
+#include "viewer/core/state_stack.hpp"
 #include "viewer/core/trace_document.hpp"
 
 #include <qcustomplot.h>
@@ -49,7 +51,8 @@ private:
     bool m_rowImages = true;
     std::vector<DrawRun> m_runs;               // reused between frames
     std::vector<tracer::TimeNs> m_stateTimes;  // reused between folds
-    std::vector<QRgb> m_line;                  // one row's pixels, reused between rows
+    StateStack m_stack;                        // how folded marks show their mix of states
+    std::vector<StackBand> m_bands;            // reused between folds
     QImage m_row;
 };
 

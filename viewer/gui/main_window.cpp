@@ -5,6 +5,7 @@
 #include "viewer/core/time_format.hpp"
 #include "viewer/gui/barrier_list_model.hpp"
 #include "viewer/gui/gantt_plot.hpp"
+#include "viewer/gui/overview_strip.hpp"
 #include "viewer/gui/range_stats_model.hpp"
 #include "viewer/gui/render.hpp"
 #include "viewer/gui/trace_loader.hpp"
@@ -54,7 +55,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     resize(1400, 850);
 
     m_plot = new GanttPlot(this);
-    setCentralWidget(m_plot);
+    m_overview = new OverviewStrip(this);
+    auto* chart = new QWidget(this);
+    auto* chartLayout = new QVBoxLayout(chart);
+    chartLayout->setContentsMargins(0, 0, 0, 0);
+    chartLayout->setSpacing(0);
+    chartLayout->addWidget(m_plot, 1);
+    chartLayout->addWidget(m_overview);
+    setCentralWidget(chart);
     m_loader = new TraceLoader(this);
     m_barrierModel = new BarrierListModel(this);
     m_statsModel = new RangeStatsModel(this);
@@ -85,6 +93,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         emit loadCancelled(path);
     });
     connect(m_plot, &GanttPlot::spanClicked, this, &MainWindow::onSpanClicked);
+    connect(m_plot, &GanttPlot::viewChanged, m_overview, &OverviewStrip::setWindow);
+    connect(m_overview, &OverviewStrip::windowRequested, m_plot, &GanttPlot::setView);
     connect(m_plot, &GanttPlot::rangeSelected, this, &MainWindow::onRangeSelected);
     connect(m_plot, &GanttPlot::selectionCleared, this, [this] {
         m_statsModel->clear();
@@ -220,6 +230,7 @@ void MainWindow::onLoaded(std::shared_ptr<const TraceDocument> document, std::sh
     m_lastError.clear();
     const QString source = QString::fromStdString(document->source);
     setWindowTitle(tr("starscope viewer - %1").arg(source));
+    m_overview->setDocument(document);
     m_plot->setDocument(document);
     m_statsModel->clear();
     m_details->clear();
@@ -253,6 +264,7 @@ void MainWindow::onFailed(const QString& path, const QString& message) {
 
 void MainWindow::applyBarriers(std::shared_ptr<const Barriers> barriers) {
     m_plot->setBarriers(barriers);
+    m_overview->setBarriers(barriers);
     // Barrier times are trace ticks: ns, or finer for some Paje traces (time_unit.hpp).
     const double nsPerTick = m_plot->document() ? tracer::nsPerTick(m_plot->document()->trace) : 1.0;
     m_barrierModel->setBarriers(barriers, nsPerTick);

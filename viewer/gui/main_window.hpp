@@ -1,7 +1,8 @@
 #pragma once
-// The viewer's window: the Gantt plot in the middle, the barrier list (with the threshold) on
-// the right, task details and range statistics below, a progress bar with Cancel while a
-// trace loads. Files come from File > Open, recent files, drag and drop or the command line.
+// The viewer's window: the Gantt plot in the middle with the overview strip under it, the
+// barrier list (with the threshold) on the right, task details and range statistics below, a
+// progress bar with Cancel while a trace loads. Files come from File > Open, recent files,
+// drag and drop or the command line.
 
 #include "viewer/core/trace_document.hpp"
 
@@ -24,6 +25,7 @@ namespace starscope::viewer {
 
 class BarrierListModel;
 class GanttPlot;
+class OverviewStrip;
 class RangeStatsModel;
 class TraceLoader;
 struct SpanHit;
@@ -40,6 +42,7 @@ public:
     void zoomToBarrier(int row);
 
     GanttPlot* plot() const { return m_plot; }
+    OverviewStrip* overview() const { return m_overview; }
     BarrierListModel* barrierModel() const { return m_barrierModel; }
     RangeStatsModel* statsModel() const { return m_statsModel; }
     TraceLoader* loader() const { return m_loader; }
@@ -72,6 +75,7 @@ private:
     void setLoading(bool loading);
 
     GanttPlot* m_plot = nullptr;
+    OverviewStrip* m_overview = nullptr;   // the whole trace under the chart, with its window
     TraceLoader* m_loader = nullptr;
     BarrierListModel* m_barrierModel = nullptr;
     QSortFilterProxyModel* m_barrierProxy = nullptr;

@@ -2,17 +2,25 @@
 
 #include "tracer/model/time_unit.hpp"
 
+#include "viewer/core/label_layout.hpp"
 #include "viewer/core/time_format.hpp"
 #include "viewer/gui/qt_support.hpp"
 
+#include <QStringList>
+
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <numeric>
 
 namespace starscope::viewer {
 
 namespace {
 
 constexpr int kLabelPadding = 3;
+constexpr double kLabelGapPx = 8.0;   // between two labels of one line, so each reads on its own
+constexpr double kHoverPx = 3.0;      // how near the cursor a barrier or marker must be for its tooltip
+constexpr qsizetype kMaxTooltipLines = 8;
 constexpr int kMinBandPx = 3;
 constexpr int kTickPx = 8;
 const QColor kLabelBackground(255, 255, 255, 210);
@@ -35,12 +43,14 @@ void verticalLine(QPainter* painter, int x, const QRect& area, const QColor& col
     fillInStrips(painter, QRect(x, area.top(), 1, area.height()), colour);
 }
 
-// Draws text in a small white box; returns the box so callers can avoid overlaps.
-QRect drawLabel(QCPPainter* painter, const QString& text, int x, int y, bool centred) {
+int labelWidth(const QFontMetrics& metrics, const QString& text) {
+    return metrics.horizontalAdvance(text) + 2 * kLabelPadding;
+}
+
+// Draws text in a small white box whose left edge is x; returns the box.
+QRect drawLabel(QCPPainter* painter, const QString& text, int x, int y) {
     const QFontMetrics metrics(painter->font());
-    const int w = metrics.horizontalAdvance(text) + 2 * kLabelPadding;
-    const int h = metrics.height();
-    const QRect box(centred ? x - w / 2 : x, y, w, h);
+    const QRect box(x, y, labelWidth(metrics, text), metrics.height());
     fillInStrips(painter, box, kLabelBackground);
     painter->setPen(QColor(20, 20, 20));
     painter->drawText(box, Qt::AlignCenter, text);
@@ -84,6 +94,9 @@ void OverlayPlottable::draw(QCPPainter* painter) {
     const TimeView view{axis->range().lower, axis->range().upper, static_cast<double>(area.left()),
                         std::max(1.0, static_cast<double>(area.width()))};
     painter->setFont(mParentPlot->font());
+    m_lastView = view;
+    m_lastArea = area;
+    m_labels = {};
     drawBarriers(painter, view, area);
     drawMarkers(painter, view, area);
     if (m_selection) {
@@ -99,8 +112,14 @@ void OverlayPlottable::drawBarriers(QCPPainter* painter, const TimeView& view, c
         return;
     }
     const Barriers& barriers = *m_barriers;
-    const QFontMetrics metrics(painter->font());
-    int lastLabelRight = std::numeric_limits<int>::min();
+    // Pass 1: one band per pixel range; barriers closer than a pixel share a band, which is
+    // named by its longest barrier.
+    struct Band {
+        int left;
+        int right;
+        std::size_t longest;
+    };
+    std::vector<Band> bands;
     int lastBandRight = std::numeric_limits<int>::min();
     for (std::size_t i = firstBarrierEndingAfter(barriers, view.startNs);
          i < barriers.size() && static_cast<double>(barriers[i].start) < view.endNs; ++i) {
@@ -108,29 +127,55 @@ void OverlayPlottable::drawBarriers(QCPPainter* painter, const TimeView& view, c
         const int x0 = static_cast<int>(std::lround(std::max(view.toPixel(static_cast<double>(barrier.start)), view.leftPx)));
         const int x1 = std::max(x0 + 1, static_cast<int>(std::lround(std::min(view.toPixel(static_cast<double>(barrier.end)),
                                                                                 view.leftPx + view.widthPx))));
-        // Barriers are at least one pixel wide; several within one pixel show as one band.
         if (x1 <= lastBandRight) {
+            if (barrier.duration() > barriers[bands.back().longest].duration()) {
+                bands.back().longest = i;
+            }
             continue;
         }
-        const int left = std::max(x0, lastBandRight);
+        bands.push_back({std::max(x0, lastBandRight), x1, i});
         lastBandRight = x1;
-        if (x1 - left >= kMinBandPx) {
-            fillInStrips(painter, QRect(left, area.top(), x1 - left, area.height()), kBarrierFill);
-            verticalLine(painter, left, area, kBarrierEdge);
-            verticalLine(painter, x1 - 1, area, kBarrierEdge);
+    }
+    // Every barrier keeps its band at any zoom, at least one pixel wide: the tint over all
+    // rows, with edges when there is room for them and ticks on the top and bottom edges when
+    // it is too thin for the tint alone to catch the eye.
+    for (const Band& band : bands) {
+        const QRect rect(band.left, area.top(), band.right - band.left, area.height());
+        fillInStrips(painter, rect, kBarrierFill);
+        if (rect.width() >= kMinBandPx) {
+            verticalLine(painter, rect.left(), area, kBarrierEdge);
+            verticalLine(painter, rect.right(), area, kBarrierEdge);
         } else {
-            // Too thin for a tint to show, and full-height lines would bury the rows when
-            // zoomed out: ticks on the top and bottom edges mark it.
-            painter->fillRect(QRect(left, area.top(), x1 - left, kTickPx), kBarrierEdge);
-            painter->fillRect(QRect(left, area.bottom() - kTickPx + 1, x1 - left, kTickPx), kBarrierEdge);
+            painter->fillRect(QRect(rect.left(), area.top(), rect.width(), kTickPx), kBarrierEdge);
+            painter->fillRect(QRect(rect.left(), area.bottom() - kTickPx + 1, rect.width(), kTickPx), kBarrierEdge);
         }
-        const QString text = QString::fromStdString(formatDuration(static_cast<double>(barrier.duration()) * tracer::nsPerTick(m_document->trace)));
-        const int width = metrics.horizontalAdvance(text) + 2 * kLabelPadding;
-        const int centre = (left + x1) / 2;
-        if (centre - width / 2 > lastLabelRight + 2) {
-            const QRect box = drawLabel(painter, text, centre, area.bottom() - metrics.height() - 2, true);
-            lastLabelRight = box.right();
+    }
+    // Labels along the bottom, longest barriers first; those that would overlap a kept label
+    // are left to the tooltip (tooltipAt).
+    std::vector<std::size_t> byLength(bands.size());
+    std::iota(byLength.begin(), byLength.end(), std::size_t{0});
+    std::stable_sort(byLength.begin(), byLength.end(), [&](std::size_t a, std::size_t b) {
+        return barriers[bands[a].longest].duration() > barriers[bands[b].longest].duration();
+    });
+    const QFontMetrics metrics(painter->font());
+    const int labelTop = area.bottom() - metrics.height() - 2;
+    LabelLine line(area.left(), area.right() + 1, kLabelGapPx);
+    for (const std::size_t b : byLength) {
+        const Band& band = bands[b];
+        const double centre = (band.left + band.right) / 2.0;
+        if (line.blocked(centre)) {
+            continue;
         }
+        const auto& barrier = barriers[band.longest];
+        const QString text = QString::fromStdString(
+            formatDuration(static_cast<double>(barrier.duration()) * tracer::nsPerTick(m_document->trace)));
+        const int width = labelWidth(metrics, text);
+        const int left = static_cast<int>(std::lround(centre)) - width / 2;
+        if (!line.place({static_cast<double>(left), static_cast<double>(left + width)})) {
+            continue;
+        }
+        m_labels.barrier.push_back(drawLabel(painter, text, left, labelTop));
+        m_labels.barrierIndex.push_back(band.longest);
     }
 }
 
@@ -141,8 +186,8 @@ void OverlayPlottable::drawMarkers(QCPPainter* painter, const TimeView& view, co
         return static_cast<double>(markers[m].time) < view.startNs;
     });
     int lastLine = std::numeric_limits<int>::min();
-    int lastLabelRight = std::numeric_limits<int>::min();
     const QFontMetrics metrics(painter->font());
+    LabelLine line(area.left(), area.right() + 1, kLabelGapPx);
     for (auto it = first; it != batchMarkers.end() && static_cast<double>(markers[*it].time) <= view.endNs; ++it) {
         const auto& marker = markers[*it];
         const int x = static_cast<int>(std::lround(view.toPixel(static_cast<double>(marker.time))));
@@ -151,12 +196,56 @@ void OverlayPlottable::drawMarkers(QCPPainter* painter, const TimeView& view, co
         }
         lastLine = x;
         verticalLine(painter, x, area, kMarkerLine);
+        // Batches are equally important: kept from left to right where they fit.
+        const int left = x + 2;
+        if (line.blocked(left)) {
+            continue;
+        }
         const QString text = QStringLiteral("e%1 b%2").arg(marker.marker.epoch).arg(marker.marker.batch);
-        if (x + 2 > lastLabelRight + 4 && x + metrics.horizontalAdvance(text) < area.right()) {
-            const QRect box = drawLabel(painter, text, x + 2, area.top() + 2, false);
-            lastLabelRight = box.right();
+        const int width = labelWidth(metrics, text);
+        if (line.place({static_cast<double>(left), static_cast<double>(left + width)})) {
+            m_labels.batch.push_back(drawLabel(painter, text, left, area.top() + 2));
         }
     }
+}
+
+QString OverlayPlottable::tooltipAt(const QPointF& pos) const {
+    if (!m_document || !m_lastArea.contains(pos.toPoint())) {
+        return {};
+    }
+    const double from = m_lastView.toTime(pos.x() - kHoverPx);
+    const double to = m_lastView.toTime(pos.x() + kHoverPx);
+    const double nsPerTick = tracer::nsPerTick(m_document->trace);
+    QStringList lines;
+    if (m_barriers) {
+        const Barriers& barriers = *m_barriers;
+        for (std::size_t i = firstBarrierEndingAfter(barriers, from);
+             i < barriers.size() && static_cast<double>(barriers[i].start) <= to; ++i) {
+            if (lines.size() == kMaxTooltipLines) {
+                lines << QStringLiteral("...");
+                break;
+            }
+            const auto& barrier = barriers[i];
+            QString line = QStringLiteral("barrier of %1").arg(QString::fromStdString(
+                formatDuration(static_cast<double>(barrier.duration()) * nsPerTick)));
+            if (!barrier.transitionLabel.empty()) {
+                line += QStringLiteral(" (%1)").arg(QString::fromStdString(barrier.transitionLabel).toHtmlEscaped());
+            }
+            lines << line;
+        }
+    }
+    const auto& markers = m_document->trace.markers;
+    const auto& batchMarkers = m_document->batchMarkers;
+    auto it = std::partition_point(batchMarkers.begin(), batchMarkers.end(),
+                                   [&](std::size_t m) { return static_cast<double>(markers[m].time) < from; });
+    for (; it != batchMarkers.end() && static_cast<double>(markers[*it].time) <= to; ++it) {
+        if (lines.size() >= kMaxTooltipLines) {
+            lines << QStringLiteral("...");
+            break;
+        }
+        lines << QStringLiteral("%1 begins").arg(QString::fromStdString(batchLabel(markers[*it].marker)));
+    }
+    return lines.join(QStringLiteral("<br>"));
 }
 
 void OverlayPlottable::drawRange(QCPPainter* painter, const TimeView& view, const QRect& area,
@@ -173,8 +262,10 @@ void OverlayPlottable::drawRange(QCPPainter* painter, const TimeView& view, cons
     painter->setBrush(Qt::NoBrush);
     painter->drawRect(rect);
     if (committed) {
-        drawLabel(painter, QString::fromStdString(formatDuration(std::abs(range.second - range.first) * tracer::nsPerTick(m_document->trace))), rect.center().x(),
-                  area.top() + QFontMetrics(painter->font()).height() + 6, true);
+        const QString text = QString::fromStdString(
+            formatDuration(std::abs(range.second - range.first) * tracer::nsPerTick(m_document->trace)));
+        drawLabel(painter, text, rect.center().x() - labelWidth(QFontMetrics(painter->font()), text) / 2,
+                  area.top() + QFontMetrics(painter->font()).height() + 6);
     }
 }
 

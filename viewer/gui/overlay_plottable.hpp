@@ -1,7 +1,9 @@
 #pragma once
 // What is drawn over the Gantt rows: barrier bands labelled with their duration, batch
 // markers as labelled vertical lines, the selected time range and the rubber band. It sits on
-// its own buffered layer, so moving the selection repaints this layer only.
+// its own buffered layer, so moving the selection repaints this layer only. Every barrier
+// keeps a band at least one pixel wide at any zoom; labels that would overlap are dropped,
+// longest barriers first kept (label_layout.hpp), and the tooltip names what is hidden.
 
 #include "viewer/core/time_view.hpp"
 #include "viewer/core/trace_document.hpp"
@@ -10,12 +12,21 @@
 
 #include <memory>
 #include <optional>
+#include <vector>
 
 namespace starscope::viewer {
 
 inline const QColor kBarrierFill(40, 90, 220, 45);
 inline const QColor kBarrierEdge(70, 110, 220);
 inline const QColor kMarkerLine(70, 70, 70);
+
+// The labels the last draw kept, in widget pixels: batch labels along the top, barrier
+// durations along the bottom (with the barrier each names). None overlaps another of its line.
+struct OverlayLabels {
+    std::vector<QRect> batch;
+    std::vector<QRect> barrier;
+    std::vector<std::size_t> barrierIndex;
+};
 
 class OverlayPlottable : public QCPAbstractPlottable {
     Q_OBJECT
@@ -29,6 +40,10 @@ public:
     void setSelection(std::optional<std::pair<double, double>> rangeNs) { m_selection = rangeNs; }
     void setRubberBand(std::optional<std::pair<double, double>> rangeNs) { m_rubberBand = rangeNs; }
     const std::optional<std::pair<double, double>>& selection() const { return m_selection; }
+    const OverlayLabels& labels() const { return m_labels; }
+    // Rich text naming the barriers and batch starts within a few pixels of pos (those whose
+    // labels did not fit too); empty when there is none.
+    QString tooltipAt(const QPointF& pos) const;
 
     double selectTest(const QPointF& pos, bool onlySelectable, QVariant* details = nullptr) const override;
     QCPRange getKeyRange(bool& foundRange, QCP::SignDomain inSignDomain = QCP::sdBoth) const override;
@@ -49,6 +64,9 @@ private:
     std::shared_ptr<const Barriers> m_barriers;
     std::optional<std::pair<double, double>> m_selection;
     std::optional<std::pair<double, double>> m_rubberBand;
+    OverlayLabels m_labels;
+    TimeView m_lastView;
+    QRect m_lastArea;
 };
 
 } // namespace starscope::viewer

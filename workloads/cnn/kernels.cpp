@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 #include <random>
+#include <type_traits>
 #include <vector>
 
 namespace starscope::workloads::cnn {
@@ -42,8 +43,8 @@ void initParams(const NetShape& shape, std::uint64_t seed, float* convParams, fl
 }
 
 template <typename Real>
-void convForward(const NetShape& shape, const Real* images, int n, const Real* convParams,
-                 Real* convOut) {
+void convForwardReference(const NetShape& shape, const Real* images, int n,
+                          const Real* convParams, Real* convOut) {
     const size_t cols = sz(shape.cols), k = sz(shape.kernel);
     const size_t outRows = sz(shape.convRows()), outCols = sz(shape.convCols());
     const size_t filters = sz(shape.filters);
@@ -221,8 +222,8 @@ void poolBackward(const NetShape& shape, const Real* dpooled, const std::uint8_t
 }
 
 template <typename Real>
-void convBackward(const NetShape& shape, const Real* images, const Real* dconv, int n,
-                  Real* convGrad) {
+void convBackwardReference(const NetShape& shape, const Real* images, const Real* dconv, int n,
+                           Real* convGrad) {
     const size_t cols = sz(shape.cols), k = sz(shape.kernel);
     const size_t outRows = sz(shape.convRows()), outCols = sz(shape.convCols());
     const size_t filters = sz(shape.filters);
@@ -262,6 +263,28 @@ void convBackward(const NetShape& shape, const Real* images, const Real* dconv, 
 }
 
 template <typename Real>
+void convForward(const NetShape& shape, const Real* images, int n, const Real* convParams,
+                 Real* convOut) {
+    if constexpr (std::is_same_v<Real, float>) {
+        if (convForwardSimd(activeSimdLevel(), shape, images, n, convParams, convOut)) {
+            return;
+        }
+    }
+    convForwardReference(shape, images, n, convParams, convOut);
+}
+
+template <typename Real>
+void convBackward(const NetShape& shape, const Real* images, const Real* dconv, int n,
+                  Real* convGrad) {
+    if constexpr (std::is_same_v<Real, float>) {
+        if (convBackwardSimd(activeSimdLevel(), shape, images, dconv, n, convGrad)) {
+            return;
+        }
+    }
+    convBackwardReference(shape, images, dconv, n, convGrad);
+}
+
+template <typename Real>
 void sgdStep(Real* params, const Real* const* grads, int gradCount, std::size_t size, Real rate) {
     for (size_t g = 0; g < sz(gradCount); ++g) {
         const Real* grad = grads[g];
@@ -295,6 +318,10 @@ double chunkLoss(const NetShape& shape, const Real* images, const std::int32_t* 
     template void poolBackward<Real>(const NetShape&, const Real*, const std::uint8_t*,            \
                                      const Real*, int, Real*);                                     \
     template void convBackward<Real>(const NetShape&, const Real*, const Real*, int, Real*);       \
+    template void convForwardReference<Real>(const NetShape&, const Real*, int, const Real*,       \
+                                             Real*);                                               \
+    template void convBackwardReference<Real>(const NetShape&, const Real*, const Real*, int,      \
+                                              Real*);                                              \
     template void sgdStep<Real>(Real*, const Real* const*, int, std::size_t, Real);                \
     template double chunkLoss<Real>(const NetShape&, const Real*, const std::int32_t*, int,        \
                                     const Real*, const Real*);

@@ -23,14 +23,21 @@ std::filesystem::path goldenRun(const std::string& name);
 
 // Runs the sample program into dir (extra arguments appended); returns its exit status.
 int recordSample(const std::filesystem::path& dir, const std::string& arguments);
-// Runs starpu_fxt_tool -i on the prof file, writing dir/paje.trace; returns its exit status.
+// Runs starpu_fxt_tool -i on the prof file(s) (several: one per rank of a StarPU-MPI run),
+// writing dir/paje.trace; returns its exit status.
 int runStarpuFxtTool(const std::filesystem::path& profFile, const std::filesystem::path& dir);
+int runStarpuFxtTool(const std::vector<std::filesystem::path>& profFiles, const std::filesystem::path& dir);
 
-// Our reading of a prof file against the same StarPU version's starpu_fxt_tool conversion of
-// it: the same workers and executed tasks, per-worker executing within 1 %, and sleeping
-// within 1 % where profiling ran. Where it was stopped, starpu_fxt_tool draws each worker's
-// last state on; there ours must be "Not profiled" and sleeping can only be less.
+// Our reading of prof files against the same StarPU version's starpu_fxt_tool conversion of
+// them: the same workers (per rank) and executed tasks, per-worker executing within 1 %, and
+// sleeping within 1 % where profiling ran. Where it was stopped, starpu_fxt_tool draws each
+// worker's last state on; there ours must be "Not profiled" and sleeping can only be less.
 void expectSameWorkAsStarpuFxtTool(const Trace& ours, const Trace& tool);
+
+// Per rank (-1 for a one-process trace), how far our clock is from starpu_fxt_tool's: the
+// median over the tasks both traces ran of (our start - its start), in ns. A rank whose clock
+// offset differs from the tool's by d shows d here.
+std::map<std::int32_t, TimeNs> clockDifferences(const Trace& ours, const Trace& tool);
 
 // Total time per (worker id, level, state name) over worker lanes.
 using StateTotals = std::map<std::tuple<std::int32_t, std::size_t, std::string>, TimeNs>;

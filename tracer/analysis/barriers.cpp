@@ -27,9 +27,12 @@ bool coversTime(const Trace& trace, const Span& span) {
     return cls == StateClass::Executing || cls == StateClass::NotProfiled;
 }
 
-const Lane* mainLane(const Trace& trace) {
+// In scope: every lane / marker across the job, or those of one rank.
+bool inScope(std::int32_t rank, const std::optional<std::int32_t>& scope) { return !scope || rank == *scope; }
+
+const Lane* mainLane(const Trace& trace, const std::optional<std::int32_t>& scope) {
     for (const auto& lane : trace.lanes) {
-        if (lane.kind == LaneKind::MainThread) {
+        if (lane.kind == LaneKind::MainThread && inScope(lane.rank, scope)) {
             return &lane;
         }
     }
@@ -64,7 +67,73 @@ std::string mainStateDuring(const Trace& trace, const Lane* lane, TimeNs from, T
     return best;
 }
 
+// The main thread's arena reset waits: reset_wait_begin up to the next reset_wait_end of the
+// same rank.
+struct ResetWait {
+    TimeNs start;
+    TimeNs end;
+    std::string arena;
+};
+
+std::vector<ResetWait> resetWaits(const Trace& trace, const std::optional<std::int32_t>& scope) {
+    std::vector<ResetWait> out;
+    std::unordered_map<std::int32_t, std::size_t> open;   // rank -> index in out
+    for (const auto& m : trace.markers) {
+        if (!m.parsed || !inScope(m.rank, scope)) {
+            continue;
+        }
+        if (m.marker.kind == markers::Kind::ResetWaitBegin) {
+            open[m.rank] = out.size();
+            out.push_back(ResetWait{m.time, trace.end, m.marker.arena});
+        } else if (m.marker.kind == markers::Kind::ResetWaitEnd) {
+            if (const auto it = open.find(m.rank); it != open.end()) {
+                out[it->second].end = m.time;
+                open.erase(it);
+            }
+        }
+    }
+    return out;
+}
+
+void attribute(const Trace& trace, Barrier& b, const std::vector<ResetWait>& resets,
+               const std::optional<std::int32_t>& scope) {
+    // Data from another rank: the last message into the scope to arrive during the barrier.
+    // Messages are sorted by start and none arrives before it leaves.
+    for (std::size_t i = 0; i < trace.messages.size() && trace.messages[i].start < b.end; ++i) {
+        const auto& m = trace.messages[i];
+        if (m.end >= b.start && m.end <= b.end && inScope(m.toRank, scope) && m.fromRank != m.toRank
+            && (b.message < 0 || m.end >= trace.messages[static_cast<std::size_t>(b.message)].end)) {
+            b.message = static_cast<std::int32_t>(i);
+            b.fromRank = m.fromRank;
+        }
+    }
+    if (b.message >= 0) {
+        b.cause = BarrierCause::DataFromRank;
+        return;
+    }
+    for (const auto& r : resets) {
+        if (r.start < b.end && r.end > b.start) {
+            b.cause = BarrierCause::ArenaReset;
+            b.arena = r.arena;
+            return;
+        }
+    }
+    if (b.transition >= 0) {
+        b.cause = BarrierCause::EndOfBatch;
+    }
+}
+
 } // namespace
+
+std::string_view causeName(BarrierCause cause) {
+    switch (cause) {
+    case BarrierCause::Unattributed: return "unattributed";
+    case BarrierCause::ArenaReset: return "arena reset";
+    case BarrierCause::DataFromRank: return "data from rank";
+    case BarrierCause::EndOfBatch: return "end of batch";
+    }
+    return "unattributed";
+}
 
 std::optional<std::string> transitionsUnavailable(const Trace& trace, const std::vector<BatchTransition>& transitions) {
     if (!transitions.empty()) {
@@ -75,11 +144,20 @@ std::optional<std::string> transitionsUnavailable(const Trace& trace, const std:
     return anyMarker ? "no batch_end marker in the trace (no batch completed)" : "no starscope markers in the trace";
 }
 
-std::vector<BatchTransition> findTransitions(const Trace& trace) {
+std::vector<BatchTransition> findTransitions(const Trace& trace, std::optional<std::int32_t> rank) {
     std::vector<BatchTransition> out;
     const auto& ms = trace.markers;
+    if (!rank) {
+        // Each rank marks its own batches: the lowest one's stand for the job's.
+        for (const auto& m : ms) {
+            if (m.parsed && m.rank >= 0 && (!rank || m.rank < *rank)) {
+                rank = m.rank;
+            }
+        }
+    }
+    const auto mine = [&](const MarkerEvent& m) { return m.parsed && inScope(m.rank, rank); };
     for (std::size_t i = 0; i < ms.size(); ++i) {
-        if (!ms[i].parsed || ms[i].marker.kind != markers::Kind::BatchEnd) {
+        if (!mine(ms[i]) || ms[i].marker.kind != markers::Kind::BatchEnd) {
             continue;
         }
         BatchTransition t;
@@ -88,7 +166,7 @@ std::vector<BatchTransition> findTransitions(const Trace& trace) {
         t.fromEpoch = ms[i].marker.epoch;
         t.fromBatch = ms[i].marker.batch;
         for (std::size_t j = i + 1; j < ms.size(); ++j) {
-            if (!ms[j].parsed) {
+            if (!mine(ms[j])) {
                 continue;
             }
             if (ms[j].marker.kind == markers::Kind::BatchBegin) {
@@ -131,7 +209,7 @@ std::vector<Barrier> findBarriers(const Trace& trace, const std::vector<BatchTra
         }
     };
     for (std::size_t lane = 0; lane < trace.lanes.size(); ++lane) {
-        if (trace.lanes[lane].isWorker()) {
+        if (trace.lanes[lane].isWorker() && inScope(trace.lanes[lane].rank, options.rank)) {
             advance(lane, 0);
         }
     }
@@ -145,13 +223,18 @@ std::vector<Barrier> findBarriers(const Trace& trace, const std::vector<BatchTra
         heap.pop();
         const Span& span = trace.lanes[c.lane].spans()[c.index];
         if (started && span.start > coverEnd && span.start - coverEnd > threshold) {
-            barriers.push_back(Barrier{coverEnd, span.start, -1, {}, {}});
+            Barrier b;
+            b.start = coverEnd;
+            b.end = span.start;
+            b.rank = options.rank.value_or(-1);
+            barriers.push_back(std::move(b));
         }
         coverEnd = started ? std::max(coverEnd, span.end) : span.end;
         started = true;
         advance(c.lane, c.index + 1);
     }
-    const Lane* main = mainLane(trace);
+    const Lane* main = mainLane(trace, options.rank);
+    const auto resets = resetWaits(trace, options.rank);
     for (auto& b : barriers) {
         // Transitions are in time order and do not overlap: only the ones starting before the
         // barrier ends can overlap it.
@@ -173,8 +256,20 @@ std::vector<Barrier> findBarriers(const Trace& trace, const std::vector<BatchTra
             b.transitionLabel = transitions[static_cast<std::size_t>(b.transition)].label;
         }
         b.mainThreadState = mainStateDuring(trace, main, b.start, b.end);
+        attribute(trace, b, resets, options.rank);
     }
     return barriers;
+}
+
+std::vector<Barrier> findJobAndRankBarriers(const Trace& trace, BarrierOptions options) {
+    options.rank.reset();
+    auto all = findBarriers(trace, findTransitions(trace), options);
+    for (const auto& r : trace.ranks) {
+        options.rank = r.rank;
+        auto mine = findBarriers(trace, findTransitions(trace, r.rank), options);
+        all.insert(all.end(), std::make_move_iterator(mine.begin()), std::make_move_iterator(mine.end()));
+    }
+    return all;
 }
 
 } // namespace starscope::tracer

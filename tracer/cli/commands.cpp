@@ -123,6 +123,7 @@ std::string laneKindName(LaneKind kind) {
     case LaneKind::CudaWorker: return "cuda";
     case LaneKind::OtherWorker: return "other";
     case LaneKind::MainThread: return "main";
+    case LaneKind::MpiThread: return "mpi";
     }
     return "unknown";
 }
@@ -169,13 +170,21 @@ int runStats(const StatsArgs& args, const Io& io) {
                     states[trace->states[s].name] = l.perState[s];
                 }
             }
-            lanes.push_back({{"name", lane.name}, {"kind", laneKindName(lane.kind)}, {"worker_id", lane.workerId},
+            lanes.push_back({{"name", lane.name}, {"kind", laneKindName(lane.kind)}, {"worker_id", lane.workerId}, {"rank", lane.rank},
                              {"executing_ns", l.classes.executing}, {"sleeping_ns", l.classes.sleeping},
                              {"overhead_ns", l.classes.overhead}, {"user_ns", l.classes.user},
                              {"not_profiled_ns", l.classes.notProfiled}, {"idle_ns", l.classes.idle}, {"tasks", l.tasks}, {"states_ns", states}});
         }
+        nlohmann::json ranks = nlohmann::json::array();
+        for (const auto& r : trace->ranks) {
+            ranks.push_back({{"rank", r.rank}, {"source", r.source}, {"world_size", r.worldSize},
+                             {"sync_points", r.syncPoints}, {"clock_offset_ns", r.clockOffset},
+                             {"clock_offset_end_ns", r.clockOffsetEnd}});
+        }
         nlohmann::json doc = {
             {"input", detail::joined(args.inputs)},
+            {"ranks", ranks},
+            {"messages", trace->messages.size()},
             {"format", trace->metadata.contains("format") ? trace->metadata.at("format") : ""},
             {"range_ns", {from, to}},
             {"summary", detail::summaryJson(summary)},
@@ -196,6 +205,14 @@ int runStats(const StatsArgs& args, const Io& io) {
         << (trace->metadata.contains("format") ? trace->metadata.at("format") : "?") << ")\n";
     out << "lanes          " << trace->lanes.size() << " (" << summary.workers << " workers), tasks " << summary.tasks
         << ", markers " << markerCount << "\n";
+    if (!trace->ranks.empty()) {
+        // Where each rank's clock sits on the job's: what was subtracted from its FxT times.
+        out << "ranks          " << trace->ranks.size() << ", messages " << trace->messages.size() << ", clock offsets";
+        for (const auto& r : trace->ranks) {
+            out << " " << r.rank << ":" << (r.syncPoints == 0 ? "unaligned" : formatDuration(r.clockOffset - trace->ranks.front().clockOffset));
+        }
+        out << "\n";
+    }
     out << "makespan       " << duration(summary.makespan) << "\n";
     out << "area bound     " << duration(summary.areaBound) << "\n";
     out << "critical path  " << detail::figureText(summary.criticalPath, duration) << "\n";
@@ -245,6 +262,19 @@ int runStats(const StatsArgs& args, const Io& io) {
     return 0;
 }
 
+// "data from rank 1 (message 12: tag 7, 4096 B, 1.2 ms)", "arena reset (batch)", ...
+std::string barrierCause(const Trace& trace, const Barrier& b, std::int64_t tps) {
+    std::string text(causeName(b.cause));
+    if (b.cause == BarrierCause::DataFromRank) {
+        const auto& m = trace.messages[static_cast<std::size_t>(b.message)];
+        text += " " + std::to_string(b.fromRank) + " (message " + std::to_string(b.message) + ": tag "
+                + std::to_string(m.tag) + ", " + std::to_string(m.size) + " B, " + formatDuration(m.duration(), tps) + ")";
+    } else if (b.cause == BarrierCause::ArenaReset && !b.arena.empty()) {
+        text += " (" + b.arena + ")";
+    }
+    return text;
+}
+
 struct BarriersArgs {
     std::vector<std::string> inputs;
     bool json = false;
@@ -260,7 +290,7 @@ int runBarriers(const BarriersArgs& args, const Io& io) {
     BarrierOptions options;
     options.threshold = toNs(args.thresholdUs, 1e3);
     const auto transitions = findTransitions(*trace);
-    const auto barriers = findBarriers(*trace, transitions, options);
+    const auto barriers = findJobAndRankBarriers(*trace, options);
     const auto why = transitionsUnavailable(*trace, transitions);
     const auto transitionCount =
         why ? Figure<std::size_t>::unavailable(*why) : Figure<std::size_t>::known(transitions.size());
@@ -273,9 +303,20 @@ int runBarriers(const BarriersArgs& args, const Io& io) {
     if (args.json) {
         nlohmann::json list = nlohmann::json::array();
         for (const auto& b : barriers) {
-            list.push_back({{"start_ns", b.start}, {"end_ns", b.end}, {"duration_ns", b.duration()},
-                            {"transition", b.transition}, {"transition_label", b.transitionLabel},
-                            {"main_thread_state", b.mainThreadState}});
+            nlohmann::json item = {{"start_ns", b.start}, {"end_ns", b.end}, {"duration_ns", b.duration()},
+                                   {"transition", b.transition}, {"transition_label", b.transitionLabel},
+                                   {"main_thread_state", b.mainThreadState}, {"rank", b.rank},
+                                   {"cause", causeName(b.cause)}};
+            if (b.cause == BarrierCause::DataFromRank) {
+                const auto& m = trace->messages[static_cast<std::size_t>(b.message)];
+                item["from_rank"] = b.fromRank;
+                item["message"] = {{"index", b.message}, {"tag", m.tag}, {"size", m.size},
+                                   {"start_ns", m.start}, {"end_ns", m.end}};
+            }
+            if (b.cause == BarrierCause::ArenaReset) {
+                item["arena"] = b.arena;
+            }
+            list.push_back(std::move(item));
         }
         out << nlohmann::json{{"input", detail::joined(args.inputs)}, {"threshold_ns", options.threshold}, {"ticks_per_second", tps},
                               {"transitions", detail::figureJson(transitionCount)}, {"barriers", list}}
@@ -283,18 +324,30 @@ int runBarriers(const BarriersArgs& args, const Io& io) {
             << "\n";
         return 0;
     }
+    if (!trace->ranks.empty()) {
+        out << trace->ranks.size() << " ranks, " << trace->messages.size() << " messages between them\n";
+    }
     out << barriers.size() << " barriers longer than " << formatDuration(options.threshold) << " ("
         << (transitionCount.value ? std::to_string(transitions.size()) + " batch transitions"
                                   : "batch transitions " + detail::figureText(transitionCount, [](std::size_t n) {
                                         return std::to_string(n);
                                     }))
         << ")\n";
-    out << std::right << std::setw(14) << "start" << std::setw(14) << "duration" << "  " << std::left
-        << std::setw(36) << "transition" << "main thread\n";
+    // Several ranks: the job's barriers, then each rank's, with a rank column.
+    const bool ranks = !trace->ranks.empty();
+    out << std::right << std::setw(14) << "start" << std::setw(14) << "duration" << "  " << std::left;
+    if (ranks) {
+        out << std::setw(6) << "rank";
+    }
+    out << std::setw(36) << "transition" << std::setw(24) << "main thread" << "cause\n";
     for (const auto& b : barriers) {
         out << std::right << std::setw(14) << formatDuration(b.start, tps) << std::setw(14) << formatDuration(b.duration(), tps)
-            << "  " << std::left << std::setw(36) << (b.transitionLabel.empty() ? "-" : b.transitionLabel)
-            << b.mainThreadState << "\n";
+            << "  " << std::left;
+        if (ranks) {
+            out << std::setw(6) << (b.rank < 0 ? std::string("job") : std::to_string(b.rank));
+        }
+        out << std::setw(36) << (b.transitionLabel.empty() ? "-" : b.transitionLabel) << std::setw(24)
+            << b.mainThreadState << barrierCause(*trace, b, tps) << "\n";
     }
     return 0;
 }

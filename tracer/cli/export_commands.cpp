@@ -53,7 +53,7 @@ int runExport(const ExportArgs& args, const Io& io) {
     if (args.table == "barriers") {
         BarrierOptions options;
         options.threshold = static_cast<TimeNs>(args.thresholdUs * 1e3 + 0.5);
-        const auto barriers = findBarriers(*trace, options);
+        const auto barriers = findJobAndRankBarriers(*trace, options);
         return writeOutput("export", args.output, io, [&](std::ostream& out) { writeBarriersCsv(barriers, out, ticksPerSecond(*trace)); });
     }
     return writeOutput("export", args.output, io, [&](std::ostream& out) { writeSpansCsv(*trace, out); });

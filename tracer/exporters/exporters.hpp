@@ -32,6 +32,7 @@ void writeChromeJson(const Trace& trace, std::ostream& out);
 void writeSpansCsv(const Trace& trace, std::ostream& out);     // lane,level,state,class,start,end,task
 void writeTasksCsv(const Trace& trace, std::ostream& out);     // job,codelet,worker,submit,start,end,deps
 // Times in ns (with decimals when the trace's ticks are finer: pass ticksPerSecond(trace)).
+// rank -1 is a barrier across the job; cause as causeName() spells it.
 void writeBarriersCsv(const std::vector<Barrier>& barriers, std::ostream& out,
                       std::int64_t ticksPerSecond = kNsPerSecond);
 

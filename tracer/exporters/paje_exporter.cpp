@@ -173,6 +173,7 @@ constexpr std::string_view kPajeHeader = R"paje(%EventDef PajeDefineContainerTyp
 3 CtS MPICt "Communication Thread State"
 4 nsubmitted Sc "Number of Submitted Uncompleted Tasks"
 5 dep P W W "Task dependency"
+5 MPIL MPIP MPICt MPICt "MPI communication"
 )paje";
 
 // The rank prefix the FxT reader gives the lanes of each process of a merged trace ("0_").
@@ -234,6 +235,7 @@ private:
     void containers();
     void states();
     void links();
+    void messages();
     void events();
     void variables();
 
@@ -277,8 +279,19 @@ void PajeWriter::entityValues() {
     }
     declare("WS", std::string(kNotProfiledState), std::string(kNotProfiledState), std::string(kNotProfiledColour));
     declare("US", std::string(kNotProfiledState), std::string(kNotProfiledState), std::string(kNotProfiledColour));
-    // States of no StarPU name, and codelets, as they occur.
+    // States of no StarPU name, and codelets, as they occur. An MPI thread's states are
+    // written by name (starpu_fxt_tool's CtS aliases are its own).
     for (const auto& lane : m_trace.lanes) {
+        if (lane.kind == LaneKind::MpiThread) {
+            for (const auto& level : lane.levels) {
+                for (const auto& span : level) {
+                    const auto& name = m_trace.stateOf(span).name;
+                    declare("CtS", name, name, colourOf.contains(m_aliasOf[name]) ? colourOf[m_aliasOf[name]]
+                                                                                   : std::string(kOtherColour));
+                }
+            }
+            continue;
+        }
         const std::string type = lane.kind == LaneKind::MainThread ? "US" : "WS";
         for (const auto& level : lane.levels) {
             for (const auto& span : level) {
@@ -312,6 +325,18 @@ void PajeWriter::containers() {
                   << '\n';
             m_out << "7 " << date(0) << ' ' << pajeQuote(prefix + "sched") << " Sc " << pajeQuote(program) << ' '
                   << pajeQuote(prefix + "scheduler") << '\n';
+        }
+        if (lane.kind == LaneKind::MpiThread) {
+            // StarPU's "<rank>_mpict", one per process.
+            std::string alias = prefix + "mpict";
+            if (aliases.contains(alias)) {
+                alias = prefix + "lane" + std::to_string(i);
+            }
+            aliases.insert(alias);
+            m_out << "7 " << date(0) << ' ' << pajeQuote(alias) << " MPICt " << pajeQuote(program) << ' '
+                  << pajeQuote(alias) << '\n';
+            m_lanes.push_back(LaneContainer{alias, "CtS", program, {}});
+            continue;
         }
         if (lane.kind == LaneKind::MainThread) {
             const auto alias = prefix + "ut" + std::to_string(i);
@@ -353,6 +378,7 @@ void PajeWriter::states() {
         const auto& lane = m_trace.lanes[i];
         const auto& c = m_lanes[i];
         const auto where = pajeQuote(c.alias) + ' ' + c.stateType;
+        const bool byName = lane.kind == LaneKind::MpiThread;
         for (std::size_t d = 0; d < lane.levels.size(); ++d) {
             const int depth = static_cast<int>(d);
             for (const auto& span : lane.levels[d]) {
@@ -366,7 +392,8 @@ void PajeWriter::states() {
                             + std::to_string(task.jobId) + ' ' + footprint);
                 } else {
                     add(span.start, kPushOrder + depth,
-                        "11 " + date(span.start) + ' ' + where + ' ' + pajeQuote(alias(m_trace.stateOf(span).name)));
+                        "11 " + date(span.start) + ' ' + where + ' '
+                            + pajeQuote(byName ? m_trace.stateOf(span).name : alias(m_trace.stateOf(span).name)));
                 }
                 add(span.end, -depth, "12 " + date(span.end) + ' ' + where);
             }
@@ -412,6 +439,25 @@ void PajeWriter::links() {
     }
 }
 
+// Messages between ranks as StarPU draws them: an MPIL link from the sender's MPI thread to the
+// receiver's, valued with the size in bytes, keyed "mpicom_<n>".
+void PajeWriter::messages() {
+    for (std::size_t i = 0; i < m_trace.messages.size(); ++i) {
+        const auto& m = m_trace.messages[i];
+        if (m.fromLane < 0 || m.toLane < 0) {
+            continue;   // the link type joins communication threads
+        }
+        const auto key = "mpicom_" + std::to_string(i);
+        const auto size = std::to_string(m.size);
+        add(m.start, kMiddleOrder,
+            "18 " + date(m.start) + " MPIroot MPIL " + pajeQuote(m_lanes[static_cast<std::size_t>(m.fromLane)].alias) + ' '
+                + size + ' ' + key);
+        add(m.end, kMiddleOrder,
+            "19 " + date(m.end) + " MPIroot MPIL " + pajeQuote(m_lanes[static_cast<std::size_t>(m.toLane)].alias) + ' '
+                + size + ' ' + key);
+    }
+}
+
 void PajeWriter::events() {
     // Markers: on the user thread that emitted them (StarPU's user_user_event), on the
     // worker's thread, or on the program.
@@ -422,14 +468,23 @@ void PajeWriter::events() {
             line += c.stateType == "US" ? "user_user_event " + pajeQuote(c.alias)
                                         : "thread_event " + pajeQuote(c.thread);
         } else {
-            line += "prog_event " + pajeQuote(m_programs.empty() ? "p" : m_programs.front() + "p");
+            // A rank's own markers on its program.
+            const auto prefix = m.rank >= 0 ? std::to_string(m.rank) + "_" : std::string();
+            const bool known = std::find(m_programs.begin(), m_programs.end(), prefix) != m_programs.end();
+            line += "prog_event " + pajeQuote(known ? prefix + "p" : m_programs.empty() ? "p" : m_programs.front() + "p");
         }
         add(m.time, kEventOrder, line + ' ' + pajeQuote(m.text));
     }
-    const auto barriers = findBarriers(m_trace);
+    // The job's barriers on every program, a rank's own on its program.
+    const auto barriers = findJobAndRankBarriers(m_trace);
     for (const auto& b : barriers) {
-        const auto label = b.transitionLabel.empty() ? std::string() : " " + b.transitionLabel;
+        const auto label = (b.rank >= 0 ? " rank " + std::to_string(b.rank) : std::string())
+                           + (b.transitionLabel.empty() ? std::string() : " " + b.transitionLabel);
+        const auto own = std::to_string(b.rank) + "_";
         for (const auto& program : m_programs) {
+            if (b.rank >= 0 && program != own) {
+                continue;
+            }
             add(b.start, kEventOrder,
                 "9 " + date(b.start) + " barrier " + pajeQuote(program + "p") + ' ' + pajeQuote("barrier begin" + label));
             add(b.end, kEventOrder,
@@ -473,6 +528,7 @@ void PajeWriter::write() {
     containers();
     states();
     links();
+    messages();
     events();
     variables();
     std::sort(m_lines.begin(), m_lines.end(), [](const Line& a, const Line& b) {

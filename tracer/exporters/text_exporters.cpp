@@ -68,16 +68,34 @@ std::string_view className(StateClass cls) {
     return "unknown";
 }
 
+// Each StarPU-MPI rank is a process of its own (pid rank + 1); a one-process trace is pid 1.
+std::int32_t pidOfRank(std::int32_t rank) { return rank >= 0 ? rank + 1 : 1; }
+
 } // namespace
 
 void writeChromeJson(const Trace& trace, std::ostream& out) {
     out << "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n";
-    out << R"({"ph":"M","name":"process_name","pid":1,"tid":0,"args":{"name":"starscope trace"}})";
+    if (trace.ranks.empty()) {
+        out << R"({"ph":"M","name":"process_name","pid":1,"tid":0,"args":{"name":"starscope trace"}})";
+    } else {
+        for (std::size_t r = 0; r < trace.ranks.size(); ++r) {
+            const auto pid = pidOfRank(trace.ranks[r].rank);
+            out << (r > 0 ? ",\n" : "") << "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":" << pid
+                << ",\"tid\":0,\"args\":{\"name\":\"rank " << trace.ranks[r].rank << "\"}}";
+            out << ",\n{\"ph\":\"M\",\"name\":\"process_sort_index\",\"pid\":" << pid
+                << ",\"tid\":0,\"args\":{\"sort_index\":" << pid << "}}";
+        }
+    }
+    const auto pid = [&trace](std::int32_t lane) {
+        const Lane* l = trace.laneAt(lane);
+        return pidOfRank(l != nullptr ? l->rank : -1);
+    };
     for (std::size_t i = 0; i < trace.lanes.size(); ++i) {
         // tid 0 is left to trace-wide markers; lane i is thread i+1, sorted in lane order.
-        out << ",\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":" << i + 1 << ",\"args\":{\"name\":\""
-            << jsonEscape(trace.lanes[i].name) << "\"}}";
-        out << ",\n{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":1,\"tid\":" << i + 1
+        const auto p = pidOfRank(trace.lanes[i].rank);
+        out << ",\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":" << p << ",\"tid\":" << i + 1
+            << ",\"args\":{\"name\":\"" << jsonEscape(trace.lanes[i].name) << "\"}}";
+        out << ",\n{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":" << p << ",\"tid\":" << i + 1
             << ",\"args\":{\"sort_index\":" << i + 1 << "}}";
     }
     // Chrome's times are microseconds; fractions carry the trace's finer unit.
@@ -85,7 +103,7 @@ void writeChromeJson(const Trace& trace, std::ostream& out) {
     for (std::size_t i = 0; i < trace.lanes.size(); ++i) {
         for (const auto& level : trace.lanes[i].levels) {
             for (const auto& span : level) {
-                out << ",\n{\"ph\":\"X\",\"pid\":1,\"tid\":" << i + 1 << ",\"ts\":" << fixed(span.start, tps, kUsPerSecond)
+                out << ",\n{\"ph\":\"X\",\"pid\":" << pidOfRank(trace.lanes[i].rank) << ",\"tid\":" << i + 1 << ",\"ts\":" << fixed(span.start, tps, kUsPerSecond)
                     << ",\"dur\":" << fixed(span.duration(), tps, kUsPerSecond) << ",\"name\":\"" << jsonEscape(spanLabel(trace, span))
                     << "\",\"cat\":\"" << className(trace.stateOf(span).cls) << "\"";
                 if (const Task* task = trace.taskOf(span)) {
@@ -111,17 +129,33 @@ void writeChromeJson(const Trace& trace, std::ostream& out) {
                 continue;   // nothing to bind an end of the arrow to
             }
             ++flow;
-            out << ",\n{\"ph\":\"s\",\"id\":" << flow << ",\"pid\":1,\"tid\":" << it->second->lane + 1
+            out << ",\n{\"ph\":\"s\",\"id\":" << flow << ",\"pid\":" << pid(it->second->lane)
+                << ",\"tid\":" << it->second->lane + 1
                 << ",\"ts\":" << fixed(it->second->start, tps, kUsPerSecond)
                 << ",\"name\":\"dependency\",\"cat\":\"dependency\"}";
-            out << ",\n{\"ph\":\"f\",\"bp\":\"e\",\"id\":" << flow << ",\"pid\":1,\"tid\":" << task.lane + 1
+            out << ",\n{\"ph\":\"f\",\"bp\":\"e\",\"id\":" << flow << ",\"pid\":" << pid(task.lane)
+                << ",\"tid\":" << task.lane + 1
                 << ",\"ts\":" << fixed(task.start, tps, kUsPerSecond)
                 << ",\"name\":\"dependency\",\"cat\":\"dependency\",\"args\":{\"from\":" << dep
                 << ",\"to\":" << task.jobId << "}}";
         }
     }
+    // Messages between ranks: flow arrows from the sender's MPI thread to the receiver's.
+    for (std::size_t i = 0; i < trace.messages.size(); ++i) {
+        const auto& m = trace.messages[i];
+        if (m.fromLane < 0 || m.toLane < 0) {
+            continue;   // a rank without its communication thread: nothing to bind to
+        }
+        ++flow;
+        out << ",\n{\"ph\":\"s\",\"id\":" << flow << ",\"pid\":" << pid(m.fromLane) << ",\"tid\":" << m.fromLane + 1
+            << ",\"ts\":" << fixed(m.start, tps, kUsPerSecond) << ",\"name\":\"message\",\"cat\":\"mpi\"}";
+        out << ",\n{\"ph\":\"f\",\"bp\":\"e\",\"id\":" << flow << ",\"pid\":" << pid(m.toLane) << ",\"tid\":"
+            << m.toLane + 1 << ",\"ts\":" << fixed(m.end, tps, kUsPerSecond)
+            << ",\"name\":\"message\",\"cat\":\"mpi\",\"args\":{\"from_rank\":" << m.fromRank << ",\"to_rank\":" << m.toRank
+            << ",\"size\":" << m.size << ",\"tag\":" << m.tag << "}}";
+    }
     for (const auto& m : trace.markers) {
-        out << ",\n{\"ph\":\"i\",\"pid\":1,\"tid\":" << (m.lane >= 0 ? m.lane + 1 : 0) << ",\"s\":\""
+        out << ",\n{\"ph\":\"i\",\"pid\":" << pidOfRank(m.rank) << ",\"tid\":" << (m.lane >= 0 ? m.lane + 1 : 0) << ",\"s\":\""
             << (m.lane >= 0 ? "t" : "g") << "\",\"ts\":" << fixed(m.time, tps, kUsPerSecond) << ",\"name\":\""
             << jsonEscape(m.text) << "\",\"cat\":\"marker\"}";
     }
@@ -166,11 +200,13 @@ void writeTasksCsv(const Trace& trace, std::ostream& out) {
 }
 
 void writeBarriersCsv(const std::vector<Barrier>& barriers, std::ostream& out, std::int64_t ticksPerSecond) {
-    out << "start_ns,end_ns,duration_ns,transition,transition_label,main_thread_state\n";
+    out << "start_ns,end_ns,duration_ns,transition,transition_label,main_thread_state,rank,cause,from_rank,message,"
+           "arena\n";
     for (const auto& b : barriers) {
         out << fixed(b.start, ticksPerSecond, kNsPerSecond) << ',' << fixed(b.end, ticksPerSecond, kNsPerSecond) << ','
             << fixed(b.duration(), ticksPerSecond, kNsPerSecond) << ',' << b.transition << ','
-            << csvField(b.transitionLabel) << ',' << csvField(b.mainThreadState) << '\n';
+            << csvField(b.transitionLabel) << ',' << csvField(b.mainThreadState) << ',' << b.rank << ','
+            << causeName(b.cause) << ',' << b.fromRank << ',' << b.message << ',' << csvField(b.arena) << '\n';
     }
 }
 

@@ -241,6 +241,22 @@ Trace TraceBuilder::finish(TimeNs end) {
     }
     std::stable_sort(m_trace.markers.begin(), m_trace.markers.end(),
                      [](const MarkerEvent& a, const MarkerEvent& b) { return a.time < b.time; });
+    // Every rank a lane or a marker names has its entry (a reader that knows more about a rank,
+    // the FxT one, fills it in afterwards).
+    for (const auto& lane : m_trace.lanes) {
+        if (lane.rank >= 0 && m_trace.rankInfo(lane.rank) == nullptr) {
+            RankInfo info;
+            info.rank = lane.rank;
+            const auto at = std::lower_bound(m_trace.ranks.begin(), m_trace.ranks.end(), lane.rank,
+                                             [](const RankInfo& r, std::int32_t rank) { return r.rank < rank; });
+            m_trace.ranks.insert(at, info);
+        }
+    }
+    for (auto& marker : m_trace.markers) {
+        if (marker.rank >= 0 && m_trace.rankInfo(marker.rank) == nullptr) {
+            marker.rank = -1;   // a rank without any lane: nothing to attach it to
+        }
+    }
     m_trace.begin = 0;
     m_trace.end = last;
     m_taskByJob.clear();

@@ -8,6 +8,8 @@
 // until its next state change after the restart, since nothing says what it did.
 
 #include "tracer/readers/fxt/fxt_source.hpp"
+#include "tracer/readers/fxt/mpi_merge.hpp"
+#include "tracer/readers/fxt/starpu_mpi_codes.hpp"
 #include "tracer/readers/fxt/starpu_1_4_12_codes.hpp"
 #include "tracer/readers/fxt/starpu_layout.hpp"
 #include "tracer/readers/read_trace.hpp"
@@ -48,8 +50,11 @@ std::string paramString(const RawEvent& ev, std::uint32_t from) {
 
 class FileDecoder {
 public:
-    FileDecoder(TraceBuilder& builder, const StarpuFxtLayout& layout, std::string lanePrefix, std::uint64_t jobBase)
-        : m_b(builder), m_layout(layout), m_prefix(std::move(lanePrefix)), m_jobBase(jobBase) {
+    // clock and traffic for one rank of several (mpi_merge.hpp), null for one process alone.
+    FileDecoder(TraceBuilder& builder, const StarpuFxtLayout& layout, std::string lanePrefix, std::uint64_t jobBase,
+                const detail::RankClock* clock = nullptr, detail::RankTraffic* traffic = nullptr)
+        : m_b(builder), m_layout(layout), m_prefix(std::move(lanePrefix)), m_jobBase(jobBase), m_clock(clock),
+          m_traffic(traffic) {
         m_workerStates.assign(layout.states.size(), -1);
         m_userStates.assign(layout.states.size(), -1);
     }
@@ -66,11 +71,16 @@ private:
         std::int32_t lane = -1;
         bool sync = true;
     };
-    TimeNs now(const RawEvent& ev) const {
+    TimeNs now(const RawEvent& ev) const { return mapTime(ev.time, ev.origin); }
+
+public:
+    TimeNs mapTime(std::uint64_t time, std::uint64_t origin) const {
         // Unsigned difference: damaged timestamps may be anywhere in 64 bits, and a signed
         // one would overflow (the outlier filter drops such events later).
-        return static_cast<TimeNs>(ev.time - ev.origin);
+        return m_clock != nullptr ? m_clock->map(time) : static_cast<TimeNs>(time - origin);
     }
+
+private:
     std::uint64_t p(const RawEvent& ev, std::uint32_t i) const {
         return i < ev.paramCount ? ev.params[i] : 0;
     }
@@ -160,6 +170,32 @@ private:
             pop(userLane(tid, time), time);
         }
     }
+    // StarPU-MPI's communication thread: callbacks and task submissions it runs are pushed on
+    // its lane, as starpu_fxt_tool does (its other pushes go to a user thread, as there too).
+    bool commThread(std::uint64_t tid) const { return m_commLane >= 0 && tid == m_commTid; }
+    void submitPush(std::uint64_t tid, TimeNs time, std::string_view alias) {
+        if (commThread(tid)) {
+            push(m_commLane, time, commState(alias));
+        } else {
+            threadPush(tid, time, alias);
+        }
+    }
+    void submitPop(std::uint64_t tid, TimeNs time) {
+        if (commThread(tid)) {
+            pop(m_commLane, time);
+        } else {
+            threadPop(tid, time);
+        }
+    }
+    std::uint32_t commState(std::string_view alias) {
+        for (const auto& s : detail::starpu_mpi::kCommStates) {
+            if (s.alias == alias) {
+                return m_b.state(s.name, LaneKind::MpiThread);
+            }
+        }
+        return m_b.state(alias, LaneKind::MpiThread);
+    }
+    void mpiEvent(const RawEvent& ev, TimeNs t);
     void initStart(const RawEvent& ev);
     void keymask(std::uint64_t mask, TimeNs time);
     std::uint32_t notProfiledState(LaneKind kind) {
@@ -174,6 +210,10 @@ private:
     const StarpuFxtLayout& m_layout;
     std::string m_prefix;
     std::uint64_t m_jobBase;
+    const detail::RankClock* m_clock;
+    detail::RankTraffic* m_traffic;
+    std::int32_t m_commLane = -1;
+    std::uint64_t m_commTid = 0;
     std::unordered_map<std::uint64_t, Thread> m_threads;          // by tid
     std::unordered_map<std::uint64_t, std::int32_t> m_workerLanes;  // by StarPU worker id
     std::unordered_map<std::uint64_t, std::int32_t> m_userLanes;    // by tid
@@ -339,9 +379,9 @@ bool FileDecoder::handle(const RawEvent& ev) {
         if (worker(p(ev, 1)) != nullptr) {
             threadSet(p(ev, 1), t, start ? "C" : "B");
         } else if (start) {
-            threadPush(p(ev, 1), t, "C");
+            submitPush(p(ev, 1), t, "C");
         } else {
-            threadPop(p(ev, 1), t);
+            submitPop(p(ev, 1), t);
         }
         break;
     }
@@ -375,14 +415,14 @@ bool FileDecoder::handle(const RawEvent& ev) {
     case codes::WorkerSchedulingPop: threadPop(p(ev, 0), t); break;
     case codes::WorkerSleepStart: threadSet(p(ev, 0), t, "Sl"); break;
     case codes::WorkerSleepEnd: threadSet(p(ev, 0), t, "B"); break;
-    case codes::TaskBuildStart: threadPush(p(ev, 0), t, "Bu"); break;
-    case codes::TaskSubmitStart: threadPush(p(ev, 0), t, "Su"); break;
-    case codes::TaskThrottleStart: threadPush(p(ev, 0), t, "Th"); break;
-    case codes::TaskMpiDecodeStart: threadPush(p(ev, 0), t, "MD"); break;
-    case codes::TaskMpiPreStart: threadPush(p(ev, 0), t, "MPr"); break;
-    case codes::TaskMpiPostStart: threadPush(p(ev, 0), t, "MPo"); break;
-    case codes::TaskWaitStart: threadPush(p(ev, 1), t, "W"); break;
-    case codes::TaskWaitForAllStart: threadPush(p(ev, 0), t, "WA"); break;
+    case codes::TaskBuildStart: submitPush(p(ev, 0), t, "Bu"); break;
+    case codes::TaskSubmitStart: submitPush(p(ev, 0), t, "Su"); break;
+    case codes::TaskThrottleStart: submitPush(p(ev, 0), t, "Th"); break;
+    case codes::TaskMpiDecodeStart: submitPush(p(ev, 0), t, "MD"); break;
+    case codes::TaskMpiPreStart: submitPush(p(ev, 0), t, "MPr"); break;
+    case codes::TaskMpiPostStart: submitPush(p(ev, 0), t, "MPo"); break;
+    case codes::TaskWaitStart: submitPush(p(ev, 1), t, "W"); break;
+    case codes::TaskWaitForAllStart: submitPush(p(ev, 0), t, "WA"); break;
     case codes::TaskBuildEnd:
     case codes::TaskSubmitEnd:
     case codes::TaskThrottleEnd:
@@ -390,7 +430,7 @@ bool FileDecoder::handle(const RawEvent& ev) {
     case codes::TaskMpiPreEnd:
     case codes::TaskMpiPostEnd:
     case codes::TaskWaitForAllEnd:
-    case codes::TaskWaitEnd: threadPop(p(ev, 0), t); break;
+    case codes::TaskWaitEnd: submitPop(p(ev, 0), t); break;
     case codes::TaskSubmit: m_b.taskAt(m_b.task(job(p(ev, 0)))).submit = t; break;
     case codes::TaskName:
         if (ev.paramCount > m_layout.taskNameAt) {
@@ -434,9 +474,93 @@ bool FileDecoder::handle(const RawEvent& ev) {
             keymask(p(ev, 0), t);
         }
         break;
-    default: break;
+    default:
+        if (ev.code >= detail::starpu_mpi::Start && ev.code <= detail::starpu_mpi::TestEnd) {
+            mpiEvent(ev, t);
+        }
+        break;
     }
     return true;
+}
+
+// starpu_fxt_tool's handle_mpi_*: the communication thread's states, and the sends and
+// receives it matches into messages when it reads several ranks.
+void FileDecoder::mpiEvent(const RawEvent& ev, TimeNs t) {
+    namespace mpi = detail::starpu_mpi;
+    const auto commSet = [&](std::string_view alias) {
+        if (m_commLane >= 0) {
+            set(m_commLane, t, commState(alias));
+        }
+    };
+    switch (ev.code) {
+    case mpi::Start:
+        if (ev.paramCount >= 3 && m_commLane < 0) {
+            m_commTid = p(ev, 2);
+            m_commLane = m_b.addLane(m_prefix + "MPI thread", LaneKind::MpiThread, -1, -1);
+            if (m_traffic != nullptr) {
+                m_traffic->commLane = m_commLane;
+            }
+        }
+        commSet("Sl");
+        break;
+    case mpi::Stop:
+        // starpu_fxt_tool destroys the thread's container here.
+        if (m_commLane >= 0) {
+            m_b.resetState(m_commLane, t);
+        }
+        break;
+    case mpi::IsendSubmitBegin: commSet("SdS"); break;
+    case mpi::IsendSubmitEnd:
+        commSet("P");
+        if (m_traffic != nullptr) {
+            // 1.4 puts the request type first; the tool reads the tag as an int.
+            const std::uint32_t at = ev.paramCount >= mpi::kIsendSubmitEndParams14 ? 1 : 0;
+            const auto jobId = static_cast<std::int64_t>(p(ev, at + 3));
+            m_traffic->sends.push_back(detail::MpiSend{static_cast<std::int32_t>(p(ev, at)),
+                                                       static_cast<std::int32_t>(p(ev, at + 1)), p(ev, at + 2), t,
+                                                       jobId > 0 ? job(static_cast<std::uint64_t>(jobId)) : 0});
+        }
+        break;
+    case mpi::IrecvSubmitBegin: commSet("RvS"); break;
+    case mpi::IsendCompleteBegin: commSet("SdC"); break;
+    case mpi::IrecvCompleteBegin: commSet("RvC"); break;
+    case mpi::IrecvSubmitEnd:
+    case mpi::IsendCompleteEnd:
+    case mpi::IrecvCompleteEnd:
+    case mpi::DtestingEnd:
+    case mpi::UtestingEnd:
+    case mpi::UwaitEnd:
+    case mpi::PollingEnd: commSet("P"); break;
+    case mpi::IrecvTerminated:
+        if (m_traffic != nullptr && ev.paramCount >= 3) {
+            const auto jobId = static_cast<std::int64_t>(p(ev, 2));
+            m_traffic->receives.push_back(detail::MpiReceive{static_cast<std::int32_t>(p(ev, 0)),
+                                                             static_cast<std::int32_t>(p(ev, 1)), t,
+                                                             jobId > 0 ? job(static_cast<std::uint64_t>(jobId)) : 0});
+        }
+        break;
+    case mpi::SleepBegin: commSet("Sl"); break;
+    case mpi::SleepEnd:
+    case mpi::PollingBegin:
+    case mpi::DriverRunEnd: commSet("Pl"); break;
+    case mpi::DtestingBegin: commSet("DT"); break;
+    case mpi::UtestingBegin: commSet("UT"); break;
+    case mpi::UwaitBegin: commSet("UW"); break;
+    case mpi::DriverRunBegin: commSet("Dr"); break;
+    case mpi::TestingDetachedBegin:
+    case mpi::TestBegin:
+        if (m_commLane >= 0) {
+            push(m_commLane, t, commState(ev.code == mpi::TestBegin ? "MT" : "TD"));
+        }
+        break;
+    case mpi::TestingDetachedEnd:
+    case mpi::TestEnd:
+        if (m_commLane >= 0) {
+            pop(m_commLane, t);
+        }
+        break;
+    default: break;
+    }
 }
 
 void FileDecoder::finish() {
@@ -495,7 +619,7 @@ public:
     }
     bool flush() { return !m_holding || release(); }
     std::size_t dropped() const { return m_dropped; }
-    TimeNs lastTime() const { return m_hasPrev ? static_cast<TimeNs>(m_last - m_held.origin) : 0; }
+    TimeNs lastTime() const { return m_hasPrev ? m_decoder.mapTime(m_last, m_held.origin) : 0; }
 
 private:
     static constexpr std::uint64_t kJump = 1'000'000'000;   // 1 s
@@ -571,13 +695,37 @@ TraceResult<Trace> readFxt(const std::vector<std::filesystem::path>& files,
     std::string versions;
     std::size_t workers = 0;
     std::string noWorker;   // why the first file without workers has none
+    // Several files are several processes of one StarPU-MPI run: in rank order, each on the
+    // job's clock (mpi_merge.hpp).
+    const bool multi = files.size() > 1;
+    detail::RankPlan plan;
+    if (multi) {
+        auto planned = detail::planRanks(files);
+        if (!planned) {
+            return fail(planned.error());
+        }
+        plan = std::move(*planned);
+        for (auto& note : plan.warnings) {
+            builder.warn(std::move(note));
+        }
+    }
+    const auto& ranks = plan.files;
+    std::vector<detail::RankTraffic> traffic(ranks.size());
     for (std::size_t i = 0; i < files.size(); ++i) {
-        const bool direct = detail::isDirectFxtLayout(files[i]);
-        const auto sniffed = sniffLayout(files[i], direct);
-        // Several files are several processes: their lanes get the rank as prefix and their
-        // job ids a per-file base, since each process numbers its jobs from 1.
-        const std::string prefix = files.size() > 1 ? std::to_string(i) + "_" : std::string();
-        FileDecoder decoder(builder, *sniffed.layout, prefix, files.size() > 1 ? (std::uint64_t{i} << 48) : 0);
+        const auto& file = multi ? ranks[i].file : files[i];
+        const bool direct = detail::isDirectFxtLayout(file);
+        const auto sniffed = sniffLayout(file, direct);
+        // Lanes get the rank as prefix (as starpu_fxt_tool names them) and job ids a per-file
+        // base, since each process numbers its jobs from 1.
+        const std::int32_t rank = multi ? ranks[i].rank : -1;
+        const std::string prefix = multi ? std::to_string(rank) + "_" : std::string();
+        if (multi) {
+            traffic[i].rank = rank;
+        }
+        const std::size_t lanesBefore = builder.laneCount();
+        const std::size_t markersBefore = builder.trace().markers.size();
+        FileDecoder decoder(builder, *sniffed.layout, prefix, multi ? (std::uint64_t{i} << 48) : 0,
+                            multi ? &ranks[i].clock : nullptr, multi ? &traffic[i] : nullptr);
         std::function<bool(double)> progress;
         if (options.progress) {
             progress = [&](double fraction) {
@@ -592,7 +740,7 @@ TraceResult<Trace> readFxt(const std::vector<std::filesystem::path>& files,
         std::optional<detail::FxtStreamSummary> summary;
         std::vector<detail::DirectFxtProblem> problems;
         if (direct) {
-            auto read = detail::readFxtDirect(files[i], detail::kFirstDecodedCode, detail::kLastDecodedCode, onEvent,
+            auto read = detail::readFxtDirect(file, detail::kFirstDecodedCode, detail::kLastDecodedCode, onEvent,
                                               progress);
             if (!read) {
                 return fail(read.error());
@@ -600,7 +748,7 @@ TraceResult<Trace> readFxt(const std::vector<std::filesystem::path>& files,
             summary = read->stream;
             problems = std::move(read->problems);
         } else {
-            auto streamed = detail::streamFxtEvents(files[i], detail::kFirstDecodedCode, detail::kLastDecodedCode,
+            auto streamed = detail::streamFxtEvents(file, detail::kFirstDecodedCode, detail::kLastDecodedCode,
                                                     onEvent, progress);
             if (!streamed) {
                 return fail(streamed.error());
@@ -610,12 +758,12 @@ TraceResult<Trace> readFxt(const std::vector<std::filesystem::path>& files,
         if (summary->events == 0) {
             return fail(TraceError{ErrorCode::Corrupt,
                                    problems.empty() ? "the FxT trace holds no event" : problems.front().what,
-                                   files[i].string(), problems.empty() ? summary->bytesRead : problems.front().offset});
+                                   file.string(), problems.empty() ? summary->bytesRead : problems.front().offset});
         }
         filter.flush();
         decoder.finish();
         // One file: the caller names it already. Several: say which one.
-        const std::string where = files.size() > 1 ? files[i].string() + ": " : std::string();
+        const std::string where = files.size() > 1 ? file.string() + ": " : std::string();
         if (filter.dropped() > 0) {
             builder.warn(where + std::to_string(filter.dropped())
                          + " events with impossible timestamps were dropped");
@@ -635,7 +783,7 @@ TraceResult<Trace> readFxt(const std::vector<std::filesystem::path>& files,
         }
         end = std::max(end, filter.lastTime());
         const std::string suffix = files.size() > 1 ? "." + std::to_string(i) : std::string();
-        builder.setMetadata("source" + suffix, files[i].string());
+        builder.setMetadata("source" + suffix, file.string());
         builder.setMetadata("starpu.layout" + suffix, std::string(sniffed.layout->version) + " (" + sniffed.how + ")");
         const std::string version(sniffed.layout->version);
         if (versions.find(version) == std::string::npos) {
@@ -647,6 +795,12 @@ TraceResult<Trace> readFxt(const std::vector<std::filesystem::path>& files,
                            "events left out of STARPU_FXT_EVENTS, or a StarPU layout starscope misreads");
         }
         workers += decoder.workers();
+        for (std::size_t l = lanesBefore; l < builder.laneCount(); ++l) {
+            builder.trace().lanes[l].rank = rank;
+        }
+        for (std::size_t m = markersBefore; m < builder.trace().markers.size(); ++m) {
+            builder.trace().markers[m].rank = rank;
+        }
         if (decoder.workers() == 0 && noWorker.empty()) {
             noWorker = decoder.noWorkerFound();
         }
@@ -654,6 +808,23 @@ TraceResult<Trace> readFxt(const std::vector<std::filesystem::path>& files,
     builder.setMetadata("format", "fxt");
     builder.setMetadata("starpu.codes", versions);
     auto trace = builder.finish(end);
+    if (multi) {
+        trace.ranks.clear();
+        for (const auto& r : ranks) {
+            trace.ranks.push_back(r.info);
+        }
+        std::size_t unmatched = 0;
+        if (plan.oneRun) {
+            trace.messages = detail::matchMessages(traffic, unmatched);
+        }
+        if (unmatched > 0) {
+            trace.warnings.push_back(std::to_string(unmatched)
+                                     + " MPI sends have no matching receive in the prof files (a rank's file missing?)");
+        }
+        for (const auto& m : trace.messages) {
+            trace.end = std::max(trace.end, m.end);
+        }
+    }
     if (workers == 0) {
         return fail(TraceError{ErrorCode::Unsupported, noWorker, files.front().string(), {}});
     }

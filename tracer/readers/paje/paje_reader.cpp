@@ -324,7 +324,18 @@ std::optional<TraceError> PajeParser::event(std::string_view line, std::size_t o
         }
         if (def.index[FJobId] >= 0) {
             const auto text = field(FJobId);
-            std::from_chars(text.data(), text.data() + text.size(), t.jobId);
+            // Several ranks: starpu_fxt_tool writes "<rank>_<job>"; read as the FxT reader numbers
+            // a rank's jobs (rank << 48) + job, since each process numbers its own from 1.
+            const auto underscore = text.find('_');
+            std::uint64_t rank = 0;
+            if (underscore != std::string_view::npos
+                && std::from_chars(text.data(), text.data() + underscore, rank).ptr == text.data() + underscore
+                && rank < (std::uint64_t{1} << 15)) {
+                std::from_chars(text.data() + underscore + 1, text.data() + text.size(), t.jobId);
+                t.jobId += rank << 48;
+            } else {
+                std::from_chars(text.data(), text.data() + text.size(), t.jobId);
+            }
         }
         if (def.index[FFootprint] >= 0) {
             const auto text = field(FFootprint);
@@ -389,7 +400,11 @@ std::int32_t PajeParser::newLane(std::int32_t index, std::uint32_t type) {
     // StarPU prefixes every name of a process with its rank ("0_") in multi-process traces.
     const auto prefix = rankPrefixLength(name);
     const std::string_view bare = std::string_view(name).substr(prefix);
-    if (typeAlias == "UT" || typeName == "User Thread") {
+    if (typeAlias == "MPICt" || typeName == "MPI Communication Thread") {
+        // StarPU-MPI's communication thread "<rank>_mpict": named as the FxT reader names it.
+        kind = LaneKind::MpiThread;
+        name = name.substr(0, prefix) + "MPI thread";
+    } else if (typeAlias == "UT" || typeName == "User Thread") {
         kind = LaneKind::MainThread;
         // starpu_fxt_tool names user threads "UserThread<tid>": the first one of each program
         // is its main thread. Other names are kept.
@@ -427,6 +442,10 @@ std::int32_t PajeParser::newLane(std::int32_t index, std::uint32_t type) {
         name += " " + (m_typeNames.contains(type) ? m_strings[m_typeNames[type]] : m_strings[type]);
     }
     const auto lane = m_b.addLane(std::move(name), kind, memoryNode, workerId);
+    if (prefix > 0) {
+        // The process's StarPU-MPI rank, as starpu_fxt_tool prefixes it.
+        std::from_chars(c.name.data(), c.name.data() + prefix - 1, m_b.trace().lanes[static_cast<std::size_t>(lane)].rank);
+    }
     c.lanes.push_back(lane);
     return lane;
 }

@@ -48,6 +48,7 @@ RunRecord sampleRecord() {
     r.energy.availability = {true, false, "no RAPL"};
     r.arenas = {{"batch0", "batch", 1 << 20, 1 << 21, 2, 10, 0, 40, 500, 90, {true, false, "no sde"}, {}}};
     r.peakArenaBytes = std::map<std::string, std::uint64_t>{{"batch0", 1 << 20}};
+    r.environment = {{"STARPU_FXT_TRACE", "1", "default"}, {"STARPU_SILENT", "0", "environment"}};
     return r;
 }
 
@@ -123,6 +124,23 @@ TEST(SweepRecordFile, RoundTripsAndRefusesWhatIsNoSweep) {
     refused(R"({"record_args": [], "strategies": [1]})", ErrorCode::Corrupt, "strategies");
     refused("[]", ErrorCode::Corrupt, "JSON");
     EXPECT_TRUE(sweepStrategies(dir / "nowhere").empty());
+}
+
+// record --no-trace: "traced": false reads back; files from before the field were traced.
+TEST(RunRecord, AnUntracedRunReadsBackAsUntraced) {
+    RunRecord r = sampleRecord();
+    r.traced = false;
+    const auto text = runRecordText(r);
+    EXPECT_NE(text.find("\"traced\": false"), std::string::npos) << text;
+    EXPECT_NE(text.find("\"trace\": 0"), std::string::npos) << text;
+    auto back = parseRunRecord(text, "run.json");
+    ASSERT_TRUE(back) << back.error().describe();
+    EXPECT_EQ(*back, r);
+    auto old = parseRunRecord(R"({"format": "starscope-run", "version": 2, "starpu": {"fxt": {"trace": 1}}})", "a");
+    ASSERT_TRUE(old) << old.error().describe();
+    EXPECT_TRUE(old->traced);
+    EXPECT_TRUE(old->environment.empty());
+    EXPECT_FALSE(parseRunRecord(R"({"traced": "no"})", "b"));
 }
 
 TEST(RunStatusNames, RoundTrip) {
@@ -201,6 +219,34 @@ TEST_F(RunFolders, MeasureRunReadsTheTraceAndTheRecord) {
     const auto noRecord = input(bare).figures;
     EXPECT_EQ(noRecord.strategy, "bare");
     EXPECT_NE(noRecord.wallTimeS.reason.find("no run.json"), std::string::npos) << noRecord.wallTimeS.reason;
+}
+
+// A run folder without prof files: recorded --no-trace, the readers say there is no trace
+// (not that the folder is empty); without a run.json saying so, the readers' own error.
+TEST_F(RunFolders, AnUntracedRunSaysItHasNoTrace) {
+    RunRecord untraced = completed("double", "advanced", 10);
+    untraced.traced = false;
+    const auto dir = m_dir / "untraced";
+    fs::create_directories(dir);
+    ASSERT_TRUE(writeRunRecord(dir / kRunJsonName, untraced));
+    auto trace = readRunTrace(dir);
+    ASSERT_FALSE(trace);
+    EXPECT_EQ(trace.error().code, ErrorCode::Unsupported);
+    EXPECT_EQ(trace.error().file, dir.string());
+    EXPECT_NE(trace.error().message.find("no trace: this run was recorded without tracing (record --no-trace"),
+              std::string::npos)
+        << trace.error().message;
+    auto measured = measureRun(dir, 100'000);
+    ASSERT_FALSE(measured);
+    EXPECT_EQ(measured.error().code, ErrorCode::Unsupported);
+
+    const auto empty = m_dir / "empty";
+    fs::create_directories(empty);
+    auto none = readRunTrace(empty);
+    ASSERT_FALSE(none);
+    EXPECT_NE(none.error().message.find("no prof_file_*"), std::string::npos) << none.error().message;
+    // A traced run is read as readTrace reads it.
+    EXPECT_TRUE(readRunTrace(make("traced", completed("single", "naive", 10))));
 }
 
 TEST_F(RunFolders, MixedWorkloadsAreRefusedNamingTheDifferenceOrLabelledWhenAllowed) {

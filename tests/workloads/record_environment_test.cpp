@@ -1,5 +1,7 @@
 // `starscope record` and StarPU's environment: an option wins over STARPU_SCHED / STARPU_NCPU /
-// STARPU_FXT_PREFIX, which win over the defaults; the summary says when the environment chose;
+// STARPU_FXT_PREFIX / STARPU_FXT_TRACE, which win over the defaults; the summary says when the
+// environment chose, and the summary and run.json list every variable record set and every one
+// of the user's it kept; --no-trace records without FxT and the readers say there is no trace;
 // a STARPU_FXT_PREFIX naming another folder than --out is refused; run.json has what StarPU
 // actually ran (its worker count, not a --workers it could not honour).
 
@@ -20,7 +22,9 @@ namespace {
 std::string record(const std::string& environment, const std::string& args,
                    const std::filesystem::path& stdoutFile,
                    const std::filesystem::path& stderrFile) {
-    return "env -u STARPU_SCHED -u STARPU_NCPU -u STARPU_NCPUS -u STARPU_FXT_PREFIX " + environment
+    return "env -u STARPU_SCHED -u STARPU_NCPU -u STARPU_NCPUS -u STARPU_FXT_PREFIX -u STARPU_FXT_TRACE "
+           "-u STARPU_TRACE_BUFFER_SIZE -u STARPU_FXT_SUFFIX -u STARPU_CATCH_SIGNALS -u STARPU_SILENT "
+           + environment
            + " '" + STARSCOPE_BINARY + "' record --batches 2 --batch-size 32 --test-images 100 "
            + args + " > '" + stdoutFile.string() + "' 2> '" + stderrFile.string() + "'";
 }
@@ -164,4 +168,125 @@ TEST_F(RecordEnvironment, NeitherOutNorFxtPrefixSaysWhatIsMissing) {
     EXPECT_NE(r.err.find("--out: missing: name the run folder to write"), std::string::npos)
         << r.err;
     EXPECT_NE(r.err.find("or set STARPU_FXT_PREFIX"), std::string::npos) << r.err;
+}
+
+namespace {
+
+// run.json's starpu.environment entry of a variable: its value and who chose it.
+std::pair<std::string, std::string> environmentEntry(const nlohmann::json& run, const std::string& name) {
+    for (const auto& e : run["starpu"]["environment"]) {
+        if (e["name"] == name) {
+            return {e["value"].get<std::string>(), e["from"].get<std::string>()};
+        }
+    }
+    return {"(absent)", "(absent)"};
+}
+
+} // namespace
+
+TEST_F(RecordEnvironment, NoTraceRecordsWithoutFxtAndTheReadersSaySo) {
+    const auto r = run("", "--no-trace" + outArg());
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+    EXPECT_TRUE(findProfFiles(runDir()).empty());
+    const auto json = readJson(runDir() / "run.json");
+    ASSERT_TRUE(validRunJson(json));
+    EXPECT_EQ(json["status"], "completed");
+    EXPECT_EQ(json["traced"], false);
+    EXPECT_EQ(json["starpu"]["fxt"]["trace"], 0);
+    EXPECT_EQ(json["starpu"]["fxt"]["buffer_size_mb"], 0);
+    EXPECT_EQ(environmentEntry(json, "STARPU_FXT_TRACE"), std::make_pair(std::string("0"), std::string("option")));
+    EXPECT_EQ(environmentEntry(json, "STARPU_TRACE_BUFFER_SIZE").first, "(absent)");
+    EXPECT_NE(r.out.find("  trace         none: not traced (--no-trace)\n"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("  StarPU env    set: STARPU_FXT_TRACE=0 "), std::string::npos) << r.out;
+
+    const auto outFile = m_dir / "stats.out";
+    const auto errFile = m_dir / "stats.err";
+    const int status = starscope::testing::runCommand("'" + std::string(STARSCOPE_BINARY) + "' stats '"
+                                                      + runDir().string() + "' > '" + outFile.string()
+                                                      + "' 2> '" + errFile.string() + "'");
+    EXPECT_EQ(status, 1);
+    const auto err = starscope::testing::readFile(errFile);
+    EXPECT_NE(err.find(runDir().string() + ": no trace: this run was recorded without tracing (record --no-trace"),
+              std::string::npos)
+        << err;
+}
+
+TEST_F(RecordEnvironment, FxtTraceZeroInTheEnvironmentIsAnUntracedRunAndTheOptionWinsOverIt) {
+    auto r = run("STARPU_FXT_TRACE=0", outArg());
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+    EXPECT_TRUE(findProfFiles(runDir()).empty());
+    auto json = readJson(runDir() / "run.json");
+    EXPECT_EQ(json["traced"], false);
+    EXPECT_EQ(environmentEntry(json, "STARPU_FXT_TRACE"), std::make_pair(std::string("0"), std::string("environment")));
+    EXPECT_NE(r.out.find("  trace         none: not traced (STARPU_FXT_TRACE=0)\n"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("  StarPU env    yours: STARPU_FXT_TRACE=0\n"), std::string::npos) << r.out;
+
+    r = run("STARPU_FXT_TRACE=1", "--no-trace --force" + outArg());
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+    EXPECT_TRUE(findProfFiles(runDir()).empty());
+    EXPECT_EQ(readJson(runDir() / "run.json")["traced"], false);
+}
+
+// Without the user's values record sets what it needs and says so; the user's own values of
+// the variables it would set are kept, and listed as theirs.
+TEST_F(RecordEnvironment, RecordSaysWhatItSetsAndKeepsTheUsersOwnValues) {
+    auto r = run("", outArg());
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+    auto json = readJson(runDir() / "run.json");
+    EXPECT_EQ(json["traced"], true);
+    EXPECT_EQ(json["starpu"]["fxt"]["trace"], 1);
+    const auto buffer = json["starpu"]["fxt"]["buffer_size_mb"].get<long>();
+    EXPECT_EQ(environmentEntry(json, "STARPU_TRACE_BUFFER_SIZE"),
+              std::make_pair(std::to_string(buffer), std::string("default")));
+    EXPECT_EQ(environmentEntry(json, "STARPU_FXT_TRACE"), std::make_pair(std::string("1"), std::string("default")));
+    EXPECT_EQ(environmentEntry(json, "STARPU_CATCH_SIGNALS"), std::make_pair(std::string("0"), std::string("default")));
+    EXPECT_EQ(environmentEntry(json, "STARPU_SILENT"), std::make_pair(std::string("1"), std::string("default")));
+    EXPECT_NE(r.out.find("  StarPU env    set: STARPU_FXT_TRACE=1 STARPU_FXT_PREFIX=" + runDir().string()
+                         + " STARPU_TRACE_BUFFER_SIZE=" + std::to_string(buffer) + " "),
+              std::string::npos)
+        << r.out;
+    EXPECT_EQ(r.out.find("yours:"), std::string::npos) << r.out;
+
+    r = run("STARPU_TRACE_BUFFER_SIZE=3 STARPU_SILENT=1", "--force" + outArg());
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+    json = readJson(runDir() / "run.json");
+    EXPECT_EQ(json["starpu"]["fxt"]["buffer_size_mb"], 3);
+    EXPECT_EQ(environmentEntry(json, "STARPU_TRACE_BUFFER_SIZE"), std::make_pair(std::string("3"), std::string("environment")));
+    EXPECT_EQ(environmentEntry(json, "STARPU_SILENT"), std::make_pair(std::string("1"), std::string("environment")));
+    EXPECT_NE(r.out.find("  StarPU env    yours: STARPU_TRACE_BUFFER_SIZE=3 STARPU_SILENT=1\n"), std::string::npos)
+        << r.out;
+    EXPECT_EQ(findProfFiles(runDir()).size(), 1U);
+}
+
+// A buffer smaller than the trace: FxT writes it to the prof file whenever it is full (StarPU
+// says so on stderr) and the trace stays whole, every task of the run in it.
+TEST_F(RecordEnvironment, ABufferSmallerThanTheTraceIsFlushedAndTheTraceStaysWhole) {
+    const auto r = run("STARPU_TRACE_BUFFER_SIZE=1", "--epochs 40" + outArg());
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+    EXPECT_NE(r.err.find("FxT is flushing trace to disk"), std::string::npos) << r.err;
+    const auto files = findProfFiles(runDir());
+    ASSERT_EQ(files.size(), 1U);
+    EXPECT_GT(std::filesystem::file_size(files.front()), 1U << 20);
+    auto trace = starscope::tracer::readTrace(runDir());
+    ASSERT_TRUE(trace) << trace.error().describe();
+    const auto json = readJson(runDir() / "run.json");
+    const auto executed = std::count_if(trace->tasks.begin(), trace->tasks.end(),
+                                        [](const auto& t) { return t.start >= 0; });
+    EXPECT_EQ(executed, json["tasks"]["executed"].get<long>());
+}
+
+TEST_F(RecordEnvironment, BadTracingVariablesAreRefusedByName) {
+    auto r = run("STARPU_FXT_TRACE=yes", outArg());
+    EXPECT_EQ(r.status, 2) << r.out << r.err;
+    EXPECT_NE(r.err.find("STARPU_FXT_TRACE: 'yes' is not a number (0: no trace, 1: trace)"), std::string::npos)
+        << r.err;
+    r = run("STARPU_TRACE_BUFFER_SIZE=0", outArg());
+    EXPECT_EQ(r.status, 2) << r.out << r.err;
+    EXPECT_NE(r.err.find("STARPU_TRACE_BUFFER_SIZE: '0' is not a buffer size in MiB"), std::string::npos) << r.err;
+    r = run("STARPU_FXT_SUFFIX=mine", outArg());
+    EXPECT_EQ(r.status, 2) << r.out << r.err;
+    EXPECT_NE(r.err.find("STARPU_FXT_SUFFIX: is set, so StarPU would not name the trace prof_file_*"),
+              std::string::npos)
+        << r.err;
+    EXPECT_FALSE(std::filesystem::exists(runDir()));
 }

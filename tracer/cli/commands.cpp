@@ -5,6 +5,7 @@
 #include "tracer/cli/detail.hpp"
 #include "tracer/exporters/exporters.hpp"
 #include "tracer/readers/read_trace.hpp"
+#include "tracer/run/run_folder.hpp"
 
 #include <cstdio>
 #include <iomanip>
@@ -23,7 +24,7 @@ int reportError(const std::string& command, const TraceError& error, const Io& i
 }
 
 std::optional<Trace> load(const std::string& command, const std::filesystem::path& input, const Io& io) {
-    auto trace = readTrace(input);
+    auto trace = run::readRunTrace(input);
     if (!trace) {
         reportError(command, trace.error(), io);
         return std::nullopt;

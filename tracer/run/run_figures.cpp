@@ -155,7 +155,7 @@ RunFigures measureRun(const Trace& trace, const fs::path& runFolder, TimeNs thre
 }
 
 TraceResult<RunFigures> measureRun(const fs::path& runFolder, TimeNs thresholdNs) {
-    auto trace = readTrace(runFolder);
+    auto trace = readRunTrace(runFolder);
     if (!trace) {
         return fail(trace.error());
     }

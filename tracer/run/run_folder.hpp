@@ -3,6 +3,10 @@
 // a StarPU-MPI run has one per rank), run.json (RunRecord), and optionally the native cache
 // `starscope convert` made; a sweep folder holds run folders and sweep.json.
 
+#include "tracer/model/error.hpp"
+#include "tracer/model/trace.hpp"
+#include "tracer/readers/read_trace.hpp"
+
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -32,6 +36,11 @@ public:
 private:
     std::filesystem::path m_path;
 };
+
+// Reads any input readTrace takes. A run folder recorded with `record --no-trace` has run.json
+// and no prof file: it is refused saying so (not as a folder without a trace), since that is
+// what the run is, not a damaged folder.
+TraceResult<Trace> readRunTrace(const std::filesystem::path& input, const ReadOptions& options = {});
 
 // A sweep's sweep.json: the strategies in the order the sweep recorded them; empty when the
 // folder is no sweep or its sweep.json cannot be read.

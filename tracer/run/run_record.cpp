@@ -93,12 +93,18 @@ json toJson(const RunRecord& r) {
     put("workers", r.workers);
     out["scheduler"] = r.scheduler;
     out["ranks"] = r.ranks;
+    out["traced"] = r.traced;
+    json environment = json::array();
+    for (const auto& e : r.environment) {
+        environment.push_back({{"name", e.name}, {"value", e.value}, {"from", e.from}});
+    }
     out["starpu"] = {{"version", r.starpuVersion},
                      {"fxt",
                       {{"prefix", r.fxt.prefix},
-                       {"trace", 1},
+                       {"trace", r.traced ? 1 : 0},
                        {"buffer_size_mb", r.fxt.bufferSizeMb},
-                       {"trace_files", r.fxt.traceFiles}}}};
+                       {"trace_files", r.fxt.traceFiles}}},
+                     {"environment", environment}};
     put("wall_time_s", r.wallTimeS);
     put("total_time_s", r.totalTimeS);
     put("train_time_s", r.trainTimeS);
@@ -309,6 +315,11 @@ RunRecord readRecord(const Fields& f) {
     r.starpuVersion = starpu.text("version");
     const auto fxt = starpu.object("fxt");
     r.fxt = FxtRecord{fxt.text("prefix"), fxt.count("buffer_size_mb").value_or(0), fxt.texts("trace_files")};
+    r.traced = !f.has("traced") || f.flag("traced");
+    for (const auto& e : starpu.array("environment")) {
+        const Fields ef(e, starpu.name("environment[]"), f.problem());
+        r.environment.push_back({ef.text("name"), ef.text("value"), ef.text("from")});
+    }
     r.wallTimeS = f.number("wall_time_s");
     r.totalTimeS = f.number("total_time_s");
     r.trainTimeS = f.number("train_time_s");

@@ -128,6 +128,15 @@ struct FxtRecord {
     bool operator==(const FxtRecord&) const = default;
 };
 
+// A variable of StarPU's environment the run depended on, and who chose its value: "option"
+// or "default" (record set it), "environment" (the user's own, left alone).
+struct EnvironmentRecord {
+    std::string name;
+    std::string value;
+    std::string from;
+    bool operator==(const EnvironmentRecord&) const = default;
+};
+
 struct RunRecord {
     int version = kRunRecordVersion;
     // Files from before the status field were written only for finished runs.
@@ -149,7 +158,11 @@ struct RunRecord {
     std::string scheduler;
     std::uint64_t ranks = 1; // processes (StarPU-MPI ranks) that wrote prof files
     std::string starpuVersion;
+    // False for `record --no-trace` (FxT off, to measure what tracing costs): the folder has
+    // run.json and no prof file. Files from before the field were all traced.
+    bool traced = true;
     FxtRecord fxt;
+    std::vector<EnvironmentRecord> environment; // empty in files from before the field
     std::optional<double> wallTimeS;  // training + evaluation
     std::optional<double> totalTimeS; // including StarPU start-up and shutdown
     std::optional<double> trainTimeS;

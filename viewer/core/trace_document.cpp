@@ -1,5 +1,7 @@
 #include "viewer/core/trace_document.hpp"
 
+#include "tracer/run/run_folder.hpp"
+
 #include <algorithm>
 
 namespace starscope::viewer {
@@ -38,7 +40,7 @@ std::shared_ptr<const TraceDocument> prepareDocument(tracer::Trace trace, std::s
 
 tracer::TraceResult<std::shared_ptr<const TraceDocument>> loadDocument(const std::filesystem::path& input,
                                                                        const tracer::ReadOptions& options) {
-    auto trace = tracer::readTrace(input, options);
+    auto trace = tracer::run::readRunTrace(input, options);
     if (!trace) {
         return fail(trace.error());
     }

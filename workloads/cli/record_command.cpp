@@ -17,6 +17,21 @@ struct RecordState {
     std::vector<std::string> command;
 };
 
+// What record put into StarPU's environment, and what it left as the user set it.
+void printStarpuEnvironment(std::ostream& out, const RecordPlan& plan) {
+    for (const bool users : {false, true}) {
+        std::string line;
+        for (const auto& v : plan.environment) {
+            if ((v.source == SettingSource::Environment) == users) {
+                line += " " + v.name + "=" + v.value;
+            }
+        }
+        if (!line.empty()) {
+            out << (users ? "  StarPU env    yours:" : "  StarPU env    set:") << line << "\n";
+        }
+    }
+}
+
 void printSummary(std::ostream& out, const RecordPlan& plan, const RecordOutcome& outcome) {
     const auto& record = outcome.record;
     out << "run " << tracer::run::statusName(outcome.status) << ": " << plan.outDir.string() << "\n";
@@ -58,6 +73,12 @@ void printSummary(std::ostream& out, const RecordPlan& plan, const RecordOutcome
     for (const auto& file : record.traceFiles) {
         out << "  trace         " << (plan.outDir / file).string() << "\n";
     }
+    if (!plan.trace.value) {
+        out << "  trace         none: not traced"
+            << (plan.trace.source == SettingSource::Option ? " (--no-trace)" : " (STARPU_FXT_TRACE=0)")
+            << "\n";
+    }
+    printStarpuEnvironment(out, plan);
     out << "  run.json      " << outcome.runJson.string() << "\n";
     if (!record.error.empty()) {
         out << "  error         " << record.error << "\n";
@@ -101,6 +122,9 @@ void addRecordCommand(CLI::App& app, std::ostream& out, std::ostream& err) {
                     "Run folder to create (trace and run.json); default: $STARPU_FXT_PREFIX. A "
                     "STARPU_FXT_PREFIX naming another folder is refused");
     cmd->add_flag("--force", o.force, "Overwrite the run files of an existing folder");
+    cmd->add_flag("--no-trace", o.noTrace,
+                  "FxT off (STARPU_FXT_TRACE=0): the same run without tracing, to measure what "
+                  "tracing costs; run.json says \"traced\": false and there is no trace to read");
     cmd->add_option("--learning-rate", o.learningRate, "SGD learning rate")
         ->capture_default_str()
         ->check(learningRateRange());

@@ -18,14 +18,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// FxT bytes per task (submission, scheduling, execution, data transfer and dependency
-// events), measured on recorded runs with a wide margin, plus room for worker state changes.
-constexpr std::uint64_t kTraceBytesPerTask = 4096;
-constexpr std::uint64_t kTraceBaseMb = 32;
-// FxT allocates the whole buffer at start-up; beyond this, long runs let FxT flush to disk
-// (StarPU then says so) rather than reserving gigabytes.
-constexpr std::uint64_t kTraceMaxMb = 1024;
-
 Unexpected<WorkloadError> badFlag(const std::string& flag, std::string message) {
     return workloadError(ErrorCode::InvalidArgument, std::move(message), flag);
 }
@@ -78,6 +70,72 @@ WorkloadResult<StarpuSetting<std::size_t>> resolveWorkers(std::size_t option) {
     }
     const std::size_t hardware = std::max(1U, std::thread::hardware_concurrency());
     return StarpuSetting<std::size_t>{hardware, SettingSource::Default, {}};
+}
+
+// --no-trace > STARPU_FXT_TRACE (StarPU reads it as a number: 0 off, else on) > on.
+WorkloadResult<StarpuSetting<bool>> resolveTrace(bool noTrace) {
+    if (noTrace) {
+        return StarpuSetting<bool>{false, SettingSource::Option, {}};
+    }
+    if (const auto text = environmentValue("STARPU_FXT_TRACE")) {
+        long value = 0;
+        const char* end = text->data() + text->size();
+        const auto [ptr, ec] = std::from_chars(text->data(), end, value);
+        if (ec != std::errc{} || ptr != end) {
+            return workloadError(ErrorCode::InvalidArgument,
+                                 "'" + *text + "' is not a number (0: no trace, 1: trace): correct or "
+                                               "unset it, or pass --no-trace",
+                                 "STARPU_FXT_TRACE");
+        }
+        return StarpuSetting<bool>{value != 0, SettingSource::Environment, "STARPU_FXT_TRACE"};
+    }
+    return StarpuSetting<bool>{true, SettingSource::Default, {}};
+}
+
+// A user's STARPU_TRACE_BUFFER_SIZE (MiB, as StarPU reads it) wins over record's sizing.
+WorkloadResult<std::optional<std::uint64_t>> userTraceBuffer() {
+    const auto text = environmentValue("STARPU_TRACE_BUFFER_SIZE");
+    if (!text) {
+        return std::optional<std::uint64_t>();
+    }
+    std::uint64_t mb = 0;
+    const char* end = text->data() + text->size();
+    const auto [ptr, ec] = std::from_chars(text->data(), end, mb);
+    if (ec != std::errc{} || ptr != end || mb < 1 || mb > (std::uint64_t{1} << 20)) {
+        return workloadError(ErrorCode::InvalidArgument,
+                             "'" + *text + "' is not a buffer size in MiB from 1 to 1048576: correct or "
+                                           "unset it (record then sizes the buffer for the run)",
+                             "STARPU_TRACE_BUFFER_SIZE");
+    }
+    return std::optional<std::uint64_t>(mb);
+}
+
+// The user's value of a variable when set, else record's.
+StarpuVariable variable(const char* name, std::string recordValue, SettingSource recordSource) {
+    if (auto text = environmentValue(name)) {
+        return {name, std::move(*text), SettingSource::Environment};
+    }
+    return {name, std::move(recordValue), recordSource};
+}
+
+// What the run puts into StarPU's environment, in the order executeRecord sets it.
+std::vector<StarpuVariable> starpuEnvironment(const RecordPlan& plan) {
+    std::vector<StarpuVariable> out;
+    out.push_back({"STARPU_FXT_TRACE", plan.trace.value ? "1" : "0", plan.trace.source});
+    if (plan.trace.value) {
+        out.push_back({"STARPU_FXT_PREFIX", plan.outDir.string(), plan.outSource});
+        out.push_back({"STARPU_TRACE_BUFFER_SIZE", std::to_string(plan.traceBufferMb), plan.traceBufferSource});
+    }
+    const auto& workers = plan.workersAsked;
+    out.push_back({workers.source == SettingSource::Environment ? workers.variable : "STARPU_NCPU",
+                   std::to_string(workers.value), workers.source});
+    out.push_back({"STARPU_SCHED", plan.schedAsked.value, plan.schedAsked.source});
+    // record's handler stops at a batch boundary and keeps the trace; StarPU's would end the
+    // process mid-batch. A user's own STARPU_CATCH_SIGNALS still wins.
+    out.push_back(variable("STARPU_CATCH_SIGNALS", "0", SettingSource::Default));
+    // StarPU's start-up banner (FxT slows things down a bit...) is noise in record's output.
+    out.push_back(variable("STARPU_SILENT", "1", SettingSource::Default));
+    return out;
 }
 
 WorkloadResult<StarpuSetting<std::string>> resolveScheduler(const std::string& option) {
@@ -197,6 +255,21 @@ WorkloadResult<std::size_t> parseArenas(const std::string& text) {
     return slots;
 }
 
+const char* settingSourceName(SettingSource source) {
+    switch (source) {
+    case SettingSource::Option: return "option";
+    case SettingSource::Environment: return "environment";
+    case SettingSource::Default: return "default";
+    }
+    return "default";
+}
+
+std::uint64_t traceBufferMbFor(std::uint64_t tasks) {
+    const std::uint64_t mib = std::uint64_t{1} << 20;
+    const std::uint64_t bytes = tasks * kTraceBytesPerTask;
+    return std::min(kTraceMaxMb, kTraceBaseMb + (bytes + mib - 1) / mib);
+}
+
 std::string settingOrigin(SettingSource source, const std::string& variable) {
     return source == SettingSource::Environment ? " (from " + variable + ")" : std::string();
 }
@@ -254,6 +327,19 @@ WorkloadResult<RecordPlan> planRecord(const RecordOptions& options) {
     }
     plan.schedAsked = std::move(sched.value());
     plan.sched = plan.schedAsked.value;
+    auto trace = resolveTrace(options.noTrace);
+    if (!trace) {
+        return fail(trace.error());
+    }
+    plan.trace = std::move(trace.value());
+    // StarPU names its trace file <STARPU_FXT_SUFFIX>_<id> instead of prof_file_<user>_<id>
+    // when it is set, and every reader looks for prof_file_*.
+    if (plan.trace.value && environmentValue("STARPU_FXT_SUFFIX")) {
+        return workloadError(ErrorCode::InvalidArgument,
+                             "is set, so StarPU would not name the trace prof_file_*, which is what "
+                             "every reader of a run folder opens: unset it",
+                             "STARPU_FXT_SUFFIX");
+    }
     if (!(options.learningRate > 0.0F)) {
         return badFlag("--learning-rate", "must be positive");
     }
@@ -326,9 +412,15 @@ WorkloadResult<RecordPlan> planRecord(const RecordOptions& options) {
     plan.estimatedTasks = options.epochs * plan.batchesPerEpoch * (6 * chunks + 3)
                           + 3 * ((testImages + plan.train.evalChunk - 1) / plan.train.evalChunk)
                           + 4 * plan.workers;
-    plan.traceBufferMb = std::min(
-        kTraceMaxMb,
-        kTraceBaseMb + (plan.estimatedTasks * kTraceBytesPerTask + (1 << 20) - 1) / (1 << 20));
+    if (plan.trace.value) {
+        auto userBuffer = userTraceBuffer();
+        if (!userBuffer) {
+            return fail(userBuffer.error());
+        }
+        plan.traceBufferMb = userBuffer->value_or(traceBufferMbFor(plan.estimatedTasks));
+        plan.traceBufferSource = *userBuffer ? SettingSource::Environment : SettingSource::Default;
+    }
+    plan.environment = starpuEnvironment(plan);
     return plan;
 }
 

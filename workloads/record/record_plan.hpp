@@ -32,6 +32,9 @@ struct RecordOptions {
     std::string dataset; // empty: defaultDatasetDir()
     std::string out; // empty: not given: $STARPU_FXT_PREFIX (see RecordPlan::outSource)
     bool force = false;
+    // FxT off (STARPU_FXT_TRACE=0): the same run without its tracing, to measure what tracing
+    // costs. run.json says "traced": false and there is no prof file to read.
+    bool noTrace = false;
     float learningRate = 0.1F;
     std::uint64_t seed = 42;
     std::size_t trainImages = 0; // use the first N training images (0: all)
@@ -45,6 +48,17 @@ inline constexpr const char* kDefaultScheduler = "lws";
 
 // Who chose a StarPU setting: the summary says so when it was the environment.
 enum class SettingSource : std::uint8_t { Option, Environment, Default };
+
+// "option", "environment" or "default", as run.json says who chose a StarPU variable.
+const char* settingSourceName(SettingSource source);
+
+// A StarPU environment variable as the run uses it. source Environment: the user's own value,
+// left alone; Option or Default: record sets it (from an option or as its default).
+struct StarpuVariable {
+    std::string name;
+    std::string value;
+    SettingSource source = SettingSource::Default;
+};
 
 // A setting and where it came from; `variable` names the environment variable read.
 template <typename T>
@@ -81,8 +95,30 @@ struct RecordPlan {
     // refused: every reader opens the run folder, so the trace must be written there).
     SettingSource outSource = SettingSource::Option;
     std::uint64_t estimatedTasks = 0;
+    // Whether FxT records: --no-trace > STARPU_FXT_TRACE > on.
+    StarpuSetting<bool> trace;
+    // FxT's buffer in MiB (STARPU_TRACE_BUFFER_SIZE > sized from the estimated tasks); 0 when
+    // the run is not traced.
     std::uint64_t traceBufferMb = 0;
+    SettingSource traceBufferSource = SettingSource::Default;
+    // Every variable of StarPU's environment the run depends on, with its value and who chose
+    // it; executeRecord sets those that are not the user's, and the summary and run.json list
+    // them all, so record never changes StarPU's settings silently.
+    std::vector<StarpuVariable> environment;
 };
+
+// FxT bytes per task of the CNN, measured on recorded runs (2.65-2.77 KB, no fixed part to
+// speak of; workloads/README.md has the figures), and a little room for the workers' start.
+// FxT keeps about twice its buffer resident from start-up on, so the buffer is the trace
+// expected, without headroom: a run that writes more makes FxT write the full buffer to the
+// prof file and go on (StarPU says so on stderr), which costs that write, never events.
+inline constexpr std::uint64_t kTraceBytesPerTask = 2800;
+inline constexpr std::uint64_t kTraceBaseMb = 1;
+// Beyond this a long run flushes rather than keeping gigabytes resident.
+inline constexpr std::uint64_t kTraceMaxMb = 1024;
+
+// The buffer, in MiB, for a run of `tasks` tasks.
+std::uint64_t traceBufferMbFor(std::uint64_t tasks);
 
 // StarPU builds the trace file name in a 128-byte buffer: "<prefix>/prof_file_<user>_<id>".
 inline constexpr std::size_t kStarpuTracePathMax = 128;

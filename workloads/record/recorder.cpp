@@ -184,21 +184,16 @@ void warnIfSpaceIsShort(const RecordPlan& plan, std::ostream& out) {
     }
 }
 
-// planRecord already chose between the options and the user's STARPU_NCPU, STARPU_SCHED and
-// STARPU_FXT_PREFIX (the last one names the run folder or was refused), so setting them here
-// overrides nothing the user asked for.
+// planRecord chose every variable (option > the user's environment > record's default) and
+// refused the user's values that would lose the trace (STARPU_FXT_PREFIX naming another
+// folder, STARPU_FXT_SUFFIX): what is set here is what the summary and run.json list, and a
+// user's own value is left as it is.
 void configureStarpu(const RecordPlan& plan) {
-    ::setenv("STARPU_FXT_PREFIX", plan.outDir.c_str(), 1);
-    ::setenv("STARPU_FXT_TRACE", "1", 1);
-    ::setenv("STARPU_TRACE_BUFFER_SIZE", std::to_string(plan.traceBufferMb).c_str(), 1);
-    ::unsetenv("STARPU_FXT_SUFFIX");
-    ::setenv("STARPU_NCPU", std::to_string(plan.workersAsked.value).c_str(), 1);
-    ::setenv("STARPU_SCHED", plan.schedAsked.value.c_str(), 1);
-    // Our handler stops at a batch boundary; StarPU's would end the process mid-batch.
-    ::setenv("STARPU_CATCH_SIGNALS", "0", 1);
-    // StarPU's start-up banner (FxT slows things down a bit...) is noise here; a user who
-    // wants it sets STARPU_SILENT=0.
-    ::setenv("STARPU_SILENT", "1", 0);
+    for (const auto& variable : plan.environment) {
+        if (variable.source != SettingSource::Environment) {
+            ::setenv(variable.name.c_str(), variable.value.c_str(), 1);
+        }
+    }
 }
 
 // The prof files' names, as run.json lists them.
@@ -391,7 +386,7 @@ WorkloadResult<RecordOutcome> executeRecord(RecordPlan& plan,
     }
     record.totalSeconds = std::chrono::duration<double>(Clock::now() - start).count();
     record.traceFiles = traceFiles(plan.outDir);
-    if (record.traceFiles.empty() && record.status != RunStatus::Failed) {
+    if (plan.trace.value && record.traceFiles.empty() && record.status != RunStatus::Failed) {
         record.status = RunStatus::Failed;
         record.error = "StarPU wrote no prof_file_* into " + plan.outDir.string();
     }

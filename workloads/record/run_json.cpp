@@ -129,6 +129,10 @@ run::RunRecord runRecord(const RecordPlan& plan, const RecordedRun& recorded) {
     out.scheduler = plan.sched;
     out.starpuVersion = starpuVersion();
     out.fxt = {plan.outDir.string(), plan.traceBufferMb, recorded.traceFiles};
+    out.traced = plan.trace.value;
+    for (const auto& v : plan.environment) {
+        out.environment.push_back({v.name, v.value, settingSourceName(v.source)});
+    }
     out.wallTimeS = recorded.wallSeconds;
     out.totalTimeS = recorded.totalSeconds;
     out.tasks.estimated = plan.estimatedTasks;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <iterator>
 #include <limits>
 #include <numeric>
 
@@ -206,10 +207,20 @@ Trace TraceBuilder::finish(TimeNs end) {
                                         [](const Task& a, const Task& b) { return a.jobId < b.jobId; });
     std::vector<TaskIndex> newIndex;
     if (!inOrder) {
-        std::vector<TaskIndex> order(tasks.size());
-        std::iota(order.begin(), order.end(), TaskIndex{0});
-        std::sort(order.begin(), order.end(),
-                  [&](TaskIndex a, TaskIndex b) { return tasks[a].jobId < tasks[b].jobId; });
+        std::vector<TaskIndex> order;
+        order.reserve(tasks.size());
+        if (m_taskByJob.empty()) {
+            // Every id is in the tables, whose order (base, then id) is job order: no sort.
+            for (const auto& table : m_denseTasks) {
+                std::copy_if(table.begin(), table.end(), std::back_inserter(order),
+                             [](TaskIndex index) { return index != kNoTask; });
+            }
+        } else {
+            order.resize(tasks.size());
+            std::iota(order.begin(), order.end(), TaskIndex{0});
+            std::sort(order.begin(), order.end(),
+                      [&](TaskIndex a, TaskIndex b) { return tasks[a].jobId < tasks[b].jobId; });
+        }
         newIndex.resize(tasks.size());
         std::vector<Task> sorted;
         sorted.reserve(tasks.size());

@@ -284,6 +284,64 @@ TEST(RealTraceRender, BarriersOfARecordedStarpuTraceAreRedAndTasksGreen) {
     EXPECT_GE(workers, 1u);
 }
 
+// A real single+naive run (tests/data/viewer/README.md) at fit-all, at the README's size and
+// in a small window where short barriers are a few pixels wide: at every barrier of a batch
+// transition the worker rows show red (sleeping), whatever else folds into those columns. A
+// worker may spend a barrier in a runtime state instead (grey: this run has one), so red is
+// required in some worker row at every barrier and in most rows overall.
+TEST(RealTraceRender, FitAllOfASingleNaiveRunShowsRedInTheWorkerRowsAtEachTransition) {
+    const auto input = starscope::testing::testDataDir() / "viewer" / "single_naive";
+    auto loaded = loadDocument(input);
+    ASSERT_TRUE(loaded) << loaded.error().describe();
+    const auto document = *loaded;
+    const auto barriers = std::make_shared<const Barriers>(computeBarriers(*document, 100'000));
+    std::size_t atTransitions = 0;
+    for (const auto& barrier : *barriers) {
+        atTransitions += barrier.transition >= 0 ? 1 : 0;
+    }
+    ASSERT_GE(atTransitions, 10u);
+    for (const QSize size : {QSize(1600, 1000), QSize(360, 300)}) {
+        std::size_t pairs = 0;
+        std::size_t redPairs = 0;
+        GanttPlot plot;
+        plot.resize(size);
+        plot.setDocument(document);
+        plot.setBarriers(barriers);
+        plot.replot(QCustomPlot::rpImmediateRefresh);
+        const QImage image = plot.toPixmap(size.width(), size.height(), 1.0).toImage();
+        for (const auto& barrier : *barriers) {
+            if (barrier.transition < 0) {
+                continue;
+            }
+            const int x0 = static_cast<int>(std::floor(plot.xAxis->coordToPixel(static_cast<double>(barrier.start))));
+            const int x1 = static_cast<int>(std::ceil(plot.xAxis->coordToPixel(static_cast<double>(barrier.end))));
+            std::size_t redRows = 0;
+            for (std::size_t r = 0; r < document->rows.size(); ++r) {
+                const auto& lane = document->trace.lanes[static_cast<std::size_t>(document->rows[r].lane)];
+                if (!lane.isWorker()) {
+                    continue;
+                }
+                const double row = static_cast<double>(r);
+                const int top = static_cast<int>(std::lround(plot.yAxis->coordToPixel(row - kRowHalfHeight)));
+                const int bottom = static_cast<int>(std::lround(plot.yAxis->coordToPixel(row + kRowHalfHeight)));
+                bool red = false;
+                for (int x = x0; x <= x1 && !red; ++x) {
+                    for (int y = top; y < bottom && !red; ++y) {
+                        red = isReddish(toRgb(image.pixelColor(x, y)));
+                    }
+                }
+                ++pairs;
+                redPairs += red ? 1 : 0;
+                redRows += red ? 1 : 0;
+            }
+            EXPECT_GE(redRows, 1u) << size.width() << "x" << size.height() << ": no red at "
+                                   << barrier.transitionLabel << " [" << x0 << ", " << x1 << "]";
+        }
+        EXPECT_GE(static_cast<double>(redPairs), 0.8 * static_cast<double>(pairs))
+            << size.width() << "x" << size.height() << ": " << redPairs << " of " << pairs;
+    }
+}
+
 TEST(RenderToFile, WritesPngAndPdfAndRejectsUnknownFormats) {
     starscope::testing::TempDir dir;
     const auto document = prepareDocument(makeSyntheticTrace({}), "synthetic");

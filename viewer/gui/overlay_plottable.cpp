@@ -21,9 +21,11 @@ constexpr int kLabelPadding = 3;
 constexpr double kLabelGapPx = 8.0;   // between two labels of one line, so each reads on its own
 constexpr double kHoverPx = 3.0;      // how near the cursor a barrier or marker must be for its tooltip
 constexpr qsizetype kMaxTooltipLines = 8;
-constexpr int kMinBandPx = 3;
+// Batch lines closer than this on average would hatch over the rows: ticks on the top edge instead.
+constexpr double kMinMarkerSpacingPx = 8.0;
+constexpr int kMinBandPx = 8;   // narrower bands get ticks instead of edges, which would hatch the rows
 constexpr int kTickPx = 8;
-const QColor kLabelBackground(255, 255, 255, 210);
+const QColor kLabelBackground(255, 255, 255);
 const QColor kSelectionFill(255, 200, 0, 60);
 const QColor kSelectionEdge(200, 140, 0);
 
@@ -47,14 +49,16 @@ int labelWidth(const QFontMetrics& metrics, const QString& text) {
     return metrics.horizontalAdvance(text) + 2 * kLabelPadding;
 }
 
-// Draws text in a small white box whose left edge is x; returns the box.
-QRect drawLabel(QCPPainter* painter, const QString& text, int x, int y) {
-    const QFontMetrics metrics(painter->font());
-    const QRect box(x, y, labelWidth(metrics, text), metrics.height());
+// The box of a label whose left edge is x.
+QRect labelBox(const QFontMetrics& metrics, const QString& text, int x, int y) {
+    return {x, y, labelWidth(metrics, text), metrics.height()};
+}
+
+// Text in an opaque white box: lines and bands drawn before it never run through the text.
+void paintLabel(QCPPainter* painter, const QRect& box, const QString& text) {
     fillInStrips(painter, box, kLabelBackground);
     painter->setPen(QColor(20, 20, 20));
     painter->drawText(box, Qt::AlignCenter, text);
-    return box;
 }
 
 } // namespace
@@ -97,8 +101,13 @@ void OverlayPlottable::draw(QCPPainter* painter) {
     m_lastView = view;
     m_lastArea = area;
     m_labels = {};
+    m_pendingLabels.clear();
     drawBarriers(painter, view, area);
     drawMarkers(painter, view, area);
+    // Labels last, over every band and line.
+    for (const auto& [box, text] : m_pendingLabels) {
+        paintLabel(painter, box, text);
+    }
     if (m_selection) {
         drawRange(painter, view, area, *m_selection, true);
     }
@@ -174,7 +183,9 @@ void OverlayPlottable::drawBarriers(QCPPainter* painter, const TimeView& view, c
         if (!line.place({static_cast<double>(left), static_cast<double>(left + width)})) {
             continue;
         }
-        m_labels.barrier.push_back(drawLabel(painter, text, left, labelTop));
+        const QRect box = labelBox(metrics, text, left, labelTop);
+        m_pendingLabels.emplace_back(box, text);
+        m_labels.barrier.push_back(box);
         m_labels.barrierIndex.push_back(band.longest);
     }
 }
@@ -185,17 +196,25 @@ void OverlayPlottable::drawMarkers(QCPPainter* painter, const TimeView& view, co
     const auto first = std::partition_point(batchMarkers.begin(), batchMarkers.end(), [&](std::size_t m) {
         return static_cast<double>(markers[m].time) < view.startNs;
     });
+    const auto last = std::partition_point(first, batchMarkers.end(), [&](std::size_t m) {
+        return static_cast<double>(markers[m].time) <= view.endNs;
+    });
+    const bool dense = static_cast<double>(last - first) * kMinMarkerSpacingPx > static_cast<double>(area.width());
     int lastLine = std::numeric_limits<int>::min();
     const QFontMetrics metrics(painter->font());
     LabelLine line(area.left(), area.right() + 1, kLabelGapPx);
-    for (auto it = first; it != batchMarkers.end() && static_cast<double>(markers[*it].time) <= view.endNs; ++it) {
+    for (auto it = first; it != last; ++it) {
         const auto& marker = markers[*it];
         const int x = static_cast<int>(std::lround(view.toPixel(static_cast<double>(marker.time))));
         if (x <= lastLine + 1) {
             continue;   // markers closer than two pixels: one line is enough
         }
         lastLine = x;
-        verticalLine(painter, x, area, kMarkerLine);
+        if (dense) {
+            painter->fillRect(QRect(x, area.top(), 1, kTickPx), kMarkerLine);
+        } else {
+            verticalLine(painter, x, area, kMarkerLine);
+        }
         // Batches are equally important: kept from left to right where they fit.
         const int left = x + 2;
         if (line.blocked(left)) {
@@ -204,7 +223,9 @@ void OverlayPlottable::drawMarkers(QCPPainter* painter, const TimeView& view, co
         const QString text = QStringLiteral("e%1 b%2").arg(marker.marker.epoch).arg(marker.marker.batch);
         const int width = labelWidth(metrics, text);
         if (line.place({static_cast<double>(left), static_cast<double>(left + width)})) {
-            m_labels.batch.push_back(drawLabel(painter, text, left, area.top() + 2));
+            const QRect box = labelBox(metrics, text, left, area.top() + 2);
+            m_pendingLabels.emplace_back(box, text);
+            m_labels.batch.push_back(box);
         }
     }
 }
@@ -264,8 +285,11 @@ void OverlayPlottable::drawRange(QCPPainter* painter, const TimeView& view, cons
     if (committed) {
         const QString text = QString::fromStdString(
             formatDuration(std::abs(range.second - range.first) * tracer::nsPerTick(m_document->trace)));
-        drawLabel(painter, text, rect.center().x() - labelWidth(QFontMetrics(painter->font()), text) / 2,
-                  area.top() + QFontMetrics(painter->font()).height() + 6);
+        const QFontMetrics metrics(painter->font());
+        paintLabel(painter,
+                   labelBox(metrics, text, rect.center().x() - labelWidth(metrics, text) / 2,
+                            area.top() + metrics.height() + 6),
+                   text);
     }
 }
 

@@ -12,6 +12,7 @@
 
 #include <memory>
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace starscope::viewer {
@@ -65,6 +66,7 @@ private:
     std::optional<std::pair<double, double>> m_selection;
     std::optional<std::pair<double, double>> m_rubberBand;
     OverlayLabels m_labels;
+    std::vector<std::pair<QRect, QString>> m_pendingLabels;   // painted after bands and lines
     TimeView m_lastView;
     QRect m_lastArea;
 };

@@ -7,6 +7,7 @@
 #include "tests/tracer/tracer_test_support.hpp"
 #include "tracer/analysis/barriers.hpp"
 #include "tracer/exporters/exporters.hpp"
+#include "tracer/readers/fxt/mpi_merge.hpp"
 #include "tracer/readers/read_trace.hpp"
 
 #include <gtest/gtest.h>
@@ -221,6 +222,42 @@ TEST_F(MpiMerge, ExportsCarryRanksAndMessages) {
         mpiLanes += lane.kind == LaneKind::MpiThread ? 1U : 0U;
     }
     EXPECT_EQ(mpiLanes, 2U);
+}
+
+// StarPU 1.4's two sync points: the offset moves linearly between them, fixed outside.
+TEST(MpiClock, OffsetInterpolatedBetweenTwoSyncPoints) {
+    const detail::RankClock clock(1000, 100, 2000, 200);
+    EXPECT_EQ(clock.map(500), 400);
+    EXPECT_EQ(clock.map(1000), 900);
+    EXPECT_EQ(clock.map(1500), 1350);
+    EXPECT_EQ(clock.map(2000), 1800);
+    EXPECT_EQ(clock.map(3000), 2800);
+    const detail::RankClock fixed(100);
+    EXPECT_EQ(fixed.map(5000), 4900);
+}
+
+// starpu_fxt_tool's matching: sends in time order, each taking the first unmatched receive of
+// its destination with the same tag.
+TEST(MpiClock, SendsMatchTheFirstReceiveOfTheirTag) {
+    std::vector<detail::RankTraffic> ranks(2);
+    ranks[0].rank = 0;
+    ranks[0].commLane = 3;
+    ranks[0].sends = {{1, 7, 64, 100, 11}, {1, 7, 64, 300, 12}, {1, 9, 8, 200, 13}, {1, 5, 8, 250, 14}};
+    ranks[1].rank = 1;
+    ranks[1].commLane = 8;
+    ranks[1].receives = {{0, 9, 260, 21}, {0, 7, 150, 22}, {0, 7, 400, 23}};
+    std::size_t unmatched = 0;
+    const auto messages = detail::matchMessages(ranks, unmatched);
+    EXPECT_EQ(unmatched, 1U);   // tag 5 was never received
+    ASSERT_EQ(messages.size(), 3U);
+    EXPECT_EQ(messages[0].start, 100);
+    EXPECT_EQ(messages[0].end, 150);
+    EXPECT_EQ(messages[0].recvJob, 22U);
+    EXPECT_EQ(messages[1].tag, 9);
+    EXPECT_EQ(messages[1].end, 260);
+    EXPECT_EQ(messages[2].end, 400);
+    EXPECT_EQ(messages[2].fromLane, 3);
+    EXPECT_EQ(messages[2].toLane, 8);
 }
 
 // Barriers of a hand-built two-rank trace: rank 1 waits for a message from rank 0 while rank

@@ -98,6 +98,13 @@ void TraceBuilder::close(std::int32_t lane, std::size_t depth, TimeNs end) {
     }
     if (levels.size() <= depth) {
         levels.resize(depth + 1);
+        // A lane's base level can hold most of the trace's spans: reserved whole for the first
+        // lanes (address space, only touched as filled) instead of grown by copies into fresh
+        // pages, which cost more page faults than the spans themselves.
+        if (depth == 0 && m_spanReservations > 0) {
+            --m_spanReservations;
+            levels[0].reserve(m_expectedSpans);
+        }
     }
     levels[depth].push_back(Span{open.start, end, open.state, open.task});
 }

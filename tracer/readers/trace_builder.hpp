@@ -27,6 +27,8 @@ public:
     TaskIndex task(std::uint64_t jobId);
     // Capacity for about this many tasks, from the input's size: growing the task table copies it.
     void reserveTasks(std::size_t count) { m_trace.tasks.reserve(count); }
+    // About this many spans in the whole trace, from the input's size (see close()).
+    void expectSpans(std::size_t count) { m_expectedSpans = count; }
     Task& taskAt(TaskIndex index) { return m_trace.tasks[index]; }
     NameId intern(std::string_view text) { return m_trace.names.intern(text); }
 
@@ -76,6 +78,8 @@ private:
     std::unordered_map<std::string, std::uint32_t> m_stateByName;
     std::size_t m_droppedMarkers = 0;
     bool m_dependencies = false;
+    std::size_t m_expectedSpans = 0;
+    std::size_t m_spanReservations = 8;   // lanes whose base level is reserved whole
 };
 
 } // namespace starscope::tracer::detail

@@ -665,17 +665,18 @@ SniffedLayout sniffLayout(const std::filesystem::path& file, bool direct) {
     return {&detail::starpu13Layout(), "no event tells 1.3 from 1.4; they agree on what this trace holds"};
 }
 
-// StarPU writes about 1 KB of FxT events per task (970 bytes in a CNN training run), so the
-// task table is reserved from the files' sizes instead of growing by copies. Only address
-// space until used; capped so that a huge file of something else asks for little.
-std::size_t expectedTasks(const std::vector<std::filesystem::path>& files) {
+// StarPU writes about 1 KB of FxT events per task and 150 bytes per state (a CNN training run:
+// 970 and 150), so the task table and the lanes are reserved from the files' sizes instead of
+// growing by copies. Only address space until used; capped so that a huge file of something
+// else asks for little.
+std::uintmax_t inputBytes(const std::vector<std::filesystem::path>& files) {
     std::uintmax_t bytes = 0;
     for (const auto& file : files) {
         std::error_code ec;
         const auto size = std::filesystem::file_size(file, ec);
         bytes += ec ? 0 : size;
     }
-    return static_cast<std::size_t>(std::min<std::uintmax_t>(bytes / 1024, std::uintmax_t{1} << 22));
+    return bytes;
 }
 
 } // namespace
@@ -704,7 +705,9 @@ TraceResult<Trace> readFxt(const std::vector<std::filesystem::path>& files,
         return fail(TraceError{ErrorCode::InvalidArgument, "no FxT file to read", {}, {}});
     }
     TraceBuilder builder;
-    builder.reserveTasks(expectedTasks(files));
+    const auto bytes = inputBytes(files);
+    builder.reserveTasks(static_cast<std::size_t>(std::min<std::uintmax_t>(bytes / 1024, std::uintmax_t{1} << 22)));
+    builder.expectSpans(static_cast<std::size_t>(std::min<std::uintmax_t>(bytes / 128, std::uintmax_t{1} << 24)));
     TimeNs end = 0;
     std::string versions;
     std::size_t workers = 0;

@@ -3,8 +3,10 @@
 //     recorded by the sample program; runs alternate, medians and their ratio are printed.
 //  2. Bytes per span of the model.
 //  3. Barrier detection on a synthetic 10 M-span trace.
+// With --model TRACE it only reads TRACE (any input readTrace takes) and prints its model's
+// size, as bench/run_all.sh compares the viewer's memory with it.
 //
-// tracer_bench [--runs N] [--tasks N] [--keep DIR]
+// tracer_bench [--runs N] [--tasks N] [--keep DIR] | --model TRACE
 
 #include "bench/tracer/bench_support.hpp"
 #include "tracer/analysis/barriers.hpp"
@@ -59,6 +61,29 @@ Trace syntheticTrace(std::size_t spans, std::size_t workers) {
     return trace;
 }
 
+// The model's own bytes: spans, task records with their dependency lists, markers.
+std::size_t modelBytes(const Trace& trace) {
+    std::size_t taskBytes = 0;
+    for (const auto& t : trace.tasks) {
+        taskBytes += sizeof(Task) + t.dependencies.capacity() * sizeof(std::uint64_t);
+    }
+    return trace.spanCount() * sizeof(Span) + taskBytes + trace.markers.size() * sizeof(MarkerEvent);
+}
+
+int printModel(const std::string& input) {
+    const auto trace = readTrace(input);
+    if (!trace) {
+        std::fprintf(stderr, "tracer_bench: %s\n", trace.error().describe().c_str());
+        return 1;
+    }
+    const std::size_t spans = trace->spanCount();
+    std::printf("model of %s: %zu spans, %zu tasks, %zu markers, %.1f MB, whole model = %.1f bytes/span\n",
+                input.c_str(), spans, trace->tasks.size(), trace->markers.size(),
+                static_cast<double>(modelBytes(*trace)) / 1e6,
+                static_cast<double>(modelBytes(*trace)) / static_cast<double>(std::max<std::size_t>(spans, 1)));
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -73,8 +98,10 @@ int main(int argc, char** argv) {
             tasks = std::max(1000, std::atoi(argv[i + 1]));
         } else if (flag == "--keep") {
             keep = argv[i + 1];
+        } else if (flag == "--model") {
+            return printModel(argv[i + 1]);
         } else {
-            std::fprintf(stderr, "usage: tracer_bench [--runs N] [--tasks N] [--keep DIR]\n");
+            std::fprintf(stderr, "usage: tracer_bench [--runs N] [--tasks N] [--keep DIR] | --model TRACE\n");
             return 2;
         }
     }
@@ -146,14 +173,8 @@ int main(int argc, char** argv) {
                     static_cast<double>(fs::file_size(native)) / 1e6);
     }
 
-    std::size_t taskBytes = 0;
-    for (const auto& t : kept.tasks) {
-        taskBytes += sizeof(Task) + t.dependencies.capacity() * sizeof(std::uint64_t);
-    }
     std::printf("\nbytes per span: sizeof(Span) = %zu; whole model (spans + tasks + markers) = %.1f bytes/span\n",
-                sizeof(Span),
-                static_cast<double>(spanCount * sizeof(Span) + taskBytes + kept.markers.size() * sizeof(MarkerEvent))
-                    / static_cast<double>(spanCount));
+                sizeof(Span), static_cast<double>(modelBytes(kept)) / static_cast<double>(spanCount));
 
     const std::size_t syntheticSpans = 10'000'000;
     const auto synthetic = syntheticTrace(syntheticSpans, 8);

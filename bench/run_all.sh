@@ -14,8 +14,8 @@
 # --reps N: repetitions (at least 1; the table wants at least 5).
 # --keep DIR: record into DIR and keep it (default: a temporary folder, removed at the end).
 #
-# Runtimes on the 2-core machine (measured while eight other builds ran on it): --quick about
-# 3 minutes. The full mode was not timed end to end; from its parts (a 1-epoch record takes
+# Runtimes on the 2-core machine (measured while eight other builds ran on it): --quick 1.5 to
+# 2.5 minutes (3 repetitions). The full mode was not timed end to end; from its parts (a 1-epoch record takes
 # about 35 s for double+advanced and 70 s for single+naive, then the 10- and 5-epoch traces,
 # starpu_fxt_tool on the 10-epoch one and ViTE on the 5-epoch one) about 40 minutes.
 # Every figure is a wall time or a memory high-water mark of a whole process, so a loaded

@@ -59,9 +59,9 @@ starscope="$build/workloads/starscope"
 tracer_bench="$build/bench/tracer/starscope_tracer_bench"
 viewer="$build/viewer/starscope-viewer"
 [ -x "$starscope" ] || die "no $starscope: build the starscope target"
-# The starpu_fxt_tool of the StarPU this build links.
-fxt_tool="$(sed -n 's/^StarPU_FXT_TOOL:[A-Z]*=//p' "$build/CMakeCache.txt" 2>/dev/null | head -n1)"
-[ -n "$fxt_tool" ] || fxt_tool="$root/.deps/starpu-1.3.10-fxt/bin/starpu_fxt_tool"
+# The starpu_fxt_tool of the StarPU this build links (cmake/FindStarPU.cmake's STARPU_PREFIX).
+prefix="$(sed -n 's/^STARPU_PREFIX:[A-Z]*=//p' "$build/CMakeCache.txt" 2>/dev/null | head -n1)"
+fxt_tool="${prefix:-$root/.deps/starpu-1.3.10-fxt}/bin/starpu_fxt_tool"
 [ -x "$fxt_tool" ] || die "no starpu_fxt_tool ($fxt_tool): run scripts/setup.sh"
 [ -x /usr/bin/time ] || die "no /usr/bin/time (Debian package time)"
 

@@ -3,6 +3,8 @@
 # scripts/setup.sh builds (.deps/starpu-1.3.10-fxt). Refuses a StarPU without FxT, so Debian's
 # binary package (built without it) is never picked by mistake.
 # Defines StarPU::starpu, StarPU_PREFIX, StarPU_VERSION and StarPU_FXT_TOOL (starpu_fxt_tool).
+# Optional component: StarPU-MPI (starpumpi-1.3 / starpumpi-1.4 of the same prefix, with an MPI
+# for C): StarPU_MPI_FOUND and StarPU::starpumpi when the prefix was built --enable-mpi.
 find_package(PkgConfig REQUIRED)
 
 if(DEFINED ENV{STARSCOPE_STARPU_PREFIX} AND NOT "$ENV{STARSCOPE_STARPU_PREFIX}" STREQUAL "")
@@ -29,6 +31,12 @@ set(ENV{PKG_CONFIG_PATH} "${STARPU_PREFIX}/lib/pkgconfig")
 # A prefix of its own: pkg_check_modules(STARPU ...) would overwrite STARPU_PREFIX.
 unset(STARPU_PC_FOUND CACHE)
 pkg_check_modules(STARPU_PC QUIET IMPORTED_TARGET GLOBAL ${_starpu_module})
+# StarPU-MPI of the same prefix and series, when StarPU was built with it.
+string(REPLACE "starpu-" "starpumpi-" _starpu_mpi_module "${_starpu_module}")
+unset(STARPU_MPI_PC_FOUND CACHE)
+if(EXISTS "${STARPU_PREFIX}/lib/pkgconfig/${_starpu_mpi_module}.pc")
+  pkg_check_modules(STARPU_MPI_PC QUIET IMPORTED_TARGET GLOBAL ${_starpu_mpi_module})
+endif()
 set(ENV{PKG_CONFIG_PATH} "${_starpu_saved_pc_path}")
 
 set(_starpu_fxt_ok FALSE)
@@ -57,4 +65,29 @@ find_package_handle_standard_args(StarPU
   VERSION_VAR STARPU_PC_VERSION)
 if(StarPU_FOUND AND NOT TARGET StarPU::starpu)
   add_library(StarPU::starpu ALIAS PkgConfig::STARPU_PC)
+endif()
+
+set(StarPU_MPI_FOUND FALSE)
+if(StarPU_FOUND AND STARPU_MPI_PC_FOUND)
+  # starpu_mpi.h includes mpi.h, which the .pc file does not point to.
+  find_package(MPI QUIET COMPONENTS C)
+  if(MPI_C_FOUND)
+    set(StarPU_MPI_FOUND TRUE)
+    if(NOT TARGET StarPU::starpumpi)
+      add_library(StarPU::starpumpi INTERFACE IMPORTED GLOBAL)
+      target_link_libraries(StarPU::starpumpi INTERFACE PkgConfig::STARPU_MPI_PC MPI::MPI_C)
+      # mpi.h included from C++ pulls in the deprecated C++ bindings, which MPI::MPI_C does not
+      # link: the C API is all starscope uses.
+      target_compile_definitions(StarPU::starpumpi INTERFACE OMPI_SKIP_MPICXX=1 MPICH_SKIP_MPICXX=1)
+    endif()
+  else()
+    message(STATUS "StarPU-MPI found in ${STARPU_PREFIX} but no MPI for C: data-parallel record disabled")
+  endif()
+endif()
+if(StarPU_FOUND)
+  if(StarPU_MPI_FOUND)
+    message(STATUS "StarPU-MPI: ${_starpu_mpi_module} (data-parallel record --ranks)")
+  else()
+    message(STATUS "StarPU-MPI: not in ${STARPU_PREFIX} (built without --enable-mpi): record runs one rank")
+  endif()
 endif()

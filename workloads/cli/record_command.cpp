@@ -1,6 +1,8 @@
 #include "workloads/cli/record_command.hpp"
 
 #include "workloads/cli/option_ranges.hpp"
+#include "workloads/cli/rank_launcher.hpp"
+#include "workloads/record/rank_group.hpp"
 #include "workloads/record/recorder.hpp"
 
 #include <iomanip>
@@ -15,7 +17,43 @@ namespace {
 struct RecordState {
     RecordOptions options;
     std::vector<std::string> command;
+    int ranks = 0; // --ranks; 0: not given (one process, or the MPI launcher's count)
 };
+
+// Under an MPI launcher: joins the job as one of its ranks and makes the plan this rank's part.
+// Null without a launcher. Throws CLI::RuntimeError(2) after saying what is wrong.
+std::unique_ptr<RankGroup> joinRanks(const RecordState& state, WorkloadResult<RecordPlan>& plan,
+                                     std::ostream& err) {
+    if (!startedByMpiLauncher()) {
+        return nullptr;
+    }
+    auto group = joinRankGroup();
+    if (!group) {
+        err << "starscope record: started by an MPI launcher: " << group.error().describe() << "\n";
+        throw CLI::RuntimeError(2);
+    }
+    auto& ranks = *group;
+    WorkloadResult<Done> mine = Done{};
+    if (!plan) {
+        mine = fail(plan.error());
+    } else if (state.ranks != 0 && state.ranks != ranks->size()) {
+        mine = workloadError(ErrorCode::InvalidArgument,
+                             std::to_string(state.ranks) + " ranks asked but the MPI launcher "
+                                 "started " + std::to_string(ranks->size()),
+                             "--ranks");
+    } else {
+        mine = planRank(*plan, ranks->rank(), ranks->size());
+    }
+    // Every rank checked its options before any creates the run folder.
+    const bool allOk = ranks->allAgree(static_cast<bool>(mine));
+    if (!mine) {
+        err << "starscope record: rank " << ranks->rank() << ": " << mine.error().describe() << "\n";
+    }
+    if (!allOk) {
+        throw CLI::RuntimeError(2);
+    }
+    return std::move(ranks);
+}
 
 // What record put into StarPU's environment, and what it left as the user set it.
 void printStarpuEnvironment(std::ostream& out, const RecordPlan& plan) {
@@ -50,6 +88,16 @@ void printSummary(std::ostream& out, const RecordPlan& plan, const RecordOutcome
     out << "\n";
     if (plan.outSource == SettingSource::Environment) {
         out << "  run folder    from STARPU_FXT_PREFIX\n";
+    }
+    if (!record.ranks.empty()) {
+        out << "  ranks         " << record.ranks.size() << " (StarPU-MPI), "
+            << plan.train.batchSize << " images per rank and batch\n";
+        for (const auto& rank : record.ranks) {
+            out << "  rank " << std::left << std::setw(9) << rank.rank << std::right << rank.host
+                << ", " << rank.status << ", " << rank.batches << " batches, " << std::fixed
+                << std::setprecision(2) << rank.wallSeconds << " s, weights in "
+                << rank.weightsFile << "\n";
+        }
     }
     if (record.train) {
         const auto& t = *record.train;
@@ -140,18 +188,44 @@ void addRecordCommand(CLI::App& app, std::ostream& out, std::ostream& err) {
         ->capture_default_str()
         ->check(imageCountRange());
 
+    cmd->add_option("--ranks", state->ranks,
+                     "Data-parallel training on N StarPU-MPI ranks on this machine (starts "
+                     "mpirun -np N); under mpirun (e.g. with a hostfile) the job's ranks are used "
+                     "and --ranks, if given, must match. --batch-size is the global batch, split "
+                     "between the ranks")
+        ->check(CLI::Range(1, 1024));
+
     cmd->callback([state, &out, &err]() {
+        if (state->ranks > 1 && !startedByMpiLauncher()) {
+            if (!haveStarpuMpi()) {
+                err << "starscope record: --ranks: " << joinRankGroup().error().message << "\n";
+                throw CLI::RuntimeError(2);
+            }
+            if (const int code = launchRanks(state->ranks, err); code != 0) {
+                throw CLI::RuntimeError(code);
+            }
+            return;
+        }
         auto plan = planRecord(state->options);
+        auto group = joinRanks(*state, plan, err);
         if (!plan) {
             err << "starscope record: " << plan.error().describe() << "\n";
             throw CLI::RuntimeError(2);
         }
         std::vector<std::string> command{"starscope", "record"};
         const bool tty = ::isatty(STDERR_FILENO) == 1 && &err == &std::cerr;
-        auto outcome = executeRecord(*plan, command, err, tty);
+        auto outcome = executeRecord(*plan, command, err, tty && (!group || group->rank() == 0),
+                                     group.get());
         if (!outcome) {
             err << "starscope record: " << outcome.error().describe() << "\n";
             throw CLI::RuntimeError(2);
+        }
+        if (group && group->rank() != 0) {
+            // Rank 0 reports the job; the others only fail loudly.
+            if (const int code = exitCodeFor(*outcome); code != 0) {
+                throw CLI::RuntimeError(code);
+            }
+            return;
         }
         printSummary(out, *plan, *outcome);
         if (const int code = exitCodeFor(*outcome); code != 0) {

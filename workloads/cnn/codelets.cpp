@@ -120,6 +120,8 @@ void evalDenseCpu(void* buffers[], void* clArg) {
                      static_cast<float*>(nullptr), vectorPtr<float>(buffers[3]));
 }
 
+} // namespace
+
 starpu_codelet makeCodelet(const char* name, starpu_cpu_func_t func,
                            std::vector<starpu_data_access_mode> modes) {
     starpu_codelet codelet;
@@ -137,8 +139,6 @@ starpu_codelet makeCodelet(const char* name, starpu_cpu_func_t func,
     }
     return codelet;
 }
-
-} // namespace
 
 starpu_codelet& convForwardCodelet() {
     static starpu_codelet codelet =

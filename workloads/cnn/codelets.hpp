@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <starpu.h>
+#include <vector>
 
 namespace starscope::workloads::cnn {
 
@@ -40,6 +41,11 @@ struct SgdArgs {
 
 // Per epoch in the totals buffer.
 inline constexpr std::size_t kEpochTotalsSize = 3;
+
+// A CPU codelet named `name` (the name the trace shows); no modes: a variable number of
+// buffers, their modes given at submission (STARPU_DATA_MODE_ARRAY).
+starpu_codelet makeCodelet(const char* name, starpu_cpu_func_t func,
+                           std::vector<starpu_data_access_mode> modes);
 
 // Buffers: images (R, batch), convParams (R) -> convOut (W, chunk).
 starpu_codelet& convForwardCodelet();

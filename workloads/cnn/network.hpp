@@ -11,6 +11,7 @@
 #include "workloads/dataset/mnist_dataset.hpp"
 #include "workloads/error.hpp"
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -53,6 +54,11 @@ public:
     const NetShape& shape() const { return m_shape; }
     runtime::Arena& arena() { return m_arena; }
     ProgressSink& progress() { return m_progress; }
+    // The convolution's and the dense layer's parameters (vectors of floats, weights then
+    // biases), for the data-parallel exchange between ranks.
+    std::array<starpu_data_handle_t, 2> paramHandles() const {
+        return {m_conv.handle, m_dense.handle};
+    }
 
     // Bytes submitBatch() allocates in the batch arena for a batch (alignment included).
     static std::size_t batchBytes(const NetShape& shape, std::size_t batchSize, std::size_t chunk);

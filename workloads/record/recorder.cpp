@@ -19,6 +19,7 @@
 #include <sstream>
 #include <starpu.h>
 #include <sys/statvfs.h>
+#include <unistd.h>
 
 namespace starscope::workloads {
 
@@ -70,7 +71,8 @@ std::string utcNow() {
 
 bool isRunArtifact(const std::string& name) {
     return name.starts_with("prof_file_") || name == "run.json" || name.starts_with("run.json.tmp")
-           || name.starts_with("trace.") || name == "paje.trace";
+           || name.starts_with("trace.") || name == "paje.trace"
+           || (name.starts_with("weights_rank_") && name.ends_with(".txt"));
 }
 
 // Creates the folder (if needed), locks it, proves it writable, and with --force clears a
@@ -296,6 +298,42 @@ std::optional<std::uint64_t> executedTasks() {
     return total;
 }
 
+// This rank's part of a data-parallel run, for rank 0's run.json.
+RankFigures rankFigures(int rank, const RecordedRun& record) {
+    RankFigures figures;
+    figures.rank = rank;
+    char host[256] = {};
+    ::gethostname(host, sizeof host - 1);
+    figures.host = host;
+    figures.status = std::string(tracer::run::statusName(record.status));
+    figures.error = record.error;
+    figures.wallSeconds = record.wallSeconds;
+    figures.tasksExecuted = record.tasksExecuted;
+    figures.weightsFile = record.weightsFile;
+    if (record.train) {
+        for (const auto& epoch : record.train->epochs) {
+            figures.batches += epoch.batches;
+        }
+        if (!record.train->epochs.empty()) {
+            figures.trainLoss = record.train->epochs.back().loss;
+        }
+    }
+    return figures;
+}
+
+// The job failed when any rank failed; it was interrupted when any rank stopped early (they
+// agree on the batch, so all of them did).
+void mergeRankStatus(RecordedRun& record) {
+    for (const auto& rank : record.ranks) {
+        const auto status = tracer::run::parseStatus(rank.status).value_or(RunStatus::Failed);
+        if (status == RunStatus::Failed && record.status != RunStatus::Failed) {
+            record.status = RunStatus::Failed;
+            record.error = "rank " + std::to_string(rank.rank) + " on " + rank.host + " failed: "
+                           + rank.error;
+        }
+    }
+}
+
 } // namespace
 
 int exitCodeFor(const RecordOutcome& outcome) {
@@ -313,7 +351,8 @@ int exitCodeFor(const RecordOutcome& outcome) {
 
 WorkloadResult<RecordOutcome> executeRecord(RecordPlan& plan,
                                             const std::vector<std::string>& command,
-                                            std::ostream& progress, bool showProgress) {
+                                            std::ostream& progress, bool showProgress,
+                                            RankGroup* group) {
     // Installed before anything is written, so that a Ctrl-C from here on, even during
     // start-up, ends in a clean, interrupted run instead of killing the process; before this
     // point nothing has been written and the default action is right.
@@ -321,9 +360,21 @@ WorkloadResult<RecordOutcome> executeRecord(RecordPlan& plan,
     g_signals.store(0);
     g_firstSignal.store(0);
     const ScopedStopSignals signals(onRecordSignal);
-    auto lock = prepareRunFolder(plan);
-    if (!lock) {
-        return fail(lock.error());
+    // Of the ranks of a data-parallel run, rank 0 prepares (and locks) the one run folder.
+    const bool leader = group == nullptr || group->rank() == 0;
+    std::optional<FolderLock> lock;
+    if (leader) {
+        auto prepared = prepareRunFolder(plan);
+        if (group != nullptr) {
+            group->shareFolderReady(static_cast<bool>(prepared));
+        }
+        if (!prepared) {
+            return fail(prepared.error());
+        }
+        lock.emplace(std::move(prepared).value());
+    } else if (!group->shareFolderReady(false)) {
+        return workloadError(ErrorCode::Io, "rank 0 could not prepare the run folder (its message says why)",
+                             plan.outDir.string());
     }
     warnIfSpaceIsShort(plan, progress);
     configureStarpu(plan);
@@ -335,11 +386,11 @@ WorkloadResult<RecordOutcome> executeRecord(RecordPlan& plan,
     int status = 0;
     {
         const FxtExitGuard guard(plan.outDir);
-        status = starpu_init(nullptr);
+        status = group != nullptr ? group->startRuntime() : starpu_init(nullptr);
     }
     if (status != 0) {
         std::error_code ec;
-        if (!plan.outExists) {
+        if (!plan.outExists && leader) {
             fs::remove_all(plan.outDir, ec);
         }
         return workloadError(ErrorCode::Runtime,
@@ -357,7 +408,8 @@ WorkloadResult<RecordOutcome> executeRecord(RecordPlan& plan,
         const auto trainStart = Clock::now();
         Trainer trainer(*plan.dataset, plan.train);
         auto report = trainer.run(
-            g_stop, [&line](const Progress& p) { line(p); }, &sde);
+            g_stop, [&line](const Progress& p) { line(p); }, &sde,
+            group != nullptr ? &group->exchange() : nullptr);
         line.finish();
         record.wallSeconds = std::chrono::duration<double>(Clock::now() - trainStart).count();
         record.energy = rapl.stop();
@@ -382,7 +434,23 @@ WorkloadResult<RecordOutcome> executeRecord(RecordPlan& plan,
                      << std::flush;
         }
         const FxtExitGuard guard(plan.outDir);
-        starpu_shutdown();
+        if (group == nullptr) {
+            starpu_shutdown();
+        } else if (auto weights = group->stopRuntime(plan.outDir); !weights) {
+            record.status = RunStatus::Failed;
+            record.error = weights.error().describe();
+        } else {
+            record.weightsFile = *weights;
+        }
+    }
+    if (group != nullptr) {
+        // Every rank's figures to rank 0, which writes the one run.json; the others are done.
+        record.ranks = group->gather(rankFigures(group->rank(), record));
+        if (!leader) {
+            outcome.status = record.status;
+            return outcome;
+        }
+        mergeRankStatus(record);
     }
     record.totalSeconds = std::chrono::duration<double>(Clock::now() - start).count();
     record.traceFiles = traceFiles(plan.outDir);

@@ -4,6 +4,7 @@
 // StarPU down (which writes the trace) and writes run.json. Ctrl-C stops at the next batch
 // boundary and the run is kept, marked interrupted; SIGTERM and SIGHUP do the same.
 
+#include "workloads/record/rank_group.hpp"
 #include "workloads/record/record_plan.hpp"
 #include "workloads/record/run_json.hpp"
 
@@ -22,9 +23,12 @@ struct RecordOutcome {
 // Errors returned here happen before StarPU starts (the run folder cannot be created or
 // written) and leave nothing behind. Failures after that are reported in the outcome, with a
 // run.json marked failed. Progress goes to `progress` when showProgress is set.
+// With a rank group (a data-parallel run under mpirun), every rank records its shard and its
+// own prof file into the one run folder, and only rank 0 writes run.json.
 WorkloadResult<RecordOutcome> executeRecord(RecordPlan& plan,
                                             const std::vector<std::string>& command,
-                                            std::ostream& progress, bool showProgress);
+                                            std::ostream& progress, bool showProgress,
+                                            RankGroup* group = nullptr);
 
 // 0 completed, 128 + the signal when interrupted (as a shell reports it: 130 for SIGINT, 143
 // for SIGTERM, 129 for SIGHUP), 1 failed.

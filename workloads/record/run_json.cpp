@@ -127,6 +127,7 @@ run::RunRecord runRecord(const RecordPlan& plan, const RecordedRun& recorded) {
     out.seed = o.seed;
     out.workers = plan.workers;
     out.scheduler = plan.sched;
+    out.ranks = std::max<std::uint64_t>(recorded.ranks.size(), 1);
     out.starpuVersion = starpuVersion();
     out.fxt = {plan.outDir.string(), plan.traceBufferMb, recorded.traceFiles};
     out.traced = plan.trace.value;

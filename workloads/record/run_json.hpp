@@ -5,6 +5,7 @@
 // writes exactly what compare, sweep and the viewer read.
 
 #include "tracer/run/run_record.hpp"
+#include "workloads/record/rank_group.hpp"
 #include "workloads/record/counters.hpp"
 #include "workloads/record/record_plan.hpp"
 #include "workloads/train/trainer.hpp"
@@ -32,6 +33,10 @@ struct RecordedRun {
     std::string startedAt;               // UTC, ISO 8601
     std::vector<std::string> traceFiles; // file names in the run folder
     std::vector<std::string> command;
+    // A data-parallel run: every rank's figures, in rank order (empty: one process), and this
+    // rank's file of weight checksums.
+    std::vector<RankFigures> ranks;
+    std::string weightsFile;
 };
 
 // The run.json content of a recorded run (StarPU's version is read from the library linked).

@@ -50,22 +50,26 @@ private:
 Trainer::Trainer(const MnistDataset& dataset, TrainConfig config)
     : m_dataset(dataset), m_config(config) {}
 
-std::size_t Trainer::batchesPerEpoch() const {
-    const std::size_t images =
+std::pair<std::size_t, std::size_t> Trainer::shard() const {
+    const std::size_t used =
         m_config.trainLimit == 0
             ? m_dataset.train().count()
             : std::min<std::size_t>(m_config.trainLimit, m_dataset.train().count());
+    const std::size_t count = used / std::max<std::size_t>(m_config.shardCount, 1);
+    return {m_config.shardIndex * count, count};
+}
+
+std::size_t Trainer::batchesPerEpoch() const {
+    const std::size_t images = shard().second;
     const std::size_t full = m_config.batchSize == 0 ? 0 : images / m_config.batchSize;
     return m_config.batchesPerEpoch == 0 ? full : std::min(full, m_config.batchesPerEpoch);
 }
 
 WorkloadResult<TrainReport> Trainer::run(const std::atomic<bool>& stop,
                                          const std::function<void(const Progress&)>& progress,
-                                         ArenaObserver* observer) {
+                                         ArenaObserver* observer, StepExchange* exchange) {
     const auto& train = m_dataset.train();
-    const std::size_t trainCount = m_config.trainLimit == 0
-                                       ? train.count()
-                                       : std::min<std::size_t>(m_config.trainLimit, train.count());
+    const auto [trainFirst, trainCount] = shard();
     const std::size_t batches = batchesPerEpoch();
     if (batches == 0) {
         return workloadError(ErrorCode::InvalidArgument,
@@ -82,8 +86,8 @@ WorkloadResult<TrainReport> Trainer::run(const std::atomic<bool>& stop,
         return fail(network.error());
     }
     runtime::LoaderConfig loaderConfig;
-    loaderConfig.images = {train.pixels(), train.labelData(), trainCount, train.rows(),
-                           train.cols()};
+    loaderConfig.images = {train.pixels() + trainFirst * train.rows() * train.cols(),
+                           train.labelData() + trainFirst, trainCount, train.rows(), train.cols()};
     loaderConfig.batchSize = m_config.batchSize;
     loaderConfig.dropLast = true;
     const std::uint64_t seed = m_config.seed;
@@ -138,7 +142,8 @@ WorkloadResult<TrainReport> Trainer::run(const std::atomic<bool>& stop,
         const auto epochStart = Clock::now();
         ++epochsStarted;
         for (std::size_t b = 0; b < batches; ++b) {
-            if (stop.load(std::memory_order_relaxed)) {
+            const bool stopAsked = stop.load(std::memory_order_relaxed);
+            if (exchange != nullptr ? exchange->agreeStop(stopAsked) : stopAsked) {
                 report.interrupted = true;
                 break;
             }
@@ -155,6 +160,14 @@ WorkloadResult<TrainReport> Trainer::run(const std::atomic<bool>& stop,
                 return fail(tasks.error());
             }
             report.tasksSubmitted += *tasks;
+            if (exchange != nullptr) {
+                auto exchanged =
+                    exchange->afterBatch((*network)->paramHandles(), epoch * batches + b);
+                if (!exchanged) {
+                    return fail(exchanged.error());
+                }
+                report.tasksSubmitted += *exchanged;
+            }
             // Only batches this run uses are prefetched (--batches may stop an epoch early).
             if (b + 1 < batches) {
                 auto ahead = (*loader)->prefetch(epoch, b + 1);

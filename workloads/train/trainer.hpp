@@ -9,6 +9,7 @@
 #include "workloads/cnn/shape.hpp"
 #include "workloads/dataset/mnist_dataset.hpp"
 #include "workloads/error.hpp"
+#include "workloads/train/step_exchange.hpp"
 
 #include <atomic>
 #include <cstddef>
@@ -17,6 +18,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace starscope::workloads {
@@ -34,6 +36,10 @@ struct TrainConfig {
     // Use only the first trainLimit training / testLimit test images (0: all).
     std::size_t trainLimit = 0;
     std::size_t testLimit = 0;
+    // Data parallelism: this process trains on shard shardIndex of shardCount equal, contiguous
+    // parts of the training images used (equal, so every rank runs the same batches).
+    std::size_t shardIndex = 0;
+    std::size_t shardCount = 1;
     bool evaluate = true;
     // Images per task in the test-set evaluation.
     std::size_t evalChunk = 50;
@@ -96,16 +102,22 @@ class Trainer {
 public:
     Trainer(const MnistDataset& dataset, TrainConfig config);
 
-    // Batches per epoch the configuration yields (after trainLimit and batchesPerEpoch).
+    // Batches per epoch the configuration yields (after trainLimit, the shard and
+    // batchesPerEpoch).
     std::size_t batchesPerEpoch() const;
 
     // Runs the training (and the test evaluation); StarPU must be initialised. stop is read at
-    // every batch boundary.
+    // every batch boundary. With an exchange (data-parallel ranks), the parameters are
+    // exchanged after every batch and the stop is agreed between the ranks.
     WorkloadResult<TrainReport> run(const std::atomic<bool>& stop,
                                     const std::function<void(const Progress&)>& progress = {},
-                                    ArenaObserver* observer = nullptr);
+                                    ArenaObserver* observer = nullptr,
+                                    StepExchange* exchange = nullptr);
 
 private:
+    // The training images this process uses: first image and count.
+    std::pair<std::size_t, std::size_t> shard() const;
+
     const MnistDataset& m_dataset;
     TrainConfig m_config;
 };

@@ -1,0 +1,295 @@
+// `starscope record` on several StarPU-MPI ranks (oversubscribed on this machine): every rank
+// writes its own readable prof file into the one run folder, with StarPU-MPI's message events
+// in it; rank 0 writes run.json with the rank count; the ranks hold identical weights after
+// every step (their per-step checksums agree and change from step to step); a SIGTERM to the
+// job, or to one rank, ends every rank at a batch boundary with every trace kept.
+
+#include "tests/support/test_support.hpp"
+#include "tests/workloads/run_folder.hpp"
+
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <set>
+#include <sstream>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+using starscope::testing::TempDir;
+using namespace starscope::workloads::testing;
+
+extern char** environ;
+
+namespace {
+
+// Skips without StarPU-MPI, but fails in CI, whose StarPU is built with it.
+#define REQUIRE_STARPU_MPI()                                                                       \
+    do {                                                                                           \
+        if (!kHaveStarpuMpi) {                                                                     \
+            const char* ci = std::getenv("CI");                                                    \
+            if (ci != nullptr && std::string(ci) == "true") {                                      \
+                FAIL() << "StarPU was built without MPI: scripts/build_starpu.sh builds it "       \
+                          "--enable-mpi";                                                          \
+            }                                                                                      \
+            GTEST_SKIP() << "StarPU was built without MPI (no starpumpi pkg-config module in "     \
+                            "its prefix): multi-rank record is not available";                     \
+        }                                                                                          \
+    } while (false)
+
+#ifdef STARSCOPE_HAVE_STARPU_MPI
+constexpr bool kHaveStarpuMpi = true;
+#else
+constexpr bool kHaveStarpuMpi = false;
+#endif
+
+// Open MPI refuses root without these, and mpirun run directly needs them too.
+const std::string kMpiEnvironment = "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 ";
+
+// A short run: 12 batches of 32 images (16 per rank), one worker per rank.
+const std::string kShortRun =
+    "--batches 12 --batch-size 32 --chunk 16 --workers 1 --train-images 4000 --test-images 300";
+
+// Per-step weight checksums of a rank, in step order.
+std::vector<std::string> checksums(const std::filesystem::path& file) {
+    std::ifstream in(file);
+    std::vector<std::string> lines;
+    std::size_t step = 0;
+    std::string checksum;
+    while (in >> step >> checksum) {
+        EXPECT_EQ(step, lines.size()) << file;
+        lines.push_back(checksum);
+    }
+    return lines;
+}
+
+// FxT events StarPU-MPI writes (its codes 0x5201..0x52ff: start, sends, receives, ...).
+long mpiEventCount(const std::filesystem::path& file) {
+    fxt_t fxt = fxt_open(file.c_str());
+    if (fxt == nullptr) {
+        return -1;
+    }
+    fxt_blockev_t block = fxt_blockev_enter(fxt);
+    fxt_ev event{};
+    long events = 0;
+    while (fxt_next_ev(block, FXT_EV_TYPE_64, &event) == FXT_EV_OK) {
+        if (event.ev64.code >= 0x5201 && event.ev64.code <= 0x52ff) {
+            ++events;
+        }
+    }
+    fxt_blockev_leave(block);
+    fxt_close(fxt);
+    return events;
+}
+
+// Every rank's trace is there, readable, and has StarPU-MPI's events; the ranks' weights agree
+// at every step. Returns the steps.
+std::size_t expectRanksAgree(const std::filesystem::path& out, int ranks) {
+    const auto traces = findProfFiles(out);
+    EXPECT_EQ(traces.size(), static_cast<std::size_t>(ranks));
+    std::set<std::string> suffixes;
+    for (const auto& trace : traces) {
+        EXPECT_GT(fxtEventCount(trace), 1000) << trace;
+        EXPECT_GT(mpiEventCount(trace), 0) << trace << " has no StarPU-MPI event";
+        const auto name = trace.filename().string();
+        suffixes.insert(name.substr(name.rfind('_') + 1));
+    }
+    // StarPU-MPI names them prof_file_USER_RANK.
+    std::set<std::string> expected;
+    for (int r = 0; r < ranks; ++r) {
+        expected.insert(std::to_string(r));
+    }
+    EXPECT_EQ(suffixes, expected);
+    const auto first = checksums(out / "weights_rank_0.txt");
+    for (int r = 1; r < ranks; ++r) {
+        EXPECT_EQ(checksums(out / ("weights_rank_" + std::to_string(r) + ".txt")), first)
+            << "rank " << r << " holds other weights than rank 0";
+    }
+    // The weights change at every step: equal checksums are not equal by being constant.
+    for (std::size_t s = 1; s < first.size(); ++s) {
+        EXPECT_NE(first[s], first[s - 1]) << "step " << s;
+    }
+    return first.size();
+}
+
+std::string readAll(const std::filesystem::path& path) { return starscope::testing::readFile(path); }
+
+// The ranks of a job: processes running `record` into `out`, other than the launcher and
+// mpirun itself.
+std::vector<pid_t> rankProcesses(const std::string& out, pid_t launcher) {
+    std::vector<pid_t> pids;
+    for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+        const std::string name = entry.path().filename().string();
+        if (name.find_first_not_of("0123456789") != std::string::npos) {
+            continue;
+        }
+        const pid_t pid = std::stoi(name);
+        std::ifstream in(entry.path() / "cmdline", std::ios::binary);
+        std::string cmdline;
+        for (std::string arg; std::getline(in, arg, '\0');) {
+            cmdline += arg + ' ';
+        }
+        if (pid != launcher && cmdline.find(out) != std::string::npos
+            && cmdline.find(" record ") != std::string::npos && cmdline.rfind("mpirun", 0) != 0
+            && cmdline.find("orted") == std::string::npos) {
+            pids.push_back(pid);
+        }
+    }
+    return pids;
+}
+
+double statField(pid_t pid, int n) {
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+    std::string text;
+    std::getline(stat, text);
+    const auto close = text.rfind(')');
+    if (close == std::string::npos) {
+        return 0.0;
+    }
+    std::istringstream fields(text.substr(close + 2));
+    std::string field;
+    for (int i = 3; i <= n && fields >> field; ++i) {
+        if (i == n) {
+            return std::stod(field);
+        }
+    }
+    return 0.0;
+}
+
+double cpuSeconds(pid_t pid) {
+    return (statField(pid, 14) + statField(pid, 15)) / static_cast<double>(::sysconf(_SC_CLK_TCK));
+}
+
+// Waits until `ranks` rank processes of the job train (each used a further second of CPU after
+// starting its threads), however loaded the machine is; returns them.
+std::vector<pid_t> waitForTrainingRanks(const std::string& out, pid_t launcher, int ranks) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+    std::vector<pid_t> pids;
+    while (std::chrono::steady_clock::now() < deadline) {
+        pids = rankProcesses(out, launcher);
+        bool started = static_cast<int>(pids.size()) == ranks;
+        for (const pid_t pid : pids) {
+            started = started && statField(pid, 20) >= 3;
+        }
+        if (started) {
+            break;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    std::vector<double> before;
+    for (const pid_t pid : pids) {
+        before.push_back(cpuSeconds(pid));
+    }
+    for (std::size_t i = 0; i < pids.size(); ++i) {
+        while (cpuSeconds(pids[i]) < before[i] + 1.0 && std::chrono::steady_clock::now() < deadline) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        }
+    }
+    return pids;
+}
+
+std::vector<std::string> longRun(const std::string& out) {
+    return {STARSCOPE_BINARY, "record", "--ranks", "2", "--epochs", "5", "--workers", "1",
+            "--out", out};
+}
+
+} // namespace
+
+TEST(DistributedRecord, TwoRanksHoldIdenticalWeightsAfterEveryStep) {
+    REQUIRE_STARPU_MPI();
+    TempDir dir;
+    const auto out = dir / "run";
+    const auto log = dir / "log.txt";
+    ASSERT_EQ(starscope::testing::runCommand(kMpiEnvironment + "'" + STARSCOPE_BINARY
+                                             + "' record --ranks 2 " + kShortRun + " --out '"
+                                             + out.string() + "' > '" + log.string() + "' 2>&1"),
+              0)
+        << readAll(log);
+    EXPECT_EQ(expectRanksAgree(out, 2), 12U) << readAll(log);
+    const auto run = readJson(out / "run.json");
+    ASSERT_TRUE(validRunJson(run));
+    EXPECT_EQ(run["status"], "completed");
+    EXPECT_EQ(run["ranks"], 2);
+    EXPECT_EQ(run["batch_size"], 32);
+    EXPECT_EQ(run["batches_run"], 12);
+    EXPECT_EQ(run["starpu"]["fxt"]["trace_files"].size(), 2U);
+    EXPECT_EQ(run["test"]["images"], 300);
+}
+
+TEST(DistributedRecord, MpirunStartedByTheUserRunsTheSameJob) {
+    REQUIRE_STARPU_MPI();
+    TempDir dir;
+    const auto out = dir / "run";
+    const auto log = dir / "log.txt";
+    ASSERT_EQ(starscope::testing::runCommand(
+                  kMpiEnvironment + "mpirun -np 2 --oversubscribe --bind-to none -x STARPU_WORKERS_NOBIND=1 '"
+                  + STARSCOPE_BINARY + "' record " + kShortRun + " --out '" + out.string()
+                  + "' > '" + log.string() + "' 2>&1 < /dev/null"),
+              0)
+        << readAll(log);
+    EXPECT_EQ(expectRanksAgree(out, 2), 12U) << readAll(log);
+    const auto run = readJson(out / "run.json");
+    EXPECT_EQ(run["status"], "completed");
+    EXPECT_EQ(run["ranks"], 2);
+}
+
+TEST(DistributedRecord, BatchNotSplittableBetweenRanksIsRefusedByEveryRank) {
+    REQUIRE_STARPU_MPI();
+    TempDir dir;
+    const auto out = dir / "run";
+    const auto log = dir / "log.txt";
+    const int status = starscope::testing::runCommand(
+        kMpiEnvironment + "'" + STARSCOPE_BINARY + "' record --ranks 2 --batch-size 33 --out '"
+        + out.string() + "' > '" + log.string() + "' 2>&1");
+    EXPECT_NE(status, 0);
+    const auto text = readAll(log);
+    EXPECT_NE(text.find("--batch-size"), std::string::npos) << text;
+    EXPECT_NE(text.find("multiple of their number"), std::string::npos) << text;
+    EXPECT_FALSE(std::filesystem::exists(out / "run.json"));
+}
+
+TEST(DistributedRecord, SigtermToTheJobStopsEveryRankAndKeepsEveryTrace) {
+    REQUIRE_STARPU_MPI();
+    TempDir dir;
+    const auto out = dir / "run";
+    const std::string logPath = (dir / "log.txt").string();
+    const pid_t pid = spawnLogged(longRun(out.string()), logPath);
+    ASSERT_GT(pid, 0);
+    ASSERT_EQ(waitForTrainingRanks(out.string(), pid, 2).size(), 2U) << readAll(logPath);
+    // As `timeout -s TERM` does.
+    ASSERT_EQ(::kill(pid, SIGTERM), 0);
+    int status = 0;
+    ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+    ASSERT_TRUE(WIFEXITED(status)) << readAll(logPath);
+    EXPECT_NE(WEXITSTATUS(status), 0) << readAll(logPath);
+    const auto steps = expectRanksAgree(out, 2);
+    EXPECT_GT(steps, 0U);
+    EXPECT_LT(steps, 5U * 937U);
+    const auto run = readJson(out / "run.json");
+    ASSERT_TRUE(validRunJson(run)) << readAll(logPath);
+    EXPECT_EQ(run["status"], "interrupted");
+    EXPECT_EQ(run["ranks"], 2);
+    EXPECT_EQ(run["batches_run"].get<std::size_t>(), steps);
+}
+
+TEST(DistributedRecord, SigtermToOneRankStopsTheWholeJob) {
+    REQUIRE_STARPU_MPI();
+    TempDir dir;
+    const auto out = dir / "run";
+    const std::string logPath = (dir / "log.txt").string();
+    const pid_t pid = spawnLogged(longRun(out.string()), logPath);
+    ASSERT_GT(pid, 0);
+    const auto ranks = waitForTrainingRanks(out.string(), pid, 2);
+    ASSERT_EQ(ranks.size(), 2U) << readAll(logPath);
+    ASSERT_EQ(::kill(ranks.back(), SIGTERM), 0);
+    int status = 0;
+    ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+    ASSERT_TRUE(WIFEXITED(status)) << readAll(logPath);
+    const auto steps = expectRanksAgree(out, 2);
+    EXPECT_GT(steps, 0U);
+    EXPECT_LT(steps, 5U * 937U);
+    const auto run = readJson(out / "run.json");
+    EXPECT_EQ(run["status"], "interrupted") << readAll(logPath);
+}

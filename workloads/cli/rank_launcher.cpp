@@ -1,0 +1,119 @@
+#include "workloads/cli/rank_launcher.hpp"
+
+#include "workloads/sigint_handler.hpp"
+
+#include <atomic>
+#include <cerrno>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <fstream>
+#include <ostream>
+#include <spawn.h>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
+
+extern char** environ;
+
+namespace starscope::workloads::cli {
+
+namespace {
+
+std::atomic<pid_t> g_launcher{0};
+
+extern "C" void forwardStop(int) {
+    if (const pid_t pid = g_launcher.load(); pid > 0) {
+        ::kill(pid, SIGTERM);
+    }
+}
+
+// This process's own arguments, as the kernel holds them.
+std::vector<std::string> ownArguments() {
+    std::ifstream in("/proc/self/cmdline", std::ios::binary);
+    std::vector<std::string> args;
+    for (std::string arg; std::getline(in, arg, '\0');) {
+        args.push_back(arg);
+    }
+    return args;
+}
+
+// Open MPI's documented settings for one machine, set only where the user set nothing.
+void setDefault(const char* name, const char* value) { ::setenv(name, value, 0); }
+
+} // namespace
+
+int launchRanks(int ranks, std::ostream& err) {
+    auto args = ownArguments();
+    if (args.empty()) {
+        err << "starscope record: --ranks: cannot read this program's arguments from /proc/self/cmdline\n";
+        return 2;
+    }
+    std::vector<std::string> command{"mpirun", "-np", std::to_string(ranks),
+                                     // more ranks than cores on one machine
+                                     "--oversubscribe",
+                                     // the ranks share the cores: no rank pinned to one
+                                     "--bind-to", "none"};
+    // This very binary, whatever PATH says.
+    char self[4096] = {};
+    const ssize_t length = ::readlink("/proc/self/exe", self, sizeof self - 1);
+    command.push_back(length > 0 ? std::string(self, static_cast<std::size_t>(length)) : args[0]);
+    command.insert(command.end(), args.begin() + 1, args.end());
+
+    if (::geteuid() == 0) {
+        // Open MPI refuses to run as root without both.
+        setDefault("OMPI_ALLOW_RUN_AS_ROOT", "1");
+        setDefault("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
+    }
+    // After forwarding a SIGTERM, mpirun kills the ranks one second later by default: too
+    // soon for them to finish their batch and write their traces.
+    setDefault("OMPI_MCA_odls_base_sigkill_timeout", "120");
+    // Ranks on one machine share its cores: StarPU must not pin every rank's workers to the
+    // same first cores.
+    setDefault("STARPU_WORKERS_NOBIND", "1");
+
+    std::vector<char*> argv;
+    for (auto& arg : command) {
+        argv.push_back(arg.data());
+    }
+    argv.push_back(nullptr);
+    posix_spawnattr_t attributes;
+    posix_spawnattr_init(&attributes);
+    // Its own process group: a Ctrl-C at the terminal reaches this process only, which passes
+    // one SIGTERM on; mpirun would otherwise get it too and the ranks count two signals.
+    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&attributes, 0);
+    posix_spawn_file_actions_t files;
+    posix_spawn_file_actions_init(&files);
+    // Outside the terminal's foreground group, reading the terminal would stop mpirun.
+    posix_spawn_file_actions_addopen(&files, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+
+    const ScopedStopSignals signals(forwardStop);
+    pid_t pid = 0;
+    const int spawned = posix_spawnp(&pid, "mpirun", &files, &attributes, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&files);
+    posix_spawnattr_destroy(&attributes);
+    if (spawned != 0) {
+        err << "starscope record: --ranks " << ranks << ": cannot start mpirun: "
+            << std::strerror(spawned) << " (install Open MPI: apt-get install openmpi-bin)\n";
+        return 2;
+    }
+    g_launcher.store(pid);
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0) {
+        if (errno != EINTR) {
+            g_launcher.store(0);
+            err << "starscope record: waiting for mpirun failed: " << std::strerror(errno) << "\n";
+            return 2;
+        }
+    }
+    g_launcher.store(0);
+    if (WIFSIGNALED(status)) {
+        return exitCodeForSignal(WTERMSIG(status));
+    }
+    return WEXITSTATUS(status);
+}
+
+} // namespace starscope::workloads::cli

@@ -1,0 +1,45 @@
+#include "workloads/record/rank_group.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+
+namespace starscope::workloads {
+
+bool startedByMpiLauncher() {
+    // Open MPI's mpirun, then PMI and PMIx launchers (MPICH's mpiexec, Slurm's srun).
+    for (const char* variable : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK"}) {
+        if (std::getenv(variable) != nullptr) {
+            return true;
+        }
+    }
+    return false;
+}
+
+WorkloadResult<Done> planRank(RecordPlan& plan, int rank, int size) {
+    const auto ranks = static_cast<std::size_t>(size);
+    if (plan.options.batchSize % ranks != 0) {
+        return workloadError(ErrorCode::InvalidArgument,
+                             "the batch of " + std::to_string(plan.options.batchSize)
+                                 + " images is split between " + std::to_string(size)
+                                 + " ranks and must be a multiple of their number",
+                             "--batch-size");
+    }
+    plan.train.batchSize = plan.options.batchSize / ranks;
+    plan.train.chunk = std::min(plan.train.chunk, plan.train.batchSize);
+    plan.train.shardIndex = static_cast<std::size_t>(rank);
+    plan.train.shardCount = ranks;
+    plan.train.evaluate = plan.train.evaluate && rank == 0;
+    plan.batchesPerEpoch = Trainer(*plan.dataset, plan.train).batchesPerEpoch();
+    if (plan.batchesPerEpoch == 0) {
+        return workloadError(ErrorCode::InvalidArgument,
+                             "each of the " + std::to_string(size) + " ranks gets "
+                                 + std::to_string(plan.train.batchSize)
+                                 + " images per batch but too few training images for one batch",
+                             "--train-images");
+    }
+    return Done{};
+}
+
+std::string weightsFileName(int rank) { return "weights_rank_" + std::to_string(rank) + ".txt"; }
+
+} // namespace starscope::workloads

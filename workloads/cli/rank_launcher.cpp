@@ -68,8 +68,9 @@ int launchRanks(int ranks, std::ostream& err) {
         setDefault("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
     }
     // After forwarding a SIGTERM, mpirun kills the ranks one second later by default: too
-    // soon for them to finish their batch and write their traces.
-    setDefault("OMPI_MCA_odls_base_sigkill_timeout", "120");
+    // soon for them to finish their batch and write their traces. mpirun also waits this long
+    // whenever a rank exits non-zero (even when every rank has exited), so it stays short.
+    setDefault("OMPI_MCA_odls_base_sigkill_timeout", "10");
     // Ranks on one machine share its cores: StarPU must not pin every rank's workers to the
     // same first cores.
     setDefault("STARPU_WORKERS_NOBIND", "1");

@@ -22,7 +22,7 @@ packages=(
   # fuzzing and sanitizer runtimes
   clang libclang-rt-14-dev
 )
-viewer_packages=(qt6-base-dev libqcustomplot-dev xvfb xauth)
+viewer_packages=(qt6-base-dev qt6-svg-dev libqcustomplot-dev xvfb xauth)
 [ "${1:-}" = --no-viewer ] || packages+=("${viewer_packages[@]}")
 
 missing=()

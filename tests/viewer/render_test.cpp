@@ -357,9 +357,9 @@ TEST(RenderToFile, WritesPngAndPdfAndRejectsUnknownFormats) {
     QFile pdfFile(pdf);
     ASSERT_TRUE(pdfFile.open(QIODevice::ReadOnly));
     EXPECT_TRUE(pdfFile.read(4) == "%PDF");
-    const auto svg = renderToFile(document, barriers, request, QString::fromStdString((dir / "out.svg").string()));
-    ASSERT_FALSE(svg);
-    EXPECT_NE(svg.error().message.find("'.svg'"), std::string::npos);
+    const auto tiff = renderToFile(document, barriers, request, QString::fromStdString((dir / "out.tiff").string()));
+    ASSERT_FALSE(tiff);
+    EXPECT_NE(tiff.error().message.find("'.tiff'"), std::string::npos);
     const auto missing = renderToFile(document, barriers, request,
                                       QString::fromStdString((dir / "no" / "such" / "out.png").string()));
     ASSERT_FALSE(missing);

@@ -35,4 +35,23 @@ TEST(ViewerExecutable, UsageMistakesExitTwo) {
     EXPECT_NE(readFile(log).find("--size"), std::string::npos) << readFile(log);
 }
 
+// --render draws SVG and PDF headless too, the format chosen by OUT's extension.
+TEST(ViewerExecutable, RendersSvgAndPdfWithoutADisplay) {
+    TempDir dir;
+    const auto log = dir / "log.txt";
+    const auto trace = starscope::testing::testDataDir() / "tracer" / "small" / "prof_file__0";
+    const auto svg = dir / "out.svg";
+    ASSERT_EQ(runCommand(viewer("--render '" + svg.string() + "' --size 640x400 '" + trace.string() + "'", log)), 0)
+        << readFile(log);
+    const std::string drawing = readFile(svg);
+    EXPECT_EQ(drawing.rfind("<?xml", 0), 0u) << drawing.substr(0, 80);
+    EXPECT_NE(drawing.find("<svg"), std::string::npos);
+    EXPECT_NE(drawing.find("</svg>"), std::string::npos);
+    const auto pdf = dir / "out.pdf";
+    ASSERT_EQ(runCommand(viewer("--render '" + pdf.string() + "' '" + trace.string() + "'", log)), 0) << readFile(log);
+    EXPECT_EQ(readFile(pdf).rfind("%PDF-", 0), 0u);
+    EXPECT_EQ(runCommand(viewer("--render '" + (dir / "out.bmp").string() + "' '" + trace.string() + "'", log)), 1);
+    EXPECT_NE(readFile(log).find("unsupported picture format '.bmp'"), std::string::npos) << readFile(log);
+}
+
 } // namespace

@@ -146,7 +146,7 @@ int main(int argc, char** argv) {
     parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("TRACE"), QStringLiteral("Traces to open (one window each)."),
                                  QStringLiteral("[TRACE...]"));
-    parser.addOption({QStringLiteral("render"), QStringLiteral("Write a picture of TRACE to OUT (.png, .jpg, .pdf) and exit."),
+    parser.addOption({QStringLiteral("render"), QStringLiteral("Write a picture of TRACE to OUT (.png, .jpg, .pdf, .svg) and exit."),
                       QStringLiteral("OUT")});
     parser.addOption({QStringLiteral("range"), QStringLiteral("Time window of the picture, e.g. 0:2.5ms (default: whole trace)."),
                       QStringLiteral("START:END")});

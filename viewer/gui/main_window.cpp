@@ -355,8 +355,11 @@ void MainWindow::exportPicture() {
     if (!m_plot->document()) {
         return;
     }
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export the current view"), QStringLiteral("starscope.png"),
-                                                      tr("PNG image (*.png);;PDF document (*.pdf)"));
+    QString filter;
+    const QString path = withFilterSuffix(
+        QFileDialog::getSaveFileName(this, tr("Export the current view"), QStringLiteral("starscope.png"),
+                                     tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"), &filter),
+        filter);
     if (path.isEmpty()) {
         return;
     }

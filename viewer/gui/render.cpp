@@ -6,6 +6,8 @@
 
 #include <QFile>
 #include <QFileInfo>
+#include <QRegularExpression>
+#include <QSvgGenerator>
 #include <QTemporaryDir>
 
 #include <string_view>
@@ -74,12 +76,43 @@ ViewerResult<Done> exportPlot(GanttPlot& plot, const QString& output) {
         save = [&plot](const QString& file) {
             return plot.savePdf(file, plot.width(), plot.height(), QCP::epNoCosmetic);
         };
+    } else if (suffix == QLatin1String("svg")) {
+        // QCustomPlot has no SVG writer of its own: it paints into Qt's SVG generator as it
+        // would into a PDF, so the picture stays vector (bars, bands and text).
+        save = [&plot](const QString& file) {
+            QSvgGenerator generator;
+            generator.setFileName(file);
+            generator.setSize(QSize(plot.width(), plot.height()));
+            generator.setViewBox(QRect(0, 0, plot.width(), plot.height()));
+            generator.setTitle(QStringLiteral("starscope"));
+            QCPPainter painter;
+            if (!painter.begin(&generator)) {
+                return false;
+            }
+            painter.setMode(QCPPainter::pmVectorized);
+            painter.setMode(QCPPainter::pmNoCaching);
+            plot.toPainter(&painter, plot.width(), plot.height());
+            return painter.end();
+        };
     } else {
         return fail(ViewerError{ViewerErrorCode::Unsupported,
                                 output.toStdString() + ": unsupported picture format '." + suffix.toStdString()
-                                    + "' (use .png, .jpg or .pdf)"});
+                                    + "' (use .png, .jpg, .pdf or .svg)"});
     }
     return savePicture(output, save);
+}
+
+QString withFilterSuffix(const QString& path, const QString& selectedFilter) {
+    if (path.isEmpty() || !QFileInfo(path).suffix().isEmpty()) {
+        return path;
+    }
+    // "PNG image (*.png)": the first pattern's extension.
+    static const QRegularExpression pattern(QStringLiteral(R"(\*\.([A-Za-z0-9]+))"));
+    const QRegularExpressionMatch match = pattern.match(selectedFilter);
+    if (!match.hasMatch()) {
+        return path;
+    }
+    return path + QLatin1Char('.') + match.captured(1);
 }
 
 ViewerResult<Done> renderToFile(std::shared_ptr<const TraceDocument> document,

@@ -25,12 +25,15 @@ struct RenderRequest {
 // The picture as an image (used by tests to check colours at known positions).
 QImage renderImage(std::shared_ptr<const TraceDocument> document, std::shared_ptr<const Barriers> barriers,
                    const RenderRequest& request);
-// Writes the picture to output; the format follows the suffix (.png, .jpg, .pdf).
+// Writes the picture to output; the format follows the suffix (.png, .jpg, .pdf, .svg).
 ViewerResult<Done> renderToFile(std::shared_ptr<const TraceDocument> document,
                                 std::shared_ptr<const Barriers> barriers, const RenderRequest& request,
                                 const QString& output);
-// Saves what plot shows, at its current size, to output (.png, .jpg or .pdf).
+// Saves what plot shows, at its current size, to output (.png, .jpg, .pdf or .svg).
 ViewerResult<Done> exportPlot(GanttPlot& plot, const QString& output);
+// A save dialog returns the name as typed: without an extension the format would be unknown,
+// so the selected filter's ("PNG image (*.png)") is appended. A name with a suffix is kept.
+QString withFilterSuffix(const QString& path, const QString& selectedFilter);
 // Qt writes a picture by file name, which would replace a symlink and turn a FIFO or device
 // into a regular file: save draws it into a private temporary file instead, and the project's
 // one writer (common/file_writer.hpp) puts the bytes where output names.

@@ -6,6 +6,7 @@
 #include "tests/support/test_support.hpp"
 #include "tests/viewer/qt_test_environment.hpp"
 #include "viewer/core/comparison.hpp"
+#include "viewer/core/time_format.hpp"
 #include "viewer/gui/comparison_charts.hpp"
 #include "viewer/gui/comparison_model.hpp"
 #include "viewer/gui/comparison_view.hpp"
@@ -231,4 +232,30 @@ TEST(ComparisonRender, MarkerAlignmentPutsTheMarkerAtOneXInEveryPanel) {
     view.panels()[1]->setView(-100'000.0, 200'000.0);
     EXPECT_DOUBLE_EQ(view.panels()[0]->xAxis->range().lower, view.panels()[1]->xAxis->range().lower);
     EXPECT_DOUBLE_EQ(view.panels()[0]->xAxis->range().upper, view.panels()[1]->xAxis->range().upper);
+}
+
+// Aligned runs share one axis (trace.begin/end), but each panel's title gives the run's own
+// length: a fast and a slow run used to be titled with the shared, longest one.
+TEST(ComparisonRender, PanelsAreTitledWithTheirRunsOwnLength) {
+    const std::vector<ComparedRun> runs{synthetic(50'000, 400'000, "fast"), synthetic(120'000, 900'000, "slow")};
+    std::vector<QString> own;
+    for (const auto& run : runs) {
+        const auto& trace = run.document->trace;
+        own.push_back(QString::fromStdString(formatDuration(static_cast<double>(trace.end - trace.begin))));
+    }
+    ASSERT_NE(own[0], own[1]) << "the test needs runs of different lengths";
+    for (const Alignment alignment :
+         {Alignment{AlignMode::Start, 0}, Alignment{AlignMode::Marker, 2}, Alignment{AlignMode::Normalized, 0}}) {
+        ComparisonView view;
+        view.resize(1200, 900);
+        ASSERT_TRUE(view.setRuns(runs, {RunFigures{}, RunFigures{}}, alignment));
+        ASSERT_EQ(view.panels().size(), 2u);
+        for (std::size_t i = 0; i < 2; ++i) {
+            const QString title = view.panels()[i]->title();
+            EXPECT_TRUE(title.endsWith(QStringLiteral(", ") + own[i]))
+                << describeAlignment(alignment) << ": " << title.toStdString() << " (own length " << own[i].toStdString()
+                << ")";
+            EXPECT_EQ(view.panels()[i]->document()->length, runs[i].document->length);
+        }
+    }
 }

@@ -121,7 +121,8 @@ ViewerResult<std::vector<ComparedRun>> alignRuns(const std::vector<ComparedRun>&
                 barriers->push_back(std::move(b));
             }
         }
-        out.push_back({prepareDocument(std::move(traces[i]), runs[i].document->source), std::move(barriers)});
+        out.push_back({prepareDocument(std::move(traces[i]), runs[i].document->source, runs[i].document->length),
+                       std::move(barriers)});
     }
     return out;
 }

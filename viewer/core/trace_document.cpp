@@ -6,11 +6,13 @@
 
 namespace starscope::viewer {
 
-std::shared_ptr<const TraceDocument> prepareDocument(tracer::Trace trace, std::string source) {
+std::shared_ptr<const TraceDocument> prepareDocument(tracer::Trace trace, std::string source,
+                                                     std::optional<tracer::TimeNs> length) {
     auto document = std::make_shared<TraceDocument>();
     document->trace = std::move(trace);
     document->source = std::move(source);
     const auto& t = document->trace;
+    document->length = length.value_or(t.end - t.begin);
     document->rows = layoutRows(t);
     document->palette = Palette(t);
     document->laneIndex.reserve(t.lanes.size());
@@ -28,6 +30,8 @@ std::shared_ptr<const TraceDocument> prepareDocument(tracer::Trace trace, std::s
     }
     document->activityBegin = first < last ? first : t.begin;
     document->activityEnd = first < last ? last : t.end;
+    document->executedTasks = static_cast<std::size_t>(
+        std::count_if(t.tasks.begin(), t.tasks.end(), [](const tracer::Task& task) { return task.start >= 0; }));
     document->transitions = tracer::findTransitions(t);
     for (std::size_t i = 0; i < t.markers.size(); ++i) {
         const auto& m = t.markers[i];
@@ -45,6 +49,24 @@ tracer::TraceResult<std::shared_ptr<const TraceDocument>> loadDocument(const std
         return fail(trace.error());
     }
     return prepareDocument(std::move(trace).value(), input.string());
+}
+
+std::string groupThousands(std::size_t value) {
+    std::string digits = std::to_string(value);
+    for (auto at = static_cast<std::ptrdiff_t>(digits.size()) - 3; at > 0; at -= 3) {
+        digits.insert(static_cast<std::size_t>(at), 1, ',');
+    }
+    return digits;
+}
+
+std::string taskCountText(const TraceDocument& document) {
+    const std::size_t executed = document.executedTasks;
+    const std::size_t jobs = document.trace.tasks.size();
+    std::string text = groupThousands(executed) + (executed == 1 ? " task executed" : " tasks executed");
+    if (jobs != executed) {
+        text += " (" + groupThousands(jobs) + (jobs == 1 ? " job)" : " jobs)");
+    }
+    return text;
 }
 
 const tracer::MarkerEvent* TraceDocument::batchAt(tracer::TimeNs timeNs) const {

@@ -14,6 +14,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,12 @@ struct TraceDocument {
     // Where the spans are: StarPU's initialisation often leaves a long empty start.
     tracer::TimeNs activityBegin = 0;
     tracer::TimeNs activityEnd = 0;
+    // Tasks that ran, counted as `stats` counts them (a start time): StarPU also records its
+    // internal jobs (tags, callbacks, data requests) that never execute, which trace.tasks holds.
+    std::size_t executedTasks = 0;
+    // The run's own length (trace.end - trace.begin as read), in the trace's ticks. Aligned for
+    // --compare, every run's trace spans the shared axis; its title still gives its own length.
+    tracer::TimeNs length = 0;
 
     // The batch (from its batch_begin marker) running at timeNs; nullptr before the first.
     const tracer::MarkerEvent* batchAt(tracer::TimeNs timeNs) const;
@@ -37,7 +44,9 @@ struct TraceDocument {
 
 using Barriers = std::vector<tracer::Barrier>;
 
-std::shared_ptr<const TraceDocument> prepareDocument(tracer::Trace trace, std::string source);
+// length: the run's own length when trace was moved onto a shared axis (default: its span).
+std::shared_ptr<const TraceDocument> prepareDocument(tracer::Trace trace, std::string source,
+                                                     std::optional<tracer::TimeNs> length = std::nullopt);
 // Reads any input readTrace knows (run folder, prof file, Paje, native) and prepares it.
 // Errors are the reader's, verbatim (file, byte offset, what was wrong).
 tracer::TraceResult<std::shared_ptr<const TraceDocument>> loadDocument(const std::filesystem::path& input,
@@ -45,6 +54,12 @@ tracer::TraceResult<std::shared_ptr<const TraceDocument>> loadDocument(const std
 Barriers computeBarriers(const TraceDocument& document, tracer::TimeNs thresholdNs);
 // Index of the first barrier ending after timeNs (barriers sorted by start, disjoint).
 std::size_t firstBarrierEndingAfter(const Barriers& barriers, double timeNs);
+
+// "14,655 tasks executed (41,652 jobs)", or "20 tasks executed" when every job ran: the figure
+// `stats` prints, with StarPU's jobs that never ran said apart instead of counted as tasks.
+std::string taskCountText(const TraceDocument& document);
+// 41652 -> "41,652".
+std::string groupThousands(std::size_t value);
 
 // "epoch 0 batch 3" for a batch_begin marker.
 std::string batchLabel(const markers::Marker& marker);

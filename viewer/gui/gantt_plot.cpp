@@ -101,12 +101,14 @@ void GanttPlot::rebuildRowsAndLegend() {
     }
     legend->addItem(new SwatchLegendItem(legend, kBarrierFill, QStringLiteral("barrier (no worker executing)"), true));
     const auto& trace = m_document->trace;
-    m_title->setText(QStringLiteral("%1  -  %2 lanes, %3 tasks, %4")
+    m_title->setText(QStringLiteral("%1  -  %2 lanes, %3, %4")
                          .arg(toQString(m_document->source))
                          .arg(trace.lanes.size())
-                         .arg(trace.tasks.size())
-                         .arg(duration(trace, static_cast<double>(trace.end - trace.begin))));
+                         .arg(toQString(taskCountText(*m_document)))
+                         .arg(duration(trace, static_cast<double>(m_document->length))));
 }
+
+QString GanttPlot::title() const { return m_title->text(); }
 
 TimeView GanttPlot::view() const { return m_gantt->currentView(); }
 

@@ -37,6 +37,8 @@ public:
     const std::shared_ptr<const TraceDocument>& document() const { return m_document; }
     void setBarriers(std::shared_ptr<const Barriers> barriers);
 
+    // The line above the chart: source, lanes, task counts and the run's length.
+    QString title() const;
     TimeView view() const;
     // Shows [startNs, endNs], kept inside the trace, and schedules a replot.
     void setView(double startNs, double endNs);

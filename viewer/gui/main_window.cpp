@@ -237,11 +237,11 @@ void MainWindow::onLoaded(std::shared_ptr<const TraceDocument> document, std::sh
     applyBarriers(std::move(barriers));
     rememberRecent(source);
     const auto& trace = document->trace;
-    m_status->setText(tr("%1: %2 lanes, %3 spans, %4 tasks")
+    m_status->setText(tr("%1: %2 lanes, %3 spans, %4")
                           .arg(source)
                           .arg(trace.lanes.size())
                           .arg(trace.spanCount())
-                          .arg(trace.tasks.size()));
+                          .arg(QString::fromStdString(taskCountText(*document))));
     if (!trace.warnings.empty()) {
         m_status->setText(m_status->text() + tr(" (%1 reader warnings)").arg(trace.warnings.size()));
     }

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 using namespace starscope::viewer;
 using starscope::tracer::StateClass;
 using starscope::tracer::TimeNs;
@@ -96,14 +98,54 @@ TEST(Palette, LegendListsUsedStatesAndFewCodeletsByName) {
     }
 }
 
-TEST(Palette, ManyCodeletsShareOneExecutingEntry) {
+// More codelets than shades: every codelet is still named, beside the shade it is drawn in,
+// and codelets that share a shade share its entry instead of repeating the colour.
+TEST(Palette, ManyCodeletsAreAllNamedBesideTheirShade) {
     Trace trace = traceWithStates();
     for (int i = 0; i < 10; ++i) {
         const auto name = trace.names.intern("codelet" + std::to_string(i));
         trace.tasks.push_back({static_cast<std::uint64_t>(10 + i), name, 0, 0, 0, 1, 0, {}});
     }
     const Palette palette(trace);
-    ASSERT_EQ(palette.legend().size(), 6u);
-    EXPECT_EQ(palette.legend()[0].label, "Executing");
-    EXPECT_EQ(palette.legend()[0].colour, kExecutingGreen);
+    // 12 codelets over 6 shades, then Sleeping, Scheduling, FetchingInput, Submitting, Waiting all tasks.
+    ASSERT_EQ(palette.legend().size(), 11u);
+    EXPECT_EQ(palette.legend()[0].label, "gemm, codelet4");
+    EXPECT_EQ(palette.legend()[0].colour, palette.spanColour(trace.lanes[0].levels[0][0]));
+    EXPECT_EQ(palette.legend()[5].label, "codelet3, codelet9");
+    std::string all;
+    for (const auto& entry : palette.legend()) {
+        all += entry.label + ";";
+    }
+    for (int i = 0; i < 10; ++i) {
+        EXPECT_NE(all.find("codelet" + std::to_string(i)), std::string::npos) << all;
+    }
+    EXPECT_NE(all.find("relu"), std::string::npos) << all;
+}
+
+// The colour key of a StarPU trace: Idle and Sleeping are both the sleeping red and share one
+// entry, a state used on several lanes is listed once, "Not profiled" has its own.
+TEST(Palette, LegendHasOneEntryPerColourAndNoRepeatedName) {
+    Trace trace = traceWithStates();
+    const auto idle = trace.stateId("Idle", StateClass::Sleeping);
+    const auto notProfiled = trace.stateId(starscope::tracer::kNotProfiledState, StateClass::NotProfiled);
+    starscope::tracer::Lane second;
+    second.levels.push_back({{0, 10, 2, starscope::tracer::kNoTask}, {10, 20, idle, starscope::tracer::kNoTask},
+                             {20, 30, 1, starscope::tracer::kNoTask}, {30, 40, notProfiled, starscope::tracer::kNoTask}});
+    trace.lanes.push_back(second);
+    const Palette palette(trace);
+    std::vector<std::string> labels;
+    for (std::size_t i = 0; i < palette.legend().size(); ++i) {
+        const auto& entry = palette.legend()[i];
+        labels.push_back(entry.label);
+        for (std::size_t j = 0; j < i; ++j) {
+            EXPECT_NE(palette.legend()[j].colour, entry.colour) << palette.legend()[j].label << " and " << entry.label;
+            EXPECT_NE(palette.legend()[j].label, entry.label);
+        }
+    }
+    EXPECT_NE(std::find(labels.begin(), labels.end(), "Sleeping / Idle"), labels.end());
+    EXPECT_EQ(std::count(labels.begin(), labels.end(), "Scheduling"), 1);
+    EXPECT_NE(std::find(labels.begin(), labels.end(), "Not profiled"), labels.end());
+    EXPECT_EQ(palette.legend().back().colour, kNotProfiledGrey);
+    EXPECT_NE(std::find(labels.begin(), labels.end(), "gemm"), labels.end());
+    EXPECT_NE(std::find(labels.begin(), labels.end(), "relu"), labels.end());
 }

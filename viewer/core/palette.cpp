@@ -102,27 +102,43 @@ Palette::Palette(const tracer::Trace& trace) {
             }
         }
     }
-    // A few codelets are listed with their own shade; many would crowd the legend, and the
-    // shade cycle repeats anyway.
-    std::vector<tracer::NameId> codeletOrder(nextShade, tracer::kNoName);
+    // The legend is a colour key: one entry per colour. Every codelet is named beside its
+    // shade (codelets beyond the shade cycle share one, and the entry says which), and states
+    // of one colour share an entry ("Sleeping / Idle" are both the sleeping red; a state
+    // name found on several lane kinds, "Scheduling", is listed once).
+    std::vector<std::vector<std::string>> codeletsOfShade(std::min(nextShade, kGreens.size()));
     for (std::size_t name = 0; name < shadeOfName.size(); ++name) {
         if (shadeOfName[name] >= 0) {
-            codeletOrder[static_cast<std::size_t>(shadeOfName[name])] = static_cast<tracer::NameId>(name);
+            const auto order = static_cast<std::size_t>(shadeOfName[name]);
+            codeletsOfShade[order % kGreens.size()].push_back(std::string(trace.names.name(static_cast<tracer::NameId>(name))));
         }
     }
-    const bool listCodelets = nextShade > 0 && nextShade <= kGreens.size();
+    const auto add = [this](const std::string& label, Rgb colour) {
+        const auto same = std::find_if(m_legend.begin(), m_legend.end(),
+                                       [colour](const LegendEntry& entry) { return entry.colour == colour; });
+        if (same == m_legend.end()) {
+            m_legend.push_back({label, colour});
+        } else if (same->label != label && same->label.find(" / " + label) == std::string::npos
+                   && same->label.rfind(label + " / ", 0) != 0) {
+            same->label += " / " + label;
+        }
+    };
     bool codeletsListed = false;
     for (std::size_t i = 0; i < trace.states.size(); ++i) {
         if (!used[i]) {
             continue;
         }
-        if (listCodelets && m_executing[i]) {
+        if (m_executing[i] && !codeletsOfShade.empty()) {
             if (codeletsListed) {
                 continue;
             }
             codeletsListed = true;
-            for (std::size_t k = 0; k < codeletOrder.size(); ++k) {
-                m_legend.push_back({trace.names.name(codeletOrder[k]), codeletShade(k)});
+            for (std::size_t k = 0; k < codeletsOfShade.size(); ++k) {
+                std::string label;
+                for (const auto& codelet : codeletsOfShade[k]) {
+                    label += (label.empty() ? "" : ", ") + codelet;
+                }
+                m_legend.push_back({label, codeletShade(k)});
             }
             continue;
         }
@@ -131,7 +147,7 @@ Palette::Palette(const tracer::Trace& trace) {
                             && std::any_of(trace.states.begin(), trace.states.end(), [&](const tracer::StateInfo& other) {
                                    return other.cls != StateClass::User && other.name == trace.states[i].name;
                                });
-        m_legend.push_back({shared ? trace.states[i].name + " (main thread)" : trace.states[i].name, m_states[i]});
+        add(shared ? trace.states[i].name + " (main thread)" : trace.states[i].name, m_states[i]);
     }
 }
 

@@ -42,8 +42,9 @@ public:
     Rgb spanColour(const tracer::Span& span) const;
     // The time-weighted mix of state colours; perState has one entry per state.
     Rgb blend(const tracer::TimeNs* perState) const;
-    // One entry per state the trace uses; the executing state is replaced by one entry per
-    // codelet when there are few enough codelets to tell their shades apart.
+    // A colour key of what the trace uses, one entry per colour: the executing state is
+    // replaced by its codelets' shades, each naming its codelets; states of one colour share
+    // an entry ("Sleeping / Idle").
     const std::vector<LegendEntry>& legend() const { return m_legend; }
     std::size_t stateCount() const { return m_states.size(); }
 

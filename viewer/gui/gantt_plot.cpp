@@ -100,6 +100,7 @@ void GanttPlot::rebuildRowsAndLegend() {
         legend->addItem(new SwatchLegendItem(legend, toQColor(entry.colour), toQString(entry.label)));
     }
     legend->addItem(new SwatchLegendItem(legend, kBarrierFill, QStringLiteral("barrier (no worker executing)"), true));
+    wrapLegend();
     const auto& trace = m_document->trace;
     m_title->setText(QStringLiteral("%1  -  %2 lanes, %3, %4")
                          .arg(toQString(m_document->source))
@@ -109,6 +110,62 @@ void GanttPlot::rebuildRowsAndLegend() {
 }
 
 QString GanttPlot::title() const { return m_title->text(); }
+
+// As many legend columns as the widest entry allows in the plot's width, so a narrow window
+// wraps the key onto more rows instead of cutting entries ("Schedu", "Idl").
+void GanttPlot::wrapLegend() {
+    std::vector<QSize> hints;
+    // itemCount() counts the grid's cells, and the last row may have empty ones.
+    for (int i = 0; i < legend->itemCount(); ++i) {
+        if (const QCPAbstractLegendItem* item = legend->item(i)) {
+            hints.push_back(item->minimumOuterSizeHint());
+        }
+    }
+    if (hints.empty()) {
+        return;
+    }
+    const int entries = static_cast<int>(hints.size());
+    const QMargins margins = legend->margins();
+    const int usable = std::max(1, width() - margins.left() - margins.right());
+    // Filled row by row, column j holds entries j, j + columns, ...: the most columns whose
+    // widest entries fit side by side.
+    int columns = 1;
+    for (int c = entries; c > 1; --c) {
+        int total = legend->columnSpacing() * (c - 1);
+        for (int j = 0; j < c; ++j) {
+            int widest = 0;
+            for (int k = j; k < entries; k += c) {
+                widest = std::max(widest, hints[static_cast<std::size_t>(k)].width());
+            }
+            total += widest;
+        }
+        if (total <= usable) {
+            columns = c;
+            break;
+        }
+    }
+    // The chart comes first: in a very small plot the key keeps to half the height
+    // (more columns, entries shortened) rather than leaving the rows a few pixels tall.
+    int tallest = 1;
+    for (const QSize& hint : hints) {
+        tallest = std::max(tallest, hint.height());
+    }
+    // Only once the plot has its real size: a panel not laid out yet is a few pixels tall, and
+    // one long row of entries would widen the whole comparison window.
+    if (testAttribute(Qt::WA_Resized)) {
+        const int maxRows = std::max(1, height() / 2 / (tallest + legend->rowSpacing()));
+        columns = std::max(columns, (entries + maxRows - 1) / maxRows);
+    }
+    if (columns != legend->wrap()) {
+        legend->setWrap(columns);
+        legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
+    }
+}
+
+void GanttPlot::resizeEvent(QResizeEvent* event) {
+    wrapLegend();
+    QCustomPlot::resizeEvent(event);
+}
 
 TimeView GanttPlot::view() const { return m_gantt->currentView(); }
 

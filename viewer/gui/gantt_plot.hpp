@@ -70,11 +70,13 @@ protected:
     void mouseMoveEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     enum class Drag { None, Pan, Zoom, Select };
 
     void rebuildRowsAndLegend();
+    void wrapLegend();
     void replotOverlay();
     double timeAt(double px) const;
 

@@ -25,6 +25,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QShowEvent>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
@@ -35,6 +36,7 @@
 #include <QVBoxLayout>
 #include <QtConcurrent>
 
+#include <algorithm>
 #include <cmath>
 
 namespace starscope::viewer {
@@ -170,10 +172,10 @@ void MainWindow::buildDocks() {
     m_barrierView->verticalHeader()->hide();
     m_barrierView->horizontalHeader()->setStretchLastSection(true);
     barrierLayout->addWidget(m_barrierView);
-    auto* barrierDock = new QDockWidget(tr("Barriers"), this);
-    barrierDock->setObjectName(QStringLiteral("barrierDock"));
-    barrierDock->setWidget(barrierPanel);
-    addDockWidget(Qt::RightDockWidgetArea, barrierDock);
+    m_barrierDock = new QDockWidget(tr("Barriers"), this);
+    m_barrierDock->setObjectName(QStringLiteral("barrierDock"));
+    m_barrierDock->setWidget(barrierPanel);
+    addDockWidget(Qt::RightDockWidgetArea, m_barrierDock);
 
     connect(m_threshold, &QDoubleSpinBox::valueChanged, this, [this] { recomputeBarriers(); });
     connect(m_barrierView, &QTableView::clicked, this,
@@ -184,6 +186,7 @@ void MainWindow::buildDocks() {
     m_details = new QTextBrowser(this);
     m_details->setPlaceholderText(tr("Click a task for its details"));
     auto* detailsDock = new QDockWidget(tr("Details"), this);
+    m_detailsDock = detailsDock;
     detailsDock->setObjectName(QStringLiteral("detailsDock"));
     detailsDock->setWidget(m_details);
     addDockWidget(Qt::BottomDockWidgetArea, detailsDock);
@@ -365,6 +368,17 @@ void MainWindow::exportPicture() {
     }
     if (const auto written = exportPlot(*m_plot, path); !written) {
         QMessageBox::warning(this, tr("Export failed"), QString::fromStdString(written.error().message));
+    }
+}
+
+// The docks start small: the chart is what the window is for, and a 900x600 window left it
+// ~360 px wide (legend cut, bars unreadable) when the docks kept their preferred sizes.
+void MainWindow::showEvent(QShowEvent* event) {
+    QMainWindow::showEvent(event);
+    if (!m_docksSized) {
+        m_docksSized = true;
+        resizeDocks({m_barrierDock}, {std::clamp(width() / 4, 160, 360)}, Qt::Horizontal);
+        resizeDocks({m_detailsDock}, {std::clamp(height() / 5, 90, 260)}, Qt::Vertical);
     }
 }
 

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <memory>
 
+class QDockWidget;
 class QDoubleSpinBox;
 class QLabel;
 class QMenu;
@@ -59,6 +60,7 @@ protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
     void closeEvent(QCloseEvent* event) override;
+    void showEvent(QShowEvent* event) override;
 
 private:
     void buildMenus();
@@ -81,6 +83,9 @@ private:
     QSortFilterProxyModel* m_barrierProxy = nullptr;
     RangeStatsModel* m_statsModel = nullptr;
     QTableView* m_barrierView = nullptr;
+    QDockWidget* m_barrierDock = nullptr;
+    QDockWidget* m_detailsDock = nullptr;
+    bool m_docksSized = false;
     QTableView* m_statsView = nullptr;
     QTextBrowser* m_details = nullptr;
     QDoubleSpinBox* m_threshold = nullptr;

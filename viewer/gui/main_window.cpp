@@ -21,17 +21,22 @@
 #include <QFormLayout>
 #include <QFutureWatcher>
 #include <QHeaderView>
+#include <QHBoxLayout>
 #include <QLabel>
+#include <QListWidget>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPlainTextEdit>
 #include <QShowEvent>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
 #include <QSortFilterProxyModel>
+#include <QStackedWidget>
 #include <QStatusBar>
 #include <QTableView>
+#include <QTableWidget>
 #include <QTextBrowser>
 #include <QVBoxLayout>
 #include <QtConcurrent>
@@ -64,7 +69,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     chartLayout->setSpacing(0);
     chartLayout->addWidget(m_plot, 1);
     chartLayout->addWidget(m_overview);
-    setCentralWidget(chart);
+    // Until a trace is loaded the chart would be an empty axis with collapsed ticks: the
+    // window says what to do instead, with Open buttons and the recent files.
+    m_pages = new QStackedWidget(this);
+    m_pages->addWidget(buildEmptyState());
+    m_pages->addWidget(chart);
+    setCentralWidget(m_pages);
     m_loader = new TraceLoader(this);
     m_barrierModel = new BarrierListModel(this);
     m_statsModel = new RangeStatsModel(this);
@@ -98,31 +108,80 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(m_plot, &GanttPlot::viewChanged, m_overview, &OverviewStrip::setWindow);
     connect(m_overview, &OverviewStrip::windowRequested, m_plot, &GanttPlot::setView);
     connect(m_plot, &GanttPlot::rangeSelected, this, &MainWindow::onRangeSelected);
-    connect(m_plot, &GanttPlot::selectionCleared, this, [this] {
-        m_statsModel->clear();
-        m_rangeLabel->setText(tr("Shift+drag on the chart to select a range"));
-    });
+    connect(m_plot, &GanttPlot::selectionCleared, this, &MainWindow::clearRangeStats);
+}
+
+void MainWindow::clearRangeStats() {
+    m_statsModel->clear();
+    m_rangeLabel->setText(tr("Shift+drag on the chart to select a range"));
 }
 
 MainWindow::~MainWindow() = default;
 
+void MainWindow::openTraceDialog() {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open a trace"), QString(),
+                                                      tr("Traces (prof_file_* paje.trace *.trace *.sstrace);;All files (*)"));
+    if (!path.isEmpty()) {
+        openPath(path);
+    }
+}
+
+void MainWindow::openFolderDialog() {
+    const QString path = QFileDialog::getExistingDirectory(this, tr("Open a run folder"));
+    if (!path.isEmpty()) {
+        openPath(path);
+    }
+}
+
+QWidget* MainWindow::buildEmptyState() {
+    auto* page = new QWidget(this);
+    auto* layout = new QVBoxLayout(page);
+    layout->addStretch(1);
+    auto* heading = new QLabel(tr("No trace loaded"), page);
+    QFont bold = heading->font();
+    bold.setPointSizeF(bold.pointSizeF() * 1.4);
+    bold.setBold(true);
+    heading->setFont(bold);
+    heading->setAlignment(Qt::AlignCenter);
+    layout->addWidget(heading);
+    auto* hint = new QLabel(tr("Open a run folder, a StarPU prof_file_*, a paje.trace or a .sstrace, or drop one here."),
+                            page);
+    hint->setAlignment(Qt::AlignCenter);
+    hint->setWordWrap(true);
+    layout->addWidget(hint);
+    auto* buttons = new QHBoxLayout;
+    buttons->addStretch(1);
+    auto* openTrace = new QPushButton(tr("Open trace..."), page);
+    openTrace->setObjectName(QStringLiteral("openTraceButton"));
+    connect(openTrace, &QPushButton::clicked, this, &MainWindow::openTraceDialog);
+    buttons->addWidget(openTrace);
+    auto* openFolder = new QPushButton(tr("Open run folder..."), page);
+    openFolder->setObjectName(QStringLiteral("openFolderButton"));
+    connect(openFolder, &QPushButton::clicked, this, &MainWindow::openFolderDialog);
+    buttons->addWidget(openFolder);
+    buttons->addStretch(1);
+    layout->addLayout(buttons);
+    m_recentLabel = new QLabel(tr("Recent files (double-click to open):"), page);
+    m_recentLabel->setAlignment(Qt::AlignCenter);
+    layout->addWidget(m_recentLabel);
+    m_recentList = new QListWidget(page);
+    m_recentList->setObjectName(QStringLiteral("recentList"));
+    m_recentList->setMaximumWidth(700);
+    m_recentList->setMaximumHeight(200);
+    connect(m_recentList, &QListWidget::itemActivated, this,
+            [this](QListWidgetItem* item) { openPath(item->text()); });
+    layout->addWidget(m_recentList, 0, Qt::AlignHCenter);
+    layout->addStretch(2);
+    return page;
+}
+
+bool MainWindow::showsEmptyState() const { return m_pages->currentIndex() == 0; }
+
 void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
-    QAction* open = file->addAction(tr("&Open trace..."), this, [this] {
-        const QString path = QFileDialog::getOpenFileName(
-            this, tr("Open a trace"), QString(),
-            tr("Traces (prof_file_* paje.trace *.trace *.sstrace);;All files (*)"));
-        if (!path.isEmpty()) {
-            openPath(path);
-        }
-    });
+    QAction* open = file->addAction(tr("&Open trace..."), this, &MainWindow::openTraceDialog);
     open->setShortcut(QKeySequence::Open);
-    file->addAction(tr("Open &run folder..."), this, [this] {
-        const QString path = QFileDialog::getExistingDirectory(this, tr("Open a run folder"));
-        if (!path.isEmpty()) {
-            openPath(path);
-        }
-    });
+    file->addAction(tr("Open &run folder..."), this, &MainWindow::openFolderDialog);
     m_recentMenu = file->addMenu(tr("Open &recent"));
     refreshRecentMenu();
     file->addSeparator();
@@ -203,6 +262,69 @@ void MainWindow::buildDocks() {
     statsDock->setObjectName(QStringLiteral("statsDock"));
     statsDock->setWidget(statsPanel);
     addDockWidget(Qt::BottomDockWidgetArea, statsDock);
+
+    m_runTable = new QTableWidget(0, 2, this);
+    m_runTable->setObjectName(QStringLiteral("runTable"));
+    m_runTable->setHorizontalHeaderLabels({tr("Run"), tr("Value")});
+    m_runTable->verticalHeader()->hide();
+    m_runTable->horizontalHeader()->setStretchLastSection(true);
+    m_runTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_runTable->setWordWrap(true);
+    auto* runDock = new QDockWidget(tr("Run"), this);
+    runDock->setObjectName(QStringLiteral("runDock"));
+    runDock->setWidget(m_runTable);
+    addDockWidget(Qt::RightDockWidgetArea, runDock);
+    tabifyDockWidget(m_barrierDock, runDock);
+    m_barrierDock->raise();
+
+    m_warnings = new QPlainTextEdit(this);
+    m_warnings->setReadOnly(true);
+    m_warnings->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_warningsDock = new QDockWidget(tr("Reader warnings"), this);
+    m_warningsDock->setObjectName(QStringLiteral("warningsDock"));
+    m_warningsDock->setWidget(m_warnings);
+    addDockWidget(Qt::BottomDockWidgetArea, m_warningsDock);
+    tabifyDockWidget(detailsDock, m_warningsDock);
+    m_warningsDock->hide();
+}
+
+// Every warning in full (what the reader dropped or repaired, with file and offset), in a
+// dock that appears only for a trace that has some.
+void MainWindow::showWarnings(const std::vector<std::string>& warnings) {
+    QStringList lines;
+    for (const auto& warning : warnings) {
+        lines << QString::fromStdString(warning);
+    }
+    m_warnings->setPlainText(lines.join(QLatin1Char('\n')));
+    m_warningsDock->setWindowTitle(tr("Reader warnings (%1)").arg(warnings.size()));
+    m_warningsDock->setVisible(!warnings.empty());
+}
+
+// What the run was and measured, from its run.json (or why there is none).
+void MainWindow::showRun(const std::vector<RunPanelRow>& rows) {
+    m_runTable->setRowCount(static_cast<int>(rows.size()));
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const int row = static_cast<int>(i);
+        m_runTable->setItem(row, 0, new QTableWidgetItem(QString::fromStdString(rows[i].label)));
+        auto* value = new QTableWidgetItem(QString::fromStdString(rows[i].value));
+        value->setToolTip(value->text());
+        m_runTable->setItem(row, 1, value);
+    }
+    m_runTable->resizeColumnToContents(0);
+}
+
+QList<QPair<QString, QString>> MainWindow::runRows() const {
+    QList<QPair<QString, QString>> rows;
+    for (int row = 0; row < m_runTable->rowCount(); ++row) {
+        rows.append({m_runTable->item(row, 0)->text(), m_runTable->item(row, 1)->text()});
+    }
+    return rows;
+}
+
+QString MainWindow::rangeText() const { return m_rangeLabel->text(); }
+
+QStringList MainWindow::readerWarnings() const {
+    return m_warnings->toPlainText().isEmpty() ? QStringList() : m_warnings->toPlainText().split(QLatin1Char('\n'));
 }
 
 void MainWindow::setLoading(bool loading) {
@@ -235,7 +357,9 @@ void MainWindow::onLoaded(std::shared_ptr<const TraceDocument> document, std::sh
     setWindowTitle(tr("starscope viewer - %1").arg(source));
     m_overview->setDocument(document);
     m_plot->setDocument(document);
-    m_statsModel->clear();
+    m_pages->setCurrentIndex(1);
+    // The previous trace's range and its figures mean nothing here (clears the stats panel too).
+    m_plot->setSelection(std::nullopt);
     m_details->clear();
     applyBarriers(std::move(barriers));
     rememberRecent(source);
@@ -245,8 +369,11 @@ void MainWindow::onLoaded(std::shared_ptr<const TraceDocument> document, std::sh
                           .arg(trace.lanes.size())
                           .arg(trace.spanCount())
                           .arg(QString::fromStdString(taskCountText(*document))));
+    showWarnings(trace.warnings);
+    showRun(runPanelRows(document->source));
     if (!trace.warnings.empty()) {
-        m_status->setText(m_status->text() + tr(" (%1 reader warnings)").arg(trace.warnings.size()));
+        m_status->setText(m_status->text() + tr(" (%1 reader warnings, listed in the Reader warnings panel)")
+                                                 .arg(trace.warnings.size()));
     }
     emit documentLoaded();
 }
@@ -352,6 +479,10 @@ void MainWindow::refreshRecentMenu() {
         m_recentMenu->addAction(path, this, [this, path] { openPath(path); });
     }
     m_recentMenu->setEnabled(!recent.isEmpty());
+    m_recentList->clear();
+    m_recentList->addItems(recent);
+    m_recentList->setVisible(!recent.isEmpty());
+    m_recentLabel->setVisible(!recent.isEmpty());
 }
 
 void MainWindow::exportPicture() {

@@ -4,22 +4,31 @@
 // progress bar with Cancel while a trace loads. Files come from File > Open, recent files,
 // drag and drop or the command line.
 
+#include "viewer/core/run_panel.hpp"
 #include "viewer/core/trace_document.hpp"
 
+#include <QList>
 #include <QMainWindow>
+#include <QPair>
 #include <QStringList>
 
 #include <cstdint>
 #include <memory>
+#include <string>
+#include <vector>
 
 class QDockWidget;
+class QPlainTextEdit;
 class QDoubleSpinBox;
 class QLabel;
+class QListWidget;
+class QStackedWidget;
 class QMenu;
 class QProgressBar;
 class QPushButton;
 class QSortFilterProxyModel;
 class QTableView;
+class QTableWidget;
 class QTextBrowser;
 
 namespace starscope::viewer {
@@ -43,6 +52,13 @@ public:
     void zoomToBarrier(int row);
 
     GanttPlot* plot() const { return m_plot; }
+    // The loaded trace's reader warnings as listed in the Reader warnings dock.
+    QStringList readerWarnings() const;
+    // True while no trace is loaded: the window shows Open buttons and the recent files.
+    bool showsEmptyState() const;
+    QString rangeText() const;
+    // The Run panel's (label, value) lines.
+    QList<QPair<QString, QString>> runRows() const;
     OverviewStrip* overview() const { return m_overview; }
     BarrierListModel* barrierModel() const { return m_barrierModel; }
     RangeStatsModel* statsModel() const { return m_statsModel; }
@@ -65,6 +81,12 @@ protected:
 private:
     void buildMenus();
     void buildDocks();
+    void clearRangeStats();
+    QWidget* buildEmptyState();
+    void openTraceDialog();
+    void openFolderDialog();
+    void showWarnings(const std::vector<std::string>& warnings);
+    void showRun(const std::vector<RunPanelRow>& rows);
     void onLoaded(std::shared_ptr<const TraceDocument> document, std::shared_ptr<const Barriers> barriers);
     void onFailed(const QString& path, const QString& message);
     void onSpanClicked(const SpanHit& hit);
@@ -85,6 +107,12 @@ private:
     QTableView* m_barrierView = nullptr;
     QDockWidget* m_barrierDock = nullptr;
     QDockWidget* m_detailsDock = nullptr;
+    QStackedWidget* m_pages = nullptr;
+    QListWidget* m_recentList = nullptr;
+    QLabel* m_recentLabel = nullptr;
+    QDockWidget* m_warningsDock = nullptr;
+    QPlainTextEdit* m_warnings = nullptr;
+    QTableWidget* m_runTable = nullptr;
     bool m_docksSized = false;
     QTableView* m_statsView = nullptr;
     QTextBrowser* m_details = nullptr;

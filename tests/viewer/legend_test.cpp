@@ -5,6 +5,7 @@
 #include "tests/viewer/qt_test_environment.hpp"
 #include "viewer/gui/gantt_plot.hpp"
 #include "viewer/gui/main_window.hpp"
+#include "viewer/core/trace_document.hpp"
 
 #include <gtest/gtest.h>
 
@@ -87,4 +88,31 @@ TEST(Legend, ChartKeepsMostOfA900x600WindowAndTheLegendWrapsInsideIt) {
             << "entry " << i << " in a " << plot->width() << "x" << plot->height() << " plot, legend " << plot->legend->rowCount() << " rows";
     }
     EXPECT_GT(plot->legend->rowCount(), 1) << "a full key does not fit one row of a 900 px window";
+}
+
+// The headless picture of the same run: every entry of the key inside the picture, at the
+// width its label needs.
+TEST(Legend, RenderedKeyFitsThePicture) {
+    auto document = loadDocument(starscope::testing::testDataDir() / "viewer" / "single_naive");
+    ASSERT_TRUE(document) << document.error().describe();
+    for (const QSize size : {QSize(1200, 700), QSize(1600, 1000), QSize(900, 600)}) {
+        GanttPlot plot;
+        plot.resize(size);
+        plot.setDocument(*document);
+        plot.replot(QCustomPlot::rpImmediateRefresh);
+        // Laid out at the picture's size, as --render draws it.
+        const QImage picture = plot.toPixmap(size.width(), size.height(), 1.0).toImage();
+        ASSERT_EQ(picture.size(), size);
+        for (int i = 0; i < plot.legend->itemCount(); ++i) {
+            const QCPAbstractLegendItem* item = plot.legend->item(i);
+            if (item == nullptr) {
+                continue;
+            }
+            const QRect rect = item->outerRect();
+            EXPECT_LE(rect.right(), size.width()) << size.width() << "x" << size.height() << " entry " << i;
+            EXPECT_GE(rect.width(), item->minimumOuterSizeHint().width())
+                << size.width() << "x" << size.height() << " entry " << i << " at " << rect.left() << ", legend "
+                << plot.legend->columnCount() << " columns";
+        }
+    }
 }

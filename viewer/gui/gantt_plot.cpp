@@ -67,6 +67,9 @@ GanttPlot::GanttPlot(QWidget* parent) : QCustomPlot(parent) {
     legend->setBorderPen(Qt::NoPen);
     legend->setIconSize(14, 10);
     legend->setVisible(true);
+    // Every replot lays out at the viewport's size (the window's, or a picture's): the key is
+    // wrapped for that size just before.
+    connect(this, &QCustomPlot::beforeReplot, this, &GanttPlot::wrapLegend);
 }
 
 void GanttPlot::setDocument(std::shared_ptr<const TraceDocument> document) {
@@ -126,24 +129,18 @@ void GanttPlot::wrapLegend() {
     }
     const int entries = static_cast<int>(hints.size());
     const QMargins margins = legend->margins();
-    const int usable = std::max(1, width() - margins.left() - margins.right());
-    // Filled row by row, column j holds entries j, j + columns, ...: the most columns whose
-    // widest entries fit side by side.
-    int columns = 1;
-    for (int c = entries; c > 1; --c) {
-        int total = legend->columnSpacing() * (c - 1);
-        for (int j = 0; j < c; ++j) {
-            int widest = 0;
-            for (int k = j; k < entries; k += c) {
-                widest = std::max(widest, hints[static_cast<std::size_t>(k)].width());
-            }
-            total += widest;
-        }
-        if (total <= usable) {
-            columns = c;
-            break;
-        }
+    // The larger of viewport and widget: a hidden plot resized for a picture (--render) keeps
+    // its first viewport until drawn, a shown one has both equal.
+    const int plotWidth = std::max(viewport().width(), width());
+    const int plotHeight = std::max(viewport().height(), height());
+    const int usable = std::max(1, plotWidth - margins.left() - margins.right());
+    // Columns of the widest entry's width: the grid shares its width evenly among columns
+    // rather than by each column's own widest, so narrower packings get entries cut.
+    int widest = 1;
+    for (const QSize& hint : hints) {
+        widest = std::max(widest, hint.width());
     }
+    int columns = std::clamp((usable + legend->columnSpacing()) / (widest + legend->columnSpacing()), 1, entries);
     // The chart comes first: in a very small plot the key keeps to half the height
     // (more columns, entries shortened) rather than leaving the rows a few pixels tall.
     int tallest = 1;
@@ -153,7 +150,7 @@ void GanttPlot::wrapLegend() {
     // Only once the plot has its real size: a panel not laid out yet is a few pixels tall, and
     // one long row of entries would widen the whole comparison window.
     if (testAttribute(Qt::WA_Resized)) {
-        const int maxRows = std::max(1, height() / 2 / (tallest + legend->rowSpacing()));
+        const int maxRows = std::max(1, plotHeight / 2 / (tallest + legend->rowSpacing()));
         columns = std::max(columns, (entries + maxRows - 1) / maxRows);
     }
     if (columns != legend->wrap()) {
@@ -163,8 +160,8 @@ void GanttPlot::wrapLegend() {
 }
 
 void GanttPlot::resizeEvent(QResizeEvent* event) {
-    wrapLegend();
     QCustomPlot::resizeEvent(event);
+    wrapLegend();
 }
 
 TimeView GanttPlot::view() const { return m_gantt->currentView(); }

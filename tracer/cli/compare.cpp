@@ -7,6 +7,8 @@
 #include "tracer/run/run_comparison.hpp"
 #include "tracer/run/run_folder.hpp"
 
+#include <algorithm>
+#include <array>
 #include <cstdio>
 #include <iomanip>
 #include <memory>
@@ -32,11 +34,47 @@ std::string deltaText(double d) {
     return buffer;
 }
 
+// The scaling table's figures, all from the run model's metric table.
+constexpr std::array<std::string_view, 4> kScalingKeys{"speedup", "scaling_efficiency", "communication_share", "barrier_share"};
+
+// The columns by strategy, then rank count.
+std::vector<const run::CompareGroup*> scalingOrder(const run::Comparison& c) {
+    std::vector<const run::CompareGroup*> out;
+    for (const auto& g : c.groups) {
+        out.push_back(&g);
+    }
+    std::stable_sort(out.begin(), out.end(), [&](const auto* a, const auto* b) {
+        const auto first = [&](const std::string& s) {
+            return std::find_if(c.groups.begin(), c.groups.end(), [&](const auto& g) { return g.strategy == s; }) - c.groups.begin();
+        };
+        return std::make_pair(first(a->strategy), a->ranks) < std::make_pair(first(b->strategy), b->ranks);
+    });
+    return out;
+}
+
+void printScaling(const run::Comparison& c, const Io& io) {
+    auto& out = *io.out;
+    out << "\nscaling (speedup against the strategy's 1-rank runs, on train time; medians)\n";
+    out << std::left << std::setw(40) << "column" << std::setw(8) << "ranks";
+    for (const auto key : kScalingKeys) {
+        out << std::setw(16) << run::findMetric(key)->label;
+    }
+    out << "\n";
+    for (const auto* g : scalingOrder(c)) {
+        out << std::left << std::setw(40) << g->name << std::setw(8) << g->ranks;
+        for (const auto key : kScalingKeys) {
+            const auto a = g->aggregates.find(key);
+            out << std::setw(16) << (a != g->aggregates.end() ? run::formatFigure(a->second.median, run::findMetric(key)->unit) : "n/a");
+        }
+        out << "\n";
+    }
+}
+
 void printJson(const run::Comparison& c, TimeNs thresholdNs, const Io& io) {
     json out = {{"baseline", c.baseline}, {"threshold_ns", thresholdNs}};
     json groups = json::array();
     for (const auto& g : c.groups) {
-        json entry = {{"strategy", g.name}, {"runs", json::array()}};
+        json entry = {{"strategy", g.name}, {"ranks", g.ranks}, {"runs", json::array()}};
         for (const auto& r : g.runs) {
             entry["runs"].push_back(r.source);
         }
@@ -60,6 +98,18 @@ void printJson(const run::Comparison& c, TimeNs thresholdNs, const Io& io) {
         groups.push_back(entry);
     }
     out["strategies"] = groups;
+    if (c.scaling) {
+        json rows = json::array();
+        for (const auto& g : scalingOrder(c)) {
+            json row = {{"strategy", g->strategy}, {"ranks", g->ranks}, {"column", g->name}};
+            for (const auto key : kScalingKeys) {
+                const auto a = g->aggregates.find(key);
+                row[std::string(key)] = a != g->aggregates.end() ? json(a->second.median) : unavailableJson(g->reasons.find(key)->second);
+            }
+            rows.push_back(row);
+        }
+        out["scaling"] = {{"time", "train_time_s"}, {"rows", rows}};
+    }
     *io.out << out.dump(2) << "\n";
 }
 
@@ -100,6 +150,9 @@ void printTable(const run::Comparison& c, const Io& io) {
                 out << m.label << " n/a for " << g.name << ": " << r->second << "\n";
             }
         }
+    }
+    if (c.scaling) {
+        printScaling(c, io);
     }
 }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <set>
+#include <tuple>
 
 namespace starscope::tracer::run {
 
@@ -74,17 +75,54 @@ namespace {
 
 TraceError invalid(std::string message) { return TraceError{ErrorCode::InvalidArgument, std::move(message), {}, {}}; }
 
-// "single+naive [batches 10, epochs 2]": the short form of the differences for a column name.
-std::string groupName(const std::string& strategy, const std::vector<std::string>& differences) {
+// "single+naive (2 ranks) [batches 10, epochs 2]": the short form of the differences for a
+// column name; the rank count only when the compared runs differ by it.
+std::string groupName(const std::string& strategy, std::optional<std::uint64_t> ranks,
+                      const std::vector<std::string>& differences) {
+    const std::string base =
+        ranks ? strategy + " (" + std::to_string(*ranks) + (*ranks == 1 ? " rank)" : " ranks)") : strategy;
     if (differences.empty()) {
-        return strategy;
+        return base;
     }
-    std::string out = strategy + " [";
+    std::string out = base + " [";
     for (std::size_t i = 0; i < differences.size(); ++i) {
         const auto& d = differences[i];
         out += (i ? ", " : "") + d.substr(0, d.find(" ("));
     }
     return out + "]";
+}
+
+// Speedup and scaling efficiency of every run against the median train time of the 1-rank
+// runs of its strategy and parameters. Train time, not wall time: the wall time includes the
+// evaluation, which only rank 0 does, and does not shrink with more ranks.
+void fillScaling(std::vector<CompareGroup>& groups) {
+    for (auto& g : groups) {
+        const auto one = std::find_if(groups.begin(), groups.end(), [&](const CompareGroup& o) {
+            return o.ranks == 1 && o.strategy == g.strategy && o.differences == g.differences;
+        });
+        if (one == groups.end()) {
+            continue; // the runs keep measureRun's reason, kNoScalingReference
+        }
+        std::vector<double> times;
+        for (const auto& r : one->runs) {
+            if (r.record && r.record->trainTimeS && *r.record->trainTimeS > 0) {
+                times.push_back(*r.record->trainTimeS);
+            }
+        }
+        for (auto& r : g.runs) {
+            const auto mine = r.record ? r.record->trainTimeS : std::nullopt;
+            if (times.empty() || !mine || *mine <= 0) {
+                const std::string why = times.empty() ? "the 1-rank runs of this strategy have no train time in run.json"
+                                                      : "run.json has no train time";
+                r.speedup = RunFigure::unavailable(why);
+                r.scalingEfficiency = RunFigure::unavailable(why);
+                continue;
+            }
+            const double speedup = aggregate(times).median / *mine;
+            r.speedup = RunFigure::known(speedup);
+            r.scalingEfficiency = RunFigure::known(speedup / static_cast<double>(g.ranks));
+        }
+    }
 }
 
 } // namespace
@@ -118,11 +156,15 @@ TraceResult<Comparison> compareRuns(std::vector<CompareInput> inputs, const Comp
     if (runs.empty()) {
         return fail(invalid("no completed run to compare"));
     }
-    // Strategies in sweep.json's order, then as given; runs without a record last.
+    const auto ranksOf = [](const RunFigures& f) {
+        return f.ranks.value ? static_cast<std::uint64_t>(*f.ranks.value) : std::uint64_t{1};
+    };
+    // Strategies in sweep.json's order, then as given, each by rank count; runs without a
+    // record last.
     const auto rank = [&](const CompareInput& in) {
         const auto& order = options.preferredOrder;
         const auto at = std::find(order.begin(), order.end(), in.figures.strategy) - order.begin();
-        return std::make_pair(in.figures.record ? 0 : 1, at);
+        return std::make_tuple(in.figures.record ? 0 : 1, at, ranksOf(in.figures));
     };
     std::stable_sort(runs.begin(), runs.end(), [&](const auto& a, const auto& b) { return rank(a) < rank(b); });
     if (!options.baseline.empty()
@@ -137,6 +179,8 @@ TraceResult<Comparison> compareRuns(std::vector<CompareInput> inputs, const Comp
             break;
         }
     }
+    out.scaling = std::any_of(runs.begin(), runs.end(),
+                              [&](const auto& r) { return ranksOf(r.figures) != ranksOf(runs.front().figures); });
     for (const auto& r : runs) {
         std::vector<std::string> differences;
         if (reference && r.figures.record) {
@@ -150,13 +194,17 @@ TraceResult<Comparison> compareRuns(std::vector<CompareInput> inputs, const Comp
             return fail(invalid("runs of different workloads cannot be compared: " + r.figures.source + " has " + list
                                 + " (--allow-mixed compares them anyway, each column naming what differs)"));
         }
-        const std::string name = groupName(r.figures.strategy, differences);
+        const std::uint64_t ranks = ranksOf(r.figures);
+        const std::string name = groupName(r.figures.strategy, out.scaling ? std::optional(ranks) : std::nullopt, differences);
         auto group = std::find_if(out.groups.begin(), out.groups.end(), [&](const auto& g) { return g.name == name; });
         if (group == out.groups.end()) {
-            out.groups.push_back({name, r.figures.strategy, {}, differences, {}, {}, {}});
+            out.groups.push_back({name, r.figures.strategy, ranks, {}, differences, {}, {}, {}});
             group = out.groups.end() - 1;
         }
         group->runs.push_back(r.figures);
+    }
+    if (out.scaling) {
+        fillScaling(out.groups);
     }
     out.baseline = out.groups.front().name;
     if (!options.baseline.empty()) {

@@ -1,11 +1,12 @@
 #pragma once
 // Comparing runs: which may be compared (the workload must be the same; the strategy, the
-// scheduler and the worker count are what is being compared), how repetitions pool (median,
+// scheduler, the worker count and the StarPU-MPI rank count are what is being compared), how repetitions pool (median,
 // min, max) and the deltas against a baseline. `starscope compare` and the viewer present it.
 
 #include "tracer/run/run_figures.hpp"
 
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <string>
 #include <utility>
@@ -15,7 +16,8 @@ namespace starscope::tracer::run {
 
 // The workload parameters that must match for runs to be compared, as (name, value) in a fixed
 // order: dataset, model, epochs, batches, batch size, chunk, train images, test images.
-// Strategy, scheduler and workers may differ. Empty when the record names none of them.
+// Strategy, scheduler, workers and ranks may differ (--batch-size is the global batch, the
+// same whatever the rank count). Empty when the record names none of them.
 std::vector<std::pair<std::string, std::string>> workloadParameters(const RunRecord& record);
 
 // "batches 10 (2 in <reference>)", one entry per parameter that differs.
@@ -47,10 +49,13 @@ struct CompareOptions {
     bool allowMixed = false;
 };
 
-// One column: the runs of a strategy (and, with allowMixed, of one set of parameters).
+// One column: the runs of a strategy and rank count (and, with allowMixed, of one set of
+// parameters).
 struct CompareGroup {
-    std::string name;     // the strategy, with "[batches 10]" when its parameters differ
+    std::string name;     // the strategy, with "(2 ranks)" when the rank counts differ and
+                          // "[batches 10]" when its parameters differ
     std::string strategy;
+    std::uint64_t ranks = 1;
     std::vector<RunFigures> runs;
     std::vector<std::string> differences; // from the reference parameters; empty when none
     std::map<std::string, Aggregate, std::less<>> aggregates; // metric key -> over runs with a value
@@ -62,6 +67,9 @@ struct Comparison {
     std::string baseline; // a group name
     std::vector<CompareGroup> groups;
     std::vector<std::string> warnings; // duplicates, skipped and partial runs, unreadable run.json
+    // The runs differ by rank count: every run's speedup and scaling efficiency are filled
+    // against the 1-rank runs of its strategy (and parameters), where there are some.
+    bool scaling = false;
 };
 
 // Groups, aggregates and compares. Fails (InvalidArgument) when the runs' workloads differ and

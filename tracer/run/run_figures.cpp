@@ -4,6 +4,7 @@
 #include "tracer/readers/read_trace.hpp"
 #include "tracer/run/run_folder.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -16,7 +17,7 @@ namespace {
 
 constexpr std::string_view kTrace = "from the trace";
 
-const std::array<Metric, 18> kMetrics{{
+const std::array<Metric, 23> kMetrics{{
     {"makespan_ns", "makespan", Unit::Nanoseconds, true, "first task start to last task end", "never", &RunFigures::makespanNs},
     {"idleness", "idleness", Unit::Ratio, true, "1 - executing time / (makespan x workers)", "never", &RunFigures::idleness},
     {"barrier_count", "barriers", Unit::Count, true, "intervals without an executing worker, over the threshold", "never", &RunFigures::barrierCount},
@@ -27,6 +28,11 @@ const std::array<Metric, 18> kMetrics{{
     {"parallel_efficiency", "parallel eff.", Unit::Plain, false, "StarPU's parallel efficiency (starpu_trace_state_stats.py)", "never", &RunFigures::parallelEfficiency},
     {"area_bound_ratio", "area bound/makespan", Unit::Plain, false, "total task time / workers / makespan", "no executed task", &RunFigures::areaBoundRatio},
     {"tasks", "tasks", Unit::Count, true, "executed tasks in the trace", "never", &RunFigures::tasks},
+    {"ranks", "ranks", Unit::Count, false, "StarPU-MPI ranks: run.json's, else the trace's prof files", "never", &RunFigures::ranks},
+    {"speedup", "speedup", Unit::Plain, false, "train time of the strategy's 1-rank runs (median) / this run's train time", "no 1-rank run of the strategy compared, or no train time in run.json", &RunFigures::speedup},
+    {"scaling_efficiency", "scaling eff.", Unit::Plain, false, "speedup / ranks", "as speedup", &RunFigures::scalingEfficiency},
+    {"communication_share", "comm. share", Unit::Ratio, true, "time with a StarPU-MPI message in flight (union of the trace's messages) / makespan", "one rank: no message between ranks", &RunFigures::communicationShare},
+    {"barrier_share", "barrier share", Unit::Ratio, true, "job-wide barrier total (no worker of any rank executing) / makespan", "no executed task", &RunFigures::barrierShare},
     {"wall_time_s", "wall time", Unit::Seconds, true, "run.json: training + evaluation", "no readable run.json", &RunFigures::wallTimeS},
     {"total_time_s", "total time", Unit::Seconds, true, "run.json: with StarPU start-up and shutdown", "no readable run.json", &RunFigures::totalTimeS},
     {"peak_memory_bytes", "peak memory", Unit::Bytes, true, "run.json: the arenas' peaks summed (all can be live at once)", "run.json records no arena", &RunFigures::peakMemoryBytes},
@@ -44,6 +50,35 @@ RunFigure fromTime(const Figure<TimeNs>& f) {
     return f.value ? known(static_cast<double>(*f.value)) : missing(f.reason);
 }
 
+// The part of the makespan window during which at least one message between ranks is in
+// flight: overlapping messages count once, so the share stays within 0..1.
+RunFigure communicationShare(const Trace& trace, TimeNs makespan) {
+    if (trace.ranks.size() < 2) {
+        return missing("one rank: no message between ranks");
+    }
+    if (makespan <= 0) {
+        return missing("no executed task");
+    }
+    TimeNs first = -1;
+    for (const auto& task : trace.tasks) {
+        if (task.start >= 0) {
+            first = first < 0 ? task.start : std::min(first, task.start);
+        }
+    }
+    const TimeNs last = first + makespan;
+    TimeNs busy = 0;
+    TimeNs reached = first; // messages are sorted by start: the covered time ends here so far
+    for (const auto& m : trace.messages) {
+        const TimeNs start = std::max(m.start, reached);
+        const TimeNs end = std::min(m.end, last);
+        if (end > start) {
+            busy += end - start;
+            reached = end;
+        }
+    }
+    return known(static_cast<double>(busy) / static_cast<double>(makespan));
+}
+
 void traceFigures(const Trace& trace, TimeNs thresholdNs, RunFigures& r) {
     BarrierOptions options;
     options.threshold = thresholdNs;
@@ -59,6 +94,12 @@ void traceFigures(const Trace& trace, TimeNs thresholdNs, RunFigures& r) {
     r.areaBoundRatio = s.makespan > 0 ? known(static_cast<double>(s.areaBound) / static_cast<double>(s.makespan))
                                       : missing("no executed task");
     r.tasks = known(static_cast<double>(s.tasks));
+    r.barrierShare = s.makespan > 0 ? known(static_cast<double>(s.barrierTotal) / static_cast<double>(s.makespan))
+                                    : missing("no executed task");
+    r.communicationShare = communicationShare(trace, s.makespan);
+    r.ranks = known(static_cast<double>(std::max<std::size_t>(trace.ranks.size(), 1)));
+    r.speedup = missing(std::string(kNoScalingReference));
+    r.scalingEfficiency = missing(std::string(kNoScalingReference));
 }
 
 RunFigure ratio(const PapiRecord& papi, std::string_view misses, std::string_view accesses, const std::string& reason) {
@@ -94,6 +135,7 @@ void recordFigures(const fs::path& folder, RunFigures& r) {
         return;
     }
     const RunRecord& run = *r.record;
+    r.ranks = known(static_cast<double>(run.ranks));
     const auto orMissing = [](std::optional<double> v, std::string why) { return v ? known(*v) : missing(std::move(why)); };
     r.wallTimeS = orMissing(run.wallTimeS, "run.json has no wall_time_s");
     r.totalTimeS = orMissing(run.totalTimeS, "run.json has no total_time_s");

@@ -34,6 +34,13 @@ struct RunFigures {
     RunFigure parallelEfficiency;
     RunFigure areaBoundRatio;
     RunFigure tasks;
+    RunFigure ranks;              // StarPU-MPI ranks (1 for a one-process run)
+    RunFigure communicationShare; // time with a message between ranks in flight / makespan
+    RunFigure barrierShare;       // job-wide barrier total / makespan
+    // Against the 1-rank run of the same strategy: only a comparison (compareRuns) that holds
+    // one can fill them; measureRun leaves them n/a with that reason.
+    RunFigure speedup;
+    RunFigure scalingEfficiency;
     RunFigure wallTimeS;
     RunFigure totalTimeS;
     RunFigure peakMemoryBytes;
@@ -69,6 +76,9 @@ RunFigures measureRun(const Trace& trace, const std::filesystem::path& runFolder
 
 // The same, reading the run folder's trace first (readTrace: the prof files or the native cache).
 TraceResult<RunFigures> measureRun(const std::filesystem::path& runFolder, TimeNs thresholdNs);
+
+// The reason speedup and scalingEfficiency carry until a comparison fills them.
+inline constexpr std::string_view kNoScalingReference = "no 1-rank run of this strategy compared";
 
 // "12.3 ms", "45.0%", "3", "1.5 MiB", "2.50 J", "1.200": a value in its unit, for tables.
 std::string formatFigure(double value, Unit unit);

@@ -39,7 +39,8 @@ std::string sweepRecordText(const SweepRecord& record) {
     const json doc{{"format", kSweepRecordFormat},
                    {"version", kSweepRecordVersion},
                    {"record_args", record.recordArgs},
-                   {"strategies", record.strategies}};
+                   {"strategies", record.strategies},
+                   {"ranks", record.ranks}};
     return doc.dump(2) + "\n";
 }
 
@@ -80,6 +81,19 @@ TraceResult<SweepRecord> parseSweepRecord(const std::string& text, const std::st
     }
     record.recordArgs = std::move(*args);
     record.strategies = std::move(*strategies);
+    if (const auto ranks = doc.find("ranks"); ranks != doc.end()) {
+        const auto bad = [&] { return fail(corrupt("ranks is not an array of rank counts (integers >= 1)", file)); };
+        if (!ranks->is_array() || ranks->empty()) {
+            return bad();
+        }
+        record.ranks.clear();
+        for (const auto& n : *ranks) {
+            if (!n.is_number_unsigned() || n.get<std::uint64_t>() == 0) {
+                return bad();
+            }
+            record.ranks.push_back(n.get<std::uint64_t>());
+        }
+    }
     return record;
 }
 

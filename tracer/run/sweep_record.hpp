@@ -6,6 +6,7 @@
 
 #include "tracer/model/error.hpp"
 
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -19,6 +20,9 @@ struct SweepRecord {
     int version = kSweepRecordVersion;
     std::vector<std::string> recordArgs; // the `record` options shared by every run
     std::vector<std::string> strategies; // "arenas+loader", in the order first recorded
+    // StarPU-MPI rank counts (`sweep --ranks`), in the order first recorded; a sweep.json
+    // without the key (written before ranks were a dimension) recorded 1 rank only.
+    std::vector<std::uint64_t> ranks{1};
 
     bool operator==(const SweepRecord&) const = default;
 };

@@ -12,7 +12,7 @@ namespace starscope::workloads::cli {
 void addSweepCommand(CLI::App& app, std::ostream& out, std::ostream& err) {
     auto options = std::make_shared<SweepOptions>();
     auto* cmd = app.add_subcommand(
-        "sweep", "Record every arena x loader strategy --repeat times (interleaved) into one "
+        "sweep", "Record every arena x loader strategy (on every --ranks count) --repeat times (interleaved) into one "
                  "folder with summary.csv/summary.json; a rerun skips completed runs");
     auto& o = *options;
     auto& r = o.record;
@@ -22,6 +22,10 @@ void addSweepCommand(CLI::App& app, std::ostream& out, std::ostream& err) {
     cmd->add_option("--arenas", o.arenas, "Comma-separated arena settings (single, double, N)")
         ->capture_default_str();
     cmd->add_option("--loaders", o.loaders, "Comma-separated loaders")->capture_default_str();
+    cmd->add_option("--ranks", o.ranks,
+                    "Comma-separated StarPU-MPI rank counts, each run `record --ranks N` (run folders "
+                    "<arenas>-<loader>-<N>ranks-r<k> for N > 1)")
+        ->capture_default_str();
     cmd->add_option("--epochs", r.epochs, "Epochs per run")->capture_default_str()->check(epochsRange());
     cmd->add_option("--batches", r.batches, "Batches per epoch (0: the whole training set)")
         ->capture_default_str()

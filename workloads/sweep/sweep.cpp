@@ -1,6 +1,7 @@
 #include "workloads/sweep/sweep.hpp"
 
 #include "workloads/record/folder_lock.hpp"
+#include "workloads/record/rank_group.hpp"
 #include "workloads/sweep/sweep_summary.hpp"
 #include "tracer/run/run_folder.hpp"
 #include "tracer/run/run_record.hpp"
@@ -15,6 +16,7 @@
 #include <fcntl.h>
 #include <ostream>
 #include <sys/prctl.h>
+#include <tuple>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -143,9 +145,10 @@ WorkloadResult<int> runChild(const fs::path& executable, const std::vector<std::
     return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 }
 
-// Run folders "<arenas>-<loader>-r<k>" of the given strategies that the plan does not name, in
-// repetition order and then strategy order, as a sweep records them.
-std::vector<SweepRun> earlierRuns(const SweepPlan& plan, const std::vector<std::string>& strategies) {
+// Run folders of the given strategies and rank counts that the plan does not name, in
+// repetition order, then rank count and strategy order, as a sweep records them.
+std::vector<SweepRun> earlierRuns(const SweepPlan& plan, const std::vector<std::string>& strategies,
+                                  const std::vector<std::uint64_t>& rankCounts) {
     std::vector<SweepRun> runs;
     std::error_code ec;
     for (const auto& entry : fs::directory_iterator(plan.dir, ec)) {
@@ -154,29 +157,64 @@ std::vector<SweepRun> earlierRuns(const SweepPlan& plan, const std::vector<std::
             || std::any_of(plan.runs.begin(), plan.runs.end(), [&](const SweepRun& r) { return r.name == name; })) {
             continue;
         }
-        for (const auto& strategy : strategies) {
-            const auto plus = strategy.find('+');
-            if (plus == std::string::npos) {
-                continue;
+        bool found = false;
+        for (const auto ranks : rankCounts) {
+            for (const auto& strategy : strategies) {
+                const auto plus = strategy.find('+');
+                if (plus == std::string::npos || found) {
+                    continue;
+                }
+                const std::string arenas = strategy.substr(0, plus);
+                const std::string loader = strategy.substr(plus + 1);
+                const std::string named = runName(arenas, loader, ranks, 0);
+                const std::string prefix = named.substr(0, named.size() - 1); // without the "0"
+                const std::string digits = name.starts_with(prefix) ? name.substr(prefix.size()) : std::string();
+                if (digits.empty() || digits.size() > 3
+                    || !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+                    continue;
+                }
+                runs.push_back(SweepRun{name, arenas, loader, std::stoul(digits), entry.path(), {}, ranks});
+                found = true;
             }
-            const std::string arenas = strategy.substr(0, plus);
-            const std::string loader = strategy.substr(plus + 1);
-            const std::string prefix = arenas + "-" + loader + "-r";
-            const std::string digits = name.starts_with(prefix) ? name.substr(prefix.size()) : std::string();
-            if (digits.empty() || digits.size() > 3
-                || !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; })) {
-                continue;
-            }
-            runs.push_back(SweepRun{name, arenas, loader, std::stoul(digits), entry.path(), {}});
-            break;
         }
     }
-    const auto rank = [&](const SweepRun& run) {
+    const auto order = [&](const SweepRun& run) {
         const auto at = std::find(strategies.begin(), strategies.end(), run.arenas + "+" + run.loader);
-        return std::pair(run.repetition, at - strategies.begin());
+        const auto n = std::find(rankCounts.begin(), rankCounts.end(), run.ranks);
+        return std::make_tuple(run.repetition, n - rankCounts.begin(), at - strategies.begin());
     };
-    std::sort(runs.begin(), runs.end(), [&](const SweepRun& a, const SweepRun& b) { return rank(a) < rank(b); });
+    std::sort(runs.begin(), runs.end(), [&](const SweepRun& a, const SweepRun& b) { return order(a) < order(b); });
     return runs;
+}
+
+// --ranks "1,2,4": each a rank count this build can record and the global batch splits into.
+WorkloadResult<std::vector<std::uint64_t>> parseRanks(const SweepOptions& options) {
+    auto items = parseList(options.ranks, "--ranks");
+    if (!items) {
+        return fail(items.error());
+    }
+    std::vector<std::uint64_t> out;
+    for (const auto& item : *items) {
+        const bool digits = item.size() <= 4 && std::all_of(item.begin(), item.end(), [](char c) { return c >= '0' && c <= '9'; });
+        const std::uint64_t n = digits ? std::stoull(item) : 0;
+        if (n < 1 || n > 1024) {
+            return workloadError(ErrorCode::InvalidArgument, "\"" + item + "\" is not a rank count (1..1024)", "--ranks");
+        }
+        if (n > 1 && !haveStarpuMpi()) {
+            return workloadError(ErrorCode::InvalidArgument,
+                                 item + " ranks: this starscope was built against a StarPU without MPI "
+                                        "(scripts/build_starpu.sh builds it --enable-mpi)",
+                                 "--ranks");
+        }
+        if (options.record.batchSize % n != 0) {
+            return workloadError(ErrorCode::InvalidArgument,
+                                 item + " ranks: the batch of " + std::to_string(options.record.batchSize)
+                                     + " images is split between the ranks and must be a multiple of their number",
+                                 "--ranks");
+        }
+        out.push_back(n);
+    }
+    return out;
 }
 
 } // namespace
@@ -207,6 +245,12 @@ WorkloadResult<std::vector<std::string>> parseList(const std::string& text,
     }
 }
 
+std::string runName(const std::string& arenas, const std::string& loader, std::uint64_t ranks,
+                    std::size_t repetition) {
+    const std::string dimension = ranks == 1 ? std::string() : std::to_string(ranks) + "ranks-";
+    return arenas + "-" + loader + "-" + dimension + "r" + std::to_string(repetition);
+}
+
 WorkloadResult<SweepPlan> planSweep(const SweepOptions& options) {
     if (options.out.empty()) {
         return workloadError(ErrorCode::InvalidArgument, "missing: name the sweep folder", "--out");
@@ -222,6 +266,10 @@ WorkloadResult<SweepPlan> planSweep(const SweepOptions& options) {
     auto loaders = parseList(options.loaders, "--loaders");
     if (!loaders) {
         return fail(loaders.error());
+    }
+    auto rankCounts = parseRanks(options);
+    if (!rankCounts) {
+        return fail(rankCounts.error());
     }
     SweepPlan plan;
     std::error_code ec;
@@ -255,29 +303,32 @@ WorkloadResult<SweepPlan> planSweep(const SweepOptions& options) {
     // and each run folder are checked per run.
     std::string dataset;
     for (std::size_t rep = 0; rep < options.repeat; ++rep) {
-        for (const auto& a : *arenas) {
-            for (const auto& l : *loaders) {
-                SweepRun run{a + "-" + l + "-r" + std::to_string(rep), a, l, rep, {}, {}};
-                run.dir = plan.dir / run.name;
-                if (rep == 0) {
-                    RecordOptions record = options.record;
-                    record.arenas = a;
-                    record.loader = l;
-                    record.out = run.dir.string();
-                    record.force = true;
-                    auto checked = planRecord(record);
-                    if (!checked) {
-                        return fail(checked.error());
+        for (const auto ranks : *rankCounts) {
+            for (const auto& a : *arenas) {
+                for (const auto& l : *loaders) {
+                    SweepRun run{runName(a, l, ranks, rep), a, l, rep, {}, {}, ranks};
+                    run.dir = plan.dir / run.name;
+                    if (rep == 0 && ranks == rankCounts->front()) {
+                        RecordOptions record = options.record;
+                        record.arenas = a;
+                        record.loader = l;
+                        record.out = run.dir.string();
+                        record.force = true;
+                        auto checked = planRecord(record);
+                        if (!checked) {
+                            return fail(checked.error());
+                        }
+                        dataset = checked->datasetDir.string();
                     }
-                    dataset = checked->datasetDir.string();
+                    plan.runs.push_back(std::move(run));
                 }
-                plan.runs.push_back(std::move(run));
             }
         }
     }
+    plan.ranks = *rankCounts;
     plan.recordArgs = sharedRecordArgs(options.record, dataset);
     for (auto& run : plan.runs) {
-        run.args = {"starscope", "record", "--arenas", run.arenas, "--loader", run.loader};
+        run.args = {"starscope", "record", "--ranks", std::to_string(run.ranks), "--arenas", run.arenas, "--loader", run.loader};
         run.args.insert(run.args.end(), plan.recordArgs.begin(), plan.recordArgs.end());
         run.args.insert(run.args.end(), {"--out", run.dir.string(), "--force"});
     }
@@ -317,14 +368,19 @@ WorkloadResult<SweepOutcome> executeSweep(const SweepPlan& plan, std::ostream& l
     // The strategies in the order they were first asked for (`starscope compare` orders its
     // table by it and takes the first as the default baseline), those of earlier invocations
     // of this sweep included: the folder still holds their runs.
-    std::vector<std::string> strategies = tracer::run::sweepStrategies(plan.dir);
+    const auto earlier = tracer::run::readSweepRecord(plan.dir / kSweepJsonName);
+    std::vector<std::string> strategies = earlier ? earlier->strategies : std::vector<std::string>{};
+    std::vector<std::uint64_t> rankCounts = earlier ? earlier->ranks : std::vector<std::uint64_t>{};
     for (const auto& run : plan.runs) {
         const std::string name = run.arenas + "+" + run.loader;
         if (std::find(strategies.begin(), strategies.end(), name) == strategies.end()) {
             strategies.push_back(name);
         }
+        if (std::find(rankCounts.begin(), rankCounts.end(), run.ranks) == rankCounts.end()) {
+            rankCounts.push_back(run.ranks);
+        }
     }
-    const tracer::run::SweepRecord description{tracer::run::kSweepRecordVersion, plan.recordArgs, strategies};
+    const tracer::run::SweepRecord description{tracer::run::kSweepRecordVersion, plan.recordArgs, strategies, rankCounts};
     if (auto written = tracer::run::writeSweepRecord(plan.dir / kSweepJsonName, description); !written) {
         return workloadError(ErrorCode::Io, written.error().message, written.error().file);
     }
@@ -383,7 +439,7 @@ WorkloadResult<SweepOutcome> executeSweep(const SweepPlan& plan, std::ostream& l
     }
     // Runs of earlier invocations that this one did not ask for (fewer loaders, fewer
     // repetitions) stay in the summary: it covers every run the folder holds.
-    for (const auto& run : earlierRuns(plan, strategies)) {
+    for (const auto& run : earlierRuns(plan, strategies, rankCounts)) {
         outcome.rows.push_back(measureRun(run, outcome.rows.size(), SweepAction::Kept));
     }
     if (auto written = writeSummary(plan.dir, outcome.rows); !written) {

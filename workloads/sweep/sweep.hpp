@@ -1,5 +1,6 @@
 #pragma once
-// `starscope sweep`: records every arena x loader strategy, --repeat times, into one folder.
+// `starscope sweep`: records every arena x loader strategy on every rank count (--ranks),
+// --repeat times, into one folder.
 // planSweep() checks every option (each run goes through planRecord) and writes nothing;
 // executeSweep() records the runs in interleaved order (repetition 0 of every strategy, then
 // repetition 1, ...) so that machine drift spreads over all strategies, skips runs that an
@@ -14,6 +15,7 @@
 #include "workloads/record/record_plan.hpp"
 
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <iosfwd>
 #include <optional>
@@ -29,16 +31,18 @@ struct SweepOptions {
     std::size_t repeat = 1;
     std::string arenas = "single,double";
     std::string loaders = "naive,prefetch,advanced,double-prefetch";
+    std::string ranks = "1"; // StarPU-MPI rank counts, each run `record --ranks N`
     std::filesystem::path executable; // empty: this process's own executable
 };
 
 struct SweepRun {
-    std::string name; // "<arenas>-<loader>-r<k>"
+    std::string name; // runName()
     std::string arenas;
     std::string loader;
     std::size_t repetition = 0;
     std::filesystem::path dir;
     std::vector<std::string> args; // argv of the child, argv[0] included
+    std::uint64_t ranks = 1;
 };
 
 struct SweepPlan {
@@ -46,6 +50,7 @@ struct SweepPlan {
     std::filesystem::path executable;
     std::vector<std::string> recordArgs; // the options every run shares
     std::vector<SweepRun> runs;          // in recording order
+    std::vector<std::uint64_t> ranks;    // the rank counts asked for, in order
 };
 
 // What this invocation did with a run, as the summary says it.
@@ -83,6 +88,11 @@ struct SweepOutcome {
 // "a,b,c" -> {"a","b","c"}; empty items and repeated items are errors naming flag.
 WorkloadResult<std::vector<std::string>> parseList(const std::string& text,
                                                    const std::string& flag);
+
+// "<arenas>-<loader>-r<k>" on one rank (the name sweeps had before ranks were a dimension, so
+// that they resume), "<arenas>-<loader>-<N>ranks-r<k>" on N > 1.
+std::string runName(const std::string& arenas, const std::string& loader, std::uint64_t ranks,
+                    std::size_t repetition);
 
 WorkloadResult<SweepPlan> planSweep(const SweepOptions& options);
 

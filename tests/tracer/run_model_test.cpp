@@ -93,7 +93,7 @@ TEST(RunRecord, ReadsOlderFilesAndRefusesNewerOrBrokenOnes) {
 
 // sweep.json: one type, read and written here; the files sweeps wrote before it read.
 TEST(SweepRecordFile, RoundTripsAndRefusesWhatIsNoSweep) {
-    const SweepRecord record{kSweepRecordVersion, {"--epochs", "1", "--batches", "4"}, {"single+naive", "double+advanced"}};
+    const SweepRecord record{kSweepRecordVersion, {"--epochs", "1", "--batches", "4"}, {"single+naive", "double+advanced"}, {1, 2, 4}};
     auto back = parseSweepRecord(sweepRecordText(record), "s");
     ASSERT_TRUE(back) << back.error().describe();
     EXPECT_EQ(*back, record);
@@ -109,6 +109,7 @@ TEST(SweepRecordFile, RoundTripsAndRefusesWhatIsNoSweep) {
     ASSERT_TRUE(older) << older.error().describe();
     EXPECT_EQ(older->recordArgs, (std::vector<std::string>{"--epochs", "2"}));
     EXPECT_TRUE(older->strategies.empty());
+    EXPECT_EQ(older->ranks, (std::vector<std::uint64_t>{1})); // sweeps before --ranks recorded 1 rank
 
     const auto refused = [](const std::string& text, ErrorCode code, const std::string& words) {
         auto r = parseSweepRecord(text, "bad.json");
@@ -123,6 +124,9 @@ TEST(SweepRecordFile, RoundTripsAndRefusesWhatIsNoSweep) {
     refused(R"({"record_args": "--epochs 2"})", ErrorCode::Corrupt, "record_args is not an array of strings");
     refused(R"({"record_args": [], "strategies": [1]})", ErrorCode::Corrupt, "strategies");
     refused("[]", ErrorCode::Corrupt, "JSON");
+    refused(R"({"record_args": [], "ranks": [1, 0]})", ErrorCode::Corrupt, "ranks is not an array of rank counts");
+    refused(R"({"record_args": [], "ranks": []})", ErrorCode::Corrupt, "ranks is not an array of rank counts");
+    refused(R"({"record_args": [], "ranks": ["2"]})", ErrorCode::Corrupt, "ranks is not an array of rank counts");
     EXPECT_TRUE(sweepStrategies(dir / "nowhere").empty());
 }
 
@@ -270,6 +274,45 @@ TEST_F(RunFolders, MixedWorkloadsAreRefusedNamingTheDifferenceOrLabelledWhenAllo
     EXPECT_EQ(mixed->groups[2].name, "double+advanced");
     EXPECT_TRUE(mixed->groups[2].differences.empty());
     EXPECT_EQ(mixed->baseline, "single+naive");
+}
+
+// Runs that differ only by rank count are compared without --allow-mixed, one column per rank
+// count, with speedup and scaling efficiency against the 1-rank run's train time.
+TEST_F(RunFolders, RankCountsAreComparedNotAWorkloadDifference) {
+    RunRecord one = completed("single", "naive", 10);
+    one.trainTimeS = 4.0;
+    RunRecord two = one;
+    two.ranks = 2;
+    two.trainTimeS = 2.5;
+    const auto a = make("two", two);
+    const auto b = make("one", one);
+    EXPECT_TRUE(parameterDifferences(two, one, "one").empty());
+    auto c = compareRuns({input(a), input(b)}, {});
+    ASSERT_TRUE(c) << c.error().message;
+    EXPECT_TRUE(c->scaling);
+    ASSERT_EQ(c->groups.size(), 2U);
+    // The 1-rank column first, whatever the order given: it is the default baseline.
+    EXPECT_EQ(c->groups[0].name, "single+naive (1 rank)");
+    EXPECT_EQ(c->groups[0].ranks, 1U);
+    EXPECT_EQ(c->groups[1].name, "single+naive (2 ranks)");
+    EXPECT_EQ(c->groups[1].ranks, 2U);
+    EXPECT_EQ(c->baseline, "single+naive (1 rank)");
+    EXPECT_EQ(c->groups[1].aggregates.at("ranks").median, 2.0);
+    EXPECT_DOUBLE_EQ(c->groups[1].aggregates.at("speedup").median, 4.0 / 2.5);
+    EXPECT_DOUBLE_EQ(c->groups[1].aggregates.at("scaling_efficiency").median, 4.0 / 2.5 / 2);
+    EXPECT_DOUBLE_EQ(c->groups[0].aggregates.at("speedup").median, 1.0);
+    // The test trace is one process: no message between ranks, but its barriers have a share.
+    EXPECT_EQ(c->groups[1].reasons.at("communication_share"), "one rank: no message between ranks");
+    const auto& share = c->groups[0].aggregates.at("barrier_share").median;
+    EXPECT_DOUBLE_EQ(share, c->groups[0].aggregates.at("barrier_total_ns").median
+                                / c->groups[0].aggregates.at("makespan_ns").median);
+
+    // Without a 1-rank run there is nothing to scale against, and the reason says so.
+    auto alone = compareRuns({input(a)}, {});
+    ASSERT_TRUE(alone) << alone.error().message;
+    EXPECT_FALSE(alone->scaling);
+    EXPECT_EQ(alone->groups[0].name, "single+naive");
+    EXPECT_EQ(alone->groups[0].reasons.at("speedup"), kNoScalingReference);
 }
 
 TEST_F(RunFolders, SameRunTwiceCountsOnceAndABrokenRecordNeverBecomesTheBaseline) {

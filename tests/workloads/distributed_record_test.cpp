@@ -6,6 +6,7 @@
 
 #include "tests/support/test_support.hpp"
 #include "tests/workloads/run_folder.hpp"
+#include "tests/workloads/starpu_mpi.hpp"
 
 #include <chrono>
 #include <csignal>
@@ -24,26 +25,6 @@ using namespace starscope::workloads::testing;
 extern char** environ;
 
 namespace {
-
-// Skips without StarPU-MPI, but fails in CI, whose StarPU is built with it.
-#define REQUIRE_STARPU_MPI()                                                                       \
-    do {                                                                                           \
-        if (!kHaveStarpuMpi) {                                                                     \
-            const char* ci = std::getenv("CI");                                                    \
-            if (ci != nullptr && std::string(ci) == "true") {                                      \
-                FAIL() << "StarPU was built without MPI: scripts/build_starpu.sh builds it "       \
-                          "--enable-mpi";                                                          \
-            }                                                                                      \
-            GTEST_SKIP() << "StarPU was built without MPI (no starpumpi pkg-config module in "     \
-                            "its prefix): multi-rank record is not available";                     \
-        }                                                                                          \
-    } while (false)
-
-#ifdef STARSCOPE_HAVE_STARPU_MPI
-constexpr bool kHaveStarpuMpi = true;
-#else
-constexpr bool kHaveStarpuMpi = false;
-#endif
 
 // Open MPI refuses root without these, and mpirun run directly needs them too.
 const std::string kMpiEnvironment = "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 ";

@@ -92,40 +92,46 @@ std::string groupName(const std::string& strategy, std::optional<std::uint64_t> 
     return out + "]";
 }
 
-// Speedup and scaling efficiency of every run against the median train time of the 1-rank
-// runs of its strategy and parameters. Train time, not wall time: the wall time includes the
-// evaluation, which only rank 0 does, and does not shrink with more ranks.
-void fillScaling(std::vector<CompareGroup>& groups) {
-    for (auto& g : groups) {
-        const auto one = std::find_if(groups.begin(), groups.end(), [&](const CompareGroup& o) {
-            return o.ranks == 1 && o.strategy == g.strategy && o.differences == g.differences;
-        });
-        if (one == groups.end()) {
-            continue; // the runs keep measureRun's reason, kNoScalingReference
-        }
-        std::vector<double> times;
-        for (const auto& r : one->runs) {
-            if (r.record && r.record->trainTimeS && *r.record->trainTimeS > 0) {
-                times.push_back(*r.record->trainTimeS);
-            }
-        }
-        for (auto& r : g.runs) {
-            const auto mine = r.record ? r.record->trainTimeS : std::nullopt;
-            if (times.empty() || !mine || *mine <= 0) {
-                const std::string why = times.empty() ? "the 1-rank runs of this strategy have no train time in run.json"
-                                                      : "run.json has no train time";
-                r.speedup = RunFigure::unavailable(why);
-                r.scalingEfficiency = RunFigure::unavailable(why);
-                continue;
-            }
-            const double speedup = aggregate(times).median / *mine;
-            r.speedup = RunFigure::known(speedup);
-            r.scalingEfficiency = RunFigure::known(speedup / static_cast<double>(g.ranks));
-        }
-    }
+std::uint64_t ranksOf(const RunFigures& f) {
+    return f.ranks.value ? static_cast<std::uint64_t>(*f.ranks.value) : std::uint64_t{1};
 }
 
 } // namespace
+
+bool fillScaling(const std::vector<RunFigures*>& runs) {
+    if (std::all_of(runs.begin(), runs.end(), [&](const RunFigures* r) { return ranksOf(*r) == ranksOf(*runs.front()); })) {
+        return false;
+    }
+    for (RunFigures* r : runs) {
+        bool reference = false;
+        std::vector<double> times;
+        for (const RunFigures* one : runs) {
+            if (ranksOf(*one) != 1 || one->strategy != r->strategy
+                || (one->record && r->record && !parameterDifferences(*r->record, *one->record, {}).empty())) {
+                continue;
+            }
+            reference = true;
+            if (one->record && one->record->trainTimeS && *one->record->trainTimeS > 0) {
+                times.push_back(*one->record->trainTimeS);
+            }
+        }
+        if (!reference) {
+            continue; // measureRun's reason, kNoScalingReference, stays
+        }
+        const auto mine = r->record ? r->record->trainTimeS : std::nullopt;
+        if (times.empty() || !mine || *mine <= 0) {
+            const std::string why = times.empty() ? "the 1-rank runs of this strategy have no train time in run.json"
+                                                  : "run.json has no train time";
+            r->speedup = RunFigure::unavailable(why);
+            r->scalingEfficiency = RunFigure::unavailable(why);
+            continue;
+        }
+        const double speedup = aggregate(times).median / *mine;
+        r->speedup = RunFigure::known(speedup);
+        r->scalingEfficiency = RunFigure::known(speedup / static_cast<double>(ranksOf(*r)));
+    }
+    return true;
+}
 
 TraceResult<Comparison> compareRuns(std::vector<CompareInput> inputs, const CompareOptions& options) {
     Comparison out;
@@ -156,9 +162,6 @@ TraceResult<Comparison> compareRuns(std::vector<CompareInput> inputs, const Comp
     if (runs.empty()) {
         return fail(invalid("no completed run to compare"));
     }
-    const auto ranksOf = [](const RunFigures& f) {
-        return f.ranks.value ? static_cast<std::uint64_t>(*f.ranks.value) : std::uint64_t{1};
-    };
     // Strategies in sweep.json's order, then as given, each by rank count; runs without a
     // record last.
     const auto rank = [&](const CompareInput& in) {
@@ -179,8 +182,11 @@ TraceResult<Comparison> compareRuns(std::vector<CompareInput> inputs, const Comp
             break;
         }
     }
-    out.scaling = std::any_of(runs.begin(), runs.end(),
-                              [&](const auto& r) { return ranksOf(r.figures) != ranksOf(runs.front().figures); });
+    std::vector<RunFigures*> all;
+    for (auto& r : runs) {
+        all.push_back(&r.figures);
+    }
+    out.scaling = fillScaling(all);
     for (const auto& r : runs) {
         std::vector<std::string> differences;
         if (reference && r.figures.record) {
@@ -202,9 +208,6 @@ TraceResult<Comparison> compareRuns(std::vector<CompareInput> inputs, const Comp
             group = out.groups.end() - 1;
         }
         group->runs.push_back(r.figures);
-    }
-    if (out.scaling) {
-        fillScaling(out.groups);
     }
     out.baseline = out.groups.front().name;
     if (!options.baseline.empty()) {

@@ -38,6 +38,13 @@ Aggregate aggregate(std::vector<double> values);
 // (value - baseline) / |baseline|; nullopt for a zero baseline.
 std::optional<double> delta(double value, double baseline);
 
+// When the runs differ by rank count: fills every run's speedup and scaling efficiency against
+// the median train time of the 1-rank runs of its strategy and workload among them (train
+// time, not wall time: the wall time includes the evaluation, which only rank 0 does), and
+// returns true. Leaves them as they are (n/a, kNoScalingReference) and returns false when
+// every run has the same rank count. compareRuns and sweep's summary both fill through it.
+bool fillScaling(const std::vector<RunFigures*>& runs);
+
 struct CompareInput {
     RunFigures figures;
     bool named = true; // named by the user, rather than found inside a sweep folder

@@ -3,6 +3,7 @@
 #include "workloads/record/folder_lock.hpp"
 #include "workloads/record/rank_group.hpp"
 #include "workloads/sweep/sweep_summary.hpp"
+#include "tracer/run/run_comparison.hpp"
 #include "tracer/run/run_folder.hpp"
 #include "tracer/run/run_record.hpp"
 #include "tracer/run/sweep_record.hpp"
@@ -442,6 +443,14 @@ WorkloadResult<SweepOutcome> executeSweep(const SweepPlan& plan, std::ostream& l
     for (const auto& run : earlierRuns(plan, strategies, rankCounts)) {
         outcome.rows.push_back(measureRun(run, outcome.rows.size(), SweepAction::Kept));
     }
+    // Speedup and scaling efficiency against the 1-rank runs, as `starscope compare` gives them.
+    std::vector<tracer::run::RunFigures*> figures;
+    for (auto& row : outcome.rows) {
+        if (row.figures) {
+            figures.push_back(&*row.figures);
+        }
+    }
+    tracer::run::fillScaling(figures);
     if (auto written = writeSummary(plan.dir, outcome.rows); !written) {
         return fail(written.error());
     }

@@ -127,6 +127,21 @@ TEST_F(SweepRanks, RecordsEveryRankCountWithASummaryAndResumes) {
     EXPECT_NE(rerun.find("[2/2] skip " + kTwo + " (completed)"), std::string::npos) << rerun;
     EXPECT_NE(rerun.find("0 recorded, 2 skipped"), std::string::npos) << rerun;
 
+    // Resumed on 1 rank only: the 2-rank run of the earlier invocation stays in the summary,
+    // and sweep.json keeps both rank counts.
+    const auto fewer = *s_dir / "fewer.log";
+    std::string oneRank = kSmall;
+    oneRank.replace(oneRank.find("--ranks 1,2"), 11, "--ranks 1");
+    ASSERT_EQ(runStarscope("sweep --out '" + sweepDir().string() + "' " + oneRank, fewer), 0) << readFile(fewer);
+    EXPECT_NE(readFile(fewer).find("[1/1] skip " + kOne + " (completed)"), std::string::npos) << readFile(fewer);
+    const json kept = readJson(sweepDir() / "summary.json");
+    ASSERT_EQ(kept.at("runs").size(), 2U) << kept.dump(2);
+    ASSERT_TRUE(summaryRow(kept, kTwo)) << kept.dump(2);
+    EXPECT_EQ(summaryRow(kept, kTwo)->at("action"), "kept");
+    EXPECT_EQ(summaryRow(kept, kTwo)->at("ranks"), 2.0);
+    EXPECT_EQ(summaryRow(kept, kTwo)->at("speedup"), summaryRow(summary, kTwo)->at("speedup"));
+    EXPECT_EQ(readJson(sweepDir() / "sweep.json").at("ranks"), json::array({1, 2}));
+
     // Bad rank counts fail before anything records.
     const auto bad = *s_dir / "bad.log";
     EXPECT_EQ(runStarscope("sweep --out '" + (*s_dir / "bad").string() + "' --ranks 1,0 --batches 2", bad), 2);

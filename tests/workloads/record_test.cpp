@@ -25,31 +25,6 @@ std::string record(const std::string& args) {
     return std::string("'") + STARSCOPE_BINARY + "' record " + args;
 }
 
-// User + system CPU time of a process so far, from /proc/<pid>/stat.
-// Field n (1-based, as in proc(5)) of /proc/PID/stat; 0 when the process is gone.
-double statField(pid_t pid, int n) {
-    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-    std::string text;
-    std::getline(stat, text);
-    const auto close = text.rfind(')');
-    if (close == std::string::npos) {
-        return 0.0;
-    }
-    std::istringstream fields(text.substr(close + 2));
-    std::string field;
-    // Fields after the command name start with field 3 (state).
-    for (int i = 3; i <= n && fields >> field; ++i) {
-        if (i == n) {
-            return std::stod(field);
-        }
-    }
-    return 0.0;
-}
-
-double cpuSeconds(pid_t pid) {
-    return (statField(pid, 14) + statField(pid, 15)) / static_cast<double>(::sysconf(_SC_CLK_TCK));
-}
-
 int threadCount(pid_t pid) {
     return static_cast<int>(statField(pid, 20));
 }

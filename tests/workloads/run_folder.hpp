@@ -16,8 +16,10 @@ extern "C" {
 #include <spawn.h>
 #include <unistd.h>
 
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -45,8 +47,10 @@ inline pid_t spawnLogged(std::vector<std::string> args, const std::string& logPa
     return pid;
 }
 
-// Events libfxt reads from the trace, or -1 when it cannot open it.
-inline long fxtEventCount(const std::filesystem::path& file) {
+// Events libfxt reads from the trace whose code lies in [firstCode, lastCode] (by default every
+// event), or -1 when it cannot open it.
+inline long fxtEventCount(const std::filesystem::path& file, std::uint64_t firstCode = 0,
+                          std::uint64_t lastCode = UINT64_MAX) {
     fxt_t fxt = fxt_open(file.c_str());
     if (fxt == nullptr) {
         return -1;
@@ -55,11 +59,38 @@ inline long fxtEventCount(const std::filesystem::path& file) {
     fxt_ev event{};
     long events = 0;
     while (fxt_next_ev(block, FXT_EV_TYPE_64, &event) == FXT_EV_OK) {
-        ++events;
+        if (event.ev64.code >= firstCode && event.ev64.code <= lastCode) {
+            ++events;
+        }
     }
     fxt_blockev_leave(block);
     fxt_close(fxt);
     return events;
+}
+
+// Field n (1-based, as in proc(5)) of /proc/PID/stat; 0 when the process is gone.
+inline double statField(pid_t pid, int n) {
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+    std::string text;
+    std::getline(stat, text);
+    const auto close = text.rfind(')');
+    if (close == std::string::npos) {
+        return 0.0;
+    }
+    std::istringstream fields(text.substr(close + 2));
+    std::string field;
+    // Fields after the command name start with field 3 (state).
+    for (int i = 3; i <= n && fields >> field; ++i) {
+        if (i == n) {
+            return std::stod(field);
+        }
+    }
+    return 0.0;
+}
+
+// User + system CPU time of a process so far.
+inline double cpuSeconds(pid_t pid) {
+    return (statField(pid, 14) + statField(pid, 15)) / static_cast<double>(::sysconf(_SC_CLK_TCK));
 }
 
 inline nlohmann::json readJson(const std::filesystem::path& file) {

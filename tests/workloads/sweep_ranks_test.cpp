@@ -38,6 +38,7 @@ protected:
         if (!kHaveStarpuMpi) {
             return;
         }
+        ignoreOpenMpiLeaksUnderAsan();
         s_dir = new TempDir;
         s_code = runStarscope("sweep --out '" + sweepDir().string() + "' " + kSmall, *s_dir / "sweep.log");
     }

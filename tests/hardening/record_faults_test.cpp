@@ -84,19 +84,6 @@ std::vector<std::string> longRecordArgs(const fs::path& out) {
             "--train-images", "20000", "--test-images", "100"};
 }
 
-// Starts a six-epoch record into run and returns once its folder exists and training has
-// started, seconds before it ends.
-pid_t spawnTrainingUnderWay(const fs::path& run, const fs::path& logDir) {
-    auto args = recordArgs(run);
-    args[4] = "6";
-    const pid_t pid = spawnStarscope(args, logDir);
-    for (int i = 0; i < 200 && !fs::exists(run); ++i) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(300));
-    return pid;
-}
-
 // Case 0 interrupts at once, while record still checks its input and loads the dataset (slow
 // under sanitizers); the others at random points once the run folder exists, i.e. once record
 // has started writing and handles Ctrl-C itself.
@@ -182,18 +169,6 @@ TEST(RecordFaults, SigkillLeavesARunWhoseReaderNamesTheMissingTrace) {
     }
 }
 
-TEST(RecordFaults, OutputFolderRemovedMidRunIsReported) {
-    TempDir dir;
-    const auto run = dir / "run";
-    const pid_t pid = spawnTrainingUnderWay(run, dir.path());
-    fs::remove_all(run);
-    const Exit exit = waitFor(pid);
-    const auto stderrText = starscope::testing::readFile(dir / "stderr.txt");
-    ASSERT_FALSE(exit.signalled) << "killed by signal " << exit.code << "\n" << stderrText;
-    EXPECT_NE(exit.code, 0);
-    EXPECT_NE(stderrText.find(run.string()), std::string::npos) << stderrText;
-}
-
 // A run long enough (twenty epochs of a thousand images) that signals sent once its folder is
 // locked and StarPU's workers run land before it ends; the run stops at the next batch boundary, so it costs little.
 pid_t spawnLongRun(const fs::path& run, const fs::path& logDir) {
@@ -210,6 +185,18 @@ pid_t spawnLongRun(const fs::path& run, const fs::path& logDir) {
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
     return pid;
+}
+
+TEST(RecordFaults, OutputFolderRemovedMidRunIsReported) {
+    TempDir dir;
+    const auto run = dir / "run";
+    const pid_t pid = spawnLongRun(run, dir.path());
+    fs::remove_all(run);
+    const Exit exit = waitFor(pid);
+    const auto stderrText = starscope::testing::readFile(dir / "stderr.txt");
+    ASSERT_FALSE(exit.signalled) << "killed by signal " << exit.code << "\n" << stderrText;
+    EXPECT_NE(exit.code, 0);
+    EXPECT_NE(stderrText.find(run.string()), std::string::npos) << stderrText;
 }
 
 // Whether pid has ended, without reaping it (waitFor still collects its exit status). A process

@@ -228,11 +228,11 @@ TEST(Sweep, CtrlCStopsAfterTheCurrentRun) {
     const std::string logPath = (dir / "log.txt").string();
     std::vector<std::string> args{
         STARSCOPE_BINARY, "sweep", "--out",     out.string(), "--arenas",      "single,double",
-        "--loaders",      "naive", "--batches", "2",          "--batch-size",  "32",
+        "--loaders",      "naive", "--batches", "600",        "--batch-size",  "32",
         "--chunk",        "16",    "--workers", "2",          "--test-images", "100"};
     const pid_t pid = spawnLogged(args, logPath);
     ASSERT_GT(pid, 0) << args[0];
-    // Ctrl-C once the first run has started.
+    // Ctrl-C once the first run has started (600 batches: it lasts well beyond the 50 ms poll).
     for (int i = 0; i < 600 && recorded(readFile(logPath)).empty(); ++i) {
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
@@ -251,7 +251,9 @@ TEST(Sweep, CtrlCStopsAfterTheCurrentRun) {
     EXPECT_EQ(summary["runs"][1]["status"], "not run");
 
     const auto log = dir / "resume.txt";
-    ASSERT_EQ(sweep(out, kTiny, log), 0) << readFile(log);
+    const std::string sameOptions = "--arenas single,double --loaders naive --batches 600 --batch-size 32 "
+                                    "--chunk 16 --workers 2 --test-images 100";
+    ASSERT_EQ(sweep(out, sameOptions, log), 0) << readFile(log);
     EXPECT_EQ(skipped(readFile(log)), std::vector<std::string>{"single-naive-r0"});
     EXPECT_EQ(recorded(readFile(log)), std::vector<std::string>{"double-naive-r0"});
 }

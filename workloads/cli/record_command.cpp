@@ -94,7 +94,7 @@ void printSummary(std::ostream& out, const RecordPlan& plan, const RecordOutcome
             << plan.train.batchSize << " images per rank and batch\n";
         for (const auto& rank : record.ranks) {
             out << "  rank " << std::left << std::setw(9) << rank.rank << std::right << rank.host
-                << ", " << rank.status << ", " << rank.batches << " batches, " << std::fixed
+                << ", " << tracer::run::statusName(rank.status) << ", " << rank.batches << " batches, " << std::fixed
                 << std::setprecision(2) << rank.wallSeconds << " s, weights in "
                 << rank.weightsFile << "\n";
         }

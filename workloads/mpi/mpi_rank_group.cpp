@@ -87,7 +87,7 @@ public:
 
     std::vector<RankFigures> gather(const RankFigures& mine) override {
         nlohmann::json json{{"rank", mine.rank},         {"host", mine.host},
-                            {"status", mine.status},     {"error", mine.error},
+                            {"status", std::string(tracer::run::statusName(mine.status))},     {"error", mine.error},
                             {"wall_s", mine.wallSeconds},
                             {"batches", mine.batches},   {"weights", mine.weightsFile}};
         if (mine.tasksExecuted) {
@@ -116,7 +116,8 @@ public:
             RankFigures f;
             f.rank = parsed.at("rank").get<int>();
             f.host = parsed.at("host").get<std::string>();
-            f.status = parsed.at("status").get<std::string>();
+            f.status = tracer::run::parseStatus(parsed.at("status").get<std::string>())
+                           .value_or(tracer::run::RunStatus::Failed);
             f.error = parsed.at("error").get<std::string>();
             f.wallSeconds = parsed.at("wall_s").get<double>();
             f.batches = parsed.at("batches").get<std::size_t>();

@@ -4,6 +4,7 @@
 // StarPU through StarPU-MPI, writes its own prof file into the run folder (StarPU-MPI names it
 // prof_file_USER_RANK) and its weight checksums, and reports its figures to rank 0.
 
+#include "tracer/run/run_status.hpp"
 #include "workloads/error.hpp"
 #include "workloads/record/record_plan.hpp"
 #include "workloads/train/step_exchange.hpp"
@@ -21,7 +22,7 @@ namespace starscope::workloads {
 struct RankFigures {
     int rank = 0;
     std::string host;
-    std::string status; // tracer::run::statusName of how this rank's part ended
+    tracer::run::RunStatus status = tracer::run::RunStatus::Failed; // how this rank's part ended
     std::string error;  // why, when failed
     double wallSeconds = 0.0;
     std::size_t batches = 0;

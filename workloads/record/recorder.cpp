@@ -305,7 +305,7 @@ RankFigures rankFigures(int rank, const RecordedRun& record) {
     char host[256] = {};
     ::gethostname(host, sizeof host - 1);
     figures.host = host;
-    figures.status = std::string(tracer::run::statusName(record.status));
+    figures.status = record.status;
     figures.error = record.error;
     figures.wallSeconds = record.wallSeconds;
     figures.tasksExecuted = record.tasksExecuted;
@@ -325,8 +325,7 @@ RankFigures rankFigures(int rank, const RecordedRun& record) {
 // agree on the batch, so all of them did).
 void mergeRankStatus(RecordedRun& record) {
     for (const auto& rank : record.ranks) {
-        const auto status = tracer::run::parseStatus(rank.status).value_or(RunStatus::Failed);
-        if (status == RunStatus::Failed && record.status != RunStatus::Failed) {
+        if (rank.status == RunStatus::Failed && record.status != RunStatus::Failed) {
             record.status = RunStatus::Failed;
             record.error = "rank " + std::to_string(rank.rank) + " on " + rank.host + " failed: "
                            + rank.error;

@@ -37,7 +37,8 @@ WorkloadResult<Done> planRank(RecordPlan& plan, int rank, int size) {
                                  + " images per batch but too few training images for one batch",
                              "--train-images");
     }
-    return Done{};
+    // The FxT buffer of this rank: its share of the tasks and its messages, not the job's.
+    return sizeTrace(plan);
 }
 
 std::string weightsFileName(int rank) { return "weights_rank_" + std::to_string(rank) + ".txt"; }

@@ -64,7 +64,8 @@ WorkloadResult<std::unique_ptr<RankGroup>> joinRankGroup();
 // Turns a plan into rank `rank`'s part of a data-parallel run of `size` ranks: the global batch
 // (--batch-size) is split evenly between the ranks, so one step of the job is one step of a
 // single process on the same batch; each rank trains on its shard of the training images;
-// rank 0 alone evaluates (the weights are the same on every rank).
+// rank 0 alone evaluates (the weights are the same on every rank). The FxT buffer is sized
+// again for what this rank writes (sizeTrace).
 WorkloadResult<Done> planRank(RecordPlan& plan, int rank, int size);
 
 // Weight checksums' file name of a rank: "weights_rank_R.txt".

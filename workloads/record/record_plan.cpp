@@ -264,10 +264,49 @@ const char* settingSourceName(SettingSource source) {
     return "default";
 }
 
-std::uint64_t traceBufferMbFor(std::uint64_t tasks) {
+std::uint64_t traceBufferMbFor(std::uint64_t traceBytes) {
     const std::uint64_t mib = std::uint64_t{1} << 20;
-    const std::uint64_t bytes = tasks * kTraceBytesPerTask;
-    return std::min(kTraceMaxMb, kTraceBaseMb + (bytes + mib - 1) / mib);
+    const std::uint64_t half = (traceBytes / 2 + mib - 1) / mib;
+    return std::clamp(half, kTraceMinMb, kTraceMaxMb);
+}
+
+WorkloadResult<Done> sizeTrace(RecordPlan& plan) {
+    const auto& train = plan.train;
+    const std::uint64_t chunks = (train.batchSize + train.chunk - 1) / train.chunk;
+    const std::uint64_t batches = plan.options.epochs * plan.batchesPerEpoch;
+    const std::size_t testImages =
+        plan.options.testImages == 0
+            ? plan.dataset->test().count()
+            : std::min<std::size_t>(plan.options.testImages, plan.dataset->test().count());
+    const std::uint64_t evalTasks =
+        train.evaluate ? 3 * ((testImages + train.evalChunk - 1) / train.evalChunk) : 0;
+    // Under StarPU-MPI (train.shardCount ranks) every rank checksums its parameters after each
+    // batch; rank 0 averages each parameter and exchanges it with every other rank (a receive
+    // and a send per rank), the others send theirs and receive the average (param_exchange.cpp).
+    const std::uint64_t ranks = std::max<std::size_t>(train.shardCount, 1);
+    const std::uint64_t params = 2;
+    std::uint64_t exchangeTasks = 0;
+    std::uint64_t messages = 0;
+    if (ranks > 1) {
+        const bool root = train.shardIndex == 0;
+        exchangeTasks = batches * (root ? params + 1 : 1);
+        messages = batches * params * 2 * (root ? ranks - 1 : 1);
+    }
+    plan.estimatedTasks = batches * (6 * chunks + 3) + exchangeTasks + evalTasks + 4 * plan.workers;
+    plan.estimatedMessages = messages;
+    plan.expectedTraceBytes = plan.estimatedTasks * kTraceBytesPerTask + messages * kTraceBytesPerMessage;
+    plan.traceBufferMb = 0;
+    plan.traceBufferSource = SettingSource::Default;
+    if (plan.trace.value) {
+        auto userBuffer = userTraceBuffer();
+        if (!userBuffer) {
+            return fail(userBuffer.error());
+        }
+        plan.traceBufferMb = userBuffer->value_or(traceBufferMbFor(plan.expectedTraceBytes));
+        plan.traceBufferSource = *userBuffer ? SettingSource::Environment : SettingSource::Default;
+    }
+    plan.environment = starpuEnvironment(plan);
+    return Done{};
 }
 
 std::string settingOrigin(SettingSource source, const std::string& variable) {
@@ -404,23 +443,9 @@ WorkloadResult<RecordPlan> planRecord(const RecordOptions& options) {
                              "STARPU_FXT_PREFIX");
     }
 
-    const std::uint64_t chunks = (options.batchSize + plan.options.chunk - 1) / plan.options.chunk;
-    const std::size_t testImages =
-        options.testImages == 0
-            ? plan.dataset->test().count()
-            : std::min<std::size_t>(options.testImages, plan.dataset->test().count());
-    plan.estimatedTasks = options.epochs * plan.batchesPerEpoch * (6 * chunks + 3)
-                          + 3 * ((testImages + plan.train.evalChunk - 1) / plan.train.evalChunk)
-                          + 4 * plan.workers;
-    if (plan.trace.value) {
-        auto userBuffer = userTraceBuffer();
-        if (!userBuffer) {
-            return fail(userBuffer.error());
-        }
-        plan.traceBufferMb = userBuffer->value_or(traceBufferMbFor(plan.estimatedTasks));
-        plan.traceBufferSource = *userBuffer ? SettingSource::Environment : SettingSource::Default;
+    if (auto sized = sizeTrace(plan); !sized) {
+        return fail(sized.error());
     }
-    plan.environment = starpuEnvironment(plan);
     return plan;
 }
 

@@ -95,6 +95,10 @@ struct RecordPlan {
     // refused: every reader opens the run folder, so the trace must be written there).
     SettingSource outSource = SettingSource::Option;
     std::uint64_t estimatedTasks = 0;
+    // StarPU-MPI messages this process sends or receives (0 for a single process), and the FxT
+    // bytes expected from its tasks and messages, which size the buffer.
+    std::uint64_t estimatedMessages = 0;
+    std::uint64_t expectedTraceBytes = 0;
     // Whether FxT records: --no-trace > STARPU_FXT_TRACE > on.
     StarpuSetting<bool> trace;
     // FxT's buffer in MiB (STARPU_TRACE_BUFFER_SIZE > sized from the estimated tasks); 0 when
@@ -109,16 +113,29 @@ struct RecordPlan {
 
 // FxT bytes per task of the CNN, measured on recorded runs (2.65-2.77 KB, no fixed part to
 // speak of; workloads/README.md has the figures), and a little room for the workers' start.
-// FxT keeps about twice its buffer resident from start-up on, so the buffer is the trace
-// expected, without headroom: a run that writes more makes FxT write the full buffer to the
-// prof file and go on (StarPU says so on stderr), which costs that write, never events.
 inline constexpr std::uint64_t kTraceBytesPerTask = 2800;
-inline constexpr std::uint64_t kTraceBaseMb = 1;
-// Beyond this a long run flushes rather than keeping gigabytes resident.
-inline constexpr std::uint64_t kTraceMaxMb = 1024;
+// What a StarPU-MPI message adds to its rank's trace (submission, posting, completion and the
+// tests in between, on both ends); workloads/README.md has the measure. An estimate short of
+// the truth costs a flush, never events.
+inline constexpr std::uint64_t kTraceBytesPerMessage = 1024;
+// libfxt mallocs two buffers of STARPU_TRACE_BUFFER_SIZE and memsets both when StarPU starts,
+// so tracing keeps twice the buffer resident for the whole run; when a buffer is full, the
+// thread that filled it writes it to the prof file while the others go on in the second one
+// (StarPU says so on stderr), and the trace stays whole. Half the trace expected, then, keeps
+// FxT's memory at about the trace written (at most, for runs whose trace reaches the cap) for
+// one write during the run.
+inline constexpr std::uint64_t kTraceMinMb = 1;
+// Longer runs write their trace in several parts of this size rather than keeping it resident.
+inline constexpr std::uint64_t kTraceMaxMb = 64;
 
-// The buffer, in MiB, for a run of `tasks` tasks.
-std::uint64_t traceBufferMbFor(std::uint64_t tasks);
+// The buffer, in MiB, for a run expected to write `traceBytes` of FxT events.
+std::uint64_t traceBufferMbFor(std::uint64_t traceBytes);
+
+// The tasks the plan's process submits (its rank's share under StarPU-MPI), the StarPU-MPI
+// messages it sends or receives, and the FxT bytes expected from both; then the buffer (the
+// user's STARPU_TRACE_BUFFER_SIZE wins) and StarPU's environment. planRecord calls it, and
+// planRank again once the plan is a rank's.
+WorkloadResult<Done> sizeTrace(RecordPlan& plan);
 
 // StarPU builds the trace file name in a 128-byte buffer: "<prefix>/prof_file_<user>_<id>".
 inline constexpr std::size_t kStarpuTracePathMax = 128;

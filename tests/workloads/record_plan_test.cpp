@@ -1,0 +1,146 @@
+// How record sizes StarPU's FxT buffer: from the trace a plan is expected to write, halved
+// (libfxt keeps two buffers), and for a StarPU-MPI rank from that rank's share of the job.
+
+#include "tests/support/test_support.hpp"
+#include "workloads/record/rank_group.hpp"
+#include "workloads/record/record_plan.hpp"
+
+#include <cstdlib>
+#include <gtest/gtest.h>
+#include <string>
+
+using namespace starscope::workloads;
+
+namespace {
+
+constexpr std::uint64_t kMiB = std::uint64_t{1} << 20;
+
+// The variables planRecord reads, unset for the test and put back after it.
+class RecordPlanTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        for (const char* name : kVariables) {
+            if (const char* value = std::getenv(name)) {
+                m_saved.emplace_back(name, value);
+            }
+            ::unsetenv(name);
+        }
+    }
+    void TearDown() override {
+        for (const char* name : kVariables) {
+            ::unsetenv(name);
+        }
+        for (const auto& [name, value] : m_saved) {
+            ::setenv(name.c_str(), value.c_str(), 1);
+        }
+    }
+
+    RecordOptions options(std::size_t batches) const {
+        RecordOptions o;
+        o.arenas = "double";
+        o.loader = "advanced";
+        o.batches = batches;
+        o.workers = 2;
+        o.testImages = 1000;
+        o.dataset = (starscope::testing::sourceDir() / "data" / "mnist").string();
+        o.out = (m_dir / "run").string();
+        return o;
+    }
+
+    static std::string environmentValue(const RecordPlan& plan, const std::string& name) {
+        for (const auto& variable : plan.environment) {
+            if (variable.name == name) {
+                return variable.value;
+            }
+        }
+        return "(not set)";
+    }
+
+private:
+    static constexpr const char* kVariables[] = {"STARPU_TRACE_BUFFER_SIZE", "STARPU_FXT_TRACE",
+                                                 "STARPU_FXT_PREFIX", "STARPU_NCPU",
+                                                 "STARPU_SCHED"};
+    std::vector<std::pair<std::string, std::string>> m_saved;
+    starscope::testing::TempDir m_dir;
+};
+
+TEST(TraceBufferSize, IsHalfTheTraceExpectedRoundedUpWithinItsBounds) {
+    EXPECT_EQ(traceBufferMbFor(0), kTraceMinMb);
+    EXPECT_EQ(traceBufferMbFor(kMiB), kTraceMinMb);
+    EXPECT_EQ(traceBufferMbFor(10 * kMiB), 5U);
+    EXPECT_EQ(traceBufferMbFor(10 * kMiB + 2), 6U);
+    EXPECT_EQ(traceBufferMbFor(40 * kMiB), 20U);
+    EXPECT_EQ(traceBufferMbFor(2 * kTraceMaxMb * kMiB), kTraceMaxMb);
+    EXPECT_EQ(traceBufferMbFor(std::uint64_t{400} << 30), kTraceMaxMb);
+}
+
+// FxT's two buffers together hold about the trace expected, never the whole trace twice.
+TEST_F(RecordPlanTest, ATracedRunsBufferComesFromItsTasksAndTwoBuffersHoldAboutItsTrace) {
+    auto plan = planRecord(options(200));
+    ASSERT_TRUE(plan) << plan.error().describe();
+    EXPECT_EQ(plan->estimatedMessages, 0U);
+    EXPECT_EQ(plan->expectedTraceBytes, plan->estimatedTasks * kTraceBytesPerTask);
+    // 200 batches of two chunks: 15 tasks each, then 60 evaluation tasks and 8 for the workers.
+    EXPECT_EQ(plan->estimatedTasks, 200U * 15 + 60 + 8);
+    EXPECT_EQ(plan->traceBufferMb, traceBufferMbFor(plan->expectedTraceBytes));
+    EXPECT_LE(2 * plan->traceBufferMb * kMiB, plan->expectedTraceBytes + 2 * kMiB);
+    EXPECT_GE(2 * plan->traceBufferMb * kMiB, plan->expectedTraceBytes);
+    EXPECT_EQ(environmentValue(*plan, "STARPU_TRACE_BUFFER_SIZE"),
+              std::to_string(plan->traceBufferMb));
+}
+
+TEST_F(RecordPlanTest, AnUntracedRunHasNoBufferAndTheUsersSizeWins) {
+    auto options = this->options(200);
+    options.noTrace = true;
+    auto plan = planRecord(options);
+    ASSERT_TRUE(plan) << plan.error().describe();
+    EXPECT_EQ(plan->traceBufferMb, 0U);
+    EXPECT_EQ(environmentValue(*plan, "STARPU_TRACE_BUFFER_SIZE"), "(not set)");
+
+    ::setenv("STARPU_TRACE_BUFFER_SIZE", "3", 1);
+    plan = planRecord(this->options(200));
+    ASSERT_TRUE(plan) << plan.error().describe();
+    EXPECT_EQ(plan->traceBufferMb, 3U);
+    ASSERT_TRUE(planRank(*plan, 1, 2));
+    EXPECT_EQ(plan->traceBufferMb, 3U);
+    EXPECT_EQ(plan->traceBufferSource, SettingSource::Environment);
+}
+
+// Each rank of a data-parallel run writes its share of the tasks and its own messages: its
+// buffer is sized for that, not for the whole job on every rank.
+TEST_F(RecordPlanTest, EachRanksBufferIsSizedForItsShareOfTheJob) {
+    const auto job = planRecord(options(800));
+    ASSERT_TRUE(job) << job.error().describe();
+    // 800 batches of 64 on one process: above 2 MB of trace, so the split shows in the buffer.
+    ASSERT_GT(job->traceBufferMb, 2U);
+
+    auto root = planRecord(options(800));
+    auto other = planRecord(options(800));
+    ASSERT_TRUE(root && other);
+    ASSERT_TRUE(planRank(*root, 0, 2));
+    ASSERT_TRUE(planRank(*other, 1, 2));
+    // A batch of 32 per rank is one chunk: 6 + 3 tasks, and a checksum; rank 0 also averages
+    // both parameters and evaluates. Rank 1 sends both and receives both averages per batch;
+    // rank 0 receives and sends both to its one peer.
+    EXPECT_EQ(other->estimatedTasks, 800U * (9 + 1) + 8);
+    EXPECT_EQ(root->estimatedTasks, 800U * (9 + 3) + 60 + 8);
+    EXPECT_EQ(other->estimatedMessages, 800U * 4);
+    EXPECT_EQ(root->estimatedMessages, 800U * 4);
+    EXPECT_EQ(other->expectedTraceBytes, other->estimatedTasks * kTraceBytesPerTask
+                                             + other->estimatedMessages * kTraceBytesPerMessage);
+    for (const auto* rank : {&*root, &*other}) {
+        EXPECT_LT(rank->estimatedTasks, job->estimatedTasks);
+        EXPECT_EQ(rank->traceBufferMb, traceBufferMbFor(rank->expectedTraceBytes));
+        EXPECT_LT(rank->traceBufferMb, job->traceBufferMb);
+        EXPECT_EQ(environmentValue(*rank, "STARPU_TRACE_BUFFER_SIZE"),
+                  std::to_string(rank->traceBufferMb));
+    }
+
+    // Four ranks: rank 0 exchanges with three peers, the others with rank 0 only.
+    auto root4 = planRecord(options(800));
+    ASSERT_TRUE(root4);
+    ASSERT_TRUE(planRank(*root4, 0, 4));
+    EXPECT_EQ(root4->estimatedMessages, 800U * 2 * 2 * 3);
+}
+
+} // namespace

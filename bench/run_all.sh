@@ -19,7 +19,14 @@
 # about 35 s for double+advanced and 70 s for single+naive, then the 10- and 5-epoch traces,
 # starpu_fxt_tool on the 10-epoch one and ViTE on the 5-epoch one) about 40 minutes.
 # Every figure is a wall time or a memory high-water mark of a whole process, so a loaded
-# machine makes them noisy: the ratios between runs of the same repetition hold up best.
+# machine makes them noisy: the ratios between runs of the same repetition hold up best, and
+# the tracing cost is also given in CPU time, which waiting for a core does not inflate.
+# The rows and what measures them: barrier share and area bound (`stats --json` of the traced
+# 1-epoch run), train time of both strategies (their untraced runs), tracing cost and record's
+# memory (bench/workloads/record_cost.sh, one repetition at a time between the others), stats
+# against starpu_fxt_tool, headless render against ViTE (bench/viewer/render_vs_vite.sh does
+# the same alone), the model's bytes per span (bench/tracer's starscope_tracer_bench --model)
+# and the viewer's resident memory once it has opened the biggest trace.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -91,13 +98,14 @@ record() {
 trace_bytes() { du -cb "$1"/prof_file_* | tail -n1 | cut -f1; }
 prof_of() { ls "$1"/prof_file_* | head -n1; }
 
-# 1-4. Double+advanced traced and untraced, single+naive untraced, alternating in each
-# repetition: barrier share and area bound (stats of the traced run), train time (the
-# untraced runs), tracing cost in wall time and peak memory (traced against untraced).
+# 1-5. Double+advanced traced and untraced (bench/workloads/record_cost.sh, one repetition at a
+# time), then single+naive untraced, alternating in each repetition: barrier share and area
+# bound (stats of the traced run), train time (the untraced runs), tracing cost in wall time
+# and peak memory (traced against untraced, with the trace written).
 for ((r = 1; r <= reps; ++r)); do
-  da="$work/da-traced-$r"; dn="$work/da-untraced-$r"; sn="$work/sn-untraced-$r"
-  record "$da" --arenas double --loader advanced "${batches1[@]}"
-  record "$dn" --arenas double --loader advanced --no-trace "${batches1[@]}"
+  "$root/bench/workloads/record_cost.sh" --build "$build" --keep "$work/cost" --rep "$r" --figures "$work/figures.tsv" \
+    -- --arenas double --loader advanced "${batches1[@]}" || die "record_cost failed"
+  da="$work/cost/traced-$r"; sn="$work/sn-untraced-$r"
   record "$sn" --arenas single --loader naive --no-trace "${batches1[@]}"
   "$starscope" stats --json "$da" > "$da.stats.json" 2> "$da.stats.log" || die "stats failed: $(cat "$da.stats.log")"
   python3 - "$da.stats.json" "$r" >> "$work/figures.tsv" <<'EOF'
@@ -106,19 +114,12 @@ s = json.load(open(sys.argv[1]))["summary"]
 print(f"barrier_share\t{sys.argv[2]}\t{s['barriers']['total_ns'] / s['makespan_ns']}")
 print(f"area_bound\t{sys.argv[2]}\t{s['area_bound_ns'] / s['makespan_ns']}")
 EOF
-  put train_da "$r" "$(json "$dn/run.json" train_time_s)"
   put train_sn "$r" "$(json "$sn/run.json" train_time_s)"
-  put wall_traced "$r" "$(json "$da/run.json" wall_time_s)"
-  put wall_untraced "$r" "$(json "$dn/run.json" wall_time_s)"
-  put rss_traced "$r" "$(maxrss_kb "$da.time")"
-  put rss_untraced "$r" "$(maxrss_kb "$dn.time")"
-  put trace_bytes "$r" "$(trace_bytes "$da")"
-  put buffer_mb "$r" "$(json "$da/run.json" starpu.fxt.buffer_size_mb)"
-  echo "repetition $r: $(grep -P "\t$r\t" "$work/figures.tsv" | awk '{printf "%s=%s ", $1, $3}')"
+  echo "repetition $r: $(grep -P "^(barrier_share|area_bound|train_sn)\t$r\t" "$work/figures.tsv" | awk '{printf "%s=%s ", $1, $3}')"
   # Keep the last traced run as the 1-epoch trace; the others only take space.
-  if [ "$r" -lt "$reps" ]; then rm -f "$da"/prof_file_* "$dn"/prof_file_* "$sn"/prof_file_*; fi
+  if [ "$r" -lt "$reps" ]; then rm -rf "$da"/prof_file_* "$work/cost/untraced-$r" "$sn"; fi
 done
-t1="$work/da-traced-$reps"
+t1="$work/cost/traced-$reps"
 
 echo "recording the long traces ..."
 t10="$work/long"
@@ -229,20 +230,23 @@ rows.append((f"double+advanced barrier share of makespan ({one}, {n} runs)",
              f"{pct(med('barrier_share'))} {rng('barrier_share', lambda x: f'{100 * x:.1f}')}", "<= 2 %"))
 rows.append(("double+advanced area bound / makespan",
              f"{med('area_bound'):.2f} {rng('area_bound', lambda x: f'{x:.2f}')}", ">= 0.9"))
-da, sn = runs["train_da"], runs["train_sn"]
+da, sn = runs["train_untraced"], runs["train_sn"]
 faster = sum(1 for r in da if da[r] < sn[r])
 rows.append(("double+advanced vs single+naive train time (untraced)",
-             f"{med('train_da'):.2f} s vs {med('train_sn'):.2f} s ({med('train_sn') / med('train_da'):.2f}x), "
+             f"{med('train_untraced'):.2f} s vs {med('train_sn'):.2f} s ({med('train_sn') / med('train_untraced'):.2f}x), "
              f"faster in {faster}/{len(da)} repetitions", "clearly faster, every repetition"))
+ratio = lambda key: med(f"{key}_traced") / med(f"{key}_untraced") - 1
 rows.append(("tracing cost, wall (record vs record --no-trace, same run)",
-             f"{100 * (med('wall_traced') / med('wall_untraced') - 1):+.1f} % ({med('wall_traced'):.2f} s vs "
-             f"{med('wall_untraced'):.2f} s)", "<= 5 %"))
+             f"{100 * ratio('process'):+.1f} % process ({med('process_traced'):.2f} s vs {med('process_untraced'):.2f} s), "
+             f"{100 * ratio('train'):+.1f} % train time, {100 * ratio('cpu'):+.1f} % CPU time", "<= 5 %"))
 mb = lambda kb: kb / 1024
 written = med("trace_bytes") / 2**20
-rows.append((f"`record` peak memory ({one}, {written:.1f} MB trace, {med('buffer_mb'):.0f} MB FxT buffer)",
-             f"{mb(med('rss_traced')):.0f} MB max RSS traced vs {mb(med('rss_untraced')):.0f} MB untraced: "
-             f"+{mb(med('rss_traced') - med('rss_untraced')):.0f} MB = "
-             f"{(med('rss_traced') - med('rss_untraced')) / 1024 / written:.2f}x the trace written",
+rows.append((f"`record` peak memory ({one}, {written:.1f} MB trace, {med('buffer_mb'):.0f} MB FxT buffer, "
+             f"{med('flushes'):.0f} flushes)",
+             f"{mb(med('anon_traced')):.0f} MB anon traced vs {mb(med('anon_untraced')):.0f} MB untraced = "
+             f"{mb(med('anon_traced')) / written:.2f}x the trace written; max RSS {mb(med('rss_traced')):.0f} MB vs "
+             f"{mb(med('rss_untraced')):.0f} MB (+{mb(med('rss_traced') - med('rss_untraced')):.0f} MB = "
+             f"{(med('rss_traced') - med('rss_untraced')) / 1024 / written:.2f}x)",
              "<= 2x the trace written"))
 cells = []
 for name in ("t1", "t10"):

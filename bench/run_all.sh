@@ -124,6 +124,9 @@ t1="$work/cost/traced-$reps"
 echo "recording the long traces ..."
 t10="$work/long"
 record "$t10" --arenas double --loader advanced "${long[@]}"
+put rss_t10 0 "$(maxrss_kb "$t10.time")"
+put trace_t10 0 "$(trace_bytes "$t10")"
+put buffer_t10 0 "$(json "$t10/run.json" starpu.fxt.buffer_size_mb)"
 t5=""
 if [ ${#mid[@]} -gt 0 ]; then
   t5="$work/mid"
@@ -248,6 +251,12 @@ rows.append((f"`record` peak memory ({one}, {written:.1f} MB trace, {med('buffer
              f"{mb(med('rss_untraced')):.0f} MB (+{mb(med('rss_traced') - med('rss_untraced')):.0f} MB = "
              f"{(med('rss_traced') - med('rss_untraced')) / 1024 / written:.2f}x)",
              "<= 2x the trace written"))
+if has("rss_t10", "trace_t10"):
+    long_mb = runs["trace_t10"][0] / 2**20
+    rows.append((f"`record` peak memory, {'10 epochs of 30 batches' if quick else '10 epochs'} ({long_mb:.0f} MB trace, "
+                 f"{runs['buffer_t10'][0]:.0f} MB FxT buffer)",
+                 f"max RSS {mb(runs['rss_t10'][0]):.0f} MB = {mb(runs['rss_t10'][0]) / long_mb:.2f}x the trace written (one run)",
+                 "<= 2x the trace written"))
 cells = []
 for name in ("t1", "t10"):
     if has(f"stats_{name}", f"fxt_tool_{name}"):

@@ -11,6 +11,7 @@
 #include "common/mapped_file.hpp"
 #include "tracer/model/starpu_states.hpp"
 #include "tracer/model/time_unit.hpp"
+#include "tracer/readers/paje/paje_names.hpp"
 #include "tracer/readers/paje/paje_syntax.hpp"
 #include "tracer/readers/paje/paje_time.hpp"
 #include "tracer/readers/read_trace.hpp"
@@ -65,18 +66,16 @@ std::size_t rankPrefixLength(std::string_view name) {
     return i > 0 && i < name.size() && name[i] == '_' ? i + 1 : 0;
 }
 
-// 10^-decimals exactly as std::pow gives it, from a table for the usual counts instead of a
-// pow per timed line.
-double negativePowerOfTen(int decimals) {
-    static const auto kTable = [] {
-        std::array<double, 32> table{};
-        for (std::size_t i = 0; i < table.size(); ++i) {
-            table[i] = std::pow(10.0, -static_cast<double>(i));
-        }
-        return table;
-    }();
-    return decimals >= 0 && decimals < static_cast<int>(kTable.size()) ? kTable[static_cast<std::size_t>(decimals)]
-                                                                        : std::pow(10.0, -decimals);
+// 0 to 99 for an event id written as that number ("7", "42"; not "07", a different id), else -1.
+int smallEventNumber(std::string_view id) {
+    const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+    if (id.size() == 1 && digit(id[0])) {
+        return id[0] - '0';
+    }
+    if (id.size() == 2 && id[0] != '0' && digit(id[0]) && digit(id[1])) {
+        return (id[0] - '0') * 10 + (id[1] - '0');
+    }
+    return -1;
 }
 
 // Lookups by string_view without building a std::string per field of every line.
@@ -106,14 +105,15 @@ public:
     TraceResult<Trace> run(std::string_view text);
 
 private:
-    std::uint32_t id(std::string_view s) {
-        if (const auto it = m_ids.find(s); it != m_ids.end()) {
-            return it->second;
+    std::uint32_t id(std::string_view s) { return m_strings.intern(s); }
+    // The definition of the event id a line starts with; null when there is none.
+    const EventDef* definition(std::string_view id) const {
+        // StarPU's and most writers' ids are small numbers: looked up by value, not hashed.
+        if (const int number = smallEventNumber(id); number >= 0) {
+            return m_defByNumber[static_cast<std::size_t>(number)];
         }
-        const auto next = static_cast<std::uint32_t>(m_strings.size());
-        m_ids.emplace(std::string(s), next);
-        m_strings.emplace_back(s);
-        return next;
+        const auto it = m_defs.find(id);
+        return it == m_defs.end() ? nullptr : &it->second;
     }
     TraceError error(std::string message, std::size_t offset, std::size_t line) const {
         return TraceError{ErrorCode::Corrupt, "line " + std::to_string(line) + ": " + message,
@@ -141,16 +141,16 @@ private:
 
     const fs::path& m_file;
     const ReadOptions& m_options;
-    TextMap<std::uint32_t> m_ids;
-    std::vector<std::string> m_strings;
+    detail::paje::NameIds m_strings;
     TextMap<EventDef> m_defs;
+    std::array<const EventDef*, 100> m_defByNumber{};   // the ids "0" to "99" of m_defs
     std::optional<std::pair<std::string, EventDef>> m_openDef;
     std::vector<std::string> m_openFields;
     std::unordered_map<std::uint32_t, std::uint32_t> m_typeNames;       // type alias -> name
     std::unordered_map<std::uint64_t, std::uint32_t> m_entityValues;    // (type, alias) -> name
     std::unordered_map<std::uint32_t, std::uint32_t> m_stateTypeOwner;  // state type -> container type
     std::vector<Container> m_containers;
-    TextMap<std::int32_t> m_containerByRef;
+    std::vector<std::int32_t> m_containerByName;   // container by the name id of its alias or name
     std::unordered_map<std::uint64_t, std::int32_t> m_laneByKey;
     std::vector<Timed> m_timed;
     std::vector<std::string_view> m_tokens;
@@ -195,7 +195,11 @@ std::optional<TraceError> PajeParser::header(std::string_view line, std::size_t 
                 def.index[*field] = static_cast<int>(i);
             }
         }
-        m_defs[key] = def;
+        auto& stored = m_defs[key];
+        stored = def;
+        if (const int number = smallEventNumber(key); number >= 0) {
+            m_defByNumber[static_cast<std::size_t>(number)] = &stored;
+        }
         m_openDef.reset();
     } else if (m_openDef) {
         m_openFields.emplace_back(m_tokens[0]);
@@ -204,8 +208,8 @@ std::optional<TraceError> PajeParser::header(std::string_view line, std::size_t 
 }
 
 std::int32_t PajeParser::container(std::string_view ref) {
-    const auto it = m_containerByRef.find(ref);
-    return it == m_containerByRef.end() ? -1 : it->second;
+    const auto name = id(ref);
+    return name < m_containerByName.size() ? m_containerByName[name] : -1;
 }
 
 std::optional<TraceError> PajeParser::event(std::string_view line, std::size_t offset, std::size_t lineNo) {
@@ -213,11 +217,11 @@ std::optional<TraceError> PajeParser::event(std::string_view line, std::size_t o
     if (m_tokens.empty()) {
         return std::nullopt;
     }
-    const auto defIt = m_defs.find(m_tokens[0]);
-    if (defIt == m_defs.end()) {
+    const EventDef* found = definition(m_tokens[0]);
+    if (found == nullptr) {
         return error("event id \"" + std::string(m_tokens[0]) + "\" has no %EventDef", offset, lineNo);
     }
-    const EventDef& def = defIt->second;
+    const EventDef& def = *found;
     if (m_tokens.size() - 1 < def.fieldCount) {
         return error("event " + std::string(m_tokens[0]) + " has " + std::to_string(m_tokens.size() - 1)
                          + " fields, its definition " + std::to_string(def.fieldCount),
@@ -243,7 +247,7 @@ std::optional<TraceError> PajeParser::event(std::string_view line, std::size_t o
         if (modelTime) {
             m_maxDecimals = std::max(m_maxDecimals, int{stamp.decimals});
         }
-        const double ms = static_cast<double>(stamp.mantissa) * negativePowerOfTen(stamp.decimals);
+        const double ms = static_cast<double>(stamp.mantissa) * detail::negativePowerOfTen(stamp.decimals);
         m_maxAbsMs = std::max(m_maxAbsMs, std::abs(ms));
         if (ms > m_endMs) {
             m_endMs = ms;
@@ -300,8 +304,17 @@ std::optional<TraceError> PajeParser::event(std::string_view line, std::size_t o
             newLane(index, m_containers.back().type);
         }
         const auto alias = field(FAlias);
-        m_containerByRef[std::string(alias.empty() ? field(FName) : alias)] = index;
-        m_containerByRef.try_emplace(std::string(field(FName)), index);
+        const auto byName = [&](std::string_view ref, bool replace) {
+            const auto name = id(ref);
+            if (m_containerByName.size() <= name) {
+                m_containerByName.resize(name + 1, -1);
+            }
+            if (replace || m_containerByName[name] < 0) {
+                m_containerByName[name] = index;
+            }
+        };
+        byName(alias.empty() ? field(FName) : alias, true);
+        byName(field(FName), false);
         break;
     }
     case Kind::DestroyContainer: {
@@ -458,12 +471,25 @@ bool PajeParser::process() {
     }
     // Events in time order, equal times in file order. Sorting 16-byte keys instead of the
     // events moves far less memory; starpu_fxt_tool's output is nearly sorted already.
-    std::vector<std::pair<TimeNs, std::size_t>> order(m_timed.size());
+    std::vector<std::pair<TimeNs, std::size_t>> order;
+    order.reserve(m_timed.size());
+    // The events no earlier than every one before them are in order already; only the others
+    // (few in starpu_fxt_tool's output) are sorted, then merged in: the pairs are distinct, so
+    // this is the order a full sort gives.
+    std::vector<std::pair<TimeNs, std::size_t>> late;
     for (std::size_t i = 0; i < m_timed.size(); ++i) {
-        order[i] = {m_timed[i].time, i};
+        const std::pair<TimeNs, std::size_t> key{m_timed[i].time, i};
+        if (order.empty() || order.back() < key) {
+            order.push_back(key);
+        } else {
+            late.push_back(key);
+        }
     }
-    if (!std::is_sorted(order.begin(), order.end())) {
-        std::sort(order.begin(), order.end());
+    if (!late.empty()) {
+        std::sort(late.begin(), late.end());
+        const auto inOrder = order.size();
+        order.insert(order.end(), late.begin(), late.end());
+        std::inplace_merge(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(inOrder), order.end());
     }
     const auto executing = detail::kExecutingState;
     const auto& starpuStates = kStarpu13States;

@@ -1,5 +1,6 @@
 #include "tracer/readers/paje/paje_time.hpp"
 
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -105,7 +106,7 @@ std::optional<PajeStamp> parsePajeStamp(std::string_view text) {
         s.mantissa /= 10;
         --decimals;
     }
-    if (decimals > 127 || std::abs(static_cast<double>(s.mantissa)) * std::pow(10.0, -decimals) > kMaxAbsMs) {
+    if (decimals > 127 || std::abs(static_cast<double>(s.mantissa)) * negativePowerOfTen(decimals) > kMaxAbsMs) {
         return std::nullopt;
     }
     s.decimals = static_cast<std::int8_t>(decimals);
@@ -141,6 +142,18 @@ TimeNs toPajeTicks(const PajeStamp& stamp, int decimals) {
         return stamp.mantissa < 0 ? q - 1 : q + 1;
     }
     return q;
+}
+
+double negativePowerOfTen(int decimals) {
+    static const auto kTable = [] {
+        std::array<double, 32> table{};
+        for (std::size_t i = 0; i < table.size(); ++i) {
+            table[i] = std::pow(10.0, -static_cast<double>(i));
+        }
+        return table;
+    }();
+    return decimals >= 0 && decimals < static_cast<int>(kTable.size()) ? kTable[static_cast<std::size_t>(decimals)]
+                                                                        : std::pow(10.0, -decimals);
 }
 
 } // namespace starscope::tracer::detail

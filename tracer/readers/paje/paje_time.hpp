@@ -37,4 +37,8 @@ PajeTick choosePajeTick(int maxDecimals, double maxAbsMs);
 // The stamp in ticks of 10^-decimals ms (rounded half away from zero when the stamp is finer).
 TimeNs toPajeTicks(const PajeStamp& stamp, int decimals);
 
+// 10^-decimals exactly as std::pow gives it, from a table for the usual counts: a pow per date
+// was a tenth of reading a Paje trace.
+double negativePowerOfTen(int decimals);
+
 } // namespace starscope::tracer::detail

@@ -66,7 +66,12 @@ TaskIndex TraceBuilder::task(std::uint64_t jobId) {
         }
         auto& table = m_denseTasks[base];
         if (table.size() <= local) {
-            table.resize(std::max<std::size_t>(local + 1, table.size() * 2), kNoTask);
+            // Doubling, but within the capacity reserved for it while the id fits there.
+            auto grown = std::max<std::size_t>(local + 1, table.size() * 2);
+            if (local < table.capacity()) {
+                grown = std::min(grown, table.capacity());
+            }
+            table.resize(grown, kNoTask);
         }
         slot = &table[local];
     } else {
@@ -257,8 +262,12 @@ Trace TraceBuilder::finish(TimeNs end) {
             }
         }
     }
-    std::stable_sort(m_trace.markers.begin(), m_trace.markers.end(),
-                     [](const MarkerEvent& a, const MarkerEvent& b) { return a.time < b.time; });
+    // Usually in time order already (one process's events are); the sort's buffer is only
+    // paid for when they are not.
+    const auto byTime = [](const MarkerEvent& a, const MarkerEvent& b) { return a.time < b.time; };
+    if (!std::is_sorted(m_trace.markers.begin(), m_trace.markers.end(), byTime)) {
+        std::stable_sort(m_trace.markers.begin(), m_trace.markers.end(), byTime);
+    }
     // Every rank a lane or a marker names has its entry (a reader that knows more about a rank,
     // the FxT one, fills it in afterwards).
     for (const auto& lane : m_trace.lanes) {

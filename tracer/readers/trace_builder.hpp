@@ -5,6 +5,7 @@
 
 #include "tracer/model/trace.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -25,8 +26,16 @@ public:
     std::uint32_t state(std::string_view name, LaneKind kind);
     // The task with this job id, created on first use.
     TaskIndex task(std::uint64_t jobId);
-    // Capacity for about this many tasks, from the input's size: growing the task table copies it.
-    void reserveTasks(std::size_t count) { m_trace.tasks.reserve(count); }
+    // Capacity for about this many tasks, from the input's size: growing the task table copies it,
+    // and so does growing the job-id table of the first process (the only one of most traces).
+    void reserveTasks(std::size_t count) {
+        m_trace.tasks.reserve(count);
+        if (m_denseTasks.empty()) {
+            m_denseTasks.emplace_back().reserve(std::min<std::size_t>(count, kDenseJobs));
+        }
+    }
+    // Capacity for about this many markers: they are 112-byte records, copied at each growth.
+    void reserveMarkers(std::size_t count) { m_trace.markers.reserve(count); }
     // About this many spans in the whole trace, from the input's size (see close()).
     void expectSpans(std::size_t count) { m_expectedSpans = count; }
     Task& taskAt(TaskIndex index) { return m_trace.tasks[index]; }

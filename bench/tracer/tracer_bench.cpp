@@ -61,14 +61,27 @@ Trace syntheticTrace(std::size_t spans, std::size_t workers) {
     return trace;
 }
 
-// The model's own bytes: spans, task records with their dependency lists, markers.
-std::size_t modelBytes(const Trace& trace) {
-    std::size_t taskBytes = 0;
+// The model's own bytes: spans, task records, their dependency lists, markers.
+struct ModelBytes {
+    std::size_t spans = 0;
+    std::size_t tasks = 0;
+    std::size_t dependencies = 0;
+    std::size_t markers = 0;
+    std::size_t total() const { return spans + tasks + dependencies + markers; }
+};
+
+ModelBytes modelParts(const Trace& trace) {
+    ModelBytes bytes;
+    bytes.spans = trace.spanCount() * sizeof(Span);
+    bytes.tasks = trace.tasks.size() * sizeof(Task);
     for (const auto& t : trace.tasks) {
-        taskBytes += sizeof(Task) + t.dependencies.capacity() * sizeof(std::uint64_t);
+        bytes.dependencies += t.dependencies.capacity() * sizeof(std::uint64_t);
     }
-    return trace.spanCount() * sizeof(Span) + taskBytes + trace.markers.size() * sizeof(MarkerEvent);
+    bytes.markers = trace.markers.size() * sizeof(MarkerEvent);
+    return bytes;
 }
+
+std::size_t modelBytes(const Trace& trace) { return modelParts(trace).total(); }
 
 int printModel(const std::string& input) {
     const auto trace = readTrace(input);
@@ -77,10 +90,19 @@ int printModel(const std::string& input) {
         return 1;
     }
     const std::size_t spans = trace->spanCount();
+    const auto parts = modelParts(*trace);
+    const auto perSpan = [&](std::size_t bytes) {
+        return static_cast<double>(bytes) / static_cast<double>(std::max<std::size_t>(spans, 1));
+    };
     std::printf("model of %s: %zu spans, %zu tasks, %zu markers, %.1f MB, whole model = %.1f bytes/span\n",
                 input.c_str(), spans, trace->tasks.size(), trace->markers.size(),
-                static_cast<double>(modelBytes(*trace)) / 1e6,
-                static_cast<double>(modelBytes(*trace)) / static_cast<double>(std::max<std::size_t>(spans, 1)));
+                static_cast<double>(parts.total()) / 1e6, perSpan(parts.total()));
+    // Where the bytes are, to see what a smaller layout has to shrink.
+    std::printf("  per span: spans %.1f (sizeof(Span) %zu) + tasks %.1f (sizeof(Task) %zu, %.1f spans per task) + "
+                "dependencies %.1f + markers %.1f (sizeof(MarkerEvent) %zu)\n",
+                perSpan(parts.spans), sizeof(Span), perSpan(parts.tasks), sizeof(Task),
+                static_cast<double>(spans) / static_cast<double>(std::max<std::size_t>(trace->tasks.size(), 1)),
+                perSpan(parts.dependencies), perSpan(parts.markers), sizeof(MarkerEvent));
     return 0;
 }
 

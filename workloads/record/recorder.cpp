@@ -174,14 +174,20 @@ std::string fullDiskNote(const fs::path& dir) {
     return fileSystemIsFull(dir.c_str()) ? " (the file system of " + dir.string() + " is full)" : std::string();
 }
 
-// FxT keeps the trace in memory and writes it when the run ends: say up front when it may
-// not fit, rather than after the whole run.
+// FxT writes the trace into the run folder during the run (whenever a buffer is full) and at its
+// end, and libfxt ends the process when it cannot: say up front when the trace expected may not
+// fit, rather than after the whole run.
 void warnIfSpaceIsShort(const RecordPlan& plan, std::ostream& out) {
+    if (!plan.trace.value) {
+        return;
+    }
     const std::uint64_t mib = std::uint64_t{1} << 20;
+    const std::uint64_t buffer = plan.traceBufferMb * mib; // a user's buffer may exceed the estimate
+    const std::uint64_t needed = plan.expectedTraceBytes > buffer ? plan.expectedTraceBytes : buffer;
     const auto available = freeBytes(plan.outDir.c_str());
-    if (available && *available < plan.traceBufferMb * mib) {
+    if (available && *available < needed) {
         out << "starscope record: warning: " << *available / mib << " MiB free in " << plan.outDir.string()
-            << "; the trace may need up to " << plan.traceBufferMb << " MiB when the run ends\n"
+            << "; the trace may need about " << (needed + mib - 1) / mib << " MiB\n"
             << std::flush;
     }
 }

@@ -89,10 +89,9 @@ TEST(LinkPlottable, DrawsEachLinkInItsColourBetweenItsEnds) {
     // Nothing between the two links, nor above the first.
     EXPECT_FALSE(colourAround(image, p.at(550.0, 0.5), kBlue, 4));
     EXPECT_FALSE(colourAround(image, p.at(300.0, 3.0), kBlue, 4));
-    // The head: a filled triangle at the "to" end, so more blue there than along the shaft.
-    const QPointF tip = p.at(500.0, 2.0);
-    const QPointF mid = p.at(300.0, 1.0);
-    const auto blueIn = [&](QPointF centre) {
+    // The head: a filled triangle at the "to" end, more colour around its middle than around
+    // the middle of the shaft.
+    const auto blueAround = [&](QPointF centre) {
         int n = 0;
         for (int dy = -6; dy <= 6; ++dy) {
             for (int dx = -6; dx <= 6; ++dx) {
@@ -101,9 +100,11 @@ TEST(LinkPlottable, DrawsEachLinkInItsColourBetweenItsEnds) {
         }
         return n;
     };
-    const QPointF behindTip = tip + (p.at(100.0, 0.0) - tip) * (6.0 / std::hypot(tip.x() - p.at(100.0, 0.0).x(),
-                                                                                  tip.y() - p.at(100.0, 0.0).y()));
-    EXPECT_GT(blueIn(behindTip), blueIn(mid) + 10);
+    const QPointF tip = p.at(500.0, 2.0);
+    const QPointF tail = p.at(100.0, 0.0);
+    const double length = std::hypot(tip.x() - tail.x(), tip.y() - tail.y());
+    const QPointF headMiddle = tip + (tail - tip) * (7.0 / length);
+    EXPECT_GT(blueAround(headMiddle), blueAround((tip + tail) / 2.0) + 10);
 
     p.links->clearLinks();
     EXPECT_EQ(countColour(p.picture(), kBlue), 0);

@@ -7,8 +7,8 @@ namespace starscope::viewer {
 
 namespace {
 
-constexpr double kHeadLengthPx = 9.0;
-constexpr double kHeadHalfWidthPx = 4.5;
+constexpr double kHeadLengthPx = 11.0;
+constexpr double kHeadHalfWidthPx = 5.0;
 constexpr double kTailRadiusPx = 2.5;
 // Zoomed far in, a link's ends may lie millions of pixels outside the plot: the segment is cut
 // to the plot (with this margin for heads and halos) before Qt sees it.
@@ -144,7 +144,7 @@ void LinkPlottable::draw(QCPPainter* painter) {
         painter->drawLine(line);
         painter->setPen(QPen(link.colour, m_lineWidth, Qt::SolidLine, Qt::RoundCap));
         painter->drawLine(line);
-        painter->setPen(QPen(kHalo, 1.0));
+        painter->setPen(Qt::NoPen);
         painter->setBrush(link.colour);
         if (bounds.contains(a)) {
             painter->drawEllipse(a, kTailRadiusPx, kTailRadiusPx);

@@ -33,6 +33,7 @@ std::shared_ptr<const TraceDocument> prepareDocument(tracer::Trace trace, std::s
     document->executedTasks = static_cast<std::size_t>(
         std::count_if(t.tasks.begin(), t.tasks.end(), [](const tracer::Task& task) { return task.start >= 0; }));
     document->transitions = tracer::findTransitions(t);
+    document->taskGraph = TaskGraph(t);
     for (std::size_t i = 0; i < t.markers.size(); ++i) {
         const auto& m = t.markers[i];
         if (m.parsed && m.marker.kind == markers::Kind::BatchBegin) {

@@ -11,6 +11,7 @@
 #include "viewer/core/lane_index.hpp"
 #include "viewer/core/lane_layout.hpp"
 #include "viewer/core/palette.hpp"
+#include "viewer/core/task_graph.hpp"
 
 #include <filesystem>
 #include <memory>
@@ -37,6 +38,8 @@ struct TraceDocument {
     // The run's own length (trace.end - trace.begin as read), in the trace's ticks. Aligned for
     // --compare, every run's trace spans the shared axis; its title still gives its own length.
     tracer::TimeNs length = 0;
+    // Predecessors and successors of each task, for the selected task's arrows.
+    TaskGraph taskGraph;
 
     // The batch (from its batch_begin marker) running at timeNs; nullptr before the first.
     const tracer::MarkerEvent* batchAt(tracer::TimeNs timeNs) const;

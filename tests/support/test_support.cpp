@@ -42,6 +42,16 @@ std::string starpuSeries() {
     return version.substr(0, version.find('.', version.find('.') + 1));
 }
 
+bool starpuIdleWorkersSpinPerConfigHeader() {
+    const fs::path header =
+        starpuFxtTool().parent_path().parent_path() / "include" / "starpu" / starpuSeries() / "starpu_config.h";
+    const std::string text = readFile(header);
+    if (text.find("STARPU_NON_BLOCKING_DRIVERS") == std::string::npos) {
+        throw std::runtime_error(header.string() + " does not mention STARPU_NON_BLOCKING_DRIVERS");
+    }
+    return text.find("#define STARPU_NON_BLOCKING_DRIVERS 1") != std::string::npos;
+}
+
 std::string readFile(const fs::path& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in) {

@@ -37,6 +37,7 @@ RunRecord sampleRecord() {
     r.workers = 2;
     r.scheduler = "lws";
     r.starpuVersion = "1.3.10";
+    r.starpuIdleWorkers = "spin";
     r.fxt = {"/runs/a", 64, {"prof_file_root_0"}};
     r.wallTimeS = 2.5;
     r.totalTimeS = 3.0;
@@ -57,6 +58,7 @@ TEST(RunRecord, WritesAndReadsBackTheSameRecord) {
     const auto text = runRecordText(r);
     EXPECT_NE(text.find("\"status\": \"interrupted\""), std::string::npos) << text;
     EXPECT_NE(text.find("\"ranks\": 1"), std::string::npos) << text;
+    EXPECT_NE(text.find("\"idle_workers\": \"spin\""), std::string::npos) << text;
     auto back = parseRunRecord(text, "run.json");
     ASSERT_TRUE(back) << back.error().describe();
     EXPECT_EQ(*back, r);

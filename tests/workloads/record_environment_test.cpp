@@ -3,7 +3,8 @@
 // environment chose, and the summary and run.json list every variable record set and every one
 // of the user's it kept; --no-trace records without FxT and the readers say there is no trace;
 // a STARPU_FXT_PREFIX naming another folder than --out is refused; run.json has what StarPU
-// actually ran (its worker count, not a --workers it could not honour).
+// actually ran (its worker count, not a --workers it could not honour) and whether its idle
+// workers spin, which the summary says once.
 
 #include "tests/support/test_support.hpp"
 #include "tests/workloads/run_folder.hpp"
@@ -11,6 +12,7 @@
 #include <algorithm>
 #include <gtest/gtest.h>
 #include <string>
+#include <thread>
 
 using starscope::testing::TempDir;
 using namespace starscope::workloads::testing;
@@ -289,4 +291,34 @@ TEST_F(RecordEnvironment, BadTracingVariablesAreRefusedByName) {
               std::string::npos)
         << r.err;
     EXPECT_FALSE(std::filesystem::exists(runDir()));
+}
+
+// A StarPU built without --enable-blocking-drivers keeps idle workers polling on their cores:
+// run.json says so, the summary says it once, and the default leaves the main thread a core.
+TEST_F(RecordEnvironment, SaysOnceWhetherStarpusIdleWorkersSpinAndLeavesTheMainThreadACoreIfSo) {
+    const bool spins = starscope::testing::starpuIdleWorkersSpinPerConfigHeader();
+    const auto r = run("", outArg());
+    ASSERT_EQ(r.status, 0) << r.err;
+    const auto json = readJson(runDir() / "run.json");
+    EXPECT_EQ(json["starpu"]["idle_workers"], spins ? "spin" : "block");
+    std::size_t said = 0;
+    for (auto at = r.out.find("idle workers  spin"); at != std::string::npos;
+         at = r.out.find("idle workers  spin", at + 1)) {
+        ++said;
+    }
+    EXPECT_EQ(said, spins ? 1U : 0U) << r.out;
+    EXPECT_EQ(r.err.find("idle workers"), std::string::npos) << r.err;
+    const long threads = std::max(1L, static_cast<long>(std::thread::hardware_concurrency()));
+    // StarPU starts at most one worker per core, which may be fewer than the hardware threads.
+    if (spins && threads > 1) {
+        EXPECT_LE(json["workers"].get<long>(), threads - 1);
+        EXPECT_NE(r.out.find("one core is left to the main thread"), std::string::npos) << r.out;
+    } else {
+        EXPECT_EQ(r.out.find("one core is left to the main thread"), std::string::npos) << r.out;
+    }
+
+    // A count the user chose is kept, with no word about a core left.
+    const auto chosen = run("", "--force --workers " + std::to_string(threads) + outArg());
+    ASSERT_EQ(chosen.status, 0) << chosen.err;
+    EXPECT_EQ(chosen.out.find("one core is left"), std::string::npos) << chosen.out;
 }

@@ -1,13 +1,16 @@
 // How record sizes StarPU's FxT buffer: from the trace a plan is expected to write, halved
-// (libfxt keeps two buffers), and for a StarPU-MPI rank from that rank's share of the job.
+// (libfxt keeps two buffers), and for a StarPU-MPI rank from that rank's share of the job; and
+// its default worker count, from the hardware threads and how StarPU's idle workers wait.
 
 #include "tests/support/test_support.hpp"
 #include "workloads/record/rank_group.hpp"
 #include "workloads/record/record_plan.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <gtest/gtest.h>
 #include <string>
+#include <thread>
 
 using namespace starscope::workloads;
 
@@ -63,6 +66,24 @@ private:
     std::vector<std::pair<std::string, std::string>> m_saved;
     starscope::testing::TempDir m_dir;
 };
+
+TEST(DefaultCpuWorkers, OnePerHardwareThreadOrOneLeftToTheMainThreadWhenIdleWorkersSpin) {
+    EXPECT_EQ(defaultCpuWorkers(2, false), 2U);
+    EXPECT_EQ(defaultCpuWorkers(8, false), 8U);
+    EXPECT_EQ(defaultCpuWorkers(2, true), 1U);
+    EXPECT_EQ(defaultCpuWorkers(8, true), 7U);
+    // Never no worker: one hardware thread (or none reported) still gets one.
+    EXPECT_EQ(defaultCpuWorkers(1, true), 1U);
+    EXPECT_EQ(defaultCpuWorkers(1, false), 1U);
+    EXPECT_EQ(defaultCpuWorkers(0, true), 1U);
+    EXPECT_EQ(defaultCpuWorkers(0, false), 1U);
+}
+
+// The detection is the StarPU configuration the tests were built against, as its
+// starpu_config.h says.
+TEST(StarpuIdleWorkers, SpinExactlyWhenStarpuWasConfiguredWithoutBlockingDrivers) {
+    EXPECT_EQ(starpuIdleWorkersSpin(), starscope::testing::starpuIdleWorkersSpinPerConfigHeader());
+}
 
 TEST(TraceBufferSize, IsHalfTheTraceExpectedRoundedUpWithinItsBounds) {
     EXPECT_EQ(traceBufferMbFor(0), kTraceMinMb);
@@ -144,3 +165,32 @@ TEST_F(RecordPlanTest, EachRanksBufferIsSizedForItsShareOfTheJob) {
 }
 
 } // namespace
+
+// Without --workers or STARPU_NCPU the plan asks for defaultCpuWorkers() of this machine and this
+// StarPU; a count the user chose is never lowered.
+TEST_F(RecordPlanTest, TheDefaultWorkerCountLeavesTheMainThreadACoreOnlyWhenIdleWorkersSpin) {
+    auto options = this->options(20);
+    options.workers = 0;
+    auto plan = planRecord(options);
+    ASSERT_TRUE(plan) << plan.error().describe();
+    const std::size_t threads = std::max(1U, std::thread::hardware_concurrency());
+    EXPECT_EQ(plan->idleWorkersSpin, starpuIdleWorkersSpin());
+    EXPECT_EQ(plan->workersAsked.source, SettingSource::Default);
+    EXPECT_EQ(plan->workersAsked.value, defaultCpuWorkers(threads, plan->idleWorkersSpin));
+    EXPECT_EQ(plan->coreLeftToMainThread, plan->idleWorkersSpin && threads > 1);
+    EXPECT_EQ(environmentValue(*plan, "STARPU_NCPU"), std::to_string(plan->workersAsked.value));
+
+    options.workers = threads;
+    plan = planRecord(options);
+    ASSERT_TRUE(plan) << plan.error().describe();
+    EXPECT_EQ(plan->workersAsked.value, threads);
+    EXPECT_FALSE(plan->coreLeftToMainThread);
+
+    options.workers = 0;
+    ::setenv("STARPU_NCPU", std::to_string(threads).c_str(), 1);
+    plan = planRecord(options);
+    ASSERT_TRUE(plan) << plan.error().describe();
+    EXPECT_EQ(plan->workersAsked.value, threads);
+    EXPECT_EQ(plan->workersAsked.source, SettingSource::Environment);
+    EXPECT_FALSE(plan->coreLeftToMainThread);
+}

@@ -105,6 +105,9 @@ json toJson(const RunRecord& r) {
                        {"buffer_size_mb", r.fxt.bufferSizeMb},
                        {"trace_files", r.fxt.traceFiles}}},
                      {"environment", environment}};
+    if (!r.starpuIdleWorkers.empty()) {
+        out["starpu"]["idle_workers"] = r.starpuIdleWorkers;
+    }
     put("wall_time_s", r.wallTimeS);
     put("total_time_s", r.totalTimeS);
     put("train_time_s", r.trainTimeS);
@@ -313,6 +316,7 @@ RunRecord readRecord(const Fields& f) {
     r.ranks = f.count("ranks").value_or(1);
     const auto starpu = f.object("starpu");
     r.starpuVersion = starpu.text("version");
+    r.starpuIdleWorkers = starpu.text("idle_workers");
     const auto fxt = starpu.object("fxt");
     r.fxt = FxtRecord{fxt.text("prefix"), fxt.count("buffer_size_mb").value_or(0), fxt.texts("trace_files")};
     r.traced = !f.has("traced") || f.flag("traced");

@@ -158,6 +158,10 @@ struct RunRecord {
     std::string scheduler;
     std::uint64_t ranks = 1; // processes (StarPU-MPI ranks) that wrote prof files
     std::string starpuVersion;
+    // What StarPU's idle workers do: "spin" (built without --enable-blocking-drivers: they poll
+    // on their core, competing with the main thread) or "block" (they sleep until a task comes).
+    // Empty in files from before the field.
+    std::string starpuIdleWorkers;
     // False for `record --no-trace` (FxT off, to measure what tracing costs): the folder has
     // run.json and no prof file. Files from before the field were all traced.
     bool traced = true;

@@ -86,6 +86,14 @@ void printSummary(std::ostream& out, const RecordPlan& plan, const RecordOutcome
         out << settingOrigin(plan.workersAsked.source, plan.workersAsked.variable);
     }
     out << "\n";
+    if (plan.idleWorkersSpin) {
+        out << "  idle workers  spin: this StarPU was built without --enable-blocking-drivers, so "
+               "an idle worker keeps polling on its core"
+            << (plan.coreLeftToMainThread
+                    ? "; one core is left to the main thread (--workers to choose)"
+                    : "")
+            << "\n";
+    }
     if (plan.outSource == SettingSource::Environment) {
         out << "  run folder    from STARPU_FXT_PREFIX\n";
     }
@@ -156,7 +164,8 @@ void addRecordCommand(CLI::App& app, std::ostream& out, std::ostream& err) {
         ->check(imageCountRange());
     cmd->add_option("--workers", o.workers,
                     "StarPU CPU workers (default or 0: $STARPU_NCPU, else one per hardware "
-                    "thread); StarPU starts at most one per core, run.json records its number")
+                    "thread, or one fewer on a StarPU whose idle workers spin); StarPU starts at "
+                    "most one per core, run.json records its number")
         ->check(workersRange());
     cmd->add_option("--sched", o.sched,
                     std::string("StarPU scheduler (default: $STARPU_SCHED, else ")

@@ -42,7 +42,7 @@ std::optional<std::string> environmentValue(const char* name) {
     return std::string(value);
 }
 
-WorkloadResult<StarpuSetting<std::size_t>> resolveWorkers(std::size_t option) {
+WorkloadResult<StarpuSetting<std::size_t>> resolveWorkers(std::size_t option, bool idleWorkersSpin) {
     if (option != 0) {
         if (option > kMaxWorkers) {
             return badFlag("--workers", "at most " + std::to_string(kMaxWorkers) + " workers (got "
@@ -69,7 +69,8 @@ WorkloadResult<StarpuSetting<std::size_t>> resolveWorkers(std::size_t option) {
         return StarpuSetting<std::size_t>{count, SettingSource::Environment, variable};
     }
     const std::size_t hardware = std::max(1U, std::thread::hardware_concurrency());
-    return StarpuSetting<std::size_t>{hardware, SettingSource::Default, {}};
+    return StarpuSetting<std::size_t>{defaultCpuWorkers(hardware, idleWorkersSpin),
+                                      SettingSource::Default, {}};
 }
 
 // --no-trace > STARPU_FXT_TRACE (StarPU reads it as a number: 0 off, else on) > on.
@@ -309,6 +310,19 @@ WorkloadResult<Done> sizeTrace(RecordPlan& plan) {
     return Done{};
 }
 
+bool starpuIdleWorkersSpin() {
+#ifdef STARPU_NON_BLOCKING_DRIVERS
+    return true;
+#else
+    return false;
+#endif
+}
+
+std::size_t defaultCpuWorkers(std::size_t hardwareThreads, bool idleWorkersSpin) {
+    const std::size_t threads = std::max<std::size_t>(hardwareThreads, 1);
+    return idleWorkersSpin ? std::max<std::size_t>(threads - 1, 1) : threads;
+}
+
 std::string settingOrigin(SettingSource source, const std::string& variable) {
     return source == SettingSource::Environment ? " (from " + variable + ")" : std::string();
 }
@@ -354,11 +368,14 @@ WorkloadResult<RecordPlan> planRecord(const RecordOptions& options) {
     if (options.batchSize / plan.options.chunk > 4096) {
         return badFlag("--chunk", "more than 4096 chunks per batch: raise --chunk");
     }
-    auto workers = resolveWorkers(options.workers);
+    plan.idleWorkersSpin = starpuIdleWorkersSpin();
+    auto workers = resolveWorkers(options.workers, plan.idleWorkersSpin);
     if (!workers) {
         return fail(workers.error());
     }
     plan.workersAsked = std::move(workers.value());
+    plan.coreLeftToMainThread = plan.workersAsked.source == SettingSource::Default
+                                && plan.workersAsked.value < std::thread::hardware_concurrency();
     plan.workers = plan.workersAsked.value;
     auto sched = resolveScheduler(options.sched);
     if (!sched) {

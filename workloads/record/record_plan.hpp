@@ -46,6 +46,20 @@ struct RecordOptions {
 inline constexpr std::size_t kDefaultChunk = 32;
 inline constexpr const char* kDefaultScheduler = "lws";
 
+// Whether the StarPU starscope is built against keeps its idle workers spinning: configured
+// without --enable-blocking-drivers (STARPU_NON_BLOCKING_DRIVERS in starpu_config.h), as
+// StarPU's default and Debian's packages are. Such a worker polls for tasks on its core instead
+// of sleeping, so it competes with the main thread that submits the tasks (and loads the images
+// of the naive loader): measured on 2 cores, 2 such workers made double+advanced no faster than
+// single+naive. The headers are those of the library linked (cmake/FindStarPU.cmake), so this is
+// the StarPU the run uses.
+bool starpuIdleWorkersSpin();
+
+// record's CPU worker count when neither --workers nor STARPU_NCPU chose: one per hardware
+// thread, or one fewer (at least one) when idle workers spin, which leaves the main thread a
+// core no worker polls on.
+std::size_t defaultCpuWorkers(std::size_t hardwareThreads, bool idleWorkersSpin);
+
 // Who chose a StarPU setting: the summary says so when it was the environment.
 enum class SettingSource : std::uint8_t { Option, Environment, Default };
 
@@ -90,6 +104,11 @@ struct RecordPlan {
     // read back from StarPU (it caps STARPU_NCPU at the cores it finds).
     std::size_t workers = 0;
     std::string sched;
+    // starpuIdleWorkersSpin(): run.json and the summary say so, and the default worker count
+    // leaves the main thread a core.
+    bool idleWorkersSpin = false;
+    // The default worker count is one below the hardware threads for that reason.
+    bool coreLeftToMainThread = false;
     // The run folder, which is also StarPU's STARPU_FXT_PREFIX: --out, else a
     // STARPU_FXT_PREFIX the user set (a STARPU_FXT_PREFIX naming another folder than --out is
     // refused: every reader opens the run folder, so the trace must be written there).

@@ -129,6 +129,7 @@ run::RunRecord runRecord(const RecordPlan& plan, const RecordedRun& recorded) {
     out.scheduler = plan.sched;
     out.ranks = std::max<std::uint64_t>(recorded.ranks.size(), 1);
     out.starpuVersion = starpuVersion();
+    out.starpuIdleWorkers = plan.idleWorkersSpin ? "spin" : "block";
     out.fxt = {plan.outDir.string(), plan.traceBufferMb, recorded.traceFiles};
     out.traced = plan.trace.value;
     for (const auto& v : plan.environment) {

@@ -24,6 +24,41 @@ std::int64_t pow10(int n) {
 } // namespace
 
 std::optional<PajeStamp> parsePajeStamp(std::string_view text) {
+    // The usual date ("85.720468000": digits and at most one point, no sign, no exponent, at most
+    // 18 digits, so the mantissa cannot overflow) in one pass; it was a tenth of reading a Paje
+    // trace. Anything else takes the general path below, which gives the same for these.
+    if (text.size() <= 19) {
+        std::int64_t mantissa = 0;
+        int decimals = 0;
+        int digits = 0;
+        bool point = false;
+        bool plain = true;
+        for (const char c : text) {
+            if (c >= '0' && c <= '9') {
+                mantissa = mantissa * 10 + (c - '0');
+                ++digits;
+                decimals += point ? 1 : 0;
+            } else if (c == '.' && !point) {
+                point = true;
+            } else {
+                plain = false;
+                break;
+            }
+        }
+        if (plain && digits > 0 && digits <= 18) {
+            while (decimals > 0 && mantissa % 10 == 0) {
+                mantissa /= 10;
+                --decimals;
+            }
+            if (static_cast<double>(mantissa) * negativePowerOfTen(decimals) > kMaxAbsMs) {
+                return std::nullopt;
+            }
+            PajeStamp s;
+            s.mantissa = mantissa;
+            s.decimals = static_cast<std::int8_t>(decimals);
+            return s;
+        }
+    }
     std::size_t i = 0;
     bool negative = false;
     if (i < text.size() && (text[i] == '-' || text[i] == '+')) {

@@ -14,10 +14,11 @@
 # --reps N: repetitions (at least 1; the issue's table wants at least 5).
 # --keep DIR: record into DIR and keep it (default: a temporary folder, removed at the end).
 #
-# Runtimes on the 2-core machine (measured while eight other builds ran on it): --quick 1.5 to
-# 2.5 minutes (3 repetitions). The full mode was not timed end to end; from its parts (a 1-epoch record takes
-# about 35 s for double+advanced and 70 s for single+naive, then the 10- and 5-epoch traces,
-# starpu_fxt_tool on the 10-epoch one and ViTE on the 5-epoch one) about 40 minutes.
+# Runtimes on the 2-core machine, shared with other engineers' builds and runs: --quick 1.5 to
+# 2.5 minutes (3 repetitions); the full mode 12.8 minutes with every row (load average about
+# 10) and 18.2 minutes without the viewer rows under a heavier load (about 14), of which the
+# 1-epoch repetitions (record_cost's two runs and single+naive) are a third to a half and
+# starpu_fxt_tool on the 10-epoch trace (five runs of 20-70 s) most of the rest.
 # Every figure is a wall time or a memory high-water mark of a whole process, so a loaded
 # machine makes them noisy: the ratios between runs of the same repetition hold up best, and
 # the tracing cost is also given in CPU time, which waiting for a core does not inflate.

@@ -15,8 +15,8 @@
 # --keep DIR: record into DIR and keep it (default: a temporary folder, removed at the end).
 #
 # Runtimes on the 2-core machine, shared with other engineers' builds and runs: --quick 1.5 to
-# 2.5 minutes (3 repetitions); the full mode 12.8 minutes with every row (load average about
-# 10) and 18.2 minutes without the viewer rows under a heavier load (about 14), of which the
+# 2.5 minutes (3 repetitions); the full mode 12.8 minutes with every row, and 18.2 minutes
+# without the viewer rows in an earlier run on a busier machine (load average 14), of which the
 # 1-epoch repetitions (record_cost's two runs and single+naive) are a third to a half and
 # starpu_fxt_tool on the 10-epoch trace (five runs of 20-70 s) most of the rest.
 # Every figure is a wall time or a memory high-water mark of a whole process, so a loaded

@@ -129,4 +129,107 @@ tracer::Trace makeSyntheticTrace(const SyntheticOptions& o) {
     return trace;
 }
 
+tracer::Trace makeSyntheticRanksTrace(const SyntheticOptions& o, int ranks) {
+    assert(ranks >= 1 && ranks <= 4);
+    tracer::Trace out;
+    std::vector<TimeNs> rankEnds;                      // [rank * batches + b]: rank's batch b end
+    std::vector<std::int32_t> mpiLanes;
+    for (int r = 0; r < ranks; ++r) {
+        SyntheticOptions mine = o;
+        mine.taskNs = o.taskNs + o.taskNs * r / 4;
+        mine.barrierNs = o.barrierNs - (mine.taskNs - o.taskNs) * o.tasksPerWorker;
+        assert(mine.barrierNs > kSyntheticReplyDelayNs + kSyntheticMessageNs);
+        mine.seed = o.seed + static_cast<std::uint64_t>(r);
+        tracer::Trace t = makeSyntheticTrace(mine);
+        if (r == 0) {
+            // Every rank's trace interns the same states and codelets in the same order.
+            out.states = t.states;
+            out.names = t.names;
+        }
+        const auto laneOffset = static_cast<std::int32_t>(out.lanes.size());
+        const auto taskOffset = static_cast<TaskIndex>(out.tasks.size());
+        for (auto& lane : t.lanes) {
+            lane.rank = r;
+            for (auto& span : lane.levels[0]) {
+                span.task = span.task == tracer::kNoTask ? span.task : span.task + taskOffset;
+            }
+            out.lanes.push_back(std::move(lane));
+        }
+        for (auto& task : t.tasks) {
+            task.jobId += static_cast<std::uint64_t>(r) * 1'000'000;
+            task.lane += laneOffset;
+            out.tasks.push_back(std::move(task));
+        }
+        for (auto& marker : t.markers) {
+            marker.rank = r;
+            marker.lane += laneOffset;
+            if (marker.marker.kind == markers::Kind::BatchEnd) {
+                rankEnds.push_back(marker.time);
+            }
+            out.markers.push_back(std::move(marker));
+        }
+        Lane mpi;
+        mpi.name = "MPI";
+        mpi.kind = LaneKind::MpiThread;
+        mpi.rank = r;
+        mpi.levels.emplace_back();
+        mpiLanes.push_back(static_cast<std::int32_t>(out.lanes.size()));
+        out.lanes.push_back(std::move(mpi));
+        tracer::RankInfo info;
+        info.rank = r;
+        info.worldSize = ranks;
+        info.source = "synthetic rank " + std::to_string(r);
+        out.ranks.push_back(std::move(info));
+        out.end = std::max(out.end, t.end);
+    }
+    std::stable_sort(out.markers.begin(), out.markers.end(),
+                     [](const tracer::MarkerEvent& a, const tracer::MarkerEvent& b) { return a.time < b.time; });
+    const std::size_t batches = rankEnds.size() / static_cast<std::size_t>(ranks);
+    for (std::size_t b = 0; b < batches; ++b) {
+        for (int r = 1; r < ranks; ++r) {
+            const TimeNs end = rankEnds[static_cast<std::size_t>(r) * batches + b];
+            tracer::Message up;
+            up.fromRank = r;
+            up.toRank = 0;
+            up.fromLane = mpiLanes[static_cast<std::size_t>(r)];
+            up.toLane = mpiLanes[0];
+            up.start = end;
+            up.end = end + kSyntheticMessageNs;
+            up.size = 4096;
+            up.tag = static_cast<std::int64_t>(b);
+            tracer::Message down = up;
+            std::swap(down.fromRank, down.toRank);
+            std::swap(down.fromLane, down.toLane);
+            down.start = end + kSyntheticReplyDelayNs;
+            down.end = down.start + kSyntheticMessageNs;
+            out.messages.push_back(up);
+            out.messages.push_back(down);
+        }
+    }
+    std::stable_sort(out.messages.begin(), out.messages.end(),
+                     [](const tracer::Message& a, const tracer::Message& b) { return a.start < b.start; });
+    // Each MPI thread progresses while a message of its rank is in flight.
+    const auto progressing = out.stateId("Progressing", StateClass::Overhead);
+    for (int r = 0; r < ranks; ++r) {
+        std::vector<std::pair<TimeNs, TimeNs>> busy;
+        for (const auto& m : out.messages) {
+            if (m.fromRank == r || m.toRank == r) {
+                busy.emplace_back(m.start, m.end);
+            }
+        }
+        std::sort(busy.begin(), busy.end());
+        auto& spans = out.lanes[static_cast<std::size_t>(mpiLanes[static_cast<std::size_t>(r)])].levels[0];
+        for (const auto& [start, end] : busy) {
+            if (!spans.empty() && start <= spans.back().end) {
+                spans.back().end = std::max(spans.back().end, end);
+            } else {
+                spans.push_back({start, end, progressing, tracer::kNoTask});
+            }
+        }
+        out.end = std::max(out.end, spans.empty() ? out.end : spans.back().end);
+    }
+    out.metadata["source"] = "synthetic";
+    return out;
+}
+
 } // namespace starscope::viewer

@@ -39,4 +39,14 @@ struct SyntheticOptions {
 
 tracer::Trace makeSyntheticTrace(const SyntheticOptions& options);
 
+// A StarPU-MPI job of `ranks` processes (1 to 4) on one clock: rank r is makeSyntheticTrace
+// with tasks r/4 longer (and a shorter barrier, so every rank's batch b still starts at
+// b * period()), its lanes, markers and tasks carrying rank r (job ids r * 1,000,000 + k), plus
+// an MPI communication thread lane. After each batch every rank r > 0 sends to rank 0 from its
+// batch end for kSyntheticMessageNs, and rank 0 answers kSyntheticReplyDelayNs after that send
+// began, for as long; the MPI lanes are "Progressing" while a message of theirs is in flight.
+inline constexpr tracer::TimeNs kSyntheticMessageNs = 40'000;
+inline constexpr tracer::TimeNs kSyntheticReplyDelayNs = 60'000;
+tracer::Trace makeSyntheticRanksTrace(const SyntheticOptions& options, int ranks);
+
 } // namespace starscope::viewer

@@ -11,12 +11,14 @@
 #include "viewer/gui/comparison_model.hpp"
 #include "viewer/gui/comparison_view.hpp"
 #include "viewer/gui/gantt_plot.hpp"
+#include "viewer/gui/group_table_model.hpp"
 
 #include <gtest/gtest.h>
 
 #include <QAbstractItemModelTester>
 #include <QBrush>
 #include <QImage>
+#include <QTabWidget>
 
 #include <cmath>
 #include <fstream>
@@ -50,7 +52,7 @@ ComparedRun synthetic(starscope::tracer::TimeNs taskNs, starscope::tracer::TimeN
     options.barrierNs = barrierNs;
     auto document = prepareDocument(makeSyntheticTrace(options), name);
     auto barriers = std::make_shared<const Barriers>(computeBarriers(*document, 100'000));
-    return {document, barriers};
+    return {document, barriers, nullptr};
 }
 
 bool executingGreen(const QColor& c) { return c.green() > c.red() + 40 && c.green() > c.blue() + 20; }
@@ -258,4 +260,72 @@ TEST(ComparisonRender, PanelsAreTitledWithTheirRunsOwnLength) {
             EXPECT_EQ(view.panels()[i]->document()->length, runs[i].document->length);
         }
     }
+}
+
+namespace {
+
+// A run folder of `ranks` StarPU-MPI ranks: the golden trace and a run.json saying so, with
+// the train time speedups are taken on.
+fs::path writeRanksRun(const TempDir& dir, const std::string& name, const std::string& arenas, int ranks,
+                       double trainS) {
+    const fs::path folder = dir / name;
+    fs::create_directories(folder);
+    fs::copy_file(starscope::testing::testDataDir() / "tracer/small/prof_file__0", folder / "prof_file__0");
+    std::ofstream(folder / "run.json") << R"({"format":"starscope-run","strategy":{"arenas":")" << arenas
+                                       << R"(","ring_slots":2,"loader":"naive"},"ranks":)" << ranks
+                                       << R"(,"epochs":1,"batch_size":64,"train_time_s":)" << trainS
+                                       << R"(,"wall_time_s":)" << trainS + 1.0 << "}";
+    return folder;
+}
+
+} // namespace
+
+TEST(ComparisonRanks, RunsOfOneTwoAndFourRanksGetTheScalingTableAndStrategiesPerRankCount) {
+    const TempDir dir;
+    std::vector<fs::path> inputs;
+    for (const int ranks : {1, 2, 4}) {
+        inputs.push_back(writeRanksRun(dir, "single-" + std::to_string(ranks), "single", ranks, 40.0 / ranks));
+        inputs.push_back(writeRanksRun(dir, "double-" + std::to_string(ranks), "double", ranks, 30.0 / ranks));
+    }
+    auto loaded = loadComparison(inputs, 100'000);
+    ASSERT_TRUE(loaded) << loaded.error().message;
+    ComparisonView view;
+    ASSERT_TRUE(view.setRuns(loaded->runs, loaded->figures, {AlignMode::Start, 0}));
+    EXPECT_TRUE(view.comparisonNote().isEmpty()) << view.comparisonNote().toStdString();
+
+    GroupTableModel* scaling = view.scalingModel();
+    QAbstractItemModelTester scalingTester(scaling, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    ASSERT_EQ(scaling->rowCount(), 6);
+    EXPECT_EQ(view.tables()->currentIndex(), view.tables()->indexOf(view.tables()->widget(1)));
+    EXPECT_TRUE(view.tables()->isTabEnabled(1));
+    const int speedup = scaling->columnOf("speedup");
+    ASSERT_GE(speedup, 0);
+    // single+naive at 1, 2, 4 ranks, then double+advanced: speedups 1, 2, 4 on train time.
+    const std::vector<double> speedups{1.0, 2.0, 4.0, 1.0, 2.0, 4.0};
+    for (int row = 0; row < 6; ++row) {
+        EXPECT_DOUBLE_EQ(scaling->index(row, speedup).data(GroupTableModel::ValueRole).toDouble(), speedups[static_cast<std::size_t>(row)]) << row;
+        EXPECT_EQ(scaling->index(row, GroupTableModel::RanksColumn).data().toULongLong(), (std::vector<qulonglong>{1, 2, 4})[static_cast<std::size_t>(row % 3)]);
+    }
+    EXPECT_EQ(scaling->index(1, speedup).data().toString(), QString::fromStdString(starscope::tracer::run::formatFigure(2.0, starscope::tracer::run::findMetric("speedup")->unit)));
+    // One rank has no message between ranks: n/a with the run model's reason.
+    const int comm = scaling->columnOf("communication_share");
+    EXPECT_EQ(scaling->index(0, comm).data().toString(), QStringLiteral("n/a"));
+    EXPECT_FALSE(scaling->index(0, comm).data(Qt::ToolTipRole).toString().isEmpty());
+
+    GroupTableModel* strategies = view.strategyModel();
+    QAbstractItemModelTester strategyTester(strategies, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    ASSERT_EQ(strategies->rowCount(), 6);
+    EXPECT_EQ(strategies->columnOf("speedup"), -1);
+    const int wall = strategies->columnOf("wall_time_s");
+    ASSERT_GE(wall, 0);
+    for (int row = 0; row < 6; ++row) {
+        const bool baseline = row % 2 == 0;
+        EXPECT_EQ(strategies->index(row, GroupTableModel::NameColumn).data().toString().contains(QStringLiteral("baseline")), baseline) << row;
+        // double's wall time against single's at the same rank count.
+        EXPECT_EQ(strategies->index(row, wall).data(GroupTableModel::DeltaRole).isValid(), !baseline) << row;
+    }
+    EXPECT_EQ(strategies->index(3, GroupTableModel::RanksColumn).data().toULongLong(), 2u);
+    const double single2 = 40.0 / 2 + 1.0;
+    const double double2 = 30.0 / 2 + 1.0;
+    EXPECT_NEAR(strategies->index(3, wall).data(GroupTableModel::DeltaRole).toDouble(), (double2 - single2) / single2, 1e-9);
 }

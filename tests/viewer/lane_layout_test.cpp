@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <utility>
+
 using namespace starscope::viewer;
 using starscope::tracer::Lane;
 using starscope::tracer::LaneKind;
@@ -39,4 +41,84 @@ TEST(LaneLayout, MainThreadFirstThenWorkersByTypeNodeAndId) {
 
 TEST(LaneLayout, EmptyTraceHasNoRows) {
     EXPECT_TRUE(layoutRows({}).empty());
+}
+
+namespace {
+
+Lane rankLane(std::string name, LaneKind kind, int rank, int worker) {
+    Lane l = lane(std::move(name), kind, 0, worker);
+    l.rank = rank;
+    return l;
+}
+
+// Two ranks, their lanes interleaved as a reader might give them.
+starscope::tracer::Trace twoRanks() {
+    starscope::tracer::Trace trace;
+    trace.lanes = {rankLane("MPI", LaneKind::MpiThread, 1, -1), rankLane("CPU 1", LaneKind::CpuWorker, 0, 1),
+                   rankLane("main", LaneKind::MainThread, 1, -1), rankLane("CPU 0", LaneKind::CpuWorker, 1, 0),
+                   rankLane("MPI", LaneKind::MpiThread, 0, -1),   rankLane("CPU 0", LaneKind::CpuWorker, 0, 0),
+                   rankLane("main", LaneKind::MainThread, 0, -1)};
+    return trace;
+}
+
+std::vector<std::int32_t> lanesOf(const std::vector<Row>& rows) {
+    std::vector<std::int32_t> out;
+    for (const Row& row : rows) {
+        out.push_back(row.lane);
+    }
+    return out;
+}
+
+} // namespace
+
+TEST(LaneLayout, RanksGroupTheirLanesMainThreadWorkersThenMpiThread) {
+    const auto trace = twoRanks();
+    const auto rows = layoutRows(trace);
+    EXPECT_EQ(lanesOf(rows), (std::vector<std::int32_t>{6, 5, 1, 4, 2, 3, 0}));
+    EXPECT_EQ(rows[0].group, "rank 0: main thread");
+    EXPECT_EQ(rows[3].group, "rank 0: MPI communication thread");
+    EXPECT_EQ(rows[4].rank, 1);
+    EXPECT_EQ(laneRanks(rows), (std::vector<std::int32_t>{0, 1}));
+}
+
+TEST(LaneLayout, EachRankGetsAHeaderRowBeforeItsLanes) {
+    const auto trace = twoRanks();
+    const auto rows = chartRows(layoutRows(trace), {});
+    ASSERT_EQ(rows.size(), 9u);
+    EXPECT_EQ(lanesOf(rows), (std::vector<std::int32_t>{-1, 6, 5, 1, 4, -1, 2, 3, 0}));
+    EXPECT_EQ(rows[0].kind, RowKind::RankHeader);
+    EXPECT_EQ(rows[0].rank, 0);
+    EXPECT_EQ(rows[0].label, rankHeaderLabel(0, false));
+    EXPECT_EQ(rows[5].kind, RowKind::RankHeader);
+    EXPECT_EQ(rows[5].rank, 1);
+    EXPECT_EQ(rows[1].kind, RowKind::Lane);
+    EXPECT_EQ(rowsOfRank(rows, 1), std::make_pair(std::size_t{5}, std::size_t{8}));
+    EXPECT_EQ(rowsOfRank(rows, 2), std::nullopt);
+    // Every lane has its own row.
+    EXPECT_EQ(rowOfLanes(rows, trace), (std::vector<std::int32_t>{8, 3, 6, 7, 4, 2, 1}));
+}
+
+TEST(LaneLayout, ACollapsedRankKeepsOnlyItsHeaderWhichShowsItsLanes) {
+    const auto trace = twoRanks();
+    const auto rows = chartRows(layoutRows(trace), {0});
+    EXPECT_EQ(lanesOf(rows), (std::vector<std::int32_t>{-1, -1, 2, 3, 0}));
+    EXPECT_EQ(rows[0].label, rankHeaderLabel(0, true));
+    EXPECT_NE(rankHeaderLabel(0, true), rankHeaderLabel(0, false));
+    EXPECT_EQ(rows[1].label, rankHeaderLabel(1, false));
+    // Rank 0's lanes (1, 4, 5, 6) are drawn in its header, row 0.
+    EXPECT_EQ(rowOfLanes(rows, trace), (std::vector<std::int32_t>{4, 0, 2, 3, 0, 0, 0}));
+    EXPECT_EQ(rowsOfRank(rows, 0), std::make_pair(std::size_t{0}, std::size_t{0}));
+    const auto both = chartRows(layoutRows(trace), {0, 1});
+    EXPECT_EQ(lanesOf(both), (std::vector<std::int32_t>{-1, -1}));
+    EXPECT_EQ(rowOfLanes(both, trace), (std::vector<std::int32_t>{1, 0, 1, 1, 0, 0, 0}));
+}
+
+TEST(LaneLayout, OneProcessTraceHasNoHeaderRowsAndCollapsingChangesNothing) {
+    starscope::tracer::Trace trace;
+    trace.lanes = {lane("CPU 0", LaneKind::CpuWorker, 0, 0), lane("main", LaneKind::MainThread, 0, -1)};
+    const auto lanes = layoutRows(trace);
+    EXPECT_TRUE(laneRanks(lanes).empty());
+    EXPECT_EQ(chartRows(lanes, {}), lanes);
+    EXPECT_EQ(chartRows(lanes, {0}), lanes);
+    EXPECT_EQ(rowOfLanes(lanes, trace), (std::vector<std::int32_t>{1, 0}));
 }

@@ -4,6 +4,7 @@
 
 #include "tests/support/fifo_reader.hpp"
 #include "tests/support/test_support.hpp"
+#include "tests/viewer/pixel_support.hpp"
 #include "tests/viewer/qt_test_environment.hpp"
 #include "tests/support/synthetic_trace.hpp"
 #include "viewer/gui/gantt_plot.hpp"
@@ -23,6 +24,8 @@
 #include <sys/sysmacros.h>
 
 using namespace starscope::viewer;
+using starscope::viewer::testing::near;
+using starscope::viewer::testing::over;
 using starscope::tracer::StateClass;
 using starscope::tracer::TimeNs;
 
@@ -54,23 +57,6 @@ Rendered render(std::shared_ptr<const TraceDocument> document, std::shared_ptr<c
     }
     out.image = out.plot->toPixmap(kWidth, kHeight, 1.0).toImage();
     return out;
-}
-
-// Source-over of a translucent colour on an opaque one.
-Rgb over(Rgb below, const QColor& above) {
-    const double a = above.alphaF();
-    const auto mix = [a](int b, int t) { return static_cast<std::uint8_t>(std::lround(t * a + b * (1.0 - a))); };
-    return {mix(below.r, above.red()), mix(below.g, above.green()), mix(below.b, above.blue())};
-}
-
-::testing::AssertionResult near(Rgb actual, Rgb expected, int tolerance = 3) {
-    if (std::abs(actual.r - expected.r) <= tolerance && std::abs(actual.g - expected.g) <= tolerance
-        && std::abs(actual.b - expected.b) <= tolerance) {
-        return ::testing::AssertionSuccess();
-    }
-    return ::testing::AssertionFailure() << "pixel (" << int(actual.r) << "," << int(actual.g) << "," << int(actual.b)
-                                         << ") expected (" << int(expected.r) << "," << int(expected.g) << ","
-                                         << int(expected.b) << ")";
 }
 
 std::size_t rowOfLane(const TraceDocument& document, std::int32_t lane) {

@@ -1,4 +1,5 @@
 #include "tracer/analysis/barriers.hpp"
+#include "tracer/analysis/stats.hpp"
 #include "tracer/model/time_unit.hpp"
 
 #include <algorithm>
@@ -133,6 +134,20 @@ std::string_view causeName(BarrierCause cause) {
     case BarrierCause::EndOfBatch: return "end of batch";
     }
     return "unattributed";
+}
+
+std::string describeCause(const Trace& trace, const Barrier& b) {
+    std::string text(causeName(b.cause));
+    if (b.cause == BarrierCause::DataFromRank && b.message >= 0
+        && static_cast<std::size_t>(b.message) < trace.messages.size()) {
+        const auto& m = trace.messages[static_cast<std::size_t>(b.message)];
+        text += " " + std::to_string(b.fromRank) + " (message " + std::to_string(b.message) + ": tag "
+                + std::to_string(m.tag) + ", " + std::to_string(m.size) + " B, "
+                + formatDuration(m.duration(), ticksPerSecond(trace)) + ")";
+    } else if (b.cause == BarrierCause::ArenaReset && !b.arena.empty()) {
+        text += " (" + b.arena + ")";
+    }
+    return text;
 }
 
 std::optional<std::string> transitionsUnavailable(const Trace& trace, const std::vector<BatchTransition>& transitions) {

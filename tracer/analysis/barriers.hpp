@@ -61,6 +61,10 @@ struct Barrier {
     bool operator==(const Barrier&) const = default;
 };
 
+// The cause with what it names: "data from rank 1 (message 12: tag 7, 4096 B, 1.2 ms)",
+// "arena reset (batch)", "end of batch": what `barriers` prints and the viewer shows.
+std::string describeCause(const Trace& trace, const Barrier& barrier);
+
 // Batch transitions in time order, from the trace's parsed starscope markers: of that rank,
 // or, unset, of the lowest rank that has markers (every rank trains the same batches).
 std::vector<BatchTransition> findTransitions(const Trace& trace, std::optional<std::int32_t> rank = std::nullopt);

@@ -263,19 +263,6 @@ int runStats(const StatsArgs& args, const Io& io) {
     return 0;
 }
 
-// "data from rank 1 (message 12: tag 7, 4096 B, 1.2 ms)", "arena reset (batch)", ...
-std::string barrierCause(const Trace& trace, const Barrier& b, std::int64_t tps) {
-    std::string text(causeName(b.cause));
-    if (b.cause == BarrierCause::DataFromRank) {
-        const auto& m = trace.messages[static_cast<std::size_t>(b.message)];
-        text += " " + std::to_string(b.fromRank) + " (message " + std::to_string(b.message) + ": tag "
-                + std::to_string(m.tag) + ", " + std::to_string(m.size) + " B, " + formatDuration(m.duration(), tps) + ")";
-    } else if (b.cause == BarrierCause::ArenaReset && !b.arena.empty()) {
-        text += " (" + b.arena + ")";
-    }
-    return text;
-}
-
 struct BarriersArgs {
     std::vector<std::string> inputs;
     bool json = false;
@@ -348,7 +335,7 @@ int runBarriers(const BarriersArgs& args, const Io& io) {
             out << std::setw(6) << (b.rank < 0 ? std::string("job") : std::to_string(b.rank));
         }
         out << std::setw(36) << (b.transitionLabel.empty() ? "-" : b.transitionLabel) << std::setw(24)
-            << b.mainThreadState << barrierCause(*trace, b, tps) << "\n";
+            << b.mainThreadState << describeCause(*trace, b) << "\n";
     }
     return 0;
 }

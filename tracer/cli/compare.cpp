@@ -8,7 +8,6 @@
 #include "tracer/run/run_folder.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cstdio>
 #include <iomanip>
 #include <memory>
@@ -34,35 +33,17 @@ std::string deltaText(double d) {
     return buffer;
 }
 
-// The scaling table's figures, all from the run model's metric table.
-constexpr std::array<std::string_view, 4> kScalingKeys{"speedup", "scaling_efficiency", "communication_share", "barrier_share"};
-
-// The columns by strategy, then rank count.
-std::vector<const run::CompareGroup*> scalingOrder(const run::Comparison& c) {
-    std::vector<const run::CompareGroup*> out;
-    for (const auto& g : c.groups) {
-        out.push_back(&g);
-    }
-    std::stable_sort(out.begin(), out.end(), [&](const auto* a, const auto* b) {
-        const auto first = [&](const std::string& s) {
-            return std::find_if(c.groups.begin(), c.groups.end(), [&](const auto& g) { return g.strategy == s; }) - c.groups.begin();
-        };
-        return std::make_pair(first(a->strategy), a->ranks) < std::make_pair(first(b->strategy), b->ranks);
-    });
-    return out;
-}
-
 void printScaling(const run::Comparison& c, const Io& io) {
     auto& out = *io.out;
     out << "\nscaling (speedup against the strategy's 1-rank runs, on train time; medians)\n";
     out << std::left << std::setw(40) << "column" << std::setw(8) << "ranks";
-    for (const auto key : kScalingKeys) {
+    for (const auto key : run::kScalingMetrics) {
         out << std::setw(16) << run::findMetric(key)->label;
     }
     out << "\n";
-    for (const auto* g : scalingOrder(c)) {
+    for (const auto* g : run::scalingOrder(c)) {
         out << std::left << std::setw(40) << g->name << std::setw(8) << g->ranks;
-        for (const auto key : kScalingKeys) {
+        for (const auto key : run::kScalingMetrics) {
             const auto a = g->aggregates.find(key);
             out << std::setw(16) << (a != g->aggregates.end() ? run::formatFigure(a->second.median, run::findMetric(key)->unit) : "n/a");
         }
@@ -100,9 +81,9 @@ void printJson(const run::Comparison& c, TimeNs thresholdNs, const Io& io) {
     out["strategies"] = groups;
     if (c.scaling) {
         json rows = json::array();
-        for (const auto& g : scalingOrder(c)) {
+        for (const auto& g : run::scalingOrder(c)) {
             json row = {{"strategy", g->strategy}, {"ranks", g->ranks}, {"column", g->name}};
-            for (const auto key : kScalingKeys) {
+            for (const auto key : run::kScalingMetrics) {
                 const auto a = g->aggregates.find(key);
                 row[std::string(key)] = a != g->aggregates.end() ? json(a->second.median) : unavailableJson(g->reasons.find(key)->second);
             }

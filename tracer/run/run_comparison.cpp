@@ -133,6 +133,20 @@ bool fillScaling(const std::vector<RunFigures*>& runs) {
     return true;
 }
 
+std::vector<const CompareGroup*> scalingOrder(const Comparison& c) {
+    std::vector<const CompareGroup*> out;
+    for (const auto& g : c.groups) {
+        out.push_back(&g);
+    }
+    std::stable_sort(out.begin(), out.end(), [&](const auto* a, const auto* b) {
+        const auto first = [&](const std::string& s) {
+            return std::find_if(c.groups.begin(), c.groups.end(), [&](const auto& g) { return g.strategy == s; }) - c.groups.begin();
+        };
+        return std::make_pair(first(a->strategy), a->ranks) < std::make_pair(first(b->strategy), b->ranks);
+    });
+    return out;
+}
+
 TraceResult<Comparison> compareRuns(std::vector<CompareInput> inputs, const CompareOptions& options) {
     Comparison out;
     // The same run named twice (or a run named and found in a sweep) counts once.

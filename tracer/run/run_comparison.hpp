@@ -5,10 +5,12 @@
 
 #include "tracer/run/run_figures.hpp"
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -78,6 +80,14 @@ struct Comparison {
     // against the 1-rank runs of its strategy (and parameters), where there are some.
     bool scaling = false;
 };
+
+// The scaling table's figures (metric keys of run_figures.hpp), in its column order.
+inline constexpr std::array<std::string_view, 4> kScalingMetrics{"speedup", "scaling_efficiency",
+                                                                 "communication_share", "barrier_share"};
+
+// The scaling table's rows: the comparison's groups by strategy (in the groups' order), then
+// rank count. `compare` prints them and the viewer's comparison shows them.
+std::vector<const CompareGroup*> scalingOrder(const Comparison& comparison);
 
 // Groups, aggregates and compares. Fails (InvalidArgument) when the runs' workloads differ and
 // allowMixed is off, naming the difference and the two runs; when no run is left; and when

@@ -61,12 +61,15 @@ int render(const QCommandLineParser& parser, starscope::tracer::TimeNs threshold
         }
         request.range = *range;
     }
+    request.messages = !parser.isSet(QStringLiteral("no-messages"));
     auto document = loadDocument(inputs.front().toStdString());
     if (!document) {
         std::fprintf(stderr, "starscope-viewer: %s\n", document.error().describe().c_str());
         return 1;
     }
-    auto barriers = std::make_shared<const Barriers>(computeBarriers(**document, threshold));
+    auto computed = computeJobAndRankBarriers(**document, threshold);
+    auto barriers = std::make_shared<const Barriers>(std::move(computed.job));
+    request.rankBarriers = std::make_shared<const Barriers>(std::move(computed.ranks));
     const QString output = parser.value(QStringLiteral("render"));
     if (auto written = renderToFile(*document, barriers, request, output); !written) {
         std::fprintf(stderr, "starscope-viewer: %s\n", written.error().message.c_str());
@@ -154,6 +157,8 @@ int main(int argc, char** argv) {
                       QStringLiteral("WxH")});
     parser.addOption({QStringLiteral("threshold"), QStringLiteral("Shortest barrier, e.g. 100us (default)."),
                       QStringLiteral("TIME"), QStringLiteral("100us")});
+    parser.addOption({QStringLiteral("no-messages"),
+                      QStringLiteral("Leave out the arrows of StarPU-MPI messages between ranks (View > Show messages).")});
     parser.addOption({QStringLiteral("compare"),
                       QStringLiteral("Open the runs side by side: aligned Gantt panels, statistics and metric charts.")});
     parser.addOption({QStringLiteral("align"),
@@ -195,6 +200,7 @@ int main(int argc, char** argv) {
     for (qsizetype i = 0; i < std::max<qsizetype>(1, inputs.size()); ++i) {
         auto window = std::make_unique<MainWindow>();
         window->setBarrierThreshold(thresholdNs);
+        window->messagesAction()->setChecked(!parser.isSet(QStringLiteral("no-messages")));
         window->show();
         if (i < inputs.size()) {
             window->openPath(inputs[i]);

@@ -69,6 +69,10 @@ tracer::Trace mapTrace(tracer::Trace trace, const TimeMap& map) {
     for (auto& marker : trace.markers) {
         marker.time = map(marker.time);
     }
+    for (auto& message : trace.messages) {
+        message.start = map(message.start);
+        message.end = map(message.end);
+    }
     trace.begin = map(trace.begin);
     trace.end = map(trace.end);
     return trace;
@@ -113,16 +117,19 @@ ViewerResult<std::vector<ComparedRun>> alignRuns(const std::vector<ComparedRun>&
     for (std::size_t i = 0; i < runs.size(); ++i) {
         traces[i].begin = begin;
         traces[i].end = end;
-        auto barriers = std::make_shared<Barriers>();
-        if (runs[i].barriers) {
-            for (tracer::Barrier b : *runs[i].barriers) {
-                b.start = maps[i](b.start);
-                b.end = maps[i](b.end);
-                barriers->push_back(std::move(b));
+        const auto mapped = [&map = maps[i]](const std::shared_ptr<const Barriers>& from) {
+            auto to = std::make_shared<Barriers>();
+            if (from) {
+                for (tracer::Barrier b : *from) {
+                    b.start = map(b.start);
+                    b.end = map(b.end);
+                    to->push_back(std::move(b));
+                }
             }
-        }
+            return to;
+        };
         out.push_back({prepareDocument(std::move(traces[i]), runs[i].document->source, runs[i].document->length),
-                       std::move(barriers)});
+                       mapped(runs[i].barriers), mapped(runs[i].rankBarriers)});
     }
     return out;
 }
@@ -137,9 +144,10 @@ ViewerResult<LoadedComparison> loadComparison(const std::vector<fs::path>& input
         if (!document) {
             return fail(ViewerError{ViewerErrorCode::Input, document.error().describe()});
         }
-        auto barriers = std::make_shared<const Barriers>(computeBarriers(**document, thresholdNs));
+        auto barriers = computeJobAndRankBarriers(**document, thresholdNs);
         out.figures.push_back(measureRun(**document, input, thresholdNs));
-        out.runs.push_back({std::move(*document), std::move(barriers)});
+        out.runs.push_back({std::move(*document), std::make_shared<const Barriers>(std::move(barriers.job)),
+                            std::make_shared<const Barriers>(std::move(barriers.ranks))});
     }
     return out;
 }

@@ -43,6 +43,7 @@ RunFigures measureRun(const TraceDocument& document, const std::filesystem::path
 struct ComparedRun {
     std::shared_ptr<const TraceDocument> document;
     std::shared_ptr<const Barriers> barriers;
+    std::shared_ptr<const Barriers> rankBarriers;   // each rank's own; null or empty for one process
 };
 
 // The runs' traces moved (and for Normalized scaled) so that their origins coincide:

@@ -24,7 +24,8 @@ void timeBefore(const std::vector<Span>& spans, const LaneIndex& index, TimeNs t
 
 } // namespace
 
-OverviewProfile workerProfile(const TraceDocument& document, double startNs, double endNs, std::size_t columns) {
+OverviewProfile workerProfile(const TraceDocument& document, double startNs, double endNs, std::size_t columns,
+                              std::optional<std::int32_t> rank) {
     OverviewProfile profile;
     profile.startNs = startNs;
     profile.endNs = endNs;
@@ -45,7 +46,7 @@ OverviewProfile workerProfile(const TraceDocument& document, double startNs, dou
     std::size_t workers = 0;
     const auto& lanes = document.trace.lanes;
     for (std::size_t lane = 0; lane < lanes.size(); ++lane) {
-        if (!lanes[lane].isWorker() || lanes[lane].levels.empty()) {
+        if (!lanes[lane].isWorker() || lanes[lane].levels.empty() || (rank && lanes[lane].rank != *rank)) {
             continue;
         }
         ++workers;

@@ -6,6 +6,8 @@
 #include "tracer/model/trace.hpp"
 #include "viewer/core/trace_document.hpp"
 
+#include <cstdint>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -23,8 +25,10 @@ struct OverviewProfile {
 };
 
 // Worker time per state in `columns` equal slices of [startNs, endNs] (level 0 of each worker
-// lane; the main thread is left out: it is never "busy" in the workers' sense).
-OverviewProfile workerProfile(const TraceDocument& document, double startNs, double endNs, std::size_t columns);
+// lane; the main thread is left out: it is never "busy" in the workers' sense). With a rank,
+// only that rank's workers: a collapsed rank's row on the chart shows that mix.
+OverviewProfile workerProfile(const TraceDocument& document, double startNs, double endNs, std::size_t columns,
+                              std::optional<std::int32_t> rank = std::nullopt);
 
 // The window that shows all of the trace's activity with a small margin on each side: what
 // "fit all" zooms to and what the overview strip spans.

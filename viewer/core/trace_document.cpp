@@ -6,6 +6,16 @@
 
 namespace starscope::viewer {
 
+namespace {
+
+// findJobAndRankBarriers lists the ranks in order: searched by rank alone.
+struct RankOrder {
+    bool operator()(const tracer::Barrier& b, std::int32_t rank) const { return b.rank < rank; }
+    bool operator()(std::int32_t rank, const tracer::Barrier& b) const { return rank < b.rank; }
+};
+
+} // namespace
+
 std::shared_ptr<const TraceDocument> prepareDocument(tracer::Trace trace, std::string source,
                                                      std::optional<tracer::TimeNs> length) {
     auto document = std::make_shared<TraceDocument>();
@@ -81,6 +91,22 @@ Barriers computeBarriers(const TraceDocument& document, tracer::TimeNs threshold
     tracer::BarrierOptions options;
     options.threshold = thresholdNs;
     return tracer::findBarriers(document.trace, document.transitions, options);
+}
+
+JobAndRankBarriers computeJobAndRankBarriers(const TraceDocument& document, tracer::TimeNs thresholdNs) {
+    tracer::BarrierOptions options;
+    options.threshold = thresholdNs;
+    // The job's come first (rank -1), then the ranks' in rank order.
+    JobAndRankBarriers out;
+    for (auto& b : tracer::findJobAndRankBarriers(document.trace, options)) {
+        (b.rank < 0 ? out.job : out.ranks).push_back(std::move(b));
+    }
+    return out;
+}
+
+std::span<const tracer::Barrier> barriersOfRank(const Barriers& rankBarriers, std::int32_t rank) {
+    const auto [first, last] = std::equal_range(rankBarriers.begin(), rankBarriers.end(), rank, RankOrder{});
+    return {first, last};
 }
 
 std::size_t firstBarrierEndingAfter(const Barriers& barriers, double timeNs) {

@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -55,6 +56,16 @@ std::shared_ptr<const TraceDocument> prepareDocument(tracer::Trace trace, std::s
 tracer::TraceResult<std::shared_ptr<const TraceDocument>> loadDocument(const std::filesystem::path& input,
                                                                        const tracer::ReadOptions& options = {});
 Barriers computeBarriers(const TraceDocument& document, tracer::TimeNs thresholdNs);
+// The job's barriers (as computeBarriers) and each rank's own (none of that rank's workers
+// executing), rank by rank, each rank's in time order; no rank barriers for a one-process
+// trace. The chart bands a rank's barriers in that rank's rows.
+struct JobAndRankBarriers {
+    Barriers job;
+    Barriers ranks;
+};
+JobAndRankBarriers computeJobAndRankBarriers(const TraceDocument& document, tracer::TimeNs thresholdNs);
+// The barriers of one rank in JobAndRankBarriers::ranks.
+std::span<const tracer::Barrier> barriersOfRank(const Barriers& rankBarriers, std::int32_t rank);
 // Index of the first barrier ending after timeNs (barriers sorted by start, disjoint).
 std::size_t firstBarrierEndingAfter(const Barriers& barriers, double timeNs);
 

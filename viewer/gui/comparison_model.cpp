@@ -1,20 +1,10 @@
 #include "viewer/gui/comparison_model.hpp"
 
-#include <QBrush>
-#include <QColor>
+#include "viewer/gui/metric_cells.hpp"
 
 #include <cmath>
 
 namespace starscope::viewer {
-
-namespace {
-
-const QColor kBetter(20, 130, 40);
-const QColor kWorse(200, 30, 30);
-
-QString text(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
-
-} // namespace
 
 ComparisonModel::ComparisonModel(QObject* parent) : QAbstractTableModel(parent) {}
 
@@ -77,15 +67,11 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const {
         }
         QString shown = QString::fromStdString(tracer::run::formatFigure(*figure.value, metric->unit));
         if (delta) {
-            shown += QStringLiteral(" (%1%2 %)").arg(*delta >= 0 ? QStringLiteral("+") : QString()).arg(*delta * 100.0, 0, 'f', 1);
+            shown += deltaText(*delta);
         }
         return shown;
     }
-    case Qt::ForegroundRole:
-        if (delta && std::abs(*delta) >= 0.0005) {
-            return QBrush((*delta < 0) == metric->lowerIsBetter ? kBetter : kWorse);
-        }
-        return {};
+    case Qt::ForegroundRole: return delta ? deltaForeground(*delta, *metric) : QVariant();
     case Qt::ToolTipRole: return figure.value ? QVariant() : QVariant(QString::fromStdString(figure.reason));
     case Qt::TextAlignmentRole: return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
     case ValueRole: return figure.value ? QVariant(*figure.value) : QVariant();
@@ -103,17 +89,10 @@ QVariant ComparisonModel::headerData(int section, Qt::Orientation orientation, i
         if (metric == nullptr) {
             return section == StrategyColumn ? QVariant(QStringLiteral("Strategy")) : QVariant();
         }
-        // The table's labels are lower case for running text; a column header starts upper case.
-        QString label = text(metric->label);
-        label[0] = label[0].toUpper();
-        return label;
+        return metricHeader(*metric);
     }
     if (role == Qt::ToolTipRole && metric != nullptr) {
-        QString tip = text(metric->computed);
-        if (metric->naWhen != "never") {
-            tip += QStringLiteral("; n/a when ") + text(metric->naWhen);
-        }
-        return tip;
+        return metricHeaderTip(*metric);
     }
     return {};
 }

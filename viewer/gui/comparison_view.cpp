@@ -2,13 +2,17 @@
 
 #include "viewer/gui/comparison_charts.hpp"
 #include "viewer/gui/comparison_model.hpp"
+#include "viewer/core/rank_comparison.hpp"
 #include "viewer/gui/gantt_plot.hpp"
+#include "viewer/gui/group_table_model.hpp"
 #include "viewer/gui/render.hpp"
 
 #include <QCoreApplication>
 #include <QFileInfo>
 #include <QHeaderView>
+#include <QLabel>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -41,11 +45,39 @@ ComparisonView::ComparisonView(QWidget* parent) : QWidget(parent) {
     m_panelLayout->setSpacing(2);
 
     m_bottom = new QSplitter(Qt::Horizontal, m_splitter);
+    auto* tablesPanel = new QWidget(m_bottom);
+    auto* tablesLayout = new QVBoxLayout(tablesPanel);
+    tablesLayout->setContentsMargins(0, 0, 0, 0);
+    m_tables = new QTabWidget(tablesPanel);
+    tablesLayout->addWidget(m_tables, 1);
+    m_note = new QLabel(tablesPanel);
+    m_note->setWordWrap(true);
+    m_note->hide();
+    tablesLayout->addWidget(m_note);
+    const auto addTable = [this](QAbstractItemModel* model, const QString& title) {
+        auto* view = new QTableView(m_tables);
+        view->setModel(model);
+        view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+        view->setAlternatingRowColors(true);
+        m_tables->addTab(view, title);
+        return view;
+    };
     m_model = new ComparisonModel(this);
-    m_table = new QTableView(m_bottom);
-    m_table->setModel(m_model);
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_table->setAlternatingRowColors(true);
+    m_table = addTable(m_model, QStringLiteral("Runs"));
+    // The scaling table's columns are the run model's (`compare` prints the same); the
+    // strategies per rank count leave them out, since they compare across rank counts.
+    m_scalingModel = new GroupTableModel({tracer::run::kScalingMetrics.begin(), tracer::run::kScalingMetrics.end()},
+                                         false, this);
+    addTable(m_scalingModel, QStringLiteral("Scaling"));
+    std::vector<std::string_view> strategyKeys;
+    for (const auto& metric : tracer::run::metrics()) {
+        if (std::find(tracer::run::kScalingMetrics.begin(), tracer::run::kScalingMetrics.end(), metric.key)
+            == tracer::run::kScalingMetrics.end()) {
+            strategyKeys.push_back(metric.key);
+        }
+    }
+    m_strategyModel = new GroupTableModel(std::move(strategyKeys), true, this);
+    addTable(m_strategyModel, QStringLiteral("Strategies per rank count"));
     m_charts = new ComparisonCharts(m_bottom);
     m_bottom->setStretchFactor(0, 1);
     m_bottom->setStretchFactor(1, 1);
@@ -54,6 +86,8 @@ ComparisonView::ComparisonView(QWidget* parent) : QWidget(parent) {
 }
 
 ComparisonView::~ComparisonView() = default;
+
+QString ComparisonView::comparisonNote() const { return m_note->text(); }
 
 ViewerResult<Done> ComparisonView::setRuns(std::vector<ComparedRun> runs, std::vector<RunFigures> figures,
                                            const Alignment& alignment) {
@@ -64,6 +98,21 @@ ViewerResult<Done> ComparisonView::setRuns(std::vector<ComparedRun> runs, std::v
     m_runs = std::move(runs);
     m_alignment = alignment;
     m_charts->setRuns(figures);
+    RankComparison byRanks = compareRankCounts(figures);
+    m_scalingModel->setRows(std::move(byRanks.scalingRows));
+    m_strategyModel->setRows(std::move(byRanks.strategyRows));
+    QStringList note;
+    if (!byRanks.problem.empty()) {
+        note << QString::fromStdString(byRanks.problem);
+    }
+    for (const auto& warning : byRanks.warnings) {
+        note << QString::fromStdString(warning);
+    }
+    m_note->setText(note.join(QLatin1Char('\n')));
+    m_note->setVisible(!note.isEmpty());
+    // Runs of several rank counts are compared for how they scale first.
+    m_tables->setTabEnabled(1, byRanks.scaling);
+    m_tables->setCurrentIndex(byRanks.scaling ? 1 : 0);
     m_model->setRuns(std::move(figures));
     rebuildPanels(std::move(*aligned));
     return Done{};
@@ -90,6 +139,7 @@ void ComparisonView::rebuildPanels(std::vector<ComparedRun> aligned) {
         auto* panel = new GanttPlot(m_panelArea);
         panel->setDocument(run.document);
         panel->setBarriers(run.barriers);
+        panel->setRankBarriers(run.rankBarriers);
         panel->xAxis->setLabel(axisLabel);
         if (m_alignment.mode == AlignMode::Normalized) {
             panel->xAxis->setTicker(QSharedPointer<ShareTicker>::create());

@@ -1,8 +1,9 @@
 #pragma once
 // Several runs side by side: one Gantt panel per run, stacked, all showing the same aligned
 // time window (zooming or panning one moves all), above the statistics table and the metric
-// bar charts. The comparison window shows it; the headless render grabs it, so both draw
-// with the same code.
+// bar charts. Beside the run table, runs of several StarPU-MPI rank counts get the scaling
+// table and their strategies compared within each rank count (rank_comparison.hpp). The
+// comparison window shows it; the headless render grabs it, so both draw with the same code.
 
 #include "viewer/core/command_line.hpp"
 #include "viewer/core/comparison.hpp"
@@ -11,7 +12,9 @@
 
 #include <vector>
 
+class QLabel;
 class QSplitter;
+class QTabWidget;
 class QTableView;
 class QVBoxLayout;
 
@@ -20,6 +23,7 @@ namespace starscope::viewer {
 class ComparisonCharts;
 class ComparisonModel;
 class GanttPlot;
+class GroupTableModel;
 
 class ComparisonView : public QWidget {
     Q_OBJECT
@@ -41,6 +45,13 @@ public:
     ComparisonModel* model() const { return m_model; }
     ComparisonCharts* charts() const { return m_charts; }
     QTableView* table() const { return m_table; }
+    // The scaling table (empty unless the runs differ by rank count) and the strategies
+    // compared within each rank count; the tabs holding them beside the run table.
+    GroupTableModel* scalingModel() const { return m_scalingModel; }
+    GroupTableModel* strategyModel() const { return m_strategyModel; }
+    QTabWidget* tables() const { return m_tables; }
+    // Why the run model could not compare the runs, and its warnings; empty when none.
+    QString comparisonNote() const;
 
     // Replots everything now and returns the picture of the whole view.
     QImage grabImage();
@@ -58,6 +69,10 @@ private:
     QSplitter* m_bottom = nullptr;
     ComparisonModel* m_model = nullptr;
     QTableView* m_table = nullptr;
+    QTabWidget* m_tables = nullptr;
+    GroupTableModel* m_scalingModel = nullptr;
+    GroupTableModel* m_strategyModel = nullptr;
+    QLabel* m_note = nullptr;
     ComparisonCharts* m_charts = nullptr;
     bool m_syncing = false;
 };

@@ -5,6 +5,8 @@
 #include "viewer/core/overview_profile.hpp"
 #include "viewer/core/time_format.hpp"
 #include "viewer/gui/gantt_plottable.hpp"
+#include "viewer/gui/link_plottable.hpp"
+#include "viewer/gui/message_arrows.hpp"
 #include "viewer/gui/overlay_plottable.hpp"
 #include "viewer/gui/qt_support.hpp"
 #include "viewer/gui/time_ticker.hpp"
@@ -13,6 +15,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <span>
 
 namespace starscope::viewer {
 
@@ -21,6 +24,8 @@ namespace {
 constexpr double kClickSlopPx = 3.0;
 constexpr double kKeyZoom = 1.5;
 constexpr double kKeyPan = 0.1;
+// Zoomed out, one arrow per this many pixels between two rows: denser ones would hide the rows.
+constexpr double kMessageSpacingPx = 12.0;
 
 // Trace times are ticks (ns, or finer for some Paje traces: time_unit.hpp).
 QString duration(const tracer::Trace& trace, double ticks) {
@@ -54,6 +59,8 @@ GanttPlot::GanttPlot(QWidget* parent) : QCustomPlot(parent) {
     m_gantt = new GanttPlottable(xAxis, yAxis);
     m_overlay = new OverlayPlottable(xAxis, yAxis);
     m_overlay->setLayer(QStringLiteral("overlay"));
+    // Over the bands, so an arrow stays readable inside a barrier.
+    m_messages = std::make_unique<MessageArrows>(xAxis, yAxis, QStringLiteral("overlay"));
 
     m_title = new QCPTextElement(this, QString(), QFont(font().family(), font().pointSize(), QFont::Bold));
     plotLayout()->insertRow(0);
@@ -70,13 +77,27 @@ GanttPlot::GanttPlot(QWidget* parent) : QCustomPlot(parent) {
     // Every replot lays out at the viewport's size (the window's, or a picture's): the key is
     // wrapped for that size just before.
     connect(this, &QCustomPlot::beforeReplot, this, &GanttPlot::wrapLegend);
+    // The arrows in view are picked per frame, once the axis rect has its size: which ones
+    // fold together follows the zoom and the width.
+    connect(this, &QCustomPlot::afterLayout, this,
+            [this] { m_messages->refresh(view(), m_gantt->rows(), m_gantt->laneRows(), kMessageSpacingPx); });
 }
+
+GanttPlot::~GanttPlot() = default;
+
+void GanttPlot::setMessagesVisible(bool visible) {
+    m_messages->setVisible(visible);
+    replot(rpQueuedReplot);
+}
+
+bool GanttPlot::messagesVisible() const { return m_messages->isVisible(); }
 
 void GanttPlot::setDocument(std::shared_ptr<const TraceDocument> document) {
     m_document = std::move(document);
     m_gantt->setDocument(m_document);
     m_timeTicker->setNsPerTick(m_document ? tracer::nsPerTick(m_document->trace) : 1.0);
     m_overlay->setDocument(m_document);
+    m_messages->setDocument(m_document);
     rebuildRowsAndLegend();
     fitAll();
 }
@@ -86,23 +107,83 @@ void GanttPlot::setBarriers(std::shared_ptr<const Barriers> barriers) {
     replotOverlay();
 }
 
-void GanttPlot::rebuildRowsAndLegend() {
+void GanttPlot::setRankBarriers(std::shared_ptr<const Barriers> barriers) {
+    m_overlay->setRankBarriers(std::move(barriers));
+    replotOverlay();
+}
+
+const std::vector<Row>& GanttPlot::rows() const { return m_gantt->rows(); }
+
+bool GanttPlot::isRankCollapsed(std::int32_t rank) const { return m_gantt->collapsedRanks().contains(rank); }
+
+void GanttPlot::setRankCollapsed(std::int32_t rank, bool collapsed) {
+    if (collapsed == isRankCollapsed(rank)) {
+        return;
+    }
+    auto ranks = m_gantt->collapsedRanks();
+    if (collapsed) {
+        ranks.insert(rank);
+    } else {
+        ranks.erase(rank);
+    }
+    m_gantt->setCollapsedRanks(std::move(ranks));
+    m_overlay->setRows(m_gantt->rows());
+    rebuildRowTicks();
+    replot(rpQueuedReplot);
+    emit rowsChanged();
+}
+
+void GanttPlot::rebuildRowTicks() {
     m_rowTicker->clear();
+    const auto& rows = m_gantt->rows();
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        m_rowTicker->addTick(static_cast<double>(r), toQString(rows[r].label));
+    }
+    yAxis->setRange(-0.5, std::max(0.5, static_cast<double>(rows.size()) - 0.5));
+}
+
+std::optional<std::size_t> GanttPlot::rowAtY(double y) const {
+    const double rowCoord = yAxis->pixelToCoord(y);
+    const double rowIndex = std::round(rowCoord);
+    if (rowIndex < 0.0 || rowIndex >= static_cast<double>(rows().size()) || std::abs(rowCoord - rowIndex) > kRowHalfHeight) {
+        return std::nullopt;
+    }
+    return static_cast<std::size_t>(rowIndex);
+}
+
+std::optional<std::int32_t> GanttPlot::rankHeaderAt(const QPointF& pos) const {
+    const QRect rect = axisRect()->rect();
+    // The chart or the row labels left of it.
+    if (!m_document || pos.y() < rect.top() || pos.y() > rect.bottom() || pos.x() > rect.right()) {
+        return std::nullopt;
+    }
+    const auto row = rowAtY(pos.y());
+    if (!row || rows()[*row].kind != RowKind::RankHeader) {
+        return std::nullopt;
+    }
+    return rows()[*row].rank;
+}
+
+void GanttPlot::rebuildRowsAndLegend() {
+    m_overlay->setRows(m_gantt->rows());
+    rebuildRowTicks();
     legend->clearItems();
     if (!m_document) {
         m_title->setText(QString());
         replot(rpQueuedReplot);
         return;
     }
-    const auto& rows = m_document->rows;
-    for (std::size_t r = 0; r < rows.size(); ++r) {
-        m_rowTicker->addTick(static_cast<double>(r), toQString(rows[r].label));
-    }
-    yAxis->setRange(-0.5, std::max(0.5, static_cast<double>(rows.size()) - 0.5));
     for (const auto& entry : m_document->palette.legend()) {
         legend->addItem(new SwatchLegendItem(legend, toQColor(entry.colour), toQString(entry.label)));
     }
     legend->addItem(new SwatchLegendItem(legend, kBarrierFill, QStringLiteral("barrier (no worker executing)"), true));
+    if (!m_document->trace.ranks.empty()) {
+        legend->addItem(new SwatchLegendItem(legend, kRankBarrierFill,
+                                             QStringLiteral("rank barrier (no worker of the rank executing)"), true));
+    }
+    if (!m_document->trace.messages.empty()) {
+        legend->addItem(new SwatchLegendItem(legend, kMessageArrow, QStringLiteral("message between ranks (arrow)")));
+    }
     wrapLegend();
     const auto& trace = m_document->trace;
     m_title->setText(QStringLiteral("%1  -  %2 lanes, %3, %4")
@@ -229,15 +310,13 @@ std::optional<SpanHit> GanttPlot::hitTest(const QPointF& pos) const {
     if (!m_document || !axisRect()->rect().contains(pos.toPoint())) {
         return std::nullopt;
     }
-    const double rowCoord = yAxis->pixelToCoord(pos.y());
-    const double rowIndex = std::round(rowCoord);
-    if (rowIndex < 0.0 || rowIndex >= static_cast<double>(m_document->rows.size())
-        || std::abs(rowCoord - rowIndex) > kRowHalfHeight) {
+    const auto row = rowAtY(pos.y());
+    if (!row || rows()[*row].kind != RowKind::Lane) {
         return std::nullopt;
     }
     SpanHit hit;
-    hit.row = static_cast<std::size_t>(rowIndex);
-    hit.lane = static_cast<std::size_t>(m_document->rows[hit.row].lane);
+    hit.row = *row;
+    hit.lane = static_cast<std::size_t>(rows()[hit.row].lane);
     const auto& lane = m_document->trace.lanes[hit.lane];
     if (lane.levels.empty()) {
         return std::nullopt;
@@ -275,15 +354,27 @@ QString GanttPlot::describe(const SpanHit& hit) const {
     if (const auto* batch = m_document->batchAt(span.start)) {
         text += QStringLiteral("<br>batch: %1").arg(toQString(batchLabel(batch->marker)));
     }
-    if (const auto& barriers = m_overlay->barriers()) {
-        const std::size_t b = firstBarrierEndingAfter(*barriers, static_cast<double>(span.start));
-        if (b < barriers->size() && (*barriers)[b].start <= span.start) {
-            const auto& barrier = (*barriers)[b];
-            text += QStringLiteral("<br>in a barrier of %1").arg(duration(trace, static_cast<double>(barrier.duration())));
-            if (!barrier.transitionLabel.empty()) {
-                text += QStringLiteral(" (%1)").arg(toQString(barrier.transitionLabel).toHtmlEscaped());
-            }
+    // The job's barrier the span starts in, and its rank's own: each with its cause.
+    const auto inBarrier = [&](std::span<const tracer::Barrier> barriers, const QString& what) {
+        const auto it = std::partition_point(barriers.begin(), barriers.end(),
+                                             [&](const tracer::Barrier& b) { return b.end <= span.start; });
+        if (it == barriers.end() || it->start > span.start) {
+            return;
         }
+        text += QStringLiteral("<br>in %1 of %2").arg(what, duration(trace, static_cast<double>(it->duration())));
+        if (!it->transitionLabel.empty()) {
+            text += QStringLiteral(" (%1)").arg(toQString(it->transitionLabel).toHtmlEscaped());
+        }
+        if (it->cause != tracer::BarrierCause::Unattributed) {
+            text += QStringLiteral(": %1").arg(toQString(tracer::describeCause(trace, *it)).toHtmlEscaped());
+        }
+    };
+    if (const auto& barriers = m_overlay->barriers()) {
+        inBarrier(*barriers, QStringLiteral("a barrier"));
+    }
+    const std::int32_t rank = trace.lanes[hit.lane].rank;
+    if (const auto& rankBarriers = m_overlay->rankBarriers(); rankBarriers && rank >= 0) {
+        inBarrier(barriersOfRank(*rankBarriers, rank), QStringLiteral("a barrier of rank %1").arg(rank));
     }
     if (hit.nearby > 1) {
         text += QStringLiteral("<br><i>%1 spans within %2 px here: zoom in to separate them</i>")
@@ -337,6 +428,11 @@ void GanttPlot::mousePressEvent(QMouseEvent* event) {
     const bool inPlot = axisRect()->rect().contains(event->position().toPoint());
     if (!m_document || !inPlot) {
         m_drag = Drag::None;
+        // A click on a rank's row label collapses or expands the rank.
+        if (const auto rank = rankHeaderAt(event->position()); rank && event->button() == Qt::LeftButton) {
+            setRankCollapsed(*rank, !isRankCollapsed(*rank));
+            event->accept();
+        }
         return;
     }
     QToolTip::hideText();
@@ -357,8 +453,16 @@ void GanttPlot::mouseMoveEvent(QMouseEvent* event) {
         // The span under the cursor, and the barriers and batch starts near it: their labels
         // may have been left out to keep the others readable.
         QString text = m_overlay->tooltipAt(pos);
-        if (const auto hit = hitTest(pos)) {
+        if (const QString message = m_messages->tooltipAt(pos); !message.isEmpty()) {
+            text = text.isEmpty() ? message : message + QStringLiteral("<hr>") + text;
+        } else if (const auto hit = hitTest(pos)) {
             text = text.isEmpty() ? describe(*hit) : describe(*hit) + QStringLiteral("<hr>") + text;
+        } else if (const auto rank = rankHeaderAt(pos)) {
+            const QString header = QStringLiteral("<b>rank %1</b>: its workers' states stacked<br><i>click to %2</i>")
+                                       .arg(*rank)
+                                       .arg(isRankCollapsed(*rank) ? QStringLiteral("show its lanes")
+                                                                   : QStringLiteral("collapse it to this row"));
+            text = text.isEmpty() ? header : header + QStringLiteral("<hr>") + text;
         }
         if (text.isEmpty()) {
             QToolTip::hideText();
@@ -400,7 +504,9 @@ void GanttPlot::mouseReleaseEvent(QMouseEvent* event) {
     const double to = m_pressView.toTime(event->position().x());
     if (!m_moved) {
         if (drag == Drag::Pan) {
-            if (const auto hit = hitTest(event->position())) {
+            if (const auto rank = rankHeaderAt(event->position())) {
+                setRankCollapsed(*rank, !isRankCollapsed(*rank));
+            } else if (const auto hit = hitTest(event->position())) {
                 emit spanClicked(*hit);
             }
         } else if (drag == Drag::Select) {

@@ -15,6 +15,7 @@
 namespace starscope::viewer {
 
 class GanttPlottable;
+class MessageArrows;
 class OverlayPlottable;
 class TimeTicker;
 
@@ -32,10 +33,26 @@ class GanttPlot : public QCustomPlot {
     Q_OBJECT
 public:
     explicit GanttPlot(QWidget* parent = nullptr);
+    ~GanttPlot() override;
 
     void setDocument(std::shared_ptr<const TraceDocument> document);
     const std::shared_ptr<const TraceDocument>& document() const { return m_document; }
     void setBarriers(std::shared_ptr<const Barriers> barriers);
+    // Each rank's own barriers (JobAndRankBarriers::ranks), banded in that rank's rows.
+    void setRankBarriers(std::shared_ptr<const Barriers> barriers);
+
+    // The rows drawn, top to bottom (rank headers included); row r is centred on value r.
+    const std::vector<Row>& rows() const;
+    // A rank of a StarPU-MPI trace shown as its header row alone, or with all its lanes.
+    // Clicking a rank's header (in the chart or its label) toggles it.
+    void setRankCollapsed(std::int32_t rank, bool collapsed);
+    bool isRankCollapsed(std::int32_t rank) const;
+    // The rank whose header row is at a widget position (chart or row label), if any.
+    std::optional<std::int32_t> rankHeaderAt(const QPointF& pos) const;
+    // StarPU-MPI messages as arrows between the ranks' MPI thread rows (shown by default).
+    void setMessagesVisible(bool visible);
+    bool messagesVisible() const;
+    MessageArrows* messages() const { return m_messages.get(); }
 
     // The line above the chart: source, lanes, task counts and the run's length.
     QString title() const;
@@ -60,6 +77,8 @@ public:
 
 signals:
     void viewChanged(double startNs, double endNs);
+    // The rows changed (a rank collapsed or expanded): row indices mean other lanes now.
+    void rowsChanged();
     void spanClicked(const starscope::viewer::SpanHit& hit);
     void rangeSelected(double fromNs, double toNs);
     void selectionCleared();
@@ -76,6 +95,8 @@ private:
     enum class Drag { None, Pan, Zoom, Select };
 
     void rebuildRowsAndLegend();
+    void rebuildRowTicks();
+    std::optional<std::size_t> rowAtY(double y) const;
     void wrapLegend();
     void replotOverlay();
     double timeAt(double px) const;
@@ -83,6 +104,7 @@ private:
     std::shared_ptr<const TraceDocument> m_document;
     GanttPlottable* m_gantt = nullptr;
     OverlayPlottable* m_overlay = nullptr;
+    std::unique_ptr<MessageArrows> m_messages;
     QSharedPointer<TimeTicker> m_timeTicker;
     QSharedPointer<QCPAxisTickerText> m_rowTicker;
     QCPTextElement* m_title = nullptr;

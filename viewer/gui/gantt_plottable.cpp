@@ -1,5 +1,6 @@
 #include "viewer/gui/gantt_plottable.hpp"
 
+#include "viewer/core/overview_profile.hpp"
 #include "viewer/gui/qt_support.hpp"
 
 #include <algorithm>
@@ -9,9 +10,8 @@ namespace starscope::viewer {
 
 namespace {
 
-constexpr std::size_t kMaxDrawnLevels = 3;
-constexpr double kNestedLevelShare = 0.3;   // of the row height, per pushed level
 const QColor kGroupSeparator(90, 90, 90);
+const QColor kRankSeparator(20, 20, 20);
 
 } // namespace
 
@@ -25,6 +25,23 @@ void GanttPlottable::setDocument(std::shared_ptr<const TraceDocument> document) 
     m_document = std::move(document);
     m_stack = m_document ? StateStack(m_document->trace, m_document->palette) : StateStack();
     m_runs.clear();
+    m_collapsed.clear();
+    layOut();
+}
+
+void GanttPlottable::setCollapsedRanks(std::set<std::int32_t> ranks) {
+    m_collapsed = std::move(ranks);
+    layOut();
+}
+
+void GanttPlottable::layOut() {
+    m_rows = m_document ? chartRows(m_document->rows, m_collapsed) : std::vector<Row>{};
+    m_laneRows = m_document ? rowOfLanes(m_rows, m_document->trace) : std::vector<std::int32_t>{};
+}
+
+std::int32_t GanttPlottable::rowOfLane(std::int32_t lane) const {
+    return lane >= 0 && static_cast<std::size_t>(lane) < m_laneRows.size() ? m_laneRows[static_cast<std::size_t>(lane)]
+                                                                           : -1;
 }
 
 TimeView GanttPlottable::currentView() const {
@@ -51,11 +68,11 @@ QCPRange GanttPlottable::getKeyRange(bool& foundRange, QCP::SignDomain) const {
 }
 
 QCPRange GanttPlottable::getValueRange(bool& foundRange, QCP::SignDomain, const QCPRange&) const {
-    foundRange = m_document != nullptr && !m_document->rows.empty();
+    foundRange = m_document != nullptr && !m_rows.empty();
     if (!foundRange) {
         return {};
     }
-    return QCPRange(-0.5, static_cast<double>(m_document->rows.size()) - 0.5);
+    return QCPRange(-0.5, static_cast<double>(m_rows.size()) - 0.5);
 }
 
 void GanttPlottable::draw(QCPPainter* painter) {
@@ -66,7 +83,7 @@ void GanttPlottable::draw(QCPPainter* painter) {
     const TimeView view = currentView();
     const QRect clip = clipRect();
     painter->setPen(Qt::NoPen);
-    const auto& rows = m_document->rows;
+    const auto& rows = m_rows;
     for (std::size_t r = 0; r < rows.size(); ++r) {
         const double row = static_cast<double>(r);
         const double y0 = rowAxis->coordToPixel(row - kRowHalfHeight);
@@ -74,6 +91,18 @@ void GanttPlottable::draw(QCPPainter* painter) {
         const double top = std::min(y0, y1);
         const double height = std::abs(y1 - y0);
         if (top > clip.bottom() || top + height < clip.top()) {
+            continue;
+        }
+        if (r > 0 && rows[r].group != rows[r - 1].group) {
+            // A rank's header starts a new process: a heavier line than between lane groups.
+            const bool rank = rows[r].kind == RowKind::RankHeader;
+            const double boundary = std::round(rowAxis->coordToPixel(row - 0.5));
+            painter->setPen(QPen(rank ? kRankSeparator : kGroupSeparator, rank ? 2 : 1));
+            painter->drawLine(QPointF(clip.left(), boundary), QPointF(clip.right(), boundary));
+            painter->setPen(Qt::NoPen);
+        }
+        if (rows[r].kind == RowKind::RankHeader) {
+            drawRankSummary(painter, view, rows[r].rank, top, height);
             continue;
         }
         const auto lane = static_cast<std::size_t>(rows[r].lane);
@@ -88,13 +117,43 @@ void GanttPlottable::draw(QCPPainter* painter) {
                 drawLevel(painter, view, lane, level, top + height - strip * static_cast<double>(level), strip);
             }
         }
-        if (r > 0 && rows[r].group != rows[r - 1].group) {
-            const double boundary = std::round(rowAxis->coordToPixel(row - 0.5));
-            painter->setPen(QPen(kGroupSeparator, 1));
-            painter->drawLine(QPointF(clip.left(), boundary), QPointF(clip.right(), boundary));
-            painter->setPen(Qt::NoPen);
+    }
+}
+
+void GanttPlottable::drawRankSummary(QCPPainter* painter, const TimeView& view, std::int32_t rank, double top,
+                                     double height) {
+    const QRect clip = clipRect();
+    const int width = std::max(0, clip.width());
+    if (width == 0) {
+        return;
+    }
+    // One column per pixel of the clip, which is the axis rect the view maps onto.
+    const double from = view.toTime(static_cast<double>(clip.left()));
+    const double to = view.toTime(static_cast<double>(clip.left() + width));
+    const OverviewProfile profile = workerProfile(*m_document, from, to, static_cast<std::size_t>(width), rank);
+    const int y = static_cast<int>(std::lround(top));
+    const int h = std::max(1, static_cast<int>(std::lround(top + height)) - y);
+    const QRgb background = qRgb(kBackground.r, kBackground.g, kBackground.b);
+    QImage image(width, h, QImage::Format_RGB32);
+    image.fill(background);
+    for (std::size_t c = 0; c < profile.columns; ++c) {
+        const tracer::TimeNs* times = profile.column(c);
+        // Before the trace and after it no worker has a span: the background shows.
+        if (profile.extents[c] <= 0 || std::all_of(times, times + profile.states, [](tracer::TimeNs t) { return t == 0; })) {
+            continue;
+        }
+        m_stack.stack(profile.column(c), profile.extents[c], h, m_bands);
+        int line = 0;
+        for (const StackBand& band : m_bands) {
+            const QRgb pixel = band.empty ? background : qRgb(band.colour.r, band.colour.g, band.colour.b);
+            for (int l = line; l < line + band.pixels && l < h; ++l) {
+                reinterpret_cast<QRgb*>(image.scanLine(l))[c] = pixel;
+            }
+            line += band.pixels;
         }
     }
+    // An image in vector output too: a column per pixel would be thousands of rectangles.
+    painter->drawImage(QPoint(clip.left(), y), image);
 }
 
 void GanttPlottable::drawLevel(QCPPainter* painter, const TimeView& view, std::size_t lane, std::size_t level,

@@ -2,8 +2,11 @@
 // The Gantt rows as one QCustomPlot plottable. Each frame it asks the core for the visible
 // marks of every row (binary search + folding) and paints them, merging neighbours of one
 // colour, so a frame costs O(pixels * log(spans)) whatever the trace size. A folded mark shows
-// the share of each state as stacked bands (state_stack.hpp), not one blended colour.
+// the share of each state as stacked bands (state_stack.hpp), not one blended colour. A rank's
+// header row (several StarPU-MPI ranks) shows the mix of that rank's workers' states per pixel
+// column, so a collapsed rank still shows when it works and when it waits.
 
+#include "viewer/core/lane_layout.hpp"
 #include "viewer/core/span_folding.hpp"
 #include "viewer/core/state_stack.hpp"
 #include "viewer/core/trace_document.hpp"
@@ -12,21 +15,35 @@
 
 #include <QImage>
 
+#include <cstdint>
 #include <memory>
+#include <set>
 #include <vector>
 
 namespace starscope::viewer {
 
 // Value-axis layout: row r is centred on value r and spans r +- kRowHalfHeight.
 inline constexpr double kRowHalfHeight = 0.42;
+// Pushed levels (Paje Push/Pop) are drawn as strips at the bottom of the row, this share of its
+// height each, at most kMaxDrawnLevels levels in all.
+inline constexpr double kNestedLevelShare = 0.3;
+inline constexpr std::size_t kMaxDrawnLevels = 3;
 
 class GanttPlottable : public QCPAbstractPlottable {
     Q_OBJECT
 public:
     GanttPlottable(QCPAxis* timeAxis, QCPAxis* rowAxis);
 
+    // Shows every rank expanded.
     void setDocument(std::shared_ptr<const TraceDocument> document);
     const std::shared_ptr<const TraceDocument>& document() const { return m_document; }
+    // The rows drawn (chartRows of the document's lanes): row r is centred on value r.
+    const std::vector<Row>& rows() const { return m_rows; }
+    // The row showing each lane (its own, or its collapsed rank's header); -1 when none.
+    std::int32_t rowOfLane(std::int32_t lane) const;
+    const std::vector<std::int32_t>& laneRows() const { return m_laneRows; }
+    void setCollapsedRanks(std::set<std::int32_t> ranks);
+    const std::set<std::int32_t>& collapsedRanks() const { return m_collapsed; }
     void setFoldWidth(double pixels) { m_foldPx = pixels; }
     // Raster output composes each row as one image (default) or paints one rectangle per mark.
     void setRowImages(bool enabled) { m_rowImages = enabled; }
@@ -45,8 +62,13 @@ protected:
 private:
     void drawLevel(QCPPainter* painter, const TimeView& view, std::size_t lane, std::size_t level, double top,
                    double height);
+    void drawRankSummary(QCPPainter* painter, const TimeView& view, std::int32_t rank, double top, double height);
+    void layOut();
 
     std::shared_ptr<const TraceDocument> m_document;
+    std::set<std::int32_t> m_collapsed;
+    std::vector<Row> m_rows;
+    std::vector<std::int32_t> m_laneRows;      // lane -> row
     double m_foldPx = kDefaultFoldPx;
     bool m_rowImages = true;
     std::vector<DrawRun> m_runs;               // reused between frames

@@ -202,6 +202,14 @@ void MainWindow::buildMenus() {
         m_plot->zoomBy(1.0 / 1.5, v.leftPx + v.widthPx / 2.0);
     });
     view->addAction(tr("&Clear selection (Esc)"), this, [this] { m_plot->setSelection(std::nullopt); });
+    view->addSeparator();
+    m_messagesAction = view->addAction(tr("Show &messages between ranks"));
+    m_messagesAction->setObjectName(QStringLiteral("messagesAction"));
+    m_messagesAction->setCheckable(true);
+    m_messagesAction->setChecked(m_plot->messagesVisible());
+    m_messagesAction->setShortcut(QKeySequence(Qt::Key_M));
+    m_messagesAction->setEnabled(false);
+    connect(m_messagesAction, &QAction::toggled, m_plot, &GanttPlot::setMessagesVisible);
 }
 
 void MainWindow::buildDocks() {
@@ -350,7 +358,8 @@ void MainWindow::setBarrierThreshold(tracer::TimeNs thresholdNs) {
     m_threshold->setValue(static_cast<double>(thresholdNs) / 1e3);
 }
 
-void MainWindow::onLoaded(std::shared_ptr<const TraceDocument> document, std::shared_ptr<const Barriers> barriers) {
+void MainWindow::onLoaded(std::shared_ptr<const TraceDocument> document, std::shared_ptr<const Barriers> barriers,
+                          std::shared_ptr<const Barriers> rankBarriers) {
     setLoading(false);
     m_lastError.clear();
     const QString source = QString::fromStdString(document->source);
@@ -361,7 +370,8 @@ void MainWindow::onLoaded(std::shared_ptr<const TraceDocument> document, std::sh
     // The previous trace's range and its figures mean nothing here (clears the stats panel too).
     m_plot->setSelection(std::nullopt);
     m_details->clear();
-    applyBarriers(std::move(barriers));
+    applyBarriers(std::move(barriers), std::move(rankBarriers));
+    m_messagesAction->setEnabled(!document->trace.messages.empty());
     rememberRecent(source);
     const auto& trace = document->trace;
     m_status->setText(tr("%1: %2 lanes, %3 spans, %4")
@@ -392,8 +402,9 @@ void MainWindow::onFailed(const QString& path, const QString& message) {
     emit loadFailed(message);
 }
 
-void MainWindow::applyBarriers(std::shared_ptr<const Barriers> barriers) {
+void MainWindow::applyBarriers(std::shared_ptr<const Barriers> barriers, std::shared_ptr<const Barriers> rankBarriers) {
     m_plot->setBarriers(barriers);
+    m_plot->setRankBarriers(std::move(rankBarriers));
     m_overview->setBarriers(barriers);
     // Barrier times are trace ticks: ns, or finer for some Paje traces (time_unit.hpp).
     const double nsPerTick = m_plot->document() ? tracer::nsPerTick(m_plot->document()->trace) : 1.0;
@@ -414,15 +425,18 @@ void MainWindow::recomputeBarriers() {
     }
     const std::uint64_t generation = ++m_barrierGeneration;
     const tracer::TimeNs threshold = barrierThreshold();
-    auto* watcher = new QFutureWatcher<std::shared_ptr<const Barriers>>(this);
-    connect(watcher, &QFutureWatcher<std::shared_ptr<const Barriers>>::finished, this, [this, watcher, generation] {
+    using Computed = std::shared_ptr<const JobAndRankBarriers>;
+    auto* watcher = new QFutureWatcher<Computed>(this);
+    connect(watcher, &QFutureWatcher<Computed>::finished, this, [this, watcher, generation] {
         watcher->deleteLater();
         if (generation == m_barrierGeneration) {
-            applyBarriers(watcher->result());
+            const Computed computed = watcher->result();
+            applyBarriers(std::shared_ptr<const Barriers>(computed, &computed->job),
+                          std::shared_ptr<const Barriers>(computed, &computed->ranks));
         }
     });
     watcher->setFuture(QtConcurrent::run([document, threshold] {
-        return std::make_shared<const Barriers>(computeBarriers(*document, threshold));
+        return Computed(std::make_shared<const JobAndRankBarriers>(computeJobAndRankBarriers(*document, threshold)));
     }));
 }
 

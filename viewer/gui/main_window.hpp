@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+class QAction;
 class QDockWidget;
 class QPlainTextEdit;
 class QDoubleSpinBox;
@@ -52,6 +53,8 @@ public:
     void zoomToBarrier(int row);
 
     GanttPlot* plot() const { return m_plot; }
+    // View > Show messages between ranks: checkable, enabled for a trace that has messages.
+    QAction* messagesAction() const { return m_messagesAction; }
     // The loaded trace's reader warnings as listed in the Reader warnings dock.
     QStringList readerWarnings() const;
     // True while no trace is loaded: the window shows Open buttons and the recent files.
@@ -87,11 +90,12 @@ private:
     void openFolderDialog();
     void showWarnings(const std::vector<std::string>& warnings);
     void showRun(const std::vector<RunPanelRow>& rows);
-    void onLoaded(std::shared_ptr<const TraceDocument> document, std::shared_ptr<const Barriers> barriers);
+    void onLoaded(std::shared_ptr<const TraceDocument> document, std::shared_ptr<const Barriers> barriers,
+                  std::shared_ptr<const Barriers> rankBarriers);
     void onFailed(const QString& path, const QString& message);
     void onSpanClicked(const SpanHit& hit);
     void onRangeSelected(double fromNs, double toNs);
-    void applyBarriers(std::shared_ptr<const Barriers> barriers);
+    void applyBarriers(std::shared_ptr<const Barriers> barriers, std::shared_ptr<const Barriers> rankBarriers);
     void recomputeBarriers();
     void rememberRecent(const QString& path);
     void refreshRecentMenu();
@@ -123,6 +127,7 @@ private:
     QProgressBar* m_progress = nullptr;
     QPushButton* m_cancel = nullptr;
     QMenu* m_recentMenu = nullptr;
+    QAction* m_messagesAction = nullptr;
     QString m_loadingPath;
     QString m_lastError;
     std::uint64_t m_barrierGeneration = 0;

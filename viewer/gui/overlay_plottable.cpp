@@ -12,6 +12,7 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <span>
 
 namespace starscope::viewer {
 
@@ -61,6 +62,38 @@ void paintLabel(QCPPainter* painter, const QRect& box, const QString& text) {
     painter->drawText(box, Qt::AlignCenter, text);
 }
 
+// One band per pixel range; barriers closer than a pixel share a band, which is named by its
+// longest barrier (an index into the barriers given).
+struct Band {
+    int left;
+    int right;
+    std::size_t longest;
+};
+
+std::vector<Band> foldBands(std::span<const tracer::Barrier> barriers, const TimeView& view) {
+    std::vector<Band> bands;
+    int lastBandRight = std::numeric_limits<int>::min();
+    const auto first = std::partition_point(barriers.begin(), barriers.end(), [&](const tracer::Barrier& b) {
+        return static_cast<double>(b.end) <= view.startNs;
+    });
+    for (auto i = static_cast<std::size_t>(first - barriers.begin());
+         i < barriers.size() && static_cast<double>(barriers[i].start) < view.endNs; ++i) {
+        const auto& barrier = barriers[i];
+        const int x0 = static_cast<int>(std::lround(std::max(view.toPixel(static_cast<double>(barrier.start)), view.leftPx)));
+        const int x1 = std::max(x0 + 1, static_cast<int>(std::lround(std::min(view.toPixel(static_cast<double>(barrier.end)),
+                                                                                view.leftPx + view.widthPx))));
+        if (x1 <= lastBandRight) {
+            if (barrier.duration() > barriers[bands.back().longest].duration()) {
+                bands.back().longest = i;
+            }
+            continue;
+        }
+        bands.push_back({std::max(x0, lastBandRight), x1, i});
+        lastBandRight = x1;
+    }
+    return bands;
+}
+
 } // namespace
 
 OverlayPlottable::OverlayPlottable(QCPAxis* timeAxis, QCPAxis* rowAxis) : QCPAbstractPlottable(timeAxis, rowAxis) {
@@ -102,6 +135,7 @@ void OverlayPlottable::draw(QCPPainter* painter) {
     m_lastArea = area;
     m_labels = {};
     m_pendingLabels.clear();
+    drawRankBarriers(painter, view, area);
     drawBarriers(painter, view, area);
     drawMarkers(painter, view, area);
     // Labels last, over every band and line.
@@ -121,30 +155,7 @@ void OverlayPlottable::drawBarriers(QCPPainter* painter, const TimeView& view, c
         return;
     }
     const Barriers& barriers = *m_barriers;
-    // Pass 1: one band per pixel range; barriers closer than a pixel share a band, which is
-    // named by its longest barrier.
-    struct Band {
-        int left;
-        int right;
-        std::size_t longest;
-    };
-    std::vector<Band> bands;
-    int lastBandRight = std::numeric_limits<int>::min();
-    for (std::size_t i = firstBarrierEndingAfter(barriers, view.startNs);
-         i < barriers.size() && static_cast<double>(barriers[i].start) < view.endNs; ++i) {
-        const auto& barrier = barriers[i];
-        const int x0 = static_cast<int>(std::lround(std::max(view.toPixel(static_cast<double>(barrier.start)), view.leftPx)));
-        const int x1 = std::max(x0 + 1, static_cast<int>(std::lround(std::min(view.toPixel(static_cast<double>(barrier.end)),
-                                                                                view.leftPx + view.widthPx))));
-        if (x1 <= lastBandRight) {
-            if (barrier.duration() > barriers[bands.back().longest].duration()) {
-                bands.back().longest = i;
-            }
-            continue;
-        }
-        bands.push_back({std::max(x0, lastBandRight), x1, i});
-        lastBandRight = x1;
-    }
+    const std::vector<Band> bands = foldBands(barriers, view);
     // Every barrier keeps its band at any zoom, at least one pixel wide: the tint over all
     // rows, with edges when there is room for them and ticks on the top and bottom edges when
     // it is too thin for the tint alone to catch the eye.
@@ -187,6 +198,48 @@ void OverlayPlottable::drawBarriers(QCPPainter* painter, const TimeView& view, c
         m_pendingLabels.emplace_back(box, text);
         m_labels.barrier.push_back(box);
         m_labels.barrierIndex.push_back(band.longest);
+    }
+}
+
+std::optional<std::pair<int, int>> OverlayPlottable::rankPixels(std::int32_t rank) const {
+    const auto rows = rowsOfRank(m_rows, rank);
+    const QCPAxis* axis = valueAxis();
+    if (!rows || axis == nullptr) {
+        return std::nullopt;
+    }
+    const double a = axis->coordToPixel(static_cast<double>(rows->first) - 0.5);
+    const double b = axis->coordToPixel(static_cast<double>(rows->second) + 0.5);
+    return std::make_pair(static_cast<int>(std::lround(std::min(a, b))) + 1, static_cast<int>(std::lround(std::max(a, b))) - 1);
+}
+
+// A rank's own barriers over its rows only: where the job goes on but this rank waits (for
+// data from another rank, its arena reset, its batch end).
+void OverlayPlottable::drawRankBarriers(QCPPainter* painter, const TimeView& view, const QRect& area) {
+    if (!m_rankBarriers || m_rankBarriers->empty()) {
+        return;
+    }
+    for (const Row& row : m_rows) {
+        if (row.kind != RowKind::RankHeader) {
+            continue;
+        }
+        const auto pixels = rankPixels(row.rank);
+        if (!pixels) {
+            continue;
+        }
+        const int top = std::max(pixels->first, area.top());
+        const int bottom = std::min(pixels->second, area.bottom());
+        if (bottom < top) {
+            continue;
+        }
+        const auto mine = barriersOfRank(*m_rankBarriers, row.rank);
+        for (const Band& band : foldBands(mine, view)) {
+            const QRect rect(band.left, top, band.right - band.left, bottom - top + 1);
+            fillInStrips(painter, rect, kRankBarrierFill);
+            if (rect.width() >= kMinBandPx) {
+                fillInStrips(painter, QRect(rect.left(), top, 1, rect.height()), kRankBarrierEdge);
+                fillInStrips(painter, QRect(rect.right(), top, 1, rect.height()), kRankBarrierEdge);
+            }
+        }
     }
 }
 
@@ -238,21 +291,43 @@ QString OverlayPlottable::tooltipAt(const QPointF& pos) const {
     const double to = m_lastView.toTime(pos.x() + kHoverPx);
     const double nsPerTick = tracer::nsPerTick(m_document->trace);
     QStringList lines;
-    if (m_barriers) {
-        const Barriers& barriers = *m_barriers;
-        for (std::size_t i = firstBarrierEndingAfter(barriers, from);
-             i < barriers.size() && static_cast<double>(barriers[i].start) <= to; ++i) {
-            if (lines.size() == kMaxTooltipLines) {
+    // "barrier of 1.2 ms (epoch 0 batch 3->4): end of batch"; a rank's: "rank 1 barrier of ...".
+    const auto addBarriers = [&](std::span<const tracer::Barrier> barriers) {
+        auto it = std::partition_point(barriers.begin(), barriers.end(), [from](const tracer::Barrier& b) {
+            return static_cast<double>(b.end) <= from;
+        });
+        for (; it != barriers.end() && static_cast<double>(it->start) <= to; ++it) {
+            if (lines.size() >= kMaxTooltipLines) {
                 lines << QStringLiteral("...");
-                break;
+                return false;
             }
-            const auto& barrier = barriers[i];
-            QString line = QStringLiteral("barrier of %1").arg(QString::fromStdString(
-                formatDuration(static_cast<double>(barrier.duration()) * nsPerTick)));
+            const auto& barrier = *it;
+            QString line = barrier.rank >= 0 ? QStringLiteral("rank %1 barrier of %2").arg(barrier.rank)
+                                             : QStringLiteral("barrier of %1");
+            line = line.arg(QString::fromStdString(formatDuration(static_cast<double>(barrier.duration()) * nsPerTick)));
             if (!barrier.transitionLabel.empty()) {
                 line += QStringLiteral(" (%1)").arg(QString::fromStdString(barrier.transitionLabel).toHtmlEscaped());
             }
+            if (barrier.cause != tracer::BarrierCause::Unattributed) {
+                line += QStringLiteral(": %1").arg(
+                    QString::fromStdString(tracer::describeCause(m_document->trace, barrier)).toHtmlEscaped());
+            }
             lines << line;
+        }
+        return true;
+    };
+    bool room = true;
+    if (m_barriers) {
+        room = addBarriers(*m_barriers);
+    }
+    // A rank's own barriers where the cursor is over that rank's rows.
+    if (room && m_rankBarriers && valueAxis() != nullptr) {
+        const double row = std::round(valueAxis()->pixelToCoord(pos.y()));
+        if (row >= 0.0 && row < static_cast<double>(m_rows.size())) {
+            const std::int32_t rank = m_rows[static_cast<std::size_t>(row)].rank;
+            if (rank >= 0) {
+                addBarriers(barriersOfRank(*m_rankBarriers, rank));
+            }
         }
     }
     const auto& markers = m_document->trace.markers;

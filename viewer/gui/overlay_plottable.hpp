@@ -3,7 +3,9 @@
 // markers as labelled vertical lines, the selected time range and the rubber band. It sits on
 // its own buffered layer, so moving the selection repaints this layer only. Every barrier
 // keeps a band at least one pixel wide at any zoom; labels that would overlap are dropped,
-// longest barriers first kept (label_layout.hpp), and the tooltip names what is hidden.
+// longest barriers first kept (label_layout.hpp), and the tooltip names what is hidden. In a
+// trace of several StarPU-MPI ranks the job's barriers span every rank's rows and each rank's
+// own barriers are banded, in another tint, over that rank's rows only.
 
 #include "viewer/core/time_view.hpp"
 #include "viewer/core/trace_document.hpp"
@@ -19,6 +21,8 @@ namespace starscope::viewer {
 
 inline const QColor kBarrierFill(40, 90, 220, 45);
 inline const QColor kBarrierEdge(70, 110, 220);
+inline const QColor kRankBarrierFill(0, 160, 170, 50);
+inline const QColor kRankBarrierEdge(0, 130, 140);
 inline const QColor kMarkerLine(70, 70, 70);
 
 // The labels the last draw kept, in widget pixels: batch labels along the top, barrier
@@ -37,6 +41,10 @@ public:
     void setDocument(std::shared_ptr<const TraceDocument> document);
     void setBarriers(std::shared_ptr<const Barriers> barriers);
     const std::shared_ptr<const Barriers>& barriers() const { return m_barriers; }
+    // Each rank's barriers (JobAndRankBarriers::ranks) and the chart's rows they are drawn in.
+    void setRankBarriers(std::shared_ptr<const Barriers> barriers) { m_rankBarriers = std::move(barriers); }
+    const std::shared_ptr<const Barriers>& rankBarriers() const { return m_rankBarriers; }
+    void setRows(std::vector<Row> rows) { m_rows = std::move(rows); }
     // A committed range selection (shaded) and a rubber band in progress (outlined).
     void setSelection(std::optional<std::pair<double, double>> rangeNs) { m_selection = rangeNs; }
     void setRubberBand(std::optional<std::pair<double, double>> rangeNs) { m_rubberBand = rangeNs; }
@@ -57,12 +65,17 @@ protected:
 
 private:
     void drawBarriers(QCPPainter* painter, const TimeView& view, const QRect& area);
+    void drawRankBarriers(QCPPainter* painter, const TimeView& view, const QRect& area);
+    // The pixel rows [top, bottom] of a rank's rows; nullopt when none is visible.
+    std::optional<std::pair<int, int>> rankPixels(std::int32_t rank) const;
     void drawMarkers(QCPPainter* painter, const TimeView& view, const QRect& area);
     void drawRange(QCPPainter* painter, const TimeView& view, const QRect& area, std::pair<double, double> range,
                    bool committed);
 
     std::shared_ptr<const TraceDocument> m_document;
     std::shared_ptr<const Barriers> m_barriers;
+    std::shared_ptr<const Barriers> m_rankBarriers;
+    std::vector<Row> m_rows;
     std::optional<std::pair<double, double>> m_selection;
     std::optional<std::pair<double, double>> m_rubberBand;
     OverlayLabels m_labels;

@@ -21,6 +21,8 @@ void prepare(GanttPlot& plot, std::shared_ptr<const TraceDocument> document, std
     plot.resize(request.size.width, request.size.height);
     plot.setDocument(std::move(document));
     plot.setBarriers(std::move(barriers));
+    plot.setRankBarriers(request.rankBarriers);
+    plot.setMessagesVisible(request.messages);
     // Lay out once at the final size so the view maps onto the real plot area.
     plot.replot(QCustomPlot::rpImmediateRefresh);
     if (request.range) {

@@ -20,6 +20,9 @@ class GanttPlot;
 struct RenderRequest {
     PixelSize size{1600, 900};
     std::optional<TimeRange> range;   // whole trace when empty
+    // Each rank's own barriers (JobAndRankBarriers::ranks), banded in its rows; none when empty.
+    std::shared_ptr<const Barriers> rankBarriers;
+    bool messages = true;   // StarPU-MPI messages as arrows (--no-messages leaves them out)
 };
 
 // The picture as an image (used by tests to check colours at known positions).

@@ -59,7 +59,9 @@ void TraceLoader::load(const QString& path, tracer::TimeNs thresholdNs) {
             outcome.cancelled = true;
             return outcome;
         }
-        outcome.barriers = std::make_shared<const Barriers>(computeBarriers(**document, thresholdNs));
+        auto barriers = computeJobAndRankBarriers(**document, thresholdNs);
+        outcome.barriers = std::make_shared<const Barriers>(std::move(barriers.job));
+        outcome.rankBarriers = std::make_shared<const Barriers>(std::move(barriers.ranks));
         outcome.document = std::move(document).value();
         return outcome;
     });
@@ -85,7 +87,7 @@ void TraceLoader::finish(const std::shared_ptr<Job>& job) {
         emit failed(job->path, outcome.error);
     } else {
         emit progress(100);
-        emit loaded(outcome.document, outcome.barriers);
+        emit loaded(outcome.document, outcome.barriers, outcome.rankBarriers);
     }
 }
 

@@ -18,6 +18,7 @@ namespace starscope::viewer {
 struct LoadOutcome {
     std::shared_ptr<const TraceDocument> document;
     std::shared_ptr<const Barriers> barriers;
+    std::shared_ptr<const Barriers> rankBarriers;   // each rank's own (JobAndRankBarriers::ranks)
     QString error;            // the reader's message when loading failed
     bool cancelled = false;
 };
@@ -36,7 +37,8 @@ public:
 signals:
     void progress(int percent);
     void loaded(std::shared_ptr<const starscope::viewer::TraceDocument> document,
-                std::shared_ptr<const starscope::viewer::Barriers> barriers);
+                std::shared_ptr<const starscope::viewer::Barriers> barriers,
+                std::shared_ptr<const starscope::viewer::Barriers> rankBarriers);
     void failed(const QString& path, const QString& message);
     void cancelled(const QString& path);
 

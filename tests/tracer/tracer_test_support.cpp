@@ -8,6 +8,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <iostream>
+#include <sstream>
 
 namespace starscope::tracer::testing {
 
@@ -61,9 +64,7 @@ std::map<WorkerKey, WorkerTimes> workerTimes(const Trace& trace) {
     const std::int64_t perNs = ticksPerSecond(trace) / kNsPerSecond;
     for (const auto& lane : computeStats(trace).lanes) {
         const auto& l = trace.lanes[static_cast<std::size_t>(lane.lane)];
-        // A StarPU worker has an id; the Paje reader keeps StarPU's memory managers ("Mm",
-        // allocating buffers for StarPU-MPI's receives) as lanes of no worker id.
-        if (l.isWorker() && l.workerId >= 0) {
+        if (l.isWorker()) {
             const auto& c = lane.classes;
             out[{l.rank, l.workerId}] = {c.executing / perNs, c.sleeping / perNs, c.overhead / perNs, c.notProfiled / perNs,
                                c.idle / perNs, lane.tasks};
@@ -109,6 +110,77 @@ void expectSameWorkAsStarpuFxtTool(const Trace& ours, const Trace& tool) {
                                          t.sleeping + t.overhead + t.idle))
                 << describe(worker) << ": all but executing";
         }
+    }
+}
+
+std::size_t toolMessageLinks(const fs::path& paje) {
+    std::istringstream in(starscope::testing::readFile(paje));
+    std::map<std::string, std::size_t> typeField;   // StartLink event id -> position of its Type
+    std::string current;                            // the StartLink definition being read
+    std::size_t fields = 0;
+    std::size_t links = 0;
+    for (std::string line; std::getline(in, line);) {
+        std::istringstream words(line);
+        std::vector<std::string> w;
+        for (std::string word; words >> word;) {
+            w.push_back(word);
+        }
+        if (w.empty()) {
+            continue;
+        }
+        if (w[0] == "%EventDef") {
+            current = w.size() >= 3 && w[1] == "PajeStartLink" ? w[2] : std::string();
+            fields = 0;
+        } else if (w[0] == "%" && w.size() >= 2) {
+            if (!current.empty() && w[1] == "Type") {
+                typeField[current] = fields + 1;
+            }
+            ++fields;
+        } else if (w[0][0] != '%') {
+            const auto it = typeField.find(w[0]);
+            links += it != typeField.end() && it->second < w.size() && w[it->second] == "MPIL" ? 1U : 0U;
+        }
+    }
+    return links;
+}
+
+void expectSameRanksAsStarpuFxtTool(const Trace& ours, const Trace& tool, const fs::path& paje, std::size_t ranks) {
+    ASSERT_EQ(ours.ranks.size(), ranks);
+    for (std::size_t r = 0; r < ranks; ++r) {
+        EXPECT_EQ(ours.ranks[r].rank, static_cast<std::int32_t>(r));
+        EXPECT_GE(ours.ranks[r].syncPoints, 1U) << "rank " << r << " has no StarPU-MPI sync point";
+    }
+    std::map<std::int32_t, std::size_t> workersPerRank;
+    for (const auto& lane : ours.lanes) {
+        EXPECT_GE(lane.rank, 0) << lane.name;
+        workersPerRank[lane.rank] += lane.isWorker() ? 1U : 0U;
+    }
+    EXPECT_EQ(workersPerRank.size(), ranks);
+    expectSameWorkAsStarpuFxtTool(ours, tool);
+    const auto a = workerTimes(ours);
+    const auto b = workerTimes(tool);
+    for (const auto& [worker, o] : a) {
+        if (const auto t = b.find(worker); t != b.end()) {
+            std::cout << describe(worker) << ": executing " << o.executing << " ns (starpu_fxt_tool "
+                      << t->second.executing << "), sleeping " << o.sleeping << " ns (starpu_fxt_tool "
+                      << t->second.sleeping << ")\n";
+        }
+    }
+    const auto differences = clockDifferences(ours, tool);
+    EXPECT_EQ(differences.size(), ranks);
+    for (const auto& [rank, difference] : differences) {
+        EXPECT_LE(std::abs(difference), 10'000) << "rank " << rank << ": clock " << difference
+                                                << " ns from starpu_fxt_tool's";
+        std::cout << "rank " << rank << ": clock offset " << ours.rankInfo(rank)->clockOffset
+                  << " ns, starscope - starpu_fxt_tool " << difference << " ns\n";
+    }
+    EXPECT_EQ(ours.messages.size(), toolMessageLinks(paje));
+    EXPECT_GT(ours.messages.size(), 0U);
+    for (const auto& m : ours.messages) {
+        EXPECT_NE(m.fromRank, m.toRank);
+        EXPECT_GE(m.fromLane, 0);
+        EXPECT_GE(m.toLane, 0);
+        EXPECT_LE(m.start, m.end);
     }
 }
 

@@ -34,6 +34,17 @@ int runStarpuFxtTool(const std::vector<std::filesystem::path>& profFiles, const 
 // worker's last state on; there ours must be "Not profiled" and sleeping can only be less.
 void expectSameWorkAsStarpuFxtTool(const Trace& ours, const Trace& tool);
 
+// Prof files of a StarPU-MPI run of `ranks` ranks against starpu_fxt_tool -i's paje.trace of
+// them: every rank with its sync point and workers, expectSameWorkAsStarpuFxtTool, each rank's
+// clock within 10 us of the tool's (clockDifferences), and the tool's MPIL links as messages.
+// Prints each worker's executing and sleeping totals and each rank's clock offset beside the
+// tool's, for the record of the comparison.
+void expectSameRanksAsStarpuFxtTool(const Trace& ours, const Trace& tool, const std::filesystem::path& paje,
+                                    std::size_t ranks);
+// MPI messages a Paje trace draws: its PajeStartLink events of type MPIL, wherever its event
+// definition puts the Type field.
+std::size_t toolMessageLinks(const std::filesystem::path& paje);
+
 // Per rank (-1 for a one-process trace), how far our clock is from starpu_fxt_tool's: the
 // median over the tasks both traces ran of (our start - its start), in ns. A rank whose clock
 // offset differs from the tool's by d shows d here.

@@ -164,6 +164,7 @@ constexpr std::string_view kPajeHeader = R"paje(%EventDef PajeDefineContainerTyp
 1 W T "Worker"
 1 MPICt P "MPI Communication Thread"
 1 Sc P "Scheduler State"
+1 Mm Mn "Memory Manager"
 2 prog_event P "program event type"
 2 barrier P "barrier (starscope)"
 2 thread_event T "thread event type"
@@ -174,6 +175,10 @@ constexpr std::string_view kPajeHeader = R"paje(%EventDef PajeDefineContainerTyp
 4 nsubmitted Sc "Number of Submitted Uncompleted Tasks"
 5 dep P W W "Task dependency"
 5 MPIL MPIP MPICt MPICt "MPI communication"
+5 F P Mm Mm "Intra-node data Fetch"
+5 TF P Mm Mm "Intra-node data TaskPreFetch"
+5 PF P Mm Mm "Intra-node data PreFetch"
+5 IF P Mm Mm "Intra-node data IdleFetch"
 )paje";
 
 // The rank prefix the FxT reader gives the lanes of each process of a merged trace ("0_").
@@ -236,6 +241,7 @@ private:
     void states();
     void links();
     void messages();
+    void transfers();
     void events();
     void variables();
 
@@ -367,6 +373,29 @@ void PajeWriter::containers() {
               << pajeQuote(workerContainerName(lane.name, prefix)) << '\n';
         m_lanes.push_back(LaneContainer{alias, "WS", program, thread});
     }
+    // The memory managers transfers run between, as starpu_fxt_tool nests them: "<rank>_mm<n>"
+    // in "<rank>_mn<n>" (a process without lanes gets its program here).
+    for (const auto& x : m_trace.transfers) {
+        const auto prefix = x.rank >= 0 ? std::to_string(x.rank) + "_" : std::string();
+        if (programs.insert(prefix).second) {
+            m_programs.push_back(prefix);
+            m_out << "7 " << date(0) << ' ' << pajeQuote(prefix + "p") << " P MPIroot "
+                  << pajeQuote("program " + prefix) << '\n';
+            m_out << "7 " << date(0) << ' ' << pajeQuote(prefix + "sched") << " Sc " << pajeQuote(prefix + "p") << ' '
+                  << pajeQuote(prefix + "scheduler") << '\n';
+        }
+        for (const auto node : {x.fromNode, x.toNode}) {
+            const auto n = std::to_string(node);
+            if (memoryNodes.insert(prefix + "mn" + n).second) {
+                m_out << "7 " << date(0) << ' ' << pajeQuote(prefix + "mn" + n) << " Mn " << pajeQuote(prefix + "p")
+                      << ' ' << pajeQuote(prefix + "MEMNODE" + n) << '\n';
+            }
+            if (memoryNodes.insert(prefix + "mm" + n).second) {
+                m_out << "7 " << date(0) << ' ' << pajeQuote(prefix + "mm" + n) << " Mm " << pajeQuote(prefix + "mn" + n)
+                      << ' ' << pajeQuote(prefix + "MEMMANAGER" + n) << '\n';
+            }
+        }
+    }
 }
 
 void PajeWriter::states() {
@@ -458,6 +487,21 @@ void PajeWriter::messages() {
     }
 }
 
+// Data transfers as starpu_fxt_tool draws them: a link typed by the fetch kind from the source
+// node's memory manager to the destination's, valued with the size, keyed "com_<n>".
+void PajeWriter::transfers() {
+    for (std::size_t i = 0; i < m_trace.transfers.size(); ++i) {
+        const auto& x = m_trace.transfers[i];
+        const auto prefix = x.rank >= 0 ? std::to_string(x.rank) + "_" : std::string();
+        const auto where = pajeQuote(prefix + "p") + ' ' + std::string(linkTypeOf(x.kind)) + ' ';
+        const auto tail = ' ' + std::to_string(x.size) + " com_" + std::to_string(i);
+        add(x.start, kMiddleOrder,
+            "18 " + date(x.start) + ' ' + where + pajeQuote(prefix + "mm" + std::to_string(x.fromNode)) + tail);
+        add(x.end, kMiddleOrder,
+            "19 " + date(x.end) + ' ' + where + pajeQuote(prefix + "mm" + std::to_string(x.toNode)) + tail);
+    }
+}
+
 void PajeWriter::events() {
     // Markers: on the user thread that emitted them (StarPU's user_user_event), on the
     // worker's thread, or on the program.
@@ -529,6 +573,7 @@ void PajeWriter::write() {
     states();
     links();
     messages();
+    transfers();
     events();
     variables();
     std::sort(m_lines.begin(), m_lines.end(), [](const Line& a, const Line& b) {

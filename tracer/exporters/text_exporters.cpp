@@ -154,6 +154,21 @@ void writeChromeJson(const Trace& trace, std::ostream& out) {
             << ",\"name\":\"message\",\"cat\":\"mpi\",\"args\":{\"from_rank\":" << m.fromRank << ",\"to_rank\":" << m.toRank
             << ",\"size\":" << m.size << ",\"tag\":" << m.tag << "}}";
     }
+    // Data transfers on a track per memory node of each process, after its lanes, named as
+    // starpu_fxt_tool names the node ("MEMNODE1"): the destination's, where the data arrives.
+    std::map<std::pair<std::int32_t, std::int32_t>, std::size_t> nodeTracks;   // (rank, node) -> tid
+    for (const auto& x : trace.transfers) {
+        const auto key = std::pair(x.rank, x.toNode);
+        auto [it, added] = nodeTracks.emplace(key, trace.lanes.size() + nodeTracks.size() + 1);
+        if (added) {
+            out << ",\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":" << pidOfRank(x.rank) << ",\"tid\":" << it->second
+                << ",\"args\":{\"name\":\"MEMNODE" << x.toNode << "\"}}";
+        }
+        out << ",\n{\"ph\":\"X\",\"pid\":" << pidOfRank(x.rank) << ",\"tid\":" << it->second
+            << ",\"ts\":" << fixed(x.start, tps, kUsPerSecond) << ",\"dur\":" << fixed(x.duration(), tps, kUsPerSecond)
+            << ",\"name\":\"" << nameOf(x.kind) << "\",\"cat\":\"transfer\",\"args\":{\"from_node\":" << x.fromNode
+            << ",\"to_node\":" << x.toNode << ",\"size\":" << x.size << "}}";
+    }
     for (const auto& m : trace.markers) {
         out << ",\n{\"ph\":\"i\",\"pid\":" << pidOfRank(m.rank) << ",\"tid\":" << (m.lane >= 0 ? m.lane + 1 : 0) << ",\"s\":\""
             << (m.lane >= 0 ? "t" : "g") << "\",\"ts\":" << fixed(m.time, tps, kUsPerSecond) << ",\"name\":\""

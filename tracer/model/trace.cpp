@@ -68,6 +68,44 @@ std::size_t Trace::spanCount() const {
     return count;
 }
 
+namespace {
+
+struct TransferKindNames {
+    TransferKind kind;
+    std::string_view linkType;
+    std::string_view name;
+};
+constexpr TransferKindNames kTransferKinds[] = {
+    {TransferKind::Fetch, "F", "Fetch"},
+    {TransferKind::TaskPrefetch, "TF", "Task prefetch"},
+    {TransferKind::Prefetch, "PF", "Prefetch"},
+    {TransferKind::IdleFetch, "IF", "Idle fetch"},
+};
+
+const TransferKindNames& namesOf(TransferKind kind) {
+    for (const auto& entry : kTransferKinds) {
+        if (entry.kind == kind) {
+            return entry;
+        }
+    }
+    assert(false && "a TransferKind without names");
+    return kTransferKinds[0];
+}
+
+} // namespace
+
+std::string_view linkTypeOf(TransferKind kind) { return namesOf(kind).linkType; }
+std::string_view nameOf(TransferKind kind) { return namesOf(kind).name; }
+
+std::optional<TransferKind> transferKindOfLinkType(std::string_view type) {
+    for (const auto& entry : kTransferKinds) {
+        if (entry.linkType == type) {
+            return entry.kind;
+        }
+    }
+    return std::nullopt;
+}
+
 const RankInfo* Trace::rankInfo(std::int32_t rank) const {
     const auto it = std::lower_bound(ranks.begin(), ranks.end(), rank,
                                      [](const RankInfo& r, std::int32_t value) { return r.rank < value; });

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -149,6 +150,30 @@ struct Message {
     bool operator==(const Message&) const = default;
 };
 
+// Why StarPU copied data between memory nodes, as starpu_fxt_tool names its links: a task
+// needs it now (F), a task will (TF, 1.4 only), worth having early (PF), when idle (IF).
+enum class TransferKind : std::uint8_t { Fetch, TaskPrefetch, Prefetch, IdleFetch };
+// Its starpu_fxt_tool link type ("F", "TF", "PF", "IF") and its name for people ("Fetch", ...).
+std::string_view linkTypeOf(TransferKind kind);
+std::string_view nameOf(TransferKind kind);
+// The kind a starpu_fxt_tool link type stands for; nullopt for any other link type.
+std::optional<TransferKind> transferKindOfLinkType(std::string_view type);
+
+// A data transfer between two memory nodes of one process (StarPU's driver copy: RAM and a
+// GPU, a NUMA node or a disk), as starpu_fxt_tool matches its start and end by request id.
+struct Transfer {
+    std::int32_t rank = -1;          // its process's rank; -1 in a one-process trace
+    std::int32_t fromNode = -1;      // StarPU memory nodes
+    std::int32_t toNode = -1;
+    TransferKind kind = TransferKind::Fetch;
+    TimeNs start = 0;
+    TimeNs end = 0;
+    std::uint64_t size = 0;          // bytes
+
+    TimeNs duration() const { return end - start; }
+    bool operator==(const Transfer&) const = default;
+};
+
 // Metadata key a reader sets (to "recorded") when its input carries task dependencies. Without
 // it the trace cannot support figures over the task graph (critical path): a Paje trace never
 // has them, an FxT trace recorded without task events neither.
@@ -162,6 +187,7 @@ struct Trace {
     std::vector<MarkerEvent> markers;   // sorted by time
     std::vector<RankInfo> ranks;     // sorted by rank; empty for a one-process trace
     std::vector<Message> messages;   // sorted by start
+    std::vector<Transfer> transfers; // sorted by start
     std::unordered_map<std::string, std::string> metadata;   // source file, StarPU version...
     std::vector<std::string> warnings;  // what a reader dropped or repaired
     TimeNs begin = 0;                // always 0 after normalisation

@@ -179,6 +179,16 @@ std::string payload(const Trace& trace) {
         w.put(m.sendJob);
         w.put(m.recvJob);
     }
+    w.put(static_cast<std::uint64_t>(trace.transfers.size()));
+    for (const auto& x : trace.transfers) {
+        w.put(x.rank);
+        w.put(x.fromNode);
+        w.put(x.toNode);
+        w.put(static_cast<std::uint8_t>(x.kind));
+        w.put(x.start);
+        w.put(x.end);
+        w.put(x.size);
+    }
     // Sorted, so the same trace always gives the same bytes.
     const std::map<std::string, std::string> metadata(trace.metadata.begin(), trace.metadata.end());
     w.put(static_cast<std::uint64_t>(metadata.size()));
@@ -226,6 +236,8 @@ bool validTaskTime(TimeNs t) { return t >= -1; }
 // Version 2 added the ranks of a StarPU-MPI run: a rank per lane and marker, the rank table and
 // the messages between ranks. Version 1 files read as one-process traces.
 constexpr std::uint32_t kFirstWithRanks = 2;
+// Version 3 added the data transfers between memory nodes; older files have none.
+constexpr std::uint32_t kFirstWithTransfers = 3;
 
 TraceError outOfLanes(const fs::path& file, std::uint64_t at, const std::string& record, std::int32_t lane,
                       std::size_t lanes) {
@@ -301,6 +313,43 @@ TraceResult<Done> parseRanks(const fs::path& file, Cursor& c, Trace& trace) {
         }
         if (i > 0 && m.start < trace.messages[i - 1].start) {
             return fail(inconsistent(file, at, record, "messages are not sorted by start"));
+        }
+    }
+    return Done{};
+}
+
+// The transfer table (version 3 on): each of a known rank (-1 without ranks), of a known kind,
+// inside the trace, sorted by start.
+TraceResult<Done> parseTransfers(const fs::path& file, Cursor& c, Trace& trace) {
+    std::uint64_t n = 0;
+    if (!c.count(n, 37)) {
+        return fail(corrupt(file, c, "transfer table"));
+    }
+    trace.transfers.resize(n);
+    for (std::size_t i = 0; i < trace.transfers.size(); ++i) {
+        auto& x = trace.transfers[i];
+        const auto at = c.offset();
+        std::uint8_t kind = 0;
+        if (!c.get(x.rank) || !c.get(x.fromNode) || !c.get(x.toNode) || !c.get(kind) || !c.get(x.start)
+            || !c.get(x.end) || !c.get(x.size)) {
+            return fail(corrupt(file, c, "transfer table"));
+        }
+        const std::string record = "transfer " + std::to_string(i);
+        if (x.rank == -1 ? !trace.ranks.empty() : trace.rankInfo(x.rank) == nullptr) {
+            return fail(inconsistent(file, at, record, "rank " + std::to_string(x.rank) + " is not in the rank table"));
+        }
+        if (kind > static_cast<std::uint8_t>(TransferKind::IdleFetch)) {
+            return fail(inconsistent(file, at, record, "kind " + std::to_string(kind) + " is unknown"));
+        }
+        x.kind = static_cast<TransferKind>(kind);
+        if (x.start < trace.begin || x.end < x.start || x.end > trace.end) {
+            return fail(inconsistent(file, at, record,
+                                     "runs from " + std::to_string(x.start) + " to " + std::to_string(x.end)
+                                         + ", not inside the trace (" + std::to_string(trace.begin) + " to "
+                                         + std::to_string(trace.end) + ")"));
+        }
+        if (i > 0 && x.start < trace.transfers[i - 1].start) {
+            return fail(inconsistent(file, at, record, "transfers are not sorted by start"));
         }
     }
     return Done{};
@@ -495,6 +544,11 @@ TraceResult<Trace> parsePayload(const fs::path& file, std::string_view data, std
     }
     if (ranks) {
         if (auto read = parseRanks(file, c, trace); !read) {
+            return fail(read.error());
+        }
+    }
+    if (version >= kFirstWithTransfers) {
+        if (auto read = parseTransfers(file, c, trace); !read) {
             return fail(read.error());
         }
     }

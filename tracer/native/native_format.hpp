@@ -18,7 +18,8 @@ namespace starscope::tracer {
 inline constexpr std::string_view kNativeMagic{"SSTRACE\0", 8};
 // Native binary format: magic "SSTRACE\0", then a packed version, then the model.
 // 2: StarPU-MPI ranks (lane and marker ranks, the rank table, messages).
-inline constexpr std::uint32_t kNativeVersion = 2;
+// 3: data transfers between memory nodes.
+inline constexpr std::uint32_t kNativeVersion = 3;
 
 void writeNative(const Trace& trace, std::ostream& out);
 // Written atomically (temporary file + rename).

@@ -251,6 +251,17 @@ private:
     std::set<std::uint64_t> m_unknownKinds;
     std::size_t m_starpuEvents = 0;
     std::size_t m_badEvents = 0;
+    // starpu_fxt_tool's handle_start/end_driver_copy: a copy's start waits here for the end of
+    // the same request id (com id).
+    struct CopyStart {
+        TimeNs time = 0;
+        std::int32_t fromNode = -1;
+        std::int32_t toNode = -1;
+        std::uint64_t size = 0;
+        TransferKind kind = TransferKind::Fetch;
+    };
+    std::unordered_map<std::uint64_t, CopyStart> m_copies;
+    void driverCopy(const RawEvent& ev, TimeNs t);
 };
 
 std::int32_t FileDecoder::userLane(std::uint64_t tid, TimeNs /*time*/) {
@@ -444,6 +455,8 @@ bool FileDecoder::handle(const RawEvent& ev) {
     case codes::TaskWaitForAllEnd:
     case codes::TaskWaitEnd: submitPop(p(ev, 0), t); break;
     case codes::TaskSubmit: m_b.taskAt(m_b.task(job(p(ev, 0)))).submit = t; break;
+    case codes::StartDriverCopy:
+    case codes::EndDriverCopy: driverCopy(ev, t); break;
     case codes::TaskName:
         if (ev.paramCount > m_layout.taskNameAt) {
             auto& task = m_b.taskAt(m_b.task(job(p(ev, 0))));
@@ -573,6 +586,36 @@ void FileDecoder::mpiEvent(const RawEvent& ev, TimeNs t) {
         break;
     default: break;
     }
+}
+
+void FileDecoder::driverCopy(const RawEvent& ev, TimeNs t) {
+    const auto kind = ev.paramCount >= 5 ? m_layout.transferKind(p(ev, 4)) : std::nullopt;
+    if (!kind) {
+        ++m_badEvents;
+        return;
+    }
+    if (m_stopped) {
+        return;
+    }
+    if (ev.code == codes::StartDriverCopy) {
+        m_copies[p(ev, 3)] = CopyStart{t, static_cast<std::int32_t>(p(ev, 0)), static_cast<std::int32_t>(p(ev, 1)),
+                                       p(ev, 2), *kind};
+        return;
+    }
+    const auto it = m_copies.find(p(ev, 3));
+    if (it == m_copies.end()) {
+        return;   // started before the trace (or profiling) did: starpu_fxt_tool draws no link either
+    }
+    const auto& start = it->second;
+    Transfer transfer;
+    transfer.fromNode = start.fromNode;
+    transfer.toNode = start.toNode;
+    transfer.kind = start.kind;
+    transfer.start = start.time;
+    transfer.end = std::max(t, start.time);
+    transfer.size = start.size;
+    m_b.trace().transfers.push_back(transfer);
+    m_copies.erase(it);
 }
 
 void FileDecoder::finish() {
@@ -756,6 +799,7 @@ TraceResult<Trace> readFxt(const std::vector<std::filesystem::path>& files,
         }
         const std::size_t lanesBefore = builder.laneCount();
         const std::size_t markersBefore = builder.trace().markers.size();
+        const std::size_t transfersBefore = builder.trace().transfers.size();
         FileDecoder decoder(builder, *sniffed.layout, prefix, multi ? (std::uint64_t{i} << 48) : 0,
                             multi ? &ranks[i].clock : nullptr, multi ? &traffic[i] : nullptr);
         std::function<bool(double)> progress;
@@ -830,6 +874,9 @@ TraceResult<Trace> readFxt(const std::vector<std::filesystem::path>& files,
         for (std::size_t l = lanesBefore; l < builder.laneCount(); ++l) {
             builder.trace().lanes[l].rank = rank;
         }
+        for (std::size_t x = transfersBefore; x < builder.trace().transfers.size(); ++x) {
+            builder.trace().transfers[x].rank = rank;
+        }
         for (std::size_t m = markersBefore; m < builder.trace().markers.size(); ++m) {
             builder.trace().markers[m].rank = rank;
         }
@@ -840,6 +887,11 @@ TraceResult<Trace> readFxt(const std::vector<std::filesystem::path>& files,
     builder.setMetadata("format", "fxt");
     builder.setMetadata("starpu.codes", versions);
     auto trace = builder.finish(end);
+    std::stable_sort(trace.transfers.begin(), trace.transfers.end(),
+                     [](const Transfer& a, const Transfer& b) { return a.start < b.start; });
+    for (const auto& x : trace.transfers) {
+        trace.end = std::max(trace.end, x.end);
+    }
     if (multi) {
         trace.ranks.clear();
         for (const auto& r : ranks) {

@@ -20,6 +20,9 @@ inline constexpr std::uint64_t kOpenclKey = 0x103;
 inline constexpr std::uint64_t kMicKey = 0x104;
 inline constexpr std::uint64_t kMpiKey = 0x106;
 
+// Why a driver copy ran: its "prefetch" parameter (enum _starpu_is_prefetch of src/datawizard/copy_driver.h).
+enum Fetch : std::uint64_t { kFetch = 0, kPrefetch = 1, kIdleFetch = 2 };
+
 // Parameters are listed as p0, p1, ...; "tid" is StarPU's _starpu_gettid() of the emitting
 // thread, "str@N" a NUL-terminated string packed from parameter N on.
 enum Code : std::uint64_t {
@@ -58,6 +61,8 @@ enum Code : std::uint64_t {
     TagDone = 0x5126,
     TaskName = 0x512b,               // job, str@1
     TaskColor = 0x512d,
+    StartDriverCopy = 0x5133,        // src node, dst node, size, com id, prefetch, handle
+    EndDriverCopy = 0x5134,          // src node, dst node, size, com id, prefetch
     StartProgressOnTid = 0x5137,     // memnode, tid
     EndProgressOnTid = 0x5138,       // memnode, tid
     UserEvent = 0x5139,              // code, tid (starpu_fxt_trace_user_event)

@@ -12,6 +12,7 @@
 //  - StartCodeletBody carries no codelet name (4 parameters); the name comes from TaskName;
 //  - TaskName and ModelName carry the submitting thread before the string;
 //  - events are filtered by keymask: starpu_fxt_stop_profiling() leaves only kKeymaskMeta on.
+//  - a driver copy's prefetch parameter has one more kind, task prefetch (1), before prefetch.
 // Every other code starscope decodes has the same number and layout in both versions.
 
 #include <cstdint>
@@ -32,6 +33,9 @@ inline constexpr std::uint64_t kHipKey = 0x107;
 
 // Keymask bits (FUT_KEYMASKn). Profiling stopped = only kKeymaskMeta left on.
 inline constexpr std::uint64_t kKeymaskMeta = 0x1;
+
+// Why a driver copy ran: its "prefetch" parameter (enum starpu_is_prefetch of include/starpu_data.h).
+enum Fetch : std::uint64_t { kFetch = 0, kTaskPrefetch = 1, kPrefetch = 2, kIdleFetch = 3 };
 
 // Parameters are listed as p0, p1, ...; "tid" is StarPU's _starpu_gettid() of the emitting
 // thread, "str@N" a NUL-terminated string packed from parameter N on.
@@ -71,6 +75,8 @@ enum Code : std::uint64_t {
     TaskName = 0x512b,               // job, tid, str@2
     TaskColor = 0x512d,              // job, colour
     TaskLine = 0x512f,               // job, line, str@2 (file)
+    StartDriverCopy = 0x5133,        // src node, dst node, size, com id, prefetch, handle
+    EndDriverCopy = 0x5134,          // src node, dst node, size, com id, prefetch
     StartProgressOnTid = 0x5137,     // memnode, tid
     EndProgressOnTid = 0x5138,       // memnode, tid
     UserEvent = 0x5139,              // code, tid (starpu_fxt_trace_user_event)

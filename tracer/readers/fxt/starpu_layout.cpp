@@ -37,6 +37,7 @@ constexpr std::uint64_t kSharedCodes[][2] = {
     {v13::TaskWaitForAllStart, v14::TaskWaitForAllStart}, {v13::TaskWaitForAllEnd, v14::TaskWaitForAllEnd},
     {v13::StartFetchInput, v14::StartFetchInput}, {v13::EndFetchInput, v14::EndFetchInput},
     {v13::TaskThrottleStart, v14::TaskThrottleStart}, {v13::TaskThrottleEnd, v14::TaskThrottleEnd},
+    {v13::StartDriverCopy, v14::StartDriverCopy}, {v13::EndDriverCopy, v14::EndDriverCopy},
 };
 constexpr bool sameCodes() {
     for (const auto& pair : kSharedCodes) {
@@ -73,15 +74,34 @@ std::optional<WorkerKind> workerKind14(std::uint64_t key) {
     }
 }
 
+std::optional<TransferKind> transferKind13(std::uint64_t prefetch) {
+    switch (prefetch) {
+    case v13::kFetch: return TransferKind::Fetch;
+    case v13::kPrefetch: return TransferKind::Prefetch;
+    case v13::kIdleFetch: return TransferKind::IdleFetch;
+    default: return std::nullopt;
+    }
+}
+
+std::optional<TransferKind> transferKind14(std::uint64_t prefetch) {
+    switch (prefetch) {
+    case v14::kFetch: return TransferKind::Fetch;
+    case v14::kTaskPrefetch: return TransferKind::TaskPrefetch;
+    case v14::kPrefetch: return TransferKind::Prefetch;
+    case v14::kIdleFetch: return TransferKind::IdleFetch;
+    default: return std::nullopt;
+    }
+}
+
 } // namespace
 
 const StarpuFxtLayout& starpu13Layout() {
-    static const StarpuFxtLayout layout{v13::kVersion, kStarpu13States, workerKind13, true, 1};
+    static const StarpuFxtLayout layout{v13::kVersion, kStarpu13States, workerKind13, true, 1, transferKind13};
     return layout;
 }
 
 const StarpuFxtLayout& starpu14Layout() {
-    static const StarpuFxtLayout layout{v14::kVersion, kStarpu14States, workerKind14, false, 2};
+    static const StarpuFxtLayout layout{v14::kVersion, kStarpu14States, workerKind14, false, 2, transferKind14};
     return layout;
 }
 

@@ -37,6 +37,7 @@ struct StarpuFxtLayout {
     std::optional<WorkerKind> (*workerKind)(std::uint64_t key);   // nullopt: unknown key
     bool codeletBodyCarriesName = false;      // 1.3: StartCodeletBody p4 has_name, str@5
     std::uint32_t taskNameAt = 1;             // first parameter of TaskName's string
+    std::optional<TransferKind> (*transferKind)(std::uint64_t prefetch) = nullptr;   // of a driver copy
     // Profiling is stopped while the key mask has no bit but FUT_KEYMASK0 (1.4 keeps its
     // "meta" events there; 1.3 switches every bit off).
     static bool profilingStopped(std::uint64_t keymask) { return (keymask & ~std::uint64_t{1}) == 0; }

@@ -7,6 +7,9 @@
 //
 // StarPU specifics (starpu_fxt_tool's paje.trace): a worker state whose value is no declared
 // entity value is a running codelet; its extra JobId/Footprint fields give the task record.
+// Its memory managers ("Mm") are no lanes: the FxT reader draws no memory node states either.
+// StarPU-MPI's "MPIL" links between communication threads are the messages between ranks, its
+// fetch links between memory managers the data transfers.
 
 #include "common/mapped_file.hpp"
 #include "tracer/model/starpu_states.hpp"
@@ -55,6 +58,22 @@ struct Container {
     // type set on it takes that lane.
     bool laneClaimed = false;
     bool userThreadSeen = false;   // of a program: whether it holds a user thread yet
+    bool memoryManager = false;    // StarPU's "Mm": its states are dropped
+    std::int32_t rank = -1;        // from StarPU's "<rank>_" name prefix
+};
+
+// An MPIL link (a message) or a fetch link (a transfer) while its two ends are read; times are
+// PajeStamps until the tick is chosen.
+struct PendingLink {
+    std::optional<TransferKind> transfer;   // nullopt: a message
+    detail::PajeStamp start;
+    detail::PajeStamp end;
+    std::int32_t from = -1;   // containers
+    std::int32_t to = -1;
+    std::uint64_t size = 0;
+    std::int64_t tag = 0;
+    bool started = false;
+    bool ended = false;
 };
 
 // "0_" of a process's names in a multi-process trace (StarPU's prefix), empty otherwise.
@@ -125,6 +144,9 @@ private:
     std::int32_t laneFor(std::int32_t container, std::uint32_t type);
     std::int32_t newLane(std::int32_t index, std::uint32_t type);
     bool process();
+    void link(bool start, std::string_view type, std::string_view key, std::string_view end,
+              std::string_view value, std::string_view tag, const detail::PajeStamp& stamp);
+    void buildLinks();
     bool hasLaterJobTwin(const std::vector<std::pair<TimeNs, std::size_t>>& order, std::size_t i);
 
     // Events of one instant that carry a job id, by what they set, for hasLaterJobTwin():
@@ -164,6 +186,9 @@ private:
     bool m_haveMainLane = false;
     std::size_t m_variables = 0;
     std::size_t m_links = 0;
+    std::size_t m_memoryStates = 0;
+    std::vector<PendingLink> m_pendingLinks;
+    TextMap<std::size_t> m_linkByKey;
     std::size_t m_unknownContainers = 0;
     std::size_t m_badPops = 0;
     std::uint64_t m_syntheticJob = std::uint64_t{1} << 62;
@@ -296,10 +321,14 @@ std::optional<TraceError> PajeParser::event(std::string_view line, std::size_t o
                 std::from_chars(parent.name.data() + digit, parent.name.data() + parent.name.size(), c.memoryNode);
             }
         }
+        if (const auto prefix = rankPrefixLength(c.name); prefix > 0) {
+            std::from_chars(c.name.data(), c.name.data() + prefix - 1, c.rank);
+        }
         m_containers.push_back(std::move(c));
         const auto& typeAlias = m_strings[m_containers.back().type];
         const auto typeName = m_typeNames.contains(m_containers.back().type)
                                   ? m_strings[m_typeNames[m_containers.back().type]] : typeAlias;
+        m_containers.back().memoryManager = typeAlias == "Mm" || typeName == "Memory Manager";
         if (typeAlias == "UT" || typeName == "User Thread" || typeAlias == "W" || typeName == "Worker") {
             newLane(index, m_containers.back().type);
         }
@@ -358,6 +387,10 @@ std::optional<TraceError> PajeParser::event(std::string_view line, std::size_t o
             ++m_unknownContainers;
             break;
         }
+        if (def.kind != Kind::NewEvent && m_containers[static_cast<std::size_t>(t.container)].memoryManager) {
+            ++m_memoryStates;
+            break;
+        }
         m_timed.push_back(t);
         break;
     }
@@ -378,12 +411,91 @@ std::optional<TraceError> PajeParser::event(std::string_view line, std::size_t o
                 m_b.addDependency(to, from);
             }
         }
+        link(true, field(FType), field(FKey), field(FStartContainer), field(FValue), field(FTag), stamp);
         ++m_links;
         break;
-    case Kind::EndLink: ++m_links; break;
+    case Kind::EndLink:
+        link(false, field(FType), field(FKey), field(FEndContainer), field(FValue), field(FTag), stamp);
+        ++m_links;
+        break;
     case Kind::Unknown: break;
     }
     return std::nullopt;
+}
+
+// starpu_fxt_tool's MPIL links (and our export's): start on the sender's communication thread
+// at the send's submission, end on the receiver's at the receive's termination. Its F, TF, PF
+// and IF links: a driver copy from one memory manager to another. Both paired by key.
+void PajeParser::link(bool start, std::string_view type, std::string_view key, std::string_view end,
+                      std::string_view value, std::string_view tag, const detail::PajeStamp& stamp) {
+    const auto name = m_typeNames.find(id(type));
+    const bool message = type == "MPIL" || (name != m_typeNames.end() && m_strings[name->second] == "MPI communication");
+    const auto transfer = transferKindOfLinkType(type);
+    if (!message && !transfer) {
+        return;
+    }
+    std::string fullKey(type);
+    fullKey.append(1, '\0').append(key);
+    auto [it, added] = m_linkByKey.try_emplace(std::move(fullKey), m_pendingLinks.size());
+    if (added) {
+        m_pendingLinks.emplace_back();
+        m_pendingLinks.back().transfer = transfer;
+    }
+    auto& m = m_pendingLinks[it->second];
+    (start ? m.from : m.to) = container(end);
+    (start ? m.start : m.end) = stamp;
+    (start ? m.started : m.ended) = true;
+    std::from_chars(value.data(), value.data() + value.size(), m.size);
+    if (!tag.empty()) {
+        std::from_chars(tag.data(), tag.data() + tag.size(), m.tag);
+    }
+}
+
+// Once the tick is chosen and the communication threads have their lanes.
+void PajeParser::buildLinks() {
+    std::size_t unpaired = 0;
+    auto& messages = m_b.trace().messages;
+    auto& transfers = m_b.trace().transfers;
+    for (const auto& pending : m_pendingLinks) {
+        if (!pending.started || !pending.ended || pending.from < 0 || pending.to < 0) {
+            ++unpaired;
+            continue;
+        }
+        const auto& from = m_containers[static_cast<std::size_t>(pending.from)];
+        const auto& to = m_containers[static_cast<std::size_t>(pending.to)];
+        const auto start = detail::toPajeTicks(pending.start, m_tick.decimals);
+        const auto end = detail::toPajeTicks(pending.end, m_tick.decimals);
+        if (pending.transfer) {
+            Transfer x;
+            x.rank = from.rank;
+            x.fromNode = from.memoryNode;
+            x.toNode = to.memoryNode;
+            x.kind = *pending.transfer;
+            x.start = start;
+            x.end = std::max(start, end);
+            x.size = pending.size;
+            transfers.push_back(x);
+            continue;
+        }
+        Message m;
+        m.fromRank = from.rank;
+        m.toRank = to.rank;
+        m.fromLane = from.lanes.empty() ? -1 : from.lanes.front();
+        m.toLane = to.lanes.empty() ? -1 : to.lanes.front();
+        m.start = start;
+        m.end = end;
+        m.size = pending.size;
+        m.tag = pending.tag;
+        messages.push_back(m);
+    }
+    std::stable_sort(messages.begin(), messages.end(),
+                     [](const Message& a, const Message& b) { return a.start < b.start; });
+    std::stable_sort(transfers.begin(), transfers.end(),
+                     [](const Transfer& a, const Transfer& b) { return a.start < b.start; });
+    if (unpaired > 0) {
+        m_b.warn(std::to_string(unpaired) + " MPI communication or data transfer links without both ends (or on "
+                                            "undeclared containers) were dropped");
+    }
 }
 
 std::int32_t PajeParser::laneFor(std::int32_t index, std::uint32_t type) {
@@ -455,10 +567,7 @@ std::int32_t PajeParser::newLane(std::int32_t index, std::uint32_t type) {
         name += " " + (m_typeNames.contains(type) ? m_strings[m_typeNames[type]] : m_strings[type]);
     }
     const auto lane = m_b.addLane(std::move(name), kind, memoryNode, workerId);
-    if (prefix > 0) {
-        // The process's StarPU-MPI rank, as starpu_fxt_tool prefixes it.
-        std::from_chars(c.name.data(), c.name.data() + prefix - 1, m_b.trace().lanes[static_cast<std::size_t>(lane)].rank);
-    }
+    m_b.trace().lanes[static_cast<std::size_t>(lane)].rank = c.rank;
     c.lanes.push_back(lane);
     return lane;
 }
@@ -670,6 +779,7 @@ TraceResult<Trace> PajeParser::run(std::string_view text) {
     if (!process()) {
         return fail(TraceError{ErrorCode::Cancelled, "reading cancelled", m_file.string(), {}});
     }
+    buildLinks();
     // Paje writers end every line: a last line without one is where the file was cut.
     if (!text.empty() && text.back() != '\n') {
         m_b.warn("byte " + std::to_string(text.size())
@@ -698,6 +808,7 @@ TraceResult<Trace> PajeParser::run(std::string_view text) {
     m_b.setMetadata("paje.variable_events", std::to_string(m_variables));
     m_b.setMetadata("paje.link_events", std::to_string(m_links));
     m_b.setMetadata("paje.containers", std::to_string(m_containers.size()));
+    m_b.setMetadata("paje.memory_manager_states", std::to_string(m_memoryStates));
     return m_b.finish(detail::toPajeTicks(m_end, m_tick.decimals));
 }
 

@@ -26,10 +26,11 @@ Kind kindOf(std::string_view name) {
 std::optional<Field> fieldOf(std::string_view name) {
     static const std::pair<std::string_view, Field> kFields[] = {
         {"Time", FTime}, {"Alias", FAlias}, {"Type", FType}, {"Name", FName}, {"Container", FContainer},
-        {"Value", FValue}, {"JobId", FJobId}, {"Footprint", FFootprint},
-        // Older spellings (pajeng reads them with --no-strict). The link ends' old names
-        // (SourceContainer, DestContainer...) need no entry: links are only counted.
-        {"ContainerType", FType}, {"EntityType", FType},
+        {"Value", FValue}, {"JobId", FJobId}, {"Footprint", FFootprint}, {"StartContainer", FStartContainer},
+        {"EndContainer", FEndContainer}, {"Key", FKey}, {"MPITAG", FTag},
+        // Older spellings (pajeng reads them with --no-strict).
+        {"ContainerType", FType}, {"EntityType", FType}, {"SourceContainer", FStartContainer},
+        {"DestContainer", FEndContainer},
     };
     for (const auto& [text, field] : kFields) {
         if (text == name) {

@@ -18,7 +18,12 @@ enum class Kind : std::uint8_t {
 // Unknown definition names (extensions, PajeTraceFile) read as Unknown and are skipped.
 Kind kindOf(std::string_view name);
 
-enum Field : std::uint8_t { FTime, FAlias, FType, FName, FContainer, FValue, FJobId, FFootprint, FCount };
+// FStartContainer/FEndContainer/FKey/FTag: a link's ends, its key pairing start and end, and
+// StarPU-MPI's message tag (starpu_fxt_tool's extra "MPITAG" field).
+enum Field : std::uint8_t {
+    FTime, FAlias, FType, FName, FContainer, FValue, FJobId, FFootprint, FStartContainer, FEndContainer, FKey, FTag,
+    FCount
+};
 
 // The field a definition's field name stands for; nullopt for fields the reader ignores. Both
 // pajeng's names and the older ones of the Paje specification and ViTE ("ContainerType",

@@ -58,7 +58,10 @@ protected:
 
     int x(double ns) const { return static_cast<int>(std::lround(plot->xAxis->coordToPixel(ns))); }
     int y(double row) const { return static_cast<int>(std::lround(plot->yAxis->coordToPixel(row))); }
-    Rgb at(double ns, std::size_t row) const { return toRgb(image.pixelColor(x(ns), y(static_cast<double>(row)))); }
+    // Near the bottom of the row: a bar's name, when it has room for one, sits in its middle.
+    Rgb at(double ns, std::size_t row) const {
+        return toRgb(image.pixelColor(x(ns), y(static_cast<double>(row) + 0.3)));
+    }
 
     // The chart row of the first CPU worker of a rank, or of its header.
     std::size_t workerRow(std::int32_t rank) const {

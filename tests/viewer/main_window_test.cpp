@@ -12,12 +12,15 @@
 #include "viewer/gui/overview_strip.hpp"
 #include "viewer/gui/qt_support.hpp"
 #include "viewer/gui/range_stats_model.hpp"
+#include "viewer/gui/search_bar.hpp"
 #include "viewer/gui/trace_loader.hpp"
 
 #include <gtest/gtest.h>
 
 #include <QMessageBox>
 #include <QPushButton>
+#include <QLineEdit>
+#include <QTableView>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -402,4 +405,85 @@ TEST(MainWindow, EnormousFilesCanBeCancelledOrAreRefused) {
     window.openPath(good);
     ASSERT_TRUE(loaded.wait(kTimeoutMs));
     EXPECT_EQ(window.plot()->document()->trace.tasks.size(), 128u);
+}
+
+// The barrier list under the keyboard: moving the current row with the arrow keys zooms the
+// chart onto that barrier, as a click does.
+TEST(MainWindow, ArrowKeysInTheBarrierListFollowOnTheChart) {
+    TempDir dir;
+    MainWindow window;
+    window.resize(1400, 900);
+    window.show();
+    QSignalSpy loaded(&window, &MainWindow::documentLoaded);
+    window.openPath(writeSynthetic(dir, "keys.sstrace"));
+    ASSERT_TRUE(loaded.wait(kTimeoutMs));
+    ASSERT_EQ(window.barrierModel()->rowCount(), 3);
+    QTableView* list = window.barrierView();
+    ASSERT_NE(list, nullptr);
+    const auto& barriers = *window.barrierModel()->barriers();
+    const auto shows = [&](std::size_t b) {
+        const TimeView view = window.plot()->view();
+        return view.startNs <= static_cast<double>(barriers[b].start) && view.endNs >= static_cast<double>(barriers[b].end)
+               && view.durationNs() < 3.0 * static_cast<double>(barriers[b].duration());
+    };
+    const QRect first = list->visualRect(list->model()->index(0, 0));
+    QTest::mouseClick(list->viewport(), Qt::LeftButton, Qt::NoModifier, first.center());
+    EXPECT_TRUE(shows(0));
+    list->setFocus();
+    QTest::keyClick(list, Qt::Key_Down);
+    EXPECT_TRUE(shows(1)) << "Down moves the chart to the second barrier";
+    QTest::keyClick(list, Qt::Key_Down);
+    EXPECT_TRUE(shows(2));
+    QTest::keyClick(list, Qt::Key_Up);
+    EXPECT_TRUE(shows(1));
+}
+
+// The search field: Enter selects the next task of a codelet and brings it into view,
+// Shift+Enter the previous one, a job id finds that job, and a query matching nothing says so.
+TEST(MainWindow, SearchFindsTasksByCodeletOrJobIdWithNextAndPrevious) {
+    TempDir dir;
+    MainWindow window;
+    window.resize(1400, 900);
+    window.show();
+    QSignalSpy loaded(&window, &MainWindow::documentLoaded);
+    window.openPath(writeSynthetic(dir, "search.sstrace"));
+    ASSERT_TRUE(loaded.wait(kTimeoutMs));
+    GanttPlot* plot = window.plot();
+    const auto& trace = plot->document()->trace;
+    SearchBar* search = window.searchBar();
+    ASSERT_NE(search, nullptr);
+    // Zoomed in on the start: the matches found later lie outside the view until revealed.
+    plot->setView(0.0, 100'000.0);
+    search->field()->setFocus();
+    QTest::keyClicks(search->field(), QStringLiteral("dense_bwd"));
+    QTest::keyClick(search->field(), Qt::Key_Return);
+    const auto first = plot->selectedTask();
+    ASSERT_TRUE(first);
+    EXPECT_EQ(trace.codeletOf(trace.tasks[*first]), "dense_bwd");
+    EXPECT_TRUE(search->status().startsWith(QStringLiteral("match 1 of 32"))) << search->status().toStdString();
+    QTest::keyClick(search->field(), Qt::Key_Return);
+    const auto second = plot->selectedTask();
+    ASSERT_TRUE(second);
+    EXPECT_NE(*second, *first);
+    EXPECT_GE(trace.tasks[*second].start, trace.tasks[*first].start);
+    EXPECT_TRUE(search->status().startsWith(QStringLiteral("match 2 of 32"))) << search->status().toStdString();
+    const TimeView view = plot->view();
+    EXPECT_LE(view.startNs, static_cast<double>(trace.tasks[*second].start)) << "the match is brought into view";
+    EXPECT_GE(view.endNs, static_cast<double>(trace.tasks[*second].end));
+    QTest::keyClick(search->field(), Qt::Key_Return, Qt::ShiftModifier);
+    EXPECT_EQ(plot->selectedTask(), first);
+
+    // A job id.
+    search->field()->clear();
+    QTest::keyClicks(search->field(), QStringLiteral("77"));
+    QTest::keyClick(search->field(), Qt::Key_Return);
+    ASSERT_TRUE(plot->selectedTask());
+    EXPECT_EQ(trace.tasks[*plot->selectedTask()].jobId, 77u);
+
+    // Nothing: said plainly, the selection kept.
+    search->field()->clear();
+    QTest::keyClicks(search->field(), QStringLiteral("pooling"));
+    QTest::keyClick(search->field(), Qt::Key_Return);
+    EXPECT_TRUE(search->status().startsWith(QStringLiteral("no match"))) << search->status().toStdString();
+    EXPECT_EQ(trace.tasks[*plot->selectedTask()].jobId, 77u);
 }

@@ -129,10 +129,11 @@ TEST_F(SyntheticRender, RangeZoomsIntoTheBarrier) {
     EXPECT_NEAR(shot.plot->xAxis->range().lower, 400'000.0, 1.0);
     EXPECT_NEAR(shot.plot->xAxis->range().upper, 950'000.0, 1.0);
     EXPECT_TRUE(isReddish(shot.at(672'000, cpu2)));
-    // Batch 1's first task [885, 935 us) of codelet 0.
-    EXPECT_EQ(shot.at(910'000, cpu2), codeletShade(0));
+    // Batch 1's first task [885, 935 us) of codelet 0 (near its start: its name is written in
+    // its middle).
+    EXPECT_EQ(shot.at(888'000, cpu2), codeletShade(0));
     // Before the barrier, the last task of batch 0 (codelet 3) ends at 460 us.
-    EXPECT_EQ(shot.at(440'000, cpu2), codeletShade(3));
+    EXPECT_EQ(shot.at(457'000, cpu2), codeletShade(3));
 }
 
 TEST(FoldedRender, DenseRowsShowTheShareOfEachStateAndBarriersStayRed) {

@@ -8,6 +8,8 @@
 #include "viewer/gui/link_plottable.hpp"
 #include "viewer/gui/message_arrows.hpp"
 #include "viewer/gui/overlay_plottable.hpp"
+#include "viewer/gui/span_name_plottable.hpp"
+#include "viewer/gui/span_selection.hpp"
 #include "viewer/gui/qt_support.hpp"
 #include "viewer/gui/time_ticker.hpp"
 
@@ -59,6 +61,14 @@ GanttPlot::GanttPlot(QWidget* parent) : QCustomPlot(parent) {
     m_gantt = new GanttPlottable(xAxis, yAxis);
     m_overlay = new OverlayPlottable(xAxis, yAxis);
     m_overlay->setLayer(QStringLiteral("overlay"));
+    // Names over the rows (drawn after them, on their layer); the selection over everything.
+    m_names = new SpanNamePlottable(xAxis, yAxis);
+    m_selection = std::make_unique<SpanSelection>(
+        xAxis, yAxis, QStringLiteral("overlay"), [this](std::int32_t lane) -> std::optional<double> {
+            // Its own row, or its rank's header when the rank is collapsed.
+            const std::int32_t row = m_gantt->rowOfLane(lane);
+            return row < 0 ? std::nullopt : std::optional<double>(row);
+        });
     // Over the bands, so an arrow stays readable inside a barrier.
     m_messages = std::make_unique<MessageArrows>(xAxis, yAxis, QStringLiteral("overlay"));
 
@@ -97,6 +107,8 @@ void GanttPlot::setDocument(std::shared_ptr<const TraceDocument> document) {
     m_gantt->setDocument(m_document);
     m_timeTicker->setNsPerTick(m_document ? tracer::nsPerTick(m_document->trace) : 1.0);
     m_overlay->setDocument(m_document);
+    m_names->setDocument(m_document);
+    m_selection->setDocument(m_document);
     m_messages->setDocument(m_document);
     rebuildRowsAndLegend();
     fitAll();
@@ -130,6 +142,7 @@ void GanttPlot::setRankCollapsed(std::int32_t rank, bool collapsed) {
     m_overlay->setRows(m_gantt->rows());
     rebuildRowTicks();
     replot(rpQueuedReplot);
+    m_selection->refresh();
     emit rowsChanged();
 }
 
@@ -398,16 +411,7 @@ QString GanttPlot::details(const SpanHit& hit) const {
                         .arg(duration(trace, static_cast<double>(task.submit)),
                              duration(trace, static_cast<double>(std::max<tracer::TimeNs>(0, task.start - task.submit))));
         }
-        if (!task.dependencies.empty()) {
-            QStringList ids;
-            for (std::size_t i = 0; i < task.dependencies.size() && i < 16; ++i) {
-                ids << QString::number(task.dependencies[i]);
-            }
-            if (task.dependencies.size() > 16) {
-                ids << QStringLiteral("...");
-            }
-            text += QStringLiteral("<br>depends on jobs: %1").arg(ids.join(QStringLiteral(", ")));
-        }
+        text += dependencyHtml(*m_document, span.task);
     }
     return text;
 }
@@ -464,6 +468,9 @@ void GanttPlot::mouseMoveEvent(QMouseEvent* event) {
                                                                    : QStringLiteral("collapse it to this row"));
             text = text.isEmpty() ? header : header + QStringLiteral("<hr>") + text;
         }
+        if (const QString link = m_selection->tooltipAt(pos); !link.isEmpty()) {
+            text = text.isEmpty() ? link : link + QStringLiteral("<hr>") + text;
+        }
         if (text.isEmpty()) {
             QToolTip::hideText();
         } else {
@@ -504,9 +511,12 @@ void GanttPlot::mouseReleaseEvent(QMouseEvent* event) {
     const double to = m_pressView.toTime(event->position().x());
     if (!m_moved) {
         if (drag == Drag::Pan) {
-            if (const auto rank = rankHeaderAt(event->position())) {
+            if (const auto task = m_selection->followAt(event->position())) {
+                selectTask(*task);
+            } else if (const auto rank = rankHeaderAt(event->position())) {
                 setRankCollapsed(*rank, !isRankCollapsed(*rank));
             } else if (const auto hit = hitTest(event->position())) {
+                selectSpan(*hit);
                 emit spanClicked(*hit);
             }
         } else if (drag == Drag::Select) {
@@ -538,10 +548,71 @@ void GanttPlot::keyPressEvent(QKeyEvent* event) {
     case Qt::Key_A: panByFraction(-kKeyPan); break;
     case Qt::Key_D: panByFraction(kKeyPan); break;
     case Qt::Key_Home: fitAll(); break;
-    case Qt::Key_Escape: setSelection(std::nullopt); break;
+    case Qt::Key_Escape:
+        setSelection(std::nullopt);
+        selectSpan(std::nullopt);
+        break;
     default: QCustomPlot::keyPressEvent(event); return;
     }
     event->accept();
+}
+
+void GanttPlot::selectSpan(std::optional<SpanHit> hit) {
+    m_selection->select(hit ? std::optional<SpanRef>(SpanRef{hit->lane, hit->level, hit->span}) : std::nullopt);
+    replotOverlay();
+    if (hit) {
+        emit spanSelected(*hit);
+    }
+}
+
+std::optional<SpanHit> GanttPlot::selectedSpan() const {
+    const auto& selected = m_selection->selected();
+    if (!selected) {
+        return std::nullopt;
+    }
+    const std::int32_t row = m_gantt->rowOfLane(static_cast<std::int32_t>(selected->lane));
+    if (row < 0) {
+        return std::nullopt;
+    }
+    return SpanHit{static_cast<std::size_t>(row), selected->lane, selected->level, selected->span, 1};
+}
+
+std::optional<tracer::TaskIndex> GanttPlot::selectedTask() const { return m_selection->selectedTask(); }
+
+bool GanttPlot::selectTask(tracer::TaskIndex task) {
+    if (!m_document) {
+        return false;
+    }
+    const auto ref = findTaskSpan(m_document->trace, task);
+    if (!ref) {
+        return false;
+    }
+    m_selection->select(*ref);
+    const auto hit = selectedSpan();
+    if (!hit) {
+        m_selection->select(std::nullopt);
+        return false;
+    }
+    const auto& span = m_document->trace.lanes[ref->lane].levels[ref->level][ref->span];
+    reveal(static_cast<double>(span.start), static_cast<double>(span.end));
+    selectSpan(hit);
+    return true;
+}
+
+void GanttPlot::reveal(double startNs, double endNs) {
+    const TimeView v = view();
+    if (startNs >= v.startNs && endNs <= v.endNs) {
+        return;
+    }
+    constexpr double kRoomShare = 0.8;   // of the view, that a revealed span may take at most
+    const double width = endNs - startNs;
+    if (width <= kRoomShare * v.durationNs()) {
+        const double centre = (startNs + endNs) / 2.0;
+        setView(centre - v.durationNs() / 2.0, centre + v.durationNs() / 2.0);
+    } else {
+        const double margin = (1.0 - kRoomShare) / 2.0 * width;
+        setView(startNs - margin, endNs + margin);
+    }
 }
 
 } // namespace starscope::viewer

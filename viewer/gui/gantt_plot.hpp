@@ -17,6 +17,8 @@ namespace starscope::viewer {
 class GanttPlottable;
 class MessageArrows;
 class OverlayPlottable;
+class SpanNamePlottable;
+class SpanSelection;
 class TimeTicker;
 
 struct SpanHit {
@@ -74,12 +76,28 @@ public:
 
     GanttPlottable* gantt() const { return m_gantt; }
     OverlayPlottable* overlay() const { return m_overlay; }
+    SpanNamePlottable* names() const { return m_names; }
+
+    // The selected span: framed, with arrows from the tasks its task waited for and to those
+    // that waited for it (span_selection.hpp). A click selects; a click on an arrow, a
+    // dependency in the details or a search match selects that task.
+    void selectSpan(std::optional<SpanHit> hit);
+    // Selects the span that ran task and brings it into view; false when no row shows it.
+    bool selectTask(tracer::TaskIndex task);
+    std::optional<SpanHit> selectedSpan() const;
+    std::optional<tracer::TaskIndex> selectedTask() const;
+    SpanSelection* spanSelection() const { return m_selection.get(); }
+    // Brings [startNs, endNs] into view: centred at the current zoom when it is not wholly
+    // visible, the view widened only when it is wider than the view.
+    void reveal(double startNs, double endNs);
 
 signals:
     void viewChanged(double startNs, double endNs);
     // The rows changed (a rank collapsed or expanded): row indices mean other lanes now.
     void rowsChanged();
     void spanClicked(const starscope::viewer::SpanHit& hit);
+    // A span was selected (by a click, an arrow, a dependency link or a search).
+    void spanSelected(const starscope::viewer::SpanHit& hit);
     void rangeSelected(double fromNs, double toNs);
     void selectionCleared();
 
@@ -104,6 +122,8 @@ private:
     std::shared_ptr<const TraceDocument> m_document;
     GanttPlottable* m_gantt = nullptr;
     OverlayPlottable* m_overlay = nullptr;
+    SpanNamePlottable* m_names = nullptr;
+    std::unique_ptr<SpanSelection> m_selection;
     std::unique_ptr<MessageArrows> m_messages;
     QSharedPointer<TimeTicker> m_timeTicker;
     QSharedPointer<QCPAxisTickerText> m_rowTicker;

@@ -71,8 +71,7 @@ double distanceToSegment(const QPointF& p, const QPointF& a, const QPointF& b) {
     return std::hypot(p.x() - (a.x() + t * dx), p.y() - (a.y() + t * dy));
 }
 
-LinkPlottable::LinkPlottable(QCPAxis* timeAxis, QCPAxis* rowAxis) : QCPAbstractPlottable(timeAxis, rowAxis) {
-    setSelectable(QCP::stNone);
+LinkPlottable::LinkPlottable(QCPAxis* timeAxis, QCPAxis* rowAxis) : DecorationPlottable(timeAxis, rowAxis) {
     setAntialiased(true);
 }
 
@@ -107,22 +106,6 @@ std::optional<LinkHit> LinkPlottable::hitTest(const QPointF& pos, double toleran
     return bestEnd ? bestEnd : bestShaft;
 }
 
-double LinkPlottable::selectTest(const QPointF&, bool, QVariant*) const {
-    // Clicks are resolved by hitTest in the widget that owns the links, not by QCustomPlot.
-    return -1.0;
-}
-
-QCPRange LinkPlottable::getKeyRange(bool& foundRange, QCP::SignDomain) const {
-    // Links never widen the axes: they point at what other plottables already show.
-    foundRange = false;
-    return {};
-}
-
-QCPRange LinkPlottable::getValueRange(bool& foundRange, QCP::SignDomain, const QCPRange&) const {
-    foundRange = false;
-    return {};
-}
-
 void LinkPlottable::draw(QCPPainter* painter) {
     if (m_links.empty() || keyAxis() == nullptr || valueAxis() == nullptr) {
         return;
@@ -154,12 +137,6 @@ void LinkPlottable::draw(QCPPainter* painter) {
         }
     }
     painter->restore();
-}
-
-void LinkPlottable::drawLegendIcon(QCPPainter* painter, const QRectF& rect) const {
-    const QColor colour = m_links.empty() ? QColor(30, 30, 30) : m_links.front().colour;
-    painter->setPen(QPen(colour, m_lineWidth));
-    painter->drawLine(QLineF(rect.left(), rect.center().y(), rect.right(), rect.center().y()));
 }
 
 } // namespace starscope::viewer

@@ -5,7 +5,7 @@
 // dependency, a StarPU-MPI message between ranks): the caller keeps that beside the links and
 // finds it again by the index hitTest returns.
 
-#include <qcustomplot.h>
+#include "viewer/gui/decoration_plottable.hpp"
 
 #include <QColor>
 #include <QPointF>
@@ -40,7 +40,7 @@ struct LinkHit {
 // Distance in pixels from p to the segment [a, b].
 double distanceToSegment(const QPointF& p, const QPointF& a, const QPointF& b);
 
-class LinkPlottable : public QCPAbstractPlottable {
+class LinkPlottable : public DecorationPlottable {
     Q_OBJECT
 public:
     LinkPlottable(QCPAxis* timeAxis, QCPAxis* rowAxis);
@@ -57,14 +57,8 @@ public:
     // tolerance wins over a shaft nearer still, since ends are what a click aims at).
     std::optional<LinkHit> hitTest(const QPointF& pos, double tolerancePx = 6.0) const;
 
-    double selectTest(const QPointF& pos, bool onlySelectable, QVariant* details = nullptr) const override;
-    QCPRange getKeyRange(bool& foundRange, QCP::SignDomain inSignDomain = QCP::sdBoth) const override;
-    QCPRange getValueRange(bool& foundRange, QCP::SignDomain inSignDomain = QCP::sdBoth,
-                           const QCPRange& inKeyRange = QCPRange()) const override;
-
 protected:
     void draw(QCPPainter* painter) override;
-    void drawLegendIcon(QCPPainter* painter, const QRectF& rect) const override;
 
 private:
     std::vector<Link> m_links;

@@ -8,6 +8,8 @@
 #include "viewer/gui/overview_strip.hpp"
 #include "viewer/gui/range_stats_model.hpp"
 #include "viewer/gui/render.hpp"
+#include "viewer/gui/search_bar.hpp"
+#include "viewer/gui/span_selection.hpp"
 #include "viewer/gui/trace_loader.hpp"
 
 #include <QAction>
@@ -67,6 +69,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     auto* chartLayout = new QVBoxLayout(chart);
     chartLayout->setContentsMargins(0, 0, 0, 0);
     chartLayout->setSpacing(0);
+    // In the menu bar's corner: the chart keeps every pixel of its height.
+    m_search = new SearchBar(m_plot, this);
     chartLayout->addWidget(m_plot, 1);
     chartLayout->addWidget(m_overview);
     // Until a trace is loaded the chart would be an empty axis with collapsed ticks: the
@@ -80,10 +84,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_statsModel = new RangeStatsModel(this);
 
     buildMenus();
+    menuBar()->setCornerWidget(m_search);
     buildDocks();
 
     m_status = new QLabel(tr("Wheel: zoom  Drag: pan  Right-drag: zoom to range  Shift+drag: select range  "
-                             "W/S/A/D, Home"),
+                             "W/S/A/D, Home  Ctrl+F: find a task"),
                           this);
     m_progress = new QProgressBar(this);
     m_progress->setRange(0, 100);
@@ -104,7 +109,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         m_status->setText(tr("Loading %1 cancelled").arg(path));
         emit loadCancelled(path);
     });
-    connect(m_plot, &GanttPlot::spanClicked, this, &MainWindow::onSpanClicked);
+    connect(m_plot, &GanttPlot::spanSelected, this, &MainWindow::onSpanClicked);
     connect(m_plot, &GanttPlot::viewChanged, m_overview, &OverviewStrip::setWindow);
     connect(m_overview, &OverviewStrip::windowRequested, m_plot, &GanttPlot::setView);
     connect(m_plot, &GanttPlot::rangeSelected, this, &MainWindow::onRangeSelected);
@@ -201,7 +206,15 @@ void MainWindow::buildMenus() {
         const TimeView v = m_plot->view();
         m_plot->zoomBy(1.0 / 1.5, v.leftPx + v.widthPx / 2.0);
     });
-    view->addAction(tr("&Clear selection (Esc)"), this, [this] { m_plot->setSelection(std::nullopt); });
+    view->addAction(tr("&Clear selection (Esc)"), this, [this] {
+        m_plot->setSelection(std::nullopt);
+        m_plot->selectSpan(std::nullopt);
+    });
+    QAction* find = view->addAction(tr("&Find task..."), this, [this] {
+        m_search->field()->setFocus(Qt::ShortcutFocusReason);
+        m_search->field()->selectAll();
+    });
+    find->setShortcut(QKeySequence::Find);
     view->addSeparator();
     m_messagesAction = view->addAction(tr("Show &messages between ranks"));
     m_messagesAction->setObjectName(QStringLiteral("messagesAction"));
@@ -236,6 +249,7 @@ void MainWindow::buildDocks() {
     m_barrierView->sortByColumn(BarrierListModel::StartColumn, Qt::AscendingOrder);
     m_barrierView->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_barrierView->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_barrierView->setObjectName(QStringLiteral("barrierList"));
     m_barrierView->verticalHeader()->hide();
     m_barrierView->horizontalHeader()->setStretchLastSection(true);
     barrierLayout->addWidget(m_barrierView);
@@ -249,9 +263,24 @@ void MainWindow::buildDocks() {
             [this](const QModelIndex& index) { zoomToBarrier(m_barrierProxy->mapToSource(index).row()); });
     connect(m_barrierView, &QTableView::activated, this,
             [this](const QModelIndex& index) { zoomToBarrier(m_barrierProxy->mapToSource(index).row()); });
+    // Arrow keys, Page Up/Down and Home/End move the current row: the chart follows, as it does
+    // a click.
+    connect(m_barrierView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) {
+                if (current.isValid()) {
+                    zoomToBarrier(m_barrierProxy->mapToSource(current).row());
+                }
+            });
 
     m_details = new QTextBrowser(this);
     m_details->setPlaceholderText(tr("Click a task for its details"));
+    // Dependencies are links: a click selects that task on the chart.
+    m_details->setOpenLinks(false);
+    connect(m_details, &QTextBrowser::anchorClicked, this, [this](const QUrl& url) {
+        if (const auto task = taskOfAnchor(url)) {
+            m_plot->selectTask(*task);
+        }
+    });
     auto* detailsDock = new QDockWidget(tr("Details"), this);
     m_detailsDock = detailsDock;
     detailsDock->setObjectName(QStringLiteral("detailsDock"));
@@ -366,6 +395,7 @@ void MainWindow::onLoaded(std::shared_ptr<const TraceDocument> document, std::sh
     setWindowTitle(tr("starscope viewer - %1").arg(source));
     m_overview->setDocument(document);
     m_plot->setDocument(document);
+    m_search->setDocument(document);
     m_pages->setCurrentIndex(1);
     // The previous trace's range and its figures mean nothing here (clears the stats panel too).
     m_plot->setSelection(std::nullopt);

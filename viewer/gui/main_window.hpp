@@ -38,6 +38,7 @@ class BarrierListModel;
 class GanttPlot;
 class OverviewStrip;
 class RangeStatsModel;
+class SearchBar;
 class TraceLoader;
 struct SpanHit;
 
@@ -63,6 +64,8 @@ public:
     // The Run panel's (label, value) lines.
     QList<QPair<QString, QString>> runRows() const;
     OverviewStrip* overview() const { return m_overview; }
+    SearchBar* searchBar() const { return m_search; }
+    QTableView* barrierView() const { return m_barrierView; }
     BarrierListModel* barrierModel() const { return m_barrierModel; }
     RangeStatsModel* statsModel() const { return m_statsModel; }
     TraceLoader* loader() const { return m_loader; }
@@ -103,6 +106,7 @@ private:
     void setLoading(bool loading);
 
     GanttPlot* m_plot = nullptr;
+    SearchBar* m_search = nullptr;         // finds tasks by codelet or job id
     OverviewStrip* m_overview = nullptr;   // the whole trace under the chart, with its window
     TraceLoader* m_loader = nullptr;
     BarrierListModel* m_barrierModel = nullptr;

@@ -266,7 +266,9 @@ void OverlayPlottable::drawMarkers(QCPPainter* painter, const TimeView& view, co
         if (dense) {
             painter->fillRect(QRect(x, area.top(), 1, kTickPx), kMarkerLine);
         } else {
-            verticalLine(painter, x, area, kMarkerLine);
+            // Short of the edges, where a barrier band too thin to see keeps its ticks: a barrier
+            // under a pixel usually shares its column with the next batch's line.
+            verticalLine(painter, x, area.adjusted(0, kTickPx, 0, -kTickPx), kMarkerLine);
         }
         // Batches are equally important: kept from left to right where they fit.
         const int left = x + 2;

@@ -39,6 +39,12 @@ void SwatchLegendItem::draw(QCPPainter* painter) {
                       Qt::AlignLeft | Qt::AlignVCenter, m_label);
 }
 
+// An entry is clipped to its cell, and the underscore of "conv_fwd" sits on the cell's last
+// line or below it, where it was cut off ("conv fwd"): the clip reaches a descent lower.
+QRect SwatchLegendItem::clipRect() const {
+    return mOuterRect.adjusted(0, 0, 0, QFontMetrics(mFont).descent());
+}
+
 QSize SwatchLegendItem::minimumOuterSizeHint() const {
     const QFontMetrics metrics(mFont);
     const QSize icon = mParentLegend->iconSize();

@@ -28,10 +28,12 @@ class SwatchLegendItem : public QCPAbstractLegendItem {
     Q_OBJECT
 public:
     SwatchLegendItem(QCPLegend* legend, const QColor& colour, const QString& label, bool outlined = false);
+    const QString& label() const { return m_label; }
 
 protected:
     void draw(QCPPainter* painter) override;
     QSize minimumOuterSizeHint() const override;
+    QRect clipRect() const override;
 
 private:
     QColor m_colour;

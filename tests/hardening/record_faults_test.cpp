@@ -3,6 +3,7 @@
 // or truncated (FxT keeps its buffer in memory until shutdown); an output folder removed
 // mid-run, or on a disk that is or becomes full, makes the recorder say so and exit non-zero.
 #include "tests/support/test_support.hpp"
+#include "tests/workloads/run_folder.hpp"
 #include "tracer/readers/read_trace.hpp"
 
 #include <gtest/gtest.h>
@@ -30,6 +31,8 @@ namespace {
 
 namespace fs = std::filesystem;
 using starscope::testing::TempDir;
+using starscope::workloads::testing::hasEnded;
+using starscope::workloads::testing::waitUntilTraining;
 
 struct Exit {
     bool signalled = false;
@@ -169,21 +172,13 @@ TEST(RecordFaults, SigkillLeavesARunWhoseReaderNamesTheMissingTrace) {
     }
 }
 
-// A run long enough (twenty epochs of a thousand images) that signals sent once its folder is
-// locked and StarPU's workers run land before it ends; the run stops at the next batch boundary, so it costs little.
+// A run long enough (twenty epochs of a thousand images) that signals sent once a batch has
+// finished land before it ends; the run stops at the next batch boundary, so it costs little.
 pid_t spawnLongRun(const fs::path& run, const fs::path& logDir) {
     auto args = recordArgs(run);
     args[4] = "20";
     const pid_t pid = spawnStarscope(args, logDir);
-    // Once StarPU's two workers exist (three threads), training is under way.
-    const auto task = fs::path("/proc") / std::to_string(pid) / "task";
-    const auto threads = [&] {
-        std::error_code ec;
-        return std::distance(fs::directory_iterator(task, ec), fs::directory_iterator());
-    };
-    for (int i = 0; i < 3000 && (!fs::exists(run / ".starscope.lock") || threads() < 3); ++i) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
+    EXPECT_TRUE(waitUntilTraining(logDir / "stderr.txt", pid));
     return pid;
 }
 
@@ -197,13 +192,6 @@ TEST(RecordFaults, OutputFolderRemovedMidRunIsReported) {
     ASSERT_FALSE(exit.signalled) << "killed by signal " << exit.code << "\n" << stderrText;
     EXPECT_NE(exit.code, 0);
     EXPECT_NE(stderrText.find(run.string()), std::string::npos) << stderrText;
-}
-
-// Whether pid has ended, without reaping it (waitFor still collects its exit status). A process
-// that has ended but is not yet reaped still has /proc/PID/task, so that is no sign.
-bool hasEnded(pid_t pid) {
-    siginfo_t info{};
-    return ::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid;
 }
 
 // Until text appears in file (the recorder's answer to a signal), at most a minute; false at once

@@ -8,7 +8,6 @@
 #include "tests/workloads/run_folder.hpp"
 #include "tests/workloads/starpu_mpi.hpp"
 
-#include <chrono>
 #include <csignal>
 #include <cstdlib>
 #include <fstream>
@@ -16,7 +15,6 @@
 #include <set>
 #include <sstream>
 #include <sys/wait.h>
-#include <thread>
 #include <unistd.h>
 
 using starscope::testing::TempDir;
@@ -106,33 +104,10 @@ std::vector<pid_t> rankProcesses(const std::string& out, pid_t launcher) {
     return pids;
 }
 
-// Waits until `ranks` rank processes of the job train (each used a further three seconds of CPU
-// after starting its threads: a rank that waits for a slower one spins in MPI, so one second
-// could pass before the first batch on a loaded machine), however loaded it is; returns them.
-std::vector<pid_t> waitForTrainingRanks(const std::string& out, pid_t launcher, int ranks) {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
-    std::vector<pid_t> pids;
-    while (std::chrono::steady_clock::now() < deadline) {
-        pids = rankProcesses(out, launcher);
-        bool started = static_cast<int>(pids.size()) == ranks;
-        for (const pid_t pid : pids) {
-            started = started && statField(pid, 20) >= 3;
-        }
-        if (started) {
-            break;
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-    std::vector<double> before;
-    for (const pid_t pid : pids) {
-        before.push_back(cpuSeconds(pid));
-    }
-    for (std::size_t i = 0; i < pids.size(); ++i) {
-        while (cpuSeconds(pids[i]) < before[i] + 3.0 && std::chrono::steady_clock::now() < deadline) {
-            std::this_thread::sleep_for(std::chrono::milliseconds(50));
-        }
-    }
-    return pids;
+// The job's rank processes, once its training is under way (rank 0 reported a finished batch).
+std::vector<pid_t> trainingRanks(const std::string& out, const std::string& log, pid_t launcher) {
+    EXPECT_TRUE(waitUntilTraining(log, launcher));
+    return rankProcesses(out, launcher);
 }
 
 std::vector<std::string> longRun(const std::string& out) {
@@ -195,40 +170,19 @@ TEST(DistributedRecord, BatchNotSplittableBetweenRanksIsRefusedByEveryRank) {
     EXPECT_FALSE(std::filesystem::exists(out / "run.json"));
 }
 
-TEST(DistributedRecord, SigtermToTheJobStopsEveryRankAndKeepsEveryTrace) {
-    REQUIRE_STARPU_MPI();
-    TempDir dir;
-    const auto out = dir / "run";
-    const std::string logPath = (dir / "log.txt").string();
-    const pid_t pid = spawnLogged(longRun(out.string()), logPath);
-    ASSERT_GT(pid, 0);
-    ASSERT_EQ(waitForTrainingRanks(out.string(), pid, 2).size(), 2U) << readAll(logPath);
-    // As `timeout -s TERM` does.
-    ASSERT_EQ(::kill(pid, SIGTERM), 0);
-    int status = 0;
-    ASSERT_EQ(::waitpid(pid, &status, 0), pid);
-    ASSERT_TRUE(WIFEXITED(status)) << readAll(logPath);
-    EXPECT_NE(WEXITSTATUS(status), 0) << readAll(logPath);
-    const auto steps = expectRanksAgree(out, 2);
-    EXPECT_GT(steps, 0U);
-    EXPECT_LT(steps, 5U * 937U);
-    const auto run = readJson(out / "run.json");
-    ASSERT_TRUE(validRunJson(run)) << readAll(logPath);
-    EXPECT_EQ(run["status"], "interrupted");
-    EXPECT_EQ(run["ranks"], 2);
-    EXPECT_EQ(run["batches_run"].get<std::size_t>(), steps);
-}
+namespace {
 
-TEST(DistributedRecord, SigtermToOneRankStopsTheWholeJob) {
-    REQUIRE_STARPU_MPI();
+// A long job, sent SIGTERM once it trains: to the launcher (as `timeout -s TERM` does) or to one
+// rank. Every rank stops at the same batch boundary after at least one step, with its trace.
+void expectSigtermStopsTheJob(bool toOneRank) {
     TempDir dir;
     const auto out = dir / "run";
     const std::string logPath = (dir / "log.txt").string();
     const pid_t pid = spawnLogged(longRun(out.string()), logPath);
     ASSERT_GT(pid, 0);
-    const auto ranks = waitForTrainingRanks(out.string(), pid, 2);
+    const auto ranks = trainingRanks(out.string(), logPath, pid);
     ASSERT_EQ(ranks.size(), 2U) << readAll(logPath);
-    ASSERT_EQ(::kill(ranks.back(), SIGTERM), 0);
+    ASSERT_EQ(::kill(toOneRank ? ranks.back() : pid, SIGTERM), 0);
     int status = 0;
     ASSERT_EQ(::waitpid(pid, &status, 0), pid);
     ASSERT_TRUE(WIFEXITED(status)) << readAll(logPath);
@@ -237,4 +191,22 @@ TEST(DistributedRecord, SigtermToOneRankStopsTheWholeJob) {
     EXPECT_LT(steps, 5U * 937U);
     const auto run = readJson(out / "run.json");
     EXPECT_EQ(run["status"], "interrupted") << readAll(logPath);
+    if (!toOneRank) {
+        EXPECT_NE(WEXITSTATUS(status), 0) << readAll(logPath);
+        ASSERT_TRUE(validRunJson(run)) << readAll(logPath);
+        EXPECT_EQ(run["ranks"], 2);
+        EXPECT_EQ(run["batches_run"].get<std::size_t>(), steps);
+    }
+}
+
+} // namespace
+
+TEST(DistributedRecord, SigtermToTheJobStopsEveryRankAndKeepsEveryTrace) {
+    REQUIRE_STARPU_MPI();
+    expectSigtermStopsTheJob(false);
+}
+
+TEST(DistributedRecord, SigtermToOneRankStopsTheWholeJob) {
+    REQUIRE_STARPU_MPI();
+    expectSigtermStopsTheJob(true);
 }

@@ -1,13 +1,18 @@
 // The CNN's trace as starscope reads it against the conversion by the starpu_fxt_tool of the
 // StarPU the tests are built against (1.3.10 in the default build, 1.4.12 in the starpu14
-// leg): per-worker executing and sleeping within 1 %, the same executed tasks.
+// leg): per-worker executing and sleeping within 1 %, the same executed tasks. On 2 and 4
+// StarPU-MPI ranks (record --ranks N, oversubscribed here), the same over all the run's prof
+// files, each rank's clock within 10 us of the tool's and its MPI links as our messages.
 
 #include "tests/support/test_support.hpp"
 #include "tests/tracer/tracer_test_support.hpp"
 #include "tracer/analysis/stats.hpp"
 #include "tracer/readers/read_trace.hpp"
+#include "tests/workloads/starpu_mpi.hpp"
 
 #include <gtest/gtest.h>
+
+#include <iostream>
 
 namespace {
 
@@ -45,5 +50,38 @@ TEST(RecordCrossCheck, CnnTraceMatchesTheStarpuFxtToolOfItsVersion) {
     const auto tasks = summary.tasks;
     EXPECT_GT(tasks, 40U);   // 4 batches of forward, backward and update tasks, then the test
 }
+
+class RecordRanksCrossCheck : public ::testing::TestWithParam<int> {};
+
+TEST_P(RecordRanksCrossCheck, CnnRanksMatchTheStarpuFxtToolOfItsVersion) {
+    REQUIRE_STARPU_MPI();
+    const int ranks = GetParam();
+    TempDir dir;
+    const auto run = dir / "run";
+    const auto log = dir / "log.txt";
+    // Root and more ranks than cores: Open MPI's documented overrides (record adds --oversubscribe).
+    ASSERT_EQ(starscope::testing::runCommand(
+                  std::string("OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 '") + STARSCOPE_BINARY
+                  + "' record --ranks " + std::to_string(ranks)
+                  + " --epochs 1 --batches 20 --batch-size 32 --chunk 8 --workers 1 --train-images 4000 "
+                    "--test-images 200 --out '"
+                  + run.string() + "' > '" + log.string() + "' 2>&1"),
+              0)
+        << starscope::testing::readFile(log);
+    const auto files = tracer::findProfFiles(run);
+    ASSERT_EQ(files.size(), static_cast<std::size_t>(ranks));
+    ASSERT_EQ(tracer::testing::runStarpuFxtTool(files, run), 0) << starscope::testing::readFile(run / "tool.log");
+
+    const auto ours = tracer::readTrace(run);
+    const auto tool = tracer::readTrace(run / "paje.trace");
+    ASSERT_TRUE(ours) << ours.error().describe();
+    ASSERT_TRUE(tool) << tool.error().describe();
+    EXPECT_EQ(ours->metadata.at("starpu.codes").substr(0, 3), starscope::testing::starpuSeries());
+    std::cout << ranks << " ranks, StarPU " << ours->metadata.at("starpu.codes") << ":\n";
+    tracer::testing::expectSameRanksAsStarpuFxtTool(*ours, *tool, run / "paje.trace", static_cast<std::size_t>(ranks));
+}
+
+INSTANTIATE_TEST_SUITE_P(Ranks, RecordRanksCrossCheck, ::testing::Values(2, 4),
+                         [](const auto& param) { return std::to_string(param.param) + "ranks"; });
 
 } // namespace

@@ -5,13 +5,11 @@
 #include "tests/workloads/run_folder.hpp"
 #include "tracer/run/run_record.hpp"
 
-#include <chrono>
 #include <csignal>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <sstream>
 #include <sys/wait.h>
-#include <thread>
 #include <unistd.h>
 
 using starscope::testing::TempDir;
@@ -23,10 +21,6 @@ namespace {
 
 std::string record(const std::string& args) {
     return std::string("'") + STARSCOPE_BINARY + "' record " + args;
-}
-
-int threadCount(pid_t pid) {
-    return static_cast<int>(statField(pid, 20));
 }
 
 struct Combination {
@@ -113,17 +107,9 @@ TEST(Record, CtrlCStopsAtABatchBoundaryAndKeepsTheTrace) {
                                   "--workers",      "2",      "--out",    outArg};
     const pid_t pid = spawnLogged(args, logPath);
     ASSERT_GT(pid, 0) << args[0];
-    // Signal once StarPU's two workers exist and the run has used a further second of CPU:
-    // batches are running, however loaded the machine is and however long StarPU's start
-    // (which touches the whole FxT buffer) took.
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-    while (threadCount(pid) < 3 && std::chrono::steady_clock::now() < deadline) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-    const double started = cpuSeconds(pid);
-    while (cpuSeconds(pid) < started + 1.0 && std::chrono::steady_clock::now() < deadline) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
+    // Signal once a batch has finished: the run trains, however loaded the machine is and
+    // however long StarPU's start (which touches the whole FxT buffer) took.
+    ASSERT_TRUE(waitUntilTraining(logPath, pid));
     ASSERT_EQ(::kill(pid, SIGINT), 0);
     int status = 0;
     ASSERT_EQ(::waitpid(pid, &status, 0), pid);

@@ -1,7 +1,7 @@
 #pragma once
 // Checks on a recorded run folder: the FxT trace opens and reads with libfxt, and run.json has
 // every field with the right type. Also starts `starscope` in the background for the tests
-// that signal it.
+// that signal it, and waits until its training is under way.
 
 #include "tracer/readers/read_trace.hpp"
 
@@ -14,13 +14,17 @@ extern "C" {
 
 #include <fcntl.h>
 #include <spawn.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <string_view>
+#include <thread>
 #include <vector>
 
 namespace starscope::workloads::testing {
@@ -68,29 +72,46 @@ inline long fxtEventCount(const std::filesystem::path& file, std::uint64_t first
     return events;
 }
 
-// Field n (1-based, as in proc(5)) of /proc/PID/stat; 0 when the process is gone.
-inline double statField(pid_t pid, int n) {
-    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-    std::string text;
-    std::getline(stat, text);
-    const auto close = text.rfind(')');
-    if (close == std::string::npos) {
-        return 0.0;
-    }
-    std::istringstream fields(text.substr(close + 2));
-    std::string field;
-    // Fields after the command name start with field 3 (state).
-    for (int i = 3; i <= n && fields >> field; ++i) {
-        if (i == n) {
-            return std::stod(field);
-        }
-    }
-    return 0.0;
+// Whether pid (a child of this process) has ended, without reaping it (waitpid still collects its
+// exit status). A process that has ended but is not yet reaped still has /proc/PID/task.
+inline bool hasEnded(pid_t pid) {
+    siginfo_t info{};
+    return ::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid;
 }
 
-// User + system CPU time of a process so far.
-inline double cpuSeconds(pid_t pid) {
-    return (statField(pid, 14) + statField(pid, 15)) / static_cast<double>(::sysconf(_SC_CLK_TCK));
+// Batches the run has finished, from the last progress line record writes to a log
+// ("progress: epoch 1/5 batch 3/937 loss 2.2931 ETA 0:41 (2 batches done)"); 0 before any.
+inline std::size_t batchesDone(const std::string& log) {
+    constexpr std::string_view kDone = " batches done)";
+    const auto end = log.rfind(kDone);
+    if (end == std::string::npos || log.rfind("progress: ", end) == std::string::npos) {
+        return 0;
+    }
+    const auto open = log.rfind('(', end);
+    return open == std::string::npos ? 0 : std::stoul(log.substr(open + 1, end - open - 1));
+}
+
+// Waits until the record whose stderr goes to `log` (directly, through mpirun, or as a sweep's
+// run's record.log) reports a finished batch: the training is under way, so a signal from now on
+// stops it after at least one step. Read from record's progress lines, since CPU time and thread
+// counts mislead on a loaded machine (a rank waiting for a slower one spins in MPI before its
+// first batch). Fails, with the log, when pid ends first or after five minutes.
+inline ::testing::AssertionResult waitUntilTraining(const std::filesystem::path& log, pid_t pid) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(5);
+    while (std::chrono::steady_clock::now() < deadline) {
+        std::ifstream in(log);
+        std::ostringstream read;
+        read << in.rdbuf();
+        const std::string text = read.str();
+        if (batchesDone(text) > 0) {
+            return ::testing::AssertionSuccess();
+        }
+        if (hasEnded(pid)) {
+            return ::testing::AssertionFailure() << "process " << pid << " ended before a batch finished: " << text;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return ::testing::AssertionFailure() << "no batch finished within five minutes (" << log << ")";
 }
 
 inline nlohmann::json readJson(const std::filesystem::path& file) {

@@ -6,14 +6,12 @@
 #include "tests/workloads/run_folder.hpp"
 
 #include <cerrno>
-#include <chrono>
 #include <csignal>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <map>
 #include <sstream>
 #include <sys/wait.h>
-#include <thread>
 #include <unistd.h>
 
 using starscope::testing::readFile;
@@ -232,10 +230,8 @@ TEST(Sweep, CtrlCStopsAfterTheCurrentRun) {
         "--chunk",        "16",    "--workers", "2",          "--test-images", "100"};
     const pid_t pid = spawnLogged(args, logPath);
     ASSERT_GT(pid, 0) << args[0];
-    // Ctrl-C once the first run has started (600 batches: it lasts well beyond the 50 ms poll).
-    for (int i = 0; i < 600 && recorded(readFile(logPath)).empty(); ++i) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
+    // Ctrl-C once the first run trains (600 batches: it lasts well beyond its first one).
+    ASSERT_TRUE(waitUntilTraining(out / "single-naive-r0" / "record.log", pid)) << readFile(logPath);
     ASSERT_EQ(::kill(pid, SIGINT), 0);
     int status = 0;
     ASSERT_EQ(::waitpid(pid, &status, 0), pid);
@@ -313,11 +309,8 @@ TEST(Sweep, SigtermIsPassedOnAndNoRunOutlivesTheSweep) {
         "--workers",      "2",       "--train-images", "1000",     "--test-images",  "100"};
     const pid_t pid = spawnLogged(args, logPath);
     ASSERT_GT(pid, 0) << args[0];
-    pid_t child = 0;
-    for (int i = 0; i < 1200 && (child == 0 || !fs::exists(out / "single-naive-r0" / ".starscope.lock")); ++i) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
-        child = childOf(pid);
-    }
+    ASSERT_TRUE(waitUntilTraining(out / "single-naive-r0" / "record.log", pid)) << readFile(logPath);
+    const pid_t child = childOf(pid);
     ASSERT_GT(child, 0) << readFile(logPath);
 
     const auto log = dir / "second.txt";

@@ -222,9 +222,12 @@ void addRecordCommand(CLI::App& app, std::ostream& out, std::ostream& err) {
             throw CLI::RuntimeError(2);
         }
         std::vector<std::string> command{"starscope", "record"};
+        // A log (a file, a pipe, mpirun's forwarding) gets whole lines; only rank 0 reports.
         const bool tty = ::isatty(STDERR_FILENO) == 1 && &err == &std::cerr;
-        auto outcome = executeRecord(*plan, command, err, tty && (!group || group->rank() == 0),
-                                     group.get());
+        const auto style = group && group->rank() != 0 ? ProgressStyle::None
+                           : tty                         ? ProgressStyle::Terminal
+                                                         : ProgressStyle::Lines;
+        auto outcome = executeRecord(*plan, command, err, style, group.get());
         if (!outcome) {
             err << "starscope record: " << outcome.error().describe() << "\n";
             throw CLI::RuntimeError(2);

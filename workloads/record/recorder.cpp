@@ -213,17 +213,25 @@ std::vector<std::string> traceFiles(const fs::path& dir) {
     return names;
 }
 
-// One line on a terminal, redrawn: epoch, batch, loss, ETA.
+// Epoch, batch, loss, ETA: one line redrawn on a terminal, or whole lines for a log.
 class ProgressLine {
 public:
-    ProgressLine(std::ostream& out, bool enabled) : m_out(out), m_enabled(enabled) {}
+    ProgressLine(std::ostream& out, ProgressStyle style) : m_out(out), m_style(style) {}
     void operator()(const Progress& p) {
-        if (!m_enabled) {
+        if (m_style == ProgressStyle::None) {
             return;
         }
         const auto now = Clock::now();
-        if (now - m_last < std::chrono::milliseconds(100) && p.batch != p.batches) {
+        const bool epochEnd = p.batch == p.batches;
+        if (m_style == ProgressStyle::Terminal && now - m_last < std::chrono::milliseconds(100) && !epochEnd) {
             return;
+        }
+        if (m_style == ProgressStyle::Lines) {
+            const bool firstDone = p.batchesDone > 0 && !m_sawDone;
+            if (!firstDone && !epochEnd && now - m_last < std::chrono::seconds(kLogProgressSeconds)) {
+                return;
+            }
+            m_sawDone = m_sawDone || p.batchesDone > 0;
         }
         m_last = now;
         const std::size_t submitted = p.epoch * p.batches + p.batch;
@@ -235,9 +243,13 @@ public:
         const int filled =
             static_cast<int>(kWidth * submitted / std::max<std::size_t>(p.batchesTotal, 1));
         std::ostringstream line;
-        line << "\r[" << std::string(static_cast<std::size_t>(filled), '#')
-             << std::string(static_cast<std::size_t>(kWidth - filled), '.') << "] epoch "
-             << p.epoch + 1 << "/" << p.epochs << " batch " << p.batch << "/" << p.batches
+        if (m_style == ProgressStyle::Terminal) {
+            line << "\r[" << std::string(static_cast<std::size_t>(filled), '#')
+                 << std::string(static_cast<std::size_t>(kWidth - filled), '.') << "] ";
+        } else {
+            line << "progress: ";
+        }
+        line << "epoch " << p.epoch + 1 << "/" << p.epochs << " batch " << p.batch << "/" << p.batches
              << " loss ";
         if (p.batchesDone == 0) {
             line << "  -   "; // no batch finished yet
@@ -245,9 +257,13 @@ public:
             line << std::fixed << std::setprecision(4) << p.lastLoss;
         }
         line << " ETA " << static_cast<long>(eta) / 60 << ":" << std::setw(2) << std::setfill('0')
-             << static_cast<long>(eta) % 60 << "   ";
-        m_out << line.str() << std::flush;
-        m_drawn = true;
+             << static_cast<long>(eta) % 60;
+        if (m_style == ProgressStyle::Terminal) {
+            m_out << line.str() << "   " << std::flush;
+            m_drawn = true;
+        } else {
+            m_out << line.str() << " (" << p.batchesDone << " batches done)\n" << std::flush;
+        }
     }
     void finish() {
         if (m_drawn) {
@@ -257,8 +273,9 @@ public:
 
 private:
     std::ostream& m_out;
-    bool m_enabled;
+    ProgressStyle m_style;
     bool m_drawn = false;
+    bool m_sawDone = false;
     Clock::time_point m_last{};
 };
 
@@ -356,7 +373,7 @@ int exitCodeFor(const RecordOutcome& outcome) {
 
 WorkloadResult<RecordOutcome> executeRecord(RecordPlan& plan,
                                             const std::vector<std::string>& command,
-                                            std::ostream& progress, bool showProgress,
+                                            std::ostream& progress, ProgressStyle style,
                                             RankGroup* group) {
     // Installed before anything is written, so that a Ctrl-C from here on, even during
     // start-up, ends in a clean, interrupted run instead of killing the process; before this
@@ -409,7 +426,7 @@ WorkloadResult<RecordOutcome> executeRecord(RecordPlan& plan,
         RaplMeter rapl;
         rapl.start();
         SdeArenaReader sde;
-        ProgressLine line(progress, showProgress);
+        ProgressLine line(progress, style);
         const auto trainStart = Clock::now();
         Trainer trainer(*plan.dataset, plan.train);
         auto report = trainer.run(

@@ -20,14 +20,20 @@ struct RecordOutcome {
     RecordedRun record;
 };
 
+// How record shows its progress: none, one line redrawn on a terminal, or whole lines for a log
+// (a file, a pipe, mpirun's forwarding): one at the start, one at the first finished batch (the
+// training is under way), then one every kLogProgressSeconds and at each epoch's end.
+enum class ProgressStyle { None, Terminal, Lines };
+inline constexpr int kLogProgressSeconds = 10;
+
 // Errors returned here happen before StarPU starts (the run folder cannot be created or
 // written) and leave nothing behind. Failures after that are reported in the outcome, with a
-// run.json marked failed. Progress goes to `progress` when showProgress is set.
+// run.json marked failed. Progress goes to `progress` in the given style.
 // With a rank group (a data-parallel run under mpirun), every rank records its shard and its
 // own prof file into the one run folder, and only rank 0 writes run.json.
 WorkloadResult<RecordOutcome> executeRecord(RecordPlan& plan,
                                             const std::vector<std::string>& command,
-                                            std::ostream& progress, bool showProgress,
+                                            std::ostream& progress, ProgressStyle style,
                                             RankGroup* group = nullptr);
 
 // 0 completed, 128 + the signal when interrupted (as a shell reports it: 130 for SIGINT, 143

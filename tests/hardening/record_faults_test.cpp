@@ -390,7 +390,8 @@ TEST(RecordFaults, DiskFillingUpMidRunIsReported) {
     // A run that lasts seconds after its workers start: a six-epoch one could end within the
     // time the fill takes on a fast release build, and write its trace before the disk is full.
     const pid_t pid = spawnLongRun(run, dir.path());
-    // FxT writes its file when the run ends: it finds the disk full then.
+    // FxT writes its file whenever a buffer is full and when the run ends: it finds the disk
+    // full at one of them, mid-run or at the end.
     EXPECT_GT(disk.fill(), 0u);
     expectFullDiskReported(waitFor(pid), run, dir.path());
 }

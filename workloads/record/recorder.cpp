@@ -140,8 +140,8 @@ bool fileSystemIsFull(const char* dir) {
     return available && *available < kFullBelowBytes;
 }
 
-// libfxt ends the process with exit() when it cannot write its file, at starpu_init (its
-// first bytes) and at starpu_shutdown. While a guard lives, an atexit handler says which run
+// libfxt ends the process with exit() when it cannot write its file: at starpu_init (its
+// first bytes), during the run whenever a buffer is full, and at starpu_shutdown. While a guard lives, an atexit handler says which run
 // folder was hit and whether its file system is full, so the user is not left with libfxt's
 // one line.
 class FxtExitGuard {
@@ -405,11 +405,10 @@ WorkloadResult<RecordOutcome> executeRecord(RecordPlan& plan,
     record.command = command;
     record.startedAt = utcNow();
     const auto start = Clock::now();
-    int status = 0;
-    {
-        const FxtExitGuard guard(plan.outDir);
-        status = group != nullptr ? group->startRuntime() : starpu_init(nullptr);
-    }
+    // Armed from starpu_init to the end of starpu_shutdown: libfxt writes (and may exit) at
+    // init, whenever a buffer is full during the run, and at shutdown.
+    std::optional<FxtExitGuard> fxtGuard(std::in_place, plan.outDir);
+    const int status = group != nullptr ? group->startRuntime() : starpu_init(nullptr);
     if (status != 0) {
         std::error_code ec;
         if (!plan.outExists && leader) {
@@ -455,7 +454,6 @@ WorkloadResult<RecordOutcome> executeRecord(RecordPlan& plan,
                      << " disappeared during the run; its trace and run.json cannot be written\n"
                      << std::flush;
         }
-        const FxtExitGuard guard(plan.outDir);
         if (group == nullptr) {
             starpu_shutdown();
         } else if (auto weights = group->stopRuntime(plan.outDir); !weights) {
@@ -464,6 +462,7 @@ WorkloadResult<RecordOutcome> executeRecord(RecordPlan& plan,
         } else {
             record.weightsFile = *weights;
         }
+        fxtGuard.reset();
     }
     if (group != nullptr) {
         // Every rank's figures to rank 0, which writes the one run.json; the others are done.

@@ -79,6 +79,43 @@ TEST(DefaultCpuWorkers, OnePerHardwareThreadOrOneLeftToTheMainThreadWhenIdleWork
     EXPECT_EQ(defaultCpuWorkers(0, false), 1U);
 }
 
+// StarPU-MPI ranks on one machine share its hardware threads; each keeps at least one worker.
+TEST(DefaultCpuWorkers, RanksOnOneMachineShareItsHardwareThreads) {
+    EXPECT_EQ(defaultCpuWorkers(2, false, 2), 1U);
+    EXPECT_EQ(defaultCpuWorkers(2, false, 4), 1U);
+    EXPECT_EQ(defaultCpuWorkers(8, false, 4), 2U);
+    EXPECT_EQ(defaultCpuWorkers(8, true, 2), 3U);
+    EXPECT_EQ(defaultCpuWorkers(8, false, 1), 8U);
+    EXPECT_EQ(defaultCpuWorkers(8, false, 0), 8U);
+}
+
+// The launcher's count of ranks on this machine: Open MPI's, else MPICH's, else one.
+TEST(RanksOnThisMachine, ReadFromTheMpiLaunchersEnvironment) {
+    const auto restore = [](const char* name, const char* old) {
+        if (old != nullptr) {
+            ::setenv(name, old, 1);
+        } else {
+            ::unsetenv(name);
+        }
+    };
+    const char* oldOmpi = std::getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
+    const std::string savedOmpi = oldOmpi != nullptr ? oldOmpi : "";
+    const char* oldMpich = std::getenv("MPI_LOCALNRANKS");
+    const std::string savedMpich = oldMpich != nullptr ? oldMpich : "";
+    ::unsetenv("OMPI_COMM_WORLD_LOCAL_SIZE");
+    ::unsetenv("MPI_LOCALNRANKS");
+    EXPECT_EQ(ranksOnThisMachine(), 1U);
+    ::setenv("MPI_LOCALNRANKS", "3", 1);
+    EXPECT_EQ(ranksOnThisMachine(), 3U);
+    ::setenv("OMPI_COMM_WORLD_LOCAL_SIZE", "4", 1);
+    EXPECT_EQ(ranksOnThisMachine(), 4U);
+    ::setenv("OMPI_COMM_WORLD_LOCAL_SIZE", "four", 1);
+    ::unsetenv("MPI_LOCALNRANKS");
+    EXPECT_EQ(ranksOnThisMachine(), 1U);
+    restore("OMPI_COMM_WORLD_LOCAL_SIZE", oldOmpi != nullptr ? savedOmpi.c_str() : nullptr);
+    restore("MPI_LOCALNRANKS", oldMpich != nullptr ? savedMpich.c_str() : nullptr);
+}
+
 // The detection is the StarPU configuration the tests were built against, as its
 // starpu_config.h says.
 TEST(StarpuIdleWorkers, SpinExactlyWhenStarpuWasConfiguredWithoutBlockingDrivers) {

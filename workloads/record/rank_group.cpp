@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <thread>
 
 namespace starscope::workloads {
 
@@ -36,6 +37,13 @@ WorkloadResult<Done> planRank(RecordPlan& plan, int rank, int size) {
                                  + std::to_string(plan.train.batchSize)
                                  + " images per batch but too few training images for one batch",
                              "--train-images");
+    }
+    // Ranks on one machine share its hardware threads: the default worker count is this rank's
+    // share (--workers and STARPU_NCPU still choose any count).
+    if (plan.workersAsked.source == SettingSource::Default) {
+        const std::size_t hardware = std::max(1U, std::thread::hardware_concurrency());
+        plan.workersAsked.value = defaultCpuWorkers(hardware, plan.idleWorkersSpin, ranksOnThisMachine());
+        plan.workers = plan.workersAsked.value;
     }
     // The FxT buffer of this rank: its share of the tasks and its messages, not the job's.
     return sizeTrace(plan);

@@ -318,9 +318,22 @@ bool starpuIdleWorkersSpin() {
 #endif
 }
 
-std::size_t defaultCpuWorkers(std::size_t hardwareThreads, bool idleWorkersSpin) {
-    const std::size_t threads = std::max<std::size_t>(hardwareThreads, 1);
+std::size_t defaultCpuWorkers(std::size_t hardwareThreads, bool idleWorkersSpin, std::size_t ranksOnMachine) {
+    const std::size_t threads =
+        std::max<std::size_t>(hardwareThreads / std::max<std::size_t>(ranksOnMachine, 1), 1);
     return idleWorkersSpin ? std::max<std::size_t>(threads - 1, 1) : threads;
+}
+
+std::size_t ranksOnThisMachine() {
+    for (const char* variable : {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS"}) {
+        const auto text = environmentValue(variable);
+        std::size_t count = 0;
+        if (text && std::from_chars(text->data(), text->data() + text->size(), count).ec == std::errc{}
+            && count >= 1) {
+            return count;
+        }
+    }
+    return 1;
 }
 
 std::string settingOrigin(SettingSource source, const std::string& variable) {

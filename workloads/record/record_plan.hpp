@@ -57,8 +57,16 @@ bool starpuIdleWorkersSpin();
 
 // record's CPU worker count when neither --workers nor STARPU_NCPU chose: one per hardware
 // thread, or one fewer (at least one) when idle workers spin, which leaves the main thread a
-// core no worker polls on.
-std::size_t defaultCpuWorkers(std::size_t hardwareThreads, bool idleWorkersSpin);
+// core no worker polls on. StarPU-MPI ranks started on one machine share its hardware threads
+// (ranksOnMachine of them), so each takes its share: 4 ranks of 2 workers on 2 cores spent their
+// time waiting for a core.
+std::size_t defaultCpuWorkers(std::size_t hardwareThreads, bool idleWorkersSpin,
+                              std::size_t ranksOnMachine = 1);
+
+// How many ranks of this job run on this machine, as the MPI launcher says it
+// (OMPI_COMM_WORLD_LOCAL_SIZE for Open MPI, MPI_LOCALNRANKS for MPICH's Hydra); 1 when it does
+// not say.
+std::size_t ranksOnThisMachine();
 
 // Who chose a StarPU setting: the summary says so when it was the environment.
 enum class SettingSource : std::uint8_t { Option, Environment, Default };

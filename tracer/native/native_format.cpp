@@ -217,6 +217,21 @@ TraceError inconsistent(const fs::path& file, std::uint64_t offset, const std::s
                       file.string(), offset};
 }
 
+// What is wrong with the interval of a message or transfer record, if anything: it must lie
+// inside the trace, and the table is sorted by start (previousStart: the record before it's, the
+// trace's begin for the first).
+std::optional<std::string> intervalProblem(TimeNs start, TimeNs end, TimeNs previousStart,
+                                           const Trace& trace, const char* table) {
+    if (start < trace.begin || end < start || end > trace.end) {
+        return "runs from " + std::to_string(start) + " to " + std::to_string(end) + ", not inside the trace ("
+               + std::to_string(trace.begin) + " to " + std::to_string(trace.end) + ")";
+    }
+    if (start < previousStart) {
+        return std::string(table) + " are not sorted by start";
+    }
+    return std::nullopt;
+}
+
 std::string laneRecord(std::size_t index, const Lane& lane) {
     return "lane " + std::to_string(index) + " (\"" + lane.name + "\")";
 }
@@ -305,14 +320,9 @@ TraceResult<Done> parseRanks(const fs::path& file, Cursor& c, Trace& trace) {
                 return fail(outOfLanes(file, at, record, lane, trace.lanes.size()));
             }
         }
-        if (m.start < trace.begin || m.end < m.start || m.end > trace.end) {
-            return fail(inconsistent(file, at, record,
-                                     "runs from " + std::to_string(m.start) + " to " + std::to_string(m.end)
-                                         + ", not inside the trace (" + std::to_string(trace.begin) + " to "
-                                         + std::to_string(trace.end) + ")"));
-        }
-        if (i > 0 && m.start < trace.messages[i - 1].start) {
-            return fail(inconsistent(file, at, record, "messages are not sorted by start"));
+        const TimeNs previous = i > 0 ? trace.messages[i - 1].start : trace.begin;
+        if (const auto problem = intervalProblem(m.start, m.end, previous, trace, "messages")) {
+            return fail(inconsistent(file, at, record, *problem));
         }
     }
     return Done{};
@@ -342,14 +352,9 @@ TraceResult<Done> parseTransfers(const fs::path& file, Cursor& c, Trace& trace) 
             return fail(inconsistent(file, at, record, "kind " + std::to_string(kind) + " is unknown"));
         }
         x.kind = static_cast<TransferKind>(kind);
-        if (x.start < trace.begin || x.end < x.start || x.end > trace.end) {
-            return fail(inconsistent(file, at, record,
-                                     "runs from " + std::to_string(x.start) + " to " + std::to_string(x.end)
-                                         + ", not inside the trace (" + std::to_string(trace.begin) + " to "
-                                         + std::to_string(trace.end) + ")"));
-        }
-        if (i > 0 && x.start < trace.transfers[i - 1].start) {
-            return fail(inconsistent(file, at, record, "transfers are not sorted by start"));
+        const TimeNs previous = i > 0 ? trace.transfers[i - 1].start : trace.begin;
+        if (const auto problem = intervalProblem(x.start, x.end, previous, trace, "transfers")) {
+            return fail(inconsistent(file, at, record, *problem));
         }
     }
     return Done{};

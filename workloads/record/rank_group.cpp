@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <thread>
 
 namespace starscope::workloads {
 
@@ -41,8 +40,7 @@ WorkloadResult<Done> planRank(RecordPlan& plan, int rank, int size) {
     // Ranks on one machine share its hardware threads: the default worker count is this rank's
     // share (--workers and STARPU_NCPU still choose any count).
     if (plan.workersAsked.source == SettingSource::Default) {
-        const std::size_t hardware = std::max(1U, std::thread::hardware_concurrency());
-        plan.workersAsked.value = defaultCpuWorkers(hardware, plan.idleWorkersSpin, ranksOnThisMachine());
+        plan.workersAsked.value = defaultCpuWorkersHere(plan.idleWorkersSpin, ranksOnThisMachine());
         plan.workers = plan.workersAsked.value;
     }
     // The FxT buffer of this rank: its share of the tasks and its messages, not the job's.

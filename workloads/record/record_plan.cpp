@@ -68,9 +68,7 @@ WorkloadResult<StarpuSetting<std::size_t>> resolveWorkers(std::size_t option, bo
         }
         return StarpuSetting<std::size_t>{count, SettingSource::Environment, variable};
     }
-    const std::size_t hardware = std::max(1U, std::thread::hardware_concurrency());
-    return StarpuSetting<std::size_t>{defaultCpuWorkers(hardware, idleWorkersSpin),
-                                      SettingSource::Default, {}};
+    return StarpuSetting<std::size_t>{defaultCpuWorkersHere(idleWorkersSpin), SettingSource::Default, {}};
 }
 
 // --no-trace > STARPU_FXT_TRACE (StarPU reads it as a number: 0 off, else on) > on.
@@ -322,6 +320,10 @@ std::size_t defaultCpuWorkers(std::size_t hardwareThreads, bool idleWorkersSpin,
     const std::size_t threads =
         std::max<std::size_t>(hardwareThreads / std::max<std::size_t>(ranksOnMachine, 1), 1);
     return idleWorkersSpin ? std::max<std::size_t>(threads - 1, 1) : threads;
+}
+
+std::size_t defaultCpuWorkersHere(bool idleWorkersSpin, std::size_t ranksOnMachine) {
+    return defaultCpuWorkers(std::thread::hardware_concurrency(), idleWorkersSpin, ranksOnMachine);
 }
 
 std::size_t ranksOnThisMachine() {

@@ -62,6 +62,8 @@ bool starpuIdleWorkersSpin();
 // time waiting for a core.
 std::size_t defaultCpuWorkers(std::size_t hardwareThreads, bool idleWorkersSpin,
                               std::size_t ranksOnMachine = 1);
+// defaultCpuWorkers for this machine's hardware threads.
+std::size_t defaultCpuWorkersHere(bool idleWorkersSpin, std::size_t ranksOnMachine = 1);
 
 // How many ranks of this job run on this machine, as the MPI launcher says it
 // (OMPI_COMM_WORLD_LOCAL_SIZE for Open MPI, MPI_LOCALNRANKS for MPICH's Hydra); 1 when it does

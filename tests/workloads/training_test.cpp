@@ -5,6 +5,7 @@
 #include "runtime/image_loader.hpp"
 #include "tests/support/test_support.hpp"
 #include "workloads/cnn/kernels.hpp"
+#include "workloads/cnn/network.hpp"
 #include "workloads/train/trainer.hpp"
 
 #include <cstdlib>
@@ -173,6 +174,55 @@ TEST(Training, ASubsetOfMnistReachesAFixedAccuracy) {
     EXPECT_LT(report->epochs[0].loss, 0.6);
     std::printf("subset training: test accuracy %.4f, train loss %.4f\n", *report->testAccuracy,
                 report->epochs[0].loss);
+}
+
+// The evaluation runs in waves of Network::kEvalWave images on two arenas, a wave submitted
+// before the previous one is read: over three waves (both arenas reused), the correct count and
+// the loss are those of the kernels run image chunk after image chunk on the trained weights.
+TEST(Training, EvaluationInOverlappingWavesMatchesTheKernelsRunInSequence) {
+    using namespace starscope::workloads::cnn;
+    TrainConfig config;
+    config.batchSize = 32;
+    config.chunk = 16;
+    config.trainLimit = 640;
+    config.testLimit = 2 * Network::kEvalWave + 500;
+    config.keepParams = true;
+    std::atomic<bool> stop{false};
+    Trainer trainer(mnist(), config);
+    auto report = trainer.run(stop);
+    ASSERT_TRUE(report.ok()) << report.error().describe();
+    ASSERT_TRUE(report->testAccuracy.has_value());
+    ASSERT_EQ(report->testImages, config.testLimit);
+
+    const auto& test = mnist().test();
+    const NetShape s;
+    const std::size_t chunk = config.evalChunk;
+    double lossSum = 0.0;
+    std::size_t correct = 0;
+    std::vector<float> images(chunk * s.imageSize()), conv(chunk * s.convSize());
+    std::vector<float> pooled(chunk * s.pooledSize());
+    std::vector<std::uint8_t> argmax(pooled.size());
+    std::vector<std::int32_t> labels(chunk);
+    for (std::size_t first = 0; first < config.testLimit; first += chunk) {
+        const std::size_t n = std::min(chunk, config.testLimit - first);
+        for (std::size_t p = 0; p < n * s.imageSize(); ++p) {
+            images[p] = runtime::normalizePixel(test.pixels()[first * s.imageSize() + p]);
+        }
+        for (std::size_t i = 0; i < n; ++i) {
+            labels[i] = test.labelData()[first + i];
+        }
+        float stats[kStatsSize];
+        const int count = static_cast<int>(n);
+        convForward(s, images.data(), count, report->convParams.data(), conv.data());
+        poolForward(s, conv.data(), count, pooled.data(), argmax.data());
+        denseForwardLoss(s, pooled.data(), count, report->denseParams.data(), labels.data(), 1.0F,
+                         static_cast<float*>(nullptr), stats);
+        lossSum += static_cast<double>(stats[0]);
+        correct += static_cast<std::size_t>(stats[1]);
+    }
+    EXPECT_EQ(static_cast<std::size_t>(*report->testAccuracy * static_cast<double>(config.testLimit) + 0.5),
+              correct);
+    EXPECT_NEAR(report->testLoss.value_or(-1.0), lossSum / static_cast<double>(config.testLimit), 1e-9);
 }
 
 TEST(Training, StopsAtABatchBoundary) {

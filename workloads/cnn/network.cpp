@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <string>
 
 namespace starscope::workloads::cnn {
@@ -212,33 +213,39 @@ WorkloadResult<std::size_t> Network::submitBatch(runtime::Arena& batchArena,
     return tasks + 2;
 }
 
-WorkloadResult<Evaluation> Network::evaluate(runtime::Arena& arena, const DatasetSplit& split,
-                                             std::size_t limit, std::size_t chunk,
-                                             std::uint64_t& tasks) {
+WorkloadResult<Evaluation> Network::evaluate(const std::array<runtime::Arena*, 2>& arenas,
+                                             const DatasetSplit& split, std::size_t limit,
+                                             std::size_t chunk, std::uint64_t& tasks) {
     const std::size_t count =
         limit == 0 ? split.count() : std::min<std::size_t>(limit, split.count());
     Evaluation result;
-    result.images = count;
     double lossSum = 0.0;
-    for (std::size_t first = 0; first < count; first += kEvalWave) {
-        auto wave =
-            evaluateWave(arena, split, first, std::min(kEvalWave, count - first), chunk, tasks);
-        // Waits for the wave's tasks (already done: its results were read) and recycles its
-        // memory for the next wave.
+    std::optional<PendingWave> previous;
+    for (std::size_t first = 0, wave = 0; first < count; first += kEvalWave, ++wave) {
+        runtime::Arena& arena = *arenas[wave % arenas.size()];
+        // Its last wave, two waves ago, was read: the reset finds its tasks done.
         arena.reset();
-        if (!wave) {
-            return fail(wave.error());
+        auto submitted =
+            submitWave(arena, split, first, std::min(kEvalWave, count - first), chunk, tasks);
+        if (!submitted) {
+            return fail(submitted.error());
         }
-        lossSum += wave->meanLoss * static_cast<double>(wave->images);
-        result.correct += wave->correct;
+        if (previous) {
+            collectWave(*previous, lossSum, result);
+        }
+        previous = std::move(*submitted);
+    }
+    if (previous) {
+        collectWave(*previous, lossSum, result);
     }
     result.meanLoss = count == 0 ? 0.0 : lossSum / static_cast<double>(count);
     return result;
 }
 
-WorkloadResult<Evaluation> Network::evaluateWave(runtime::Arena& arena, const DatasetSplit& split,
-                                                 std::size_t firstImage, std::size_t count,
-                                                 std::size_t chunk, std::uint64_t& tasks) {
+WorkloadResult<Network::PendingWave> Network::submitWave(runtime::Arena& arena,
+                                                         const DatasetSplit& split,
+                                                         std::size_t firstImage, std::size_t count,
+                                                         std::size_t chunk, std::uint64_t& tasks) {
     const NetShape& s = m_shape;
     auto images = arena.allocateVector<float>(count * s.imageSize());
     if (!images) {
@@ -307,17 +314,17 @@ WorkloadResult<Evaluation> Network::evaluateWave(runtime::Arena& arena, const Da
         }
         tasks += 3;
     }
-    Evaluation result;
-    result.images = count;
-    double lossSum = 0.0;
-    for (auto& chunkStats : stats) {
+    return PendingWave{count, std::move(stats)};
+}
+
+void Network::collectWave(const PendingWave& wave, double& lossSum, Evaluation& into) {
+    for (const auto& chunkStats : wave.stats) {
         starpu_data_acquire(chunkStats.handle, STARPU_R);
         lossSum += static_cast<double>(chunkStats.data[0]);
-        result.correct += static_cast<std::size_t>(chunkStats.data[1]);
+        into.correct += static_cast<std::size_t>(chunkStats.data[1]);
         starpu_data_release(chunkStats.handle);
     }
-    result.meanLoss = count == 0 ? 0.0 : lossSum / static_cast<double>(count);
-    return result;
+    into.images += wave.images;
 }
 
 std::vector<EpochTotals> Network::totals() {

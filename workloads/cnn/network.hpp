@@ -72,9 +72,14 @@ public:
     static constexpr std::size_t kEvalWave = 1000;
 
     // Forward passes over the first `limit` images of split (0: all) in chunks; blocks until
-    // done. Works in waves of kEvalWave images converted into `arena`, reset after each wave.
-    WorkloadResult<Evaluation> evaluate(runtime::Arena& arena, const DatasetSplit& split,
-                                        std::size_t limit, std::size_t chunk, std::uint64_t& tasks);
+    // done. Works in waves of kEvalWave images, alternating between the two arenas: a wave is
+    // converted and submitted while the workers still run the one before, whose results are
+    // read only then, so the workers do not wait for the main thread between waves. An arena
+    // is reset before its next wave (its last wave was read by then); the caller resets both
+    // at the end.
+    WorkloadResult<Evaluation> evaluate(const std::array<runtime::Arena*, 2>& arenas,
+                                        const DatasetSplit& split, std::size_t limit,
+                                        std::size_t chunk, std::uint64_t& tasks);
 
     // Per-epoch training totals; blocks until the submitted SGD tasks ran.
     std::vector<EpochTotals> totals();
@@ -84,9 +89,16 @@ public:
 
 private:
     Network(const NetShape& shape);
-    WorkloadResult<Evaluation> evaluateWave(runtime::Arena& arena, const DatasetSplit& split,
-                                            std::size_t firstImage, std::size_t count,
-                                            std::size_t chunk, std::uint64_t& tasks);
+    // A wave whose tasks are submitted: its images and one statistics vector per chunk.
+    struct PendingWave {
+        std::size_t images = 0;
+        std::vector<runtime::ArenaVector<float>> stats;
+    };
+    WorkloadResult<PendingWave> submitWave(runtime::Arena& arena, const DatasetSplit& split,
+                                           std::size_t firstImage, std::size_t count,
+                                           std::size_t chunk, std::uint64_t& tasks);
+    // Blocks until the wave's tasks ran and adds its loss and correct count to `into`.
+    static void collectWave(const PendingWave& wave, double& lossSum, Evaluation& into);
 
     NetShape m_shape;
     runtime::Arena m_arena;

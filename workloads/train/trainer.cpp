@@ -4,6 +4,7 @@
 #include "workloads/cnn/network.hpp"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <memory>
 
@@ -108,13 +109,16 @@ WorkloadResult<TrainReport> Trainer::run(const std::atomic<bool>& stop,
         + m_config.batchSize * (shape.imageSize() * sizeof(float) + 2 * sizeof(std::int32_t))
         + (std::size_t{64} << 10);
     runtime::BatchArenaRing ring(m_config.ringSlots, "batch", batchOptions);
-    // One block for an evaluation wave: its float test images and four activation sets.
+    // One block for an evaluation wave: its float test images and four activation sets. Two
+    // arenas, so that a wave is prepared while the workers run the one before.
     runtime::ArenaOptions evalOptions;
     evalOptions.firstBlockBytes =
         cnn::Network::kEvalWave * (shape.imageSize() * sizeof(float) + 256)
         + 4 * m_config.evalChunk * (shape.convSize() + 2 * shape.pooledSize()) * sizeof(float)
         + (std::size_t{1} << 20);
-    runtime::Arena evalArena("eval", evalOptions);
+    runtime::Arena evalFirst("eval0", evalOptions);
+    runtime::Arena evalSecond("eval1", evalOptions);
+    const std::array<runtime::Arena*, 2> evalArenas{&evalFirst, &evalSecond};
 
     std::vector<const runtime::Arena*> arenas{&(*network)->arena()};
     std::vector<std::string> roles{"network"};
@@ -126,8 +130,10 @@ WorkloadResult<TrainReport> Trainer::run(const std::atomic<bool>& stop,
         arenas.push_back(arena);
         roles.emplace_back("loader");
     }
-    arenas.push_back(&evalArena);
-    roles.emplace_back("eval");
+    for (const auto* arena : evalArenas) {
+        arenas.push_back(arena);
+        roles.emplace_back("eval");
+    }
     FinishGuard guard(observer, arenas);
 
     TrainReport report;
@@ -227,7 +233,7 @@ WorkloadResult<TrainReport> Trainer::run(const std::atomic<bool>& stop,
 
     if (m_config.evaluate && !report.interrupted) {
         const auto evalStart = Clock::now();
-        auto evaluation = (*network)->evaluate(evalArena, m_dataset.test(), m_config.testLimit,
+        auto evaluation = (*network)->evaluate(evalArenas, m_dataset.test(), m_config.testLimit,
                                                m_config.evalChunk, report.tasksSubmitted);
         if (!evaluation) {
             return fail(evaluation.error());
@@ -241,7 +247,9 @@ WorkloadResult<TrainReport> Trainer::run(const std::atomic<bool>& stop,
     for (std::size_t i = 0; i < arenas.size(); ++i) {
         report.arenas.push_back({arenas[i]->name(), roles[i], arenas[i]->stats()});
     }
-    evalArena.reset();
+    for (auto* arena : evalArenas) {
+        arena->reset();
+    }
     return report;
 }
 

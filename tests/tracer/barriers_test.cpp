@@ -4,6 +4,7 @@
 #include "tests/support/test_support.hpp"
 #include "tests/tracer/tracer_test_support.hpp"
 #include "tracer/analysis/barriers.hpp"
+#include "tracer/analysis/stats.hpp"
 #include "tracer/readers/read_trace.hpp"
 
 #include <gtest/gtest.h>
@@ -75,6 +76,38 @@ TEST(Barriers, AttributedToTheTransitionTheyOverlapMost) {
     EXPECT_EQ(barriers[0].transition, 0);
     EXPECT_EQ(barriers[0].transitionLabel, "epoch 0 batch 0->1");
     EXPECT_EQ(barriers[1].transition, 1);
+}
+
+// StarPU's "fxt flush" event inside a barrier names the trace's own writing as its cause, before
+// the arena reset the main thread was in; one outside every barrier changes nothing.
+TEST(Barriers, AFxtFlushInsideABarrierIsItsCause) {
+    auto trace = twoWorkers();
+    addMarker(trace, 310'000, Kind::ResetWaitBegin, 0, 0);
+    addMarker(trace, 470'000, Kind::ResetWaitEnd, 0, 0);
+    const auto flushAt = [&](TimeNs time) {
+        MarkerEvent flush;
+        flush.time = time;
+        flush.lane = 2;
+        flush.text = "fxt flush";
+        trace.markers.push_back(flush);
+        std::stable_sort(trace.markers.begin(), trace.markers.end(),
+                         [](const MarkerEvent& a, const MarkerEvent& b) { return a.time < b.time; });
+    };
+    auto barriers = findBarriers(trace);
+    ASSERT_EQ(barriers.size(), 1U);
+    EXPECT_EQ(barriers[0].cause, BarrierCause::ArenaReset);
+    flushAt(200'000);   // while w0 executed: no barrier there
+    barriers = findBarriers(trace);
+    ASSERT_EQ(barriers.size(), 1U);
+    EXPECT_EQ(barriers[0].cause, BarrierCause::ArenaReset);
+    flushAt(480'000);
+    barriers = findBarriers(trace);
+    ASSERT_EQ(barriers.size(), 1U);
+    EXPECT_EQ(barriers[0].cause, BarrierCause::TraceFlush);
+    EXPECT_EQ(causeName(barriers[0].cause), "trace flush");
+    const auto summary = summarize(trace);
+    EXPECT_EQ(summary.barrierTraceFlush, 200'000);
+    EXPECT_EQ(summary.barrierTotal, 200'000);
 }
 
 TEST(Barriers, BarrierOutsideEveryTransitionHasNone) {

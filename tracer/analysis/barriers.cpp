@@ -96,8 +96,31 @@ std::vector<ResetWait> resetWaits(const Trace& trace, const std::optional<std::i
     return out;
 }
 
+// StarPU records this user event (src/common/fxt.c, 1.3 and 1.4) once FxT's buffer was full and
+// the thread that filled it has written it to the trace file: that thread did nothing else
+// meanwhile, so a barrier around the event is the tracer's own cost, not the program's.
+constexpr std::string_view kFxtFlushEvent = "fxt flush";
+
+// Times of the flushes in scope, sorted (markers are).
+std::vector<TimeNs> traceFlushes(const Trace& trace, const std::optional<std::int32_t>& scope) {
+    std::vector<TimeNs> out;
+    for (const auto& m : trace.markers) {
+        if (!m.parsed && inScope(m.rank, scope) && m.text == kFxtFlushEvent) {
+            out.push_back(m.time);
+        }
+    }
+    return out;
+}
+
 void attribute(const Trace& trace, Barrier& b, const std::vector<ResetWait>& resets,
-               const std::optional<std::int32_t>& scope) {
+               const std::vector<TimeNs>& flushes, const std::optional<std::int32_t>& scope) {
+    // A flush ends inside it: the workers waited for the thread writing the trace (when that
+    // is the main thread, nothing new was submitted meanwhile).
+    if (const auto f = std::lower_bound(flushes.begin(), flushes.end(), b.start);
+        f != flushes.end() && *f <= b.end) {
+        b.cause = BarrierCause::TraceFlush;
+        return;
+    }
     // Data from another rank: the last message into the scope to arrive during the barrier.
     // Messages are sorted by start and none arrives before it leaves.
     for (std::size_t i = 0; i < trace.messages.size() && trace.messages[i].start < b.end; ++i) {
@@ -132,6 +155,7 @@ std::string_view causeName(BarrierCause cause) {
     case BarrierCause::ArenaReset: return "arena reset";
     case BarrierCause::DataFromRank: return "data from rank";
     case BarrierCause::EndOfBatch: return "end of batch";
+    case BarrierCause::TraceFlush: return "trace flush";
     }
     return "unattributed";
 }
@@ -250,6 +274,7 @@ std::vector<Barrier> findBarriers(const Trace& trace, const std::vector<BatchTra
     }
     const Lane* main = mainLane(trace, options.rank);
     const auto resets = resetWaits(trace, options.rank);
+    const auto flushes = traceFlushes(trace, options.rank);
     for (auto& b : barriers) {
         // Transitions are in time order and do not overlap: only the ones starting before the
         // barrier ends can overlap it.
@@ -271,7 +296,7 @@ std::vector<Barrier> findBarriers(const Trace& trace, const std::vector<BatchTra
             b.transitionLabel = transitions[static_cast<std::size_t>(b.transition)].label;
         }
         b.mainThreadState = mainStateDuring(trace, main, b.start, b.end);
-        attribute(trace, b, resets, options.rank);
+        attribute(trace, b, resets, flushes, options.rank);
     }
     return barriers;
 }

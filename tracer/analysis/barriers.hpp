@@ -37,12 +37,15 @@ struct BatchTransition {
 };
 
 // What a barrier is attributed to, the first that applies:
+//  - TraceFlush: StarPU's "fxt flush" event falls in it: a thread stopped to write FxT's full
+//    buffer to the trace file, so the barrier is the tracing's cost (a bigger
+//    STARPU_TRACE_BUFFER_SIZE avoids it);
 //  - DataFromRank: a message from another rank arrived during it (the last one to arrive is
 //    named): the workers had nothing to run until the data came;
 //  - ArenaReset: the main thread waited in an arena reset (reset_wait markers) during it;
 //  - EndOfBatch: it falls in a batch transition (batch_end -> next batch_begin);
 //  - Unattributed: none of these.
-enum class BarrierCause : std::uint8_t { Unattributed, ArenaReset, DataFromRank, EndOfBatch };
+enum class BarrierCause : std::uint8_t { Unattributed, ArenaReset, DataFromRank, EndOfBatch, TraceFlush };
 std::string_view causeName(BarrierCause cause);   // "arena reset", "data from rank", ...
 
 struct Barrier {

@@ -224,6 +224,9 @@ TraceSummary summarize(const Trace& trace, const BarrierOptions& options) {
     for (const auto& b : barriers) {
         s.barrierTotal += b.duration();
         s.barrierMax = std::max(s.barrierMax, b.duration());
+        if (b.cause == BarrierCause::TraceFlush) {
+            s.barrierTraceFlush += b.duration();
+        }
     }
     s.barrierMean = barriers.empty() ? 0 : s.barrierTotal / static_cast<TimeNs>(barriers.size());
     for (std::size_t i = 0; i < transitions.size(); ++i) {

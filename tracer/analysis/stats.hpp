@@ -86,6 +86,9 @@ struct TraceSummary {
     TimeNs barrierTotal = 0;
     TimeNs barrierMean = 0;
     TimeNs barrierMax = 0;
+    // Part of barrierTotal attributed to FxT writing its full buffer (BarrierCause::TraceFlush):
+    // the tracing's cost, not the program's.
+    TimeNs barrierTraceFlush = 0;
     std::vector<TransitionStall> transitions;   // empty when meanTransitionStall is n/a
     Figure<TimeNs> meanTransitionStall;   // mean over all transitions (0 stall included); n/a without batch markers
     Efficiencies efficiencies;

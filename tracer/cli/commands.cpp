@@ -98,7 +98,8 @@ nlohmann::json summaryJson(const TraceSummary& s) {
           {"idle", w.idle}}},
         {"idleness", s.idleness},
         {"barriers",
-         {{"count", s.barrierCount}, {"total_ns", s.barrierTotal}, {"mean_ns", s.barrierMean}, {"max_ns", s.barrierMax}}},
+         {{"count", s.barrierCount}, {"total_ns", s.barrierTotal}, {"mean_ns", s.barrierMean}, {"max_ns", s.barrierMax},
+          {"trace_flush_ns", s.barrierTraceFlush}}},
         {"transitions", transitions},
         {"mean_transition_stall_ns", figureJson(s.meanTransitionStall)},
         {"efficiencies",
@@ -221,6 +222,10 @@ int runStats(const StatsArgs& args, const Io& io) {
     out << "barriers       " << summary.barrierCount << " (total " << duration(summary.barrierTotal) << ", mean "
         << duration(summary.barrierMean) << ", max " << duration(summary.barrierMax) << ", threshold "
         << formatDuration(options.threshold) << ")\n";
+    if (summary.barrierTraceFlush > 0) {
+        out << "               of which " << duration(summary.barrierTraceFlush)
+            << " while FxT wrote its full buffer (trace flush: tracing's cost; STARPU_TRACE_BUFFER_SIZE)\n";
+    }
     out << "transitions    "
         << detail::figureText(summary.meanTransitionStall,
                               [&](TimeNs stall) {

@@ -2,7 +2,8 @@
 # The strategy rows of issue 16's table for one or more builds, every run recorded by `starscope
 # record` as a user would: single+naive against double+advanced, alternating within each
 # repetition (and between the builds given), traced. Per build and strategy it prints the medians
-# and [min-max] of the barrier share (job-wide barriers / makespan, from `stats --json`), area
+# and [min-max] of the barrier share (job-wide barriers / makespan, from `stats --json`; in
+# parentheses the median part of it while FxT wrote its full buffer, the tracing's cost), area
 # bound / makespan and the train time (run.json's train_time_s), the ratio of the train times and
 # in how many repetitions double+advanced was faster, then the rows as a markdown table.
 #
@@ -103,6 +104,8 @@ s = json.load(open(sys.argv[1]))["summary"]
 run = json.load(open(sys.argv[2]))
 key, rep = sys.argv[3], sys.argv[4]
 print(f"{key}\t{rep}\tbarrier_share\t{s['barriers']['total_ns'] / s['makespan_ns']}")
+# The part of it while FxT wrote its full buffer mid-run (stats' "trace flush" cause).
+print(f"{key}\t{rep}\tflush_share\t{s['barriers'].get('trace_flush_ns', 0) / s['makespan_ns']}")
 print(f"{key}\t{rep}\tarea_bound\t{s['area_bound_ns'] / s['makespan_ns']}")
 print(f"{key}\t{rep}\ttrain_s\t{run['train_time_s']}")
 print(f"{key}\t{rep}\tworkers\t{run['workers']}")
@@ -136,8 +139,9 @@ for label in labels:
     t_sn, t_da = runs[sn]["train_s"], runs[da]["train_s"]
     faster = sum(1 for r in t_da if t_da[r] < t_sn[r])
     workers = sorted({int(w) for w in runs[da]["workers"].values()})
-    print(f"| {label} | {','.join(map(str, workers))} | {cell(da, 'barrier_share', pct)} "
-          f"| {cell(da, 'area_bound', lambda x: f'{x:.2f}')} | {cell(sn, 'barrier_share', pct)} "
+    flush = lambda key: f" (trace flush {pct(statistics.median(runs[key]['flush_share'].values()))})"
+    print(f"| {label} | {','.join(map(str, workers))} | {cell(da, 'barrier_share', pct)}{flush(da)} "
+          f"| {cell(da, 'area_bound', lambda x: f'{x:.2f}')} | {cell(sn, 'barrier_share', pct)}{flush(sn)} "
           f"| {cell(sn, 'area_bound', lambda x: f'{x:.2f}')} | {cell(sn, 'train_s', lambda x: f'{x:.2f} s')} "
           f"| {cell(da, 'train_s', lambda x: f'{x:.2f} s')} "
           f"| {statistics.median(t_sn.values()) / statistics.median(t_da.values()):.2f}x "

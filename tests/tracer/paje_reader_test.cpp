@@ -212,6 +212,59 @@ TEST(PajeReader, MissingFieldsAndBadTimesAreErrors) {
     EXPECT_NE(trace.error().message.find("never closed"), std::string::npos);
 }
 
+// Long runs of event lines are prepared in batches on another thread while the previous batch
+// is applied: a definition met half-way (an id given another field order) must hold from its
+// line on, variables be counted and states kept in file order, and a bad line far in be named by
+// its own line number and offset.
+TEST(PajeReader, LinesAcrossManyBatchesKeepFileOrder) {
+    TempDir dir;
+    constexpr int kStates = 60'000;
+    std::string body = kHeader;
+    std::size_t lines = static_cast<std::size_t>(std::count(body.begin(), body.end(), '\n'));
+    int variables = 0;
+    for (int i = 0; i < kStates; ++i) {
+        const char* value = i % 2 == 0 ? "r" : "w";
+        if (i == kStates / 2) {
+            body += "%EventDef PajeSetState 110\n% Value string\n% Time date\n% Type string\n% Container string\n"
+                    "%EndEventDef\n";
+            lines += 6;
+        }
+        body += i < kStates / 2 ? "110 t1 " + std::to_string(i) + " ST " + value + " x\n"
+                                : std::string("110 ") + value + " " + std::to_string(i) + " ST t1\n";
+        ++lines;
+        if (i % 3 == 0) {
+            body += "# a comment\n120 " + std::to_string(i) + ".5 p MEM 1\n\n";
+            lines += 3;
+            ++variables;
+        }
+    }
+    body += "120 " + std::to_string(kStates) + " p MEM 1\n";
+    ++lines;
+    ++variables;
+    const auto trace = readPaje(write(dir, "long.paje", body));
+    ASSERT_TRUE(trace) << trace.error().describe();
+    const auto& t1 = trace->lanes[0].name == "thread one" ? trace->lanes[0] : trace->lanes[1];
+    ASSERT_EQ(t1.levels.size(), 1U);
+    const auto& base = t1.levels[0];
+    for (int i = 0; i < kStates; ++i) {
+        ASSERT_LT(static_cast<std::size_t>(i), base.size()) << "state " << i;
+        const auto& span = base[static_cast<std::size_t>(i)];
+        ASSERT_EQ(span.start, TimeNs{i} * 1'000'000) << "state " << i;
+        ASSERT_EQ(trace->states[span.state].name, i % 2 == 0 ? "Running code" : "Waiting") << "state " << i;
+    }
+    EXPECT_EQ(trace->metadata.at("paje.variable_events"), std::to_string(variables));
+    EXPECT_EQ(trace->end, TimeNs{kStates} * 1'000'000);   // the last variable's date
+
+    const std::string bad = body + "110 r 1.0 ST\n";
+    const auto refused = readPaje(write(dir, "bad.paje", bad));
+    ASSERT_FALSE(refused);
+    EXPECT_EQ(refused.error().code, ErrorCode::Corrupt);
+    EXPECT_EQ(refused.error().offset, body.size());
+    EXPECT_NE(refused.error().message.find("line " + std::to_string(lines + 1) + ":"), std::string::npos)
+        << refused.error().message;
+    EXPECT_NE(refused.error().message.find("fields"), std::string::npos) << refused.error().message;
+}
+
 TEST(PajeReader, StarpuPajeTraceGivesTasksWithJobIds) {
     const auto trace = readTrace(smallPaje());
     ASSERT_TRUE(trace) << trace.error().describe();

@@ -24,7 +24,9 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <future>
 #include <string_view>
+#include <system_error>
 #include <unordered_map>
 
 namespace starscope::tracer {
@@ -36,14 +38,8 @@ namespace {
 using detail::TraceBuilder;
 using namespace detail::paje;
 
-// Paje lines are a few hundred bytes; StarPU's longest hold a codelet name and a few ids.
-constexpr std::size_t kMaxLineBytes = std::size_t{1} << 20;
-
-struct EventDef {
-    Kind kind = Kind::Unknown;
-    std::size_t fieldCount = 0;
-    int index[FCount];   // position of each known field, -1 when absent
-};
+// Lines per batch: about 1 MB of StarPU's Paje, few enough thread starts per file.
+constexpr std::size_t kBatchLines = std::size_t{1} << 14;
 
 struct Container {
     std::string name;
@@ -85,26 +81,6 @@ std::size_t rankPrefixLength(std::string_view name) {
     return i > 0 && i < name.size() && name[i] == '_' ? i + 1 : 0;
 }
 
-// 0 to 99 for an event id written as that number ("7", "42"; not "07", a different id), else -1.
-int smallEventNumber(std::string_view id) {
-    const auto digit = [](char c) { return c >= '0' && c <= '9'; };
-    if (id.size() == 1 && digit(id[0])) {
-        return id[0] - '0';
-    }
-    if (id.size() == 2 && id[0] != '0' && digit(id[0]) && digit(id[1])) {
-        return (id[0] - '0') * 10 + (id[1] - '0');
-    }
-    return -1;
-}
-
-// Lookups by string_view without building a std::string per field of every line.
-struct TextHash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view text) const { return std::hash<std::string_view>{}(text); }
-};
-template <typename V>
-using TextMap = std::unordered_map<std::string, V, TextHash, std::equal_to<>>;
-
 // A timed event, kept compact until the stable sort by time. Its time is a PajeStamp's
 // mantissa until all dates are read, then ticks of the chosen unit.
 struct Timed {
@@ -125,21 +101,13 @@ public:
 
 private:
     std::uint32_t id(std::string_view s) { return m_strings.intern(s); }
-    // The definition of the event id a line starts with; null when there is none.
-    const EventDef* definition(std::string_view id) const {
-        // StarPU's and most writers' ids are small numbers: looked up by value, not hashed.
-        if (const int number = smallEventNumber(id); number >= 0) {
-            return m_defByNumber[static_cast<std::size_t>(number)];
-        }
-        const auto it = m_defs.find(id);
-        return it == m_defs.end() ? nullptr : &it->second;
-    }
     TraceError error(std::string message, std::size_t offset, std::size_t line) const {
         return TraceError{ErrorCode::Corrupt, "line " + std::to_string(line) + ": " + message,
                           m_file.string(), offset};
     }
     std::optional<TraceError> header(std::string_view line, std::size_t offset, std::size_t lineNo);
-    std::optional<TraceError> event(std::string_view line, std::size_t offset, std::size_t lineNo);
+    std::optional<TraceError> events(std::string_view text, std::size_t& pos, std::size_t& lineNo);
+    void apply(const LineBatch& batch, const PreparedEvent& e);
     std::int32_t container(std::string_view ref);
     std::int32_t laneFor(std::int32_t container, std::uint32_t type);
     std::int32_t newLane(std::int32_t index, std::uint32_t type);
@@ -164,8 +132,7 @@ private:
     const fs::path& m_file;
     const ReadOptions& m_options;
     detail::paje::NameIds m_strings;
-    TextMap<EventDef> m_defs;
-    std::array<const EventDef*, 100> m_defByNumber{};   // the ids "0" to "99" of m_defs
+    EventDefs m_defs;
     std::optional<std::pair<std::string, EventDef>> m_openDef;
     std::vector<std::string> m_openFields;
     std::unordered_map<std::uint32_t, std::uint32_t> m_typeNames;       // type alias -> name
@@ -176,6 +143,7 @@ private:
     std::unordered_map<std::uint64_t, std::int32_t> m_laneByKey;
     std::vector<Timed> m_timed;
     std::vector<std::string_view> m_tokens;
+    std::array<LineBatch, 2> m_batches;   // one applied while the other is prepared
     TraceBuilder m_b;
     detail::PajeStamp m_end;
     double m_endMs = 0;
@@ -220,11 +188,7 @@ std::optional<TraceError> PajeParser::header(std::string_view line, std::size_t 
                 def.index[*field] = static_cast<int>(i);
             }
         }
-        auto& stored = m_defs[key];
-        stored = def;
-        if (const int number = smallEventNumber(key); number >= 0) {
-            m_defByNumber[static_cast<std::size_t>(number)] = &stored;
-        }
+        m_defs.add(key, def);
         m_openDef.reset();
     } else if (m_openDef) {
         m_openFields.emplace_back(m_tokens[0]);
@@ -237,48 +201,12 @@ std::int32_t PajeParser::container(std::string_view ref) {
     return name < m_containerByName.size() ? m_containerByName[name] : -1;
 }
 
-std::optional<TraceError> PajeParser::event(std::string_view line, std::size_t offset, std::size_t lineNo) {
-    tokenize(line, m_tokens);
-    if (m_tokens.empty()) {
-        return std::nullopt;
-    }
-    const EventDef* found = definition(m_tokens[0]);
-    if (found == nullptr) {
-        return error("event id \"" + std::string(m_tokens[0]) + "\" has no %EventDef", offset, lineNo);
-    }
-    const EventDef& def = *found;
-    if (m_tokens.size() - 1 < def.fieldCount) {
-        return error("event " + std::string(m_tokens[0]) + " has " + std::to_string(m_tokens.size() - 1)
-                         + " fields, its definition " + std::to_string(def.fieldCount),
-                     offset, lineNo);
-    }
+void PajeParser::apply(const LineBatch& batch, const PreparedEvent& e) {
+    const EventDef& def = *e.def;
     const auto field = [&](Field f) -> std::string_view {
-        return def.index[f] < 0 ? std::string_view{} : m_tokens[static_cast<std::size_t>(def.index[f]) + 1];
+        return def.index[f] < 0 ? std::string_view{} : batch.fields[e.firstField + static_cast<std::size_t>(def.index[f])];
     };
-    detail::PajeStamp stamp;
-    if (def.index[FTime] >= 0) {
-        const auto text = field(FTime);
-        const auto parsed = detail::parsePajeStamp(text);
-        if (!parsed) {
-            return error("bad time \"" + std::string(text) + "\"", offset, lineNo);
-        }
-        stamp = *parsed;
-        m_truncatedTimes += stamp.truncated ? 1U : 0U;
-        // Only dates that become model times choose its unit: starpu_fxt_tool ends its links
-        // 1e-9 ms after they start, which would turn every StarPU trace into picoseconds.
-        const bool modelTime = def.kind == Kind::DestroyContainer || def.kind == Kind::SetState
-                               || def.kind == Kind::PushState || def.kind == Kind::PopState
-                               || def.kind == Kind::ResetState || def.kind == Kind::NewEvent;
-        if (modelTime) {
-            m_maxDecimals = std::max(m_maxDecimals, int{stamp.decimals});
-        }
-        const double ms = static_cast<double>(stamp.mantissa) * detail::negativePowerOfTen(stamp.decimals);
-        m_maxAbsMs = std::max(m_maxAbsMs, std::abs(ms));
-        if (ms > m_endMs) {
-            m_endMs = ms;
-            m_end = stamp;
-        }
-    }
+    const detail::PajeStamp& stamp = e.stamp;
     const TimeNs time = stamp.mantissa;
     switch (def.kind) {
     case Kind::DefineContainerType:
@@ -364,25 +292,8 @@ std::optional<TraceError> PajeParser::event(std::string_view line, std::size_t o
         if (def.kind == Kind::SetState || def.kind == Kind::PushState || def.kind == Kind::NewEvent) {
             t.value = id(field(FValue));
         }
-        if (def.index[FJobId] >= 0) {
-            const auto text = field(FJobId);
-            // Several ranks: starpu_fxt_tool writes "<rank>_<job>"; read as the FxT reader numbers
-            // a rank's jobs (rank << 48) + job, since each process numbers its own from 1.
-            const auto underscore = text.find('_');
-            std::uint64_t rank = 0;
-            if (underscore != std::string_view::npos
-                && std::from_chars(text.data(), text.data() + underscore, rank).ptr == text.data() + underscore
-                && rank < (std::uint64_t{1} << 15)) {
-                std::from_chars(text.data() + underscore + 1, text.data() + text.size(), t.jobId);
-                t.jobId += rank << 48;
-            } else {
-                std::from_chars(text.data(), text.data() + text.size(), t.jobId);
-            }
-        }
-        if (def.index[FFootprint] >= 0) {
-            const auto text = field(FFootprint);
-            std::from_chars(text.data(), text.data() + text.size(), t.footprint, 16);
-        }
+        t.jobId = e.jobId;
+        t.footprint = e.footprint;
         if (t.container < 0) {
             ++m_unknownContainers;
             break;
@@ -394,9 +305,6 @@ std::optional<TraceError> PajeParser::event(std::string_view line, std::size_t o
         m_timed.push_back(t);
         break;
     }
-    case Kind::SetVariable:
-    case Kind::AddVariable:
-    case Kind::SubVariable: ++m_variables; break;
     case Kind::StartLink:
         // Our own export's task dependencies: link type "dep", valued "<from>-><to>" (job ids).
         if (field(FType) == "dep") {
@@ -418,9 +326,11 @@ std::optional<TraceError> PajeParser::event(std::string_view line, std::size_t o
         link(false, field(FType), field(FKey), field(FEndContainer), field(FValue), field(FTag), stamp);
         ++m_links;
         break;
+    case Kind::SetVariable:   // counted by prepareLines(), which keeps no event of them
+    case Kind::AddVariable:
+    case Kind::SubVariable:
     case Kind::Unknown: break;
     }
-    return std::nullopt;
 }
 
 // starpu_fxt_tool's MPIL links (and our export's): start on the sender's communication thread
@@ -733,6 +643,55 @@ bool PajeParser::hasLaterJobTwin(const std::vector<std::pair<TimeNs, std::size_t
     return true;
 }
 
+// The event lines from pos to the next '%' line or the end. While one batch of lines is applied
+// here, in file order, the next is prepared on another thread (prepareLines needs only the
+// definitions, which no event line changes); a short run of lines stays on this thread.
+std::optional<TraceError> PajeParser::events(std::string_view text, std::size_t& pos, std::size_t& lineNo) {
+    prepareLines(text, pos, lineNo, kBatchLines, m_defs, m_batches[0]);
+    for (std::size_t k = 0;; k ^= 1U) {
+        const LineBatch& ready = m_batches[k];
+        LineBatch& next = m_batches[k ^ 1U];
+        std::future<void> preparing;
+        if (ready.stop == LineStop::Batch) {
+            const auto prepare = [this, text, &next, from = ready.next, line = ready.nextLine] {
+                prepareLines(text, from, line, kBatchLines, m_defs, next);
+            };
+            try {
+                preparing = std::async(std::launch::async, prepare);
+            } catch (const std::system_error&) {
+                prepare();   // no thread to be had: prepared here, as a short file is
+            }
+        }
+        for (const auto& e : ready.events) {
+            apply(ready, e);
+        }
+        m_variables += ready.variables;
+        m_truncatedTimes += ready.truncatedTimes;
+        m_maxDecimals = std::max(m_maxDecimals, ready.maxDecimals);
+        m_maxAbsMs = std::max(m_maxAbsMs, ready.maxAbsMs);
+        if (ready.endMs > m_endMs) {
+            m_endMs = ready.endMs;
+            m_end = ready.end;
+        }
+        pos = ready.next;
+        lineNo = ready.nextLine;
+        if (ready.stop == LineStop::Problem) {
+            return ready.problemIsFormat ? TraceError{ErrorCode::Format, ready.problem, m_file.string(), pos}
+                                         : error(ready.problem, pos, lineNo + 1);
+        }
+        if (ready.stop != LineStop::Batch) {
+            return std::nullopt;
+        }
+        if (m_options.progress
+            && !m_options.progress(0.6 * static_cast<double>(pos) / static_cast<double>(text.size()))) {
+            return TraceError{ErrorCode::Cancelled, "reading cancelled", m_file.string(), pos};
+        }
+        if (preparing.valid()) {
+            preparing.get();
+        }
+    }
+}
+
 TraceResult<Trace> PajeParser::run(std::string_view text) {
     // At most about one timed event per 32 bytes of StarPU's Paje: growing the vector copied
     // it over and over. Reserved, not touched, so a generous guess costs no memory; capped so
@@ -741,36 +700,22 @@ TraceResult<Trace> PajeParser::run(std::string_view text) {
     std::size_t pos = 0;
     std::size_t lineNo = 0;
     while (pos < text.size()) {
-        // Searching a bounded window keeps a binary or endless file from being scanned to its
-        // end (many GiB) before it is refused.
-        const auto window = text.substr(pos, kMaxLineBytes + 1);
-        const auto eol = window.find('\n');
-        if (eol == std::string_view::npos && window.size() > kMaxLineBytes) {
-            return fail(TraceError{ErrorCode::Format,
-                                   "line " + std::to_string(lineNo + 1) + " is longer than "
-                                       + std::to_string(kMaxLineBytes >> 20)
-                                       + " MiB: not a Paje trace",
-                                   m_file.string(), pos});
+        if (auto problem = events(text, pos, lineNo)) {
+            return fail(*problem);
         }
-        const auto end = eol == std::string_view::npos ? text.size() : pos + eol;
+        if (pos >= text.size()) {
+            break;
+        }
+        // A '%' line (events() checked its length): definitions change only here, in file order.
+        const auto eol = text.find('\n', pos);
+        const auto end = eol == std::string_view::npos ? text.size() : eol;
         std::string_view line = text.substr(pos, end - pos);
+        line.remove_prefix(line.find('%'));
         ++lineNo;
-        std::size_t skip = 0;
-        while (skip < line.size() && (line[skip] == ' ' || line[skip] == '\t' || line[skip] == '\r')) {
-            ++skip;
-        }
-        line.remove_prefix(skip);
-        if (!line.empty() && line.front() != '#') {
-            auto problem = line.front() == '%' ? header(line, pos, lineNo) : event(line, pos, lineNo);
-            if (problem) {
-                return fail(*problem);
-            }
+        if (auto problem = header(line, pos, lineNo)) {
+            return fail(*problem);
         }
         pos = end + 1;
-        if (m_options.progress && (lineNo & 0xffff) == 0
-            && !m_options.progress(0.6 * static_cast<double>(pos) / static_cast<double>(text.size()))) {
-            return fail(TraceError{ErrorCode::Cancelled, "reading cancelled", m_file.string(), pos});
-        }
     }
     if (m_openDef) {
         return fail(TraceError{ErrorCode::Corrupt, "%EventDef " + m_openDef->first + " is never closed (truncated file?)",

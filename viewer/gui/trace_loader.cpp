@@ -1,5 +1,7 @@
 #include "viewer/gui/trace_loader.hpp"
 
+#include "viewer/core/heap_release.hpp"
+
 #include <QFutureWatcher>
 #include <QtConcurrent>
 
@@ -89,6 +91,10 @@ void TraceLoader::finish(const std::shared_ptr<Job>& job) {
         emit progress(100);
         emit loaded(outcome.document, outcome.barriers, outcome.rankBarriers);
     }
+    // The reader's tables are gone, and the receivers of loaded() have let the previous
+    // document go: their pages go back to the system now, or the viewer keeps the high-water
+    // mark of every load it did. On the pool: after a large document it takes tens of ms.
+    static_cast<void>(QtConcurrent::run([] { releaseFreeHeap(); }));
 }
 
 } // namespace starscope::viewer

@@ -14,8 +14,10 @@ using starscope::tracer::TaskIndex;
 
 namespace {
 
-starscope::tracer::Trace diamond() {
-    // Jobs listed out of id order on purpose: lookups go by id, not by position.
+// Jobs 10 <- 20, 30 <- 40, which also waits for job 99, not in the trace. jobsInOrder: the
+// task table sorted by job id as readers leave it; otherwise listed out of id order on purpose
+// (lookups go by id, not by position): 10, 30, 20, 40.
+starscope::tracer::Trace diamond(bool jobsInOrder = false) {
     starscope::tracer::Trace trace;
     const auto add = [&](std::uint64_t job, std::vector<std::uint64_t> dependencies) {
         starscope::tracer::Task task;
@@ -23,17 +25,16 @@ starscope::tracer::Trace diamond() {
         task.dependencies = std::move(dependencies);
         trace.tasks.push_back(task);
     };
-    add(10, {});           // 0
-    add(30, {10});         // 1
-    add(20, {10});         // 2
-    add(40, {20, 30, 99}); // 3: job 99 is not in the trace
+    add(10, {});
+    add(jobsInOrder ? 20U : 30U, {10});
+    add(jobsInOrder ? 30U : 20U, {10});
+    add(40, {20, 30, 99});
     return trace;
 }
 
-std::vector<TaskIndex> sorted(std::span<const TaskIndex> tasks) {
-    std::vector<TaskIndex> out(tasks.begin(), tasks.end());
-    std::sort(out.begin(), out.end());
-    return out;
+std::vector<TaskIndex> sorted(std::vector<TaskIndex> tasks) {
+    std::sort(tasks.begin(), tasks.end());
+    return tasks;
 }
 
 } // namespace
@@ -41,19 +42,51 @@ std::vector<TaskIndex> sorted(std::span<const TaskIndex> tasks) {
 TEST(TaskGraph, PredecessorsAndSuccessorsByJobId) {
     const auto trace = diamond();
     const TaskGraph graph(trace);
-    EXPECT_EQ(graph.taskOfJob(20), TaskIndex{2});
-    EXPECT_EQ(graph.taskOfJob(40), TaskIndex{3});
-    EXPECT_FALSE(graph.taskOfJob(99));
+    EXPECT_EQ(graph.taskOfJob(trace, 20), TaskIndex{2});
+    EXPECT_EQ(graph.taskOfJob(trace, 40), TaskIndex{3});
+    EXPECT_FALSE(graph.taskOfJob(trace, 99));
     EXPECT_TRUE(graph.predecessors(trace, 0).empty());
     EXPECT_EQ(graph.predecessors(trace, 3), (std::vector<TaskIndex>{2, 1}));
-    EXPECT_EQ(sorted(graph.successors(0)), (std::vector<TaskIndex>{1, 2}));
-    EXPECT_EQ(sorted(graph.successors(1)), (std::vector<TaskIndex>{3}));
-    EXPECT_EQ(sorted(graph.successors(2)), (std::vector<TaskIndex>{3}));
-    EXPECT_TRUE(graph.successors(3).empty());
+    EXPECT_EQ(sorted(graph.successors(trace, 0)), (std::vector<TaskIndex>{1, 2}));
+    EXPECT_EQ(sorted(graph.successors(trace, 1)), (std::vector<TaskIndex>{3}));
+    EXPECT_EQ(sorted(graph.successors(trace, 2)), (std::vector<TaskIndex>{3}));
+    EXPECT_TRUE(graph.successors(trace, 3).empty());
     // Out of range: nothing, never a read past the tables.
-    EXPECT_TRUE(graph.successors(4).empty());
+    EXPECT_TRUE(graph.successors(trace, 4).empty());
     EXPECT_TRUE(graph.predecessors(trace, 4).empty());
-    EXPECT_TRUE(TaskGraph().successors(0).empty());
+    EXPECT_TRUE(TaskGraph().successors(starscope::tracer::Trace(), 0).empty());
+}
+
+TEST(TaskGraph, TasksInJobIdOrderAreSearchedInPlace) {
+    // As readers leave them: the graph bisects the task table itself, with the same answers.
+    const auto trace = diamond(true);
+    const TaskGraph graph(trace);
+    EXPECT_EQ(graph.taskOfJob(trace, 10), TaskIndex{0});
+    EXPECT_EQ(graph.taskOfJob(trace, 30), TaskIndex{2});
+    EXPECT_EQ(graph.taskOfJob(trace, 40), TaskIndex{3});
+    EXPECT_FALSE(graph.taskOfJob(trace, 5));
+    EXPECT_FALSE(graph.taskOfJob(trace, 25));
+    EXPECT_FALSE(graph.taskOfJob(trace, 99));
+    EXPECT_EQ(graph.predecessors(trace, 3), (std::vector<TaskIndex>{1, 2}));
+    EXPECT_EQ(graph.successors(trace, 0), (std::vector<TaskIndex>{1, 2}));
+    EXPECT_EQ(graph.successors(trace, 1), (std::vector<TaskIndex>{3}));
+    EXPECT_TRUE(graph.successors(trace, 3).empty());
+}
+
+TEST(TaskGraph, AJobIdListedTwiceHasItsSuccessorsOnce) {
+    // Predecessors name the first task of a job id; successors agree, so no edge is seen from
+    // one end only.
+    starscope::tracer::Trace trace;
+    for (const std::uint64_t job : {10U, 10U, 20U}) {
+        starscope::tracer::Task task;
+        task.jobId = job;
+        trace.tasks.push_back(task);
+    }
+    trace.tasks[2].dependencies = {10};
+    const TaskGraph graph(trace);
+    EXPECT_EQ(graph.predecessors(trace, 2), (std::vector<TaskIndex>{0}));
+    EXPECT_EQ(graph.successors(trace, 0), (std::vector<TaskIndex>{2}));
+    EXPECT_TRUE(graph.successors(trace, 1).empty());
 }
 
 TEST(TaskGraph, EveryEdgeOfARecordedRunIsSeenFromBothEnds) {
@@ -61,16 +94,26 @@ TEST(TaskGraph, EveryEdgeOfARecordedRunIsSeenFromBothEnds) {
     ASSERT_TRUE(document) << document.error().describe();
     const auto& trace = (*document)->trace;
     const TaskGraph& graph = (*document)->taskGraph;
+    // Each predecessor lists the task among its successors and each successor lists it among
+    // its predecessors, with as many edges counted from either end.
     std::size_t edges = 0;
+    std::size_t successorEdges = 0;
+    const auto contains = [](const std::vector<TaskIndex>& tasks, TaskIndex task) {
+        return std::find(tasks.begin(), tasks.end(), task) != tasks.end();
+    };
     for (std::size_t i = 0; i < trace.tasks.size(); ++i) {
         const auto task = static_cast<TaskIndex>(i);
         for (const TaskIndex from : graph.predecessors(trace, task)) {
-            const auto successors = graph.successors(from);
-            EXPECT_NE(std::find(successors.begin(), successors.end(), task), successors.end());
+            EXPECT_TRUE(contains(graph.successors(trace, from), task)) << "task " << from << " -> " << task;
             ++edges;
+        }
+        for (const TaskIndex to : graph.successors(trace, task)) {
+            EXPECT_TRUE(contains(graph.predecessors(trace, to), task)) << "task " << task << " -> " << to;
+            ++successorEdges;
         }
     }
     EXPECT_GT(edges, trace.tasks.size() / 4) << "a CNN's tasks depend on each other";
+    EXPECT_EQ(successorEdges, edges);
 }
 
 TEST(TaskGraph, EveryTaskThatRanIsFoundOnItsLane) {

@@ -30,42 +30,33 @@ std::optional<SpanRef> findTaskSpan(const tracer::Trace& trace, tracer::TaskInde
 
 TaskGraph::TaskGraph(const tracer::Trace& trace) {
     const auto& tasks = trace.tasks;
+    const auto byJobId = [](const tracer::Task& a, const tracer::Task& b) { return a.jobId < b.jobId; };
+    if (std::is_sorted(tasks.begin(), tasks.end(), byJobId)) {
+        return;
+    }
     m_byJob.reserve(tasks.size());
     for (std::size_t i = 0; i < tasks.size(); ++i) {
         m_byJob.emplace_back(tasks[i].jobId, static_cast<tracer::TaskIndex>(i));
     }
     std::sort(m_byJob.begin(), m_byJob.end());
-    // Successor lists in one array (counts, prefix sums, fill), not a vector per task: a trace
-    // of millions of tasks would otherwise cost millions of allocations.
-    m_successorBegin.assign(tasks.size() + 1, 0);
-    for (const auto& task : tasks) {
-        for (const std::uint64_t job : task.dependencies) {
-            if (const auto from = taskOfJob(job)) {
-                ++m_successorBegin[*from + 1];
-            }
-        }
-    }
-    for (std::size_t i = 1; i < m_successorBegin.size(); ++i) {
-        m_successorBegin[i] += m_successorBegin[i - 1];
-    }
-    m_successors.resize(m_successorBegin.back());
-    std::vector<std::size_t> next(m_successorBegin.begin(), m_successorBegin.end() - 1);
-    for (std::size_t i = 0; i < tasks.size(); ++i) {
-        for (const std::uint64_t job : tasks[i].dependencies) {
-            if (const auto from = taskOfJob(job)) {
-                m_successors[next[*from]++] = static_cast<tracer::TaskIndex>(i);
-            }
-        }
-    }
 }
 
-std::optional<tracer::TaskIndex> TaskGraph::taskOfJob(std::uint64_t jobId) const {
-    const auto it = std::lower_bound(m_byJob.begin(), m_byJob.end(), jobId,
-                                     [](const auto& entry, std::uint64_t id) { return entry.first < id; });
-    if (it == m_byJob.end() || it->first != jobId) {
+std::optional<tracer::TaskIndex> TaskGraph::taskOfJob(const tracer::Trace& trace, std::uint64_t jobId) const {
+    if (!m_byJob.empty()) {
+        const auto it = std::lower_bound(m_byJob.begin(), m_byJob.end(), jobId,
+                                         [](const auto& entry, std::uint64_t id) { return entry.first < id; });
+        if (it == m_byJob.end() || it->first != jobId) {
+            return std::nullopt;
+        }
+        return it->second;
+    }
+    const auto& tasks = trace.tasks;
+    const auto it = std::lower_bound(tasks.begin(), tasks.end(), jobId,
+                                     [](const tracer::Task& task, std::uint64_t id) { return task.jobId < id; });
+    if (it == tasks.end() || it->jobId != jobId) {
         return std::nullopt;
     }
-    return it->second;
+    return static_cast<tracer::TaskIndex>(it - tasks.begin());
 }
 
 std::vector<tracer::TaskIndex> TaskGraph::predecessors(const tracer::Trace& trace, tracer::TaskIndex task) const {
@@ -74,19 +65,32 @@ std::vector<tracer::TaskIndex> TaskGraph::predecessors(const tracer::Trace& trac
         return out;
     }
     for (const std::uint64_t job : trace.tasks[task].dependencies) {
-        if (const auto from = taskOfJob(job)) {
+        if (const auto from = taskOfJob(trace, job)) {
             out.push_back(*from);
         }
     }
     return out;
 }
 
-std::span<const tracer::TaskIndex> TaskGraph::successors(tracer::TaskIndex task) const {
-    if (static_cast<std::size_t>(task) + 1 >= m_successorBegin.size()) {
-        return {};
+std::vector<tracer::TaskIndex> TaskGraph::successors(const tracer::Trace& trace, tracer::TaskIndex task) const {
+    std::vector<tracer::TaskIndex> out;
+    if (task >= trace.tasks.size()) {
+        return out;
     }
-    return std::span<const tracer::TaskIndex>(m_successors).subspan(
-        m_successorBegin[task], m_successorBegin[task + 1] - m_successorBegin[task]);
+    const std::uint64_t job = trace.tasks[task].jobId;
+    // A dependency on this job id leads to the task taskOfJob finds for it, as predecessors
+    // reads it: with a job id listed twice, only that one has successors.
+    if (taskOfJob(trace, job) != task) {
+        return out;
+    }
+    for (std::size_t i = 0; i < trace.tasks.size(); ++i) {
+        for (const std::uint64_t dependency : trace.tasks[i].dependencies) {
+            if (dependency == job) {
+                out.push_back(static_cast<tracer::TaskIndex>(i));
+            }
+        }
+    }
+    return out;
 }
 
 } // namespace starscope::viewer

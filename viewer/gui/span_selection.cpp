@@ -93,7 +93,7 @@ void SpanSelection::refresh() {
         add(predecessors[i], true);
     }
     m_predecessorLinks = links.size();
-    const auto successors = m_document->taskGraph.successors(*task);
+    const auto successors = m_document->taskGraph.successors(trace, *task);
     for (std::size_t i = 0; i < successors.size() && i < kMaxArrows; ++i) {
         add(successors[i], false);
     }
@@ -178,12 +178,12 @@ QString dependencyHtml(const TraceDocument& document, tracer::TaskIndex task) {
     if (!dependencies.empty()) {
         QStringList items;
         for (std::size_t i = 0; i < dependencies.size() && i < kMaxListed; ++i) {
-            const auto other = document.taskGraph.taskOfJob(dependencies[i]);
+            const auto other = document.taskGraph.taskOfJob(trace, dependencies[i]);
             items << (other ? link(*other) : QStringLiteral("job %1 (not in the trace)").arg(dependencies[i]));
         }
         html += list(QStringLiteral("waited for"), kPredecessorArrow, items, dependencies.size());
     }
-    const auto successors = document.taskGraph.successors(task);
+    const auto successors = document.taskGraph.successors(trace, task);
     if (!successors.empty()) {
         QStringList items;
         for (std::size_t i = 0; i < successors.size() && i < kMaxListed; ++i) {

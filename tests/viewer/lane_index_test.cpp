@@ -74,3 +74,35 @@ TEST(LaneIndex, PrefixesAtEveryBoundaryIncludingTheEnd) {
         }
     }
 }
+
+TEST(LaneIndex, KeepsColumnsOnlyForTheStatesTheLaneUses) {
+    // Two of ten states, as a worker uses none of the main thread's: the others still read 0.
+    constexpr std::size_t kStates = 10;
+    std::vector<Span> spans;
+    for (std::size_t i = 0; i < 3 * LaneIndex::kBlock + 7; ++i) {
+        const auto start = static_cast<TimeNs>(5 * i);
+        spans.push_back(Span{start, start + static_cast<TimeNs>(1 + i % 4), i % 3 == 0 ? 7u : 2u});
+    }
+    const LaneIndex index(spans, kStates);
+    EXPECT_EQ(index.usedStates(), (std::vector<std::uint32_t>{2, 7}));
+    EXPECT_EQ(index.stateCount(), kStates);
+    std::vector<TimeNs> expected(kStates, 0);
+    for (std::size_t k = 0; k <= spans.size(); ++k) {
+        std::vector<TimeNs> prefix(kStates, -1);
+        index.prefixAt(spans, k, prefix.data());
+        EXPECT_EQ(prefix, expected) << "k = " << k;
+        std::vector<TimeNs> range(kStates, 0);
+        index.addStateTimes(spans, 0, k, range.data());
+        EXPECT_EQ(range, expected) << "k = " << k;
+        if (k < spans.size()) {
+            expected[spans[k].state] += spans[k].duration();
+        }
+    }
+    std::vector<TimeNs> middle(kStates, 0);
+    index.addStateTimes(spans, 5, 2 * LaneIndex::kBlock + 3, middle.data());
+    std::vector<TimeNs> scanned(kStates, 0);
+    for (std::size_t i = 5; i < 2 * LaneIndex::kBlock + 3; ++i) {
+        scanned[spans[i].state] += spans[i].duration();
+    }
+    EXPECT_EQ(middle, scanned);
+}

@@ -4,10 +4,15 @@
 // and the end time of each block, a compact array that searches for fold boundaries go
 // through before touching one block of spans (a few cache lines instead of a miss per step
 // of a bisection over the whole lane).
+//
+// The prefixes hold a column only for the states the lane uses: a worker never enters the main
+// thread's states nor the main thread a worker's. A column for each of a CNN trace's 14 states
+// cost 3.5 bytes a span, where its main thread uses 4 of them and a worker 10.
 
 #include "tracer/model/trace.hpp"
 
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 namespace starscope::viewer {
@@ -26,12 +31,15 @@ public:
     // boundaries, so a painter computes one prefix per mark and subtracts neighbours.
     void prefixAt(const std::vector<tracer::Span>& spans, std::size_t k, tracer::TimeNs* perState) const;
     std::size_t stateCount() const { return m_states; }
+    // The states the lane's spans use, in id order: the columns of the prefixes.
+    const std::vector<std::uint32_t>& usedStates() const { return m_used; }
     // End of the last span of each block of kBlock spans.
     const std::vector<tracer::TimeNs>& blockEnds() const { return m_blockEnd; }
 
 private:
     std::size_t m_states = 0;
-    // m_prefix[b * m_states + s]: time of state s in spans [0, b * kBlock).
+    std::vector<std::uint32_t> m_used;
+    // m_prefix[b * m_used.size() + c]: time of state m_used[c] in spans [0, b * kBlock).
     std::vector<tracer::TimeNs> m_prefix;
     std::vector<tracer::TimeNs> m_blockEnd;
 };

@@ -43,6 +43,7 @@ std::shared_ptr<const TraceDocument> prepareDocument(tracer::Trace trace, std::s
     document->executedTasks = static_cast<std::size_t>(
         std::count_if(t.tasks.begin(), t.tasks.end(), [](const tracer::Task& task) { return task.start >= 0; }));
     document->transitions = tracer::findTransitions(t);
+    document->transitions.shrink_to_fit();   // kept while the trace is open: no doubling slack
     document->taskGraph = TaskGraph(t);
     for (std::size_t i = 0; i < t.markers.size(); ++i) {
         const auto& m = t.markers[i];
@@ -96,9 +97,16 @@ Barriers computeBarriers(const TraceDocument& document, tracer::TimeNs threshold
 JobAndRankBarriers computeJobAndRankBarriers(const TraceDocument& document, tracer::TimeNs thresholdNs) {
     tracer::BarrierOptions options;
     options.threshold = thresholdNs;
-    // The job's come first (rank -1), then the ranks' in rank order.
+    // The job's come first (rank -1), then the ranks' in rank order. Both lists are sized
+    // exactly: the window keeps them for as long as the trace is open, and a list grown by
+    // doubling would keep up to twice its barriers' bytes.
+    auto all = tracer::findJobAndRankBarriers(document.trace, options);
+    const auto job = static_cast<std::size_t>(
+        std::count_if(all.begin(), all.end(), [](const tracer::Barrier& b) { return b.rank < 0; }));
     JobAndRankBarriers out;
-    for (auto& b : tracer::findJobAndRankBarriers(document.trace, options)) {
+    out.job.reserve(job);
+    out.ranks.reserve(all.size() - job);
+    for (auto& b : all) {
         (b.rank < 0 ? out.job : out.ranks).push_back(std::move(b));
     }
     return out;

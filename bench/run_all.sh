@@ -175,7 +175,8 @@ render_row t1 "$t1"
 [ -n "$t5" ] && render_row t5 "$t5"
 
 # 7-8. The model's bytes per span (tracer_bench --model), and the viewer's memory once it has
-# opened the biggest trace the viewer row uses: settled resident size and peak, against the model.
+# opened the biggest trace the viewer row uses: settled resident size and peak, against the model,
+# and the viewer's settled size with no trace, alternating with it.
 big="${t5:-$t1}"
 put size_big 0 "$(stat -c %s "$(prof_of "$big")")"
 if [ -x "$tracer_bench" ]; then
@@ -186,27 +187,39 @@ if [ -x "$tracer_bench" ]; then
 else
   echo "no $tracer_bench: model rows skipped"
 fi
+# The viewer's resident size once settled (it has not moved by more than 1 % for 2 s, polled
+# every 0.25 s), with the trace, with none (Qt, its fonts and plugins, QCustomPlot, an empty
+# window) and with the tests' 0.5 MB trace (a chart drawn: its paint buffers, the same for any
+# trace), alternating; all three are printed. Sets rss and hwm (kB).
+viewer_settled() {
+  QT_QPA_PLATFORM=offscreen "$viewer" "$@" > "$work/viewer.log" 2>&1 &
+  local pid=$! last=0 still=0 i
+  for ((i = 0; i < 2400; ++i)); do
+    sleep 0.25
+    rss=$(sed -n 's/^VmRSS:\s*\([0-9]*\) kB/\1/p' "/proc/$pid/status" 2>/dev/null || true)
+    [ -n "$rss" ] || die "the viewer ended: $(cat "$work/viewer.log")"
+    if [ "$last" -gt 0 ] && [ $((rss > last ? rss - last : last - rss)) -le $((last / 100)) ]; then
+      still=$((still + 1)); [ "$still" -ge 8 ] && break
+    else
+      still=0
+    fi
+    last=$rss
+  done
+  hwm=$(sed -n 's/^VmHWM:\s*\([0-9]*\) kB/\1/p' "/proc/$pid/status")
+  kill "$pid"; wait "$pid" 2>/dev/null || true
+}
 if [ -x "$viewer" ]; then
   for ((r = 1; r <= reps; ++r)); do
-    QT_QPA_PLATFORM=offscreen "$viewer" "$big" > "$work/viewer.log" 2>&1 &
-    pid=$!
-    # Settled: the resident size has not moved by more than 1 % for 2 s (polled every 0.25 s).
-    last=0; still=0
-    for ((i = 0; i < 2400; ++i)); do
-      sleep 0.25
-      rss=$(sed -n 's/^VmRSS:\s*\([0-9]*\) kB/\1/p' "/proc/$pid/status" 2>/dev/null || true)
-      [ -n "$rss" ] || die "the viewer ended: $(cat "$work/viewer.log")"
-      if [ "$last" -gt 0 ] && [ $((rss > last ? rss - last : last - rss)) -le $((last / 100)) ]; then
-        still=$((still + 1)); [ "$still" -ge 8 ] && break
-      else
-        still=0
-      fi
-      last=$rss
-    done
+    viewer_settled
+    put viewer_empty_rss "$r" "$rss"
+    viewer_settled "$root/tests/data/viewer/single_naive"
+    put viewer_small_rss "$r" "$rss"
+    viewer_settled "$big"
     put viewer_rss "$r" "$rss"
-    put viewer_hwm "$r" "$(sed -n 's/^VmHWM:\s*\([0-9]*\) kB/\1/p' "/proc/$pid/status")"
-    kill "$pid"; wait "$pid" 2>/dev/null || true
-    echo "viewer on $(basename "$big"), run $r: settled $((rss / 1024)) MB, peak $(($(grep -P "^viewer_hwm\t$r\t" "$work/figures.tsv" | cut -f3) / 1024)) MB"
+    put viewer_hwm "$r" "$hwm"
+    echo "viewer on $(basename "$big"), run $r: settled $((rss / 1024)) MB, peak $((hwm / 1024)) MB;" \
+      "with no trace $(($(grep -P "^viewer_empty_rss\t$r\t" "$work/figures.tsv" | cut -f3) / 1024)) MB," \
+      "with the tests' small trace $(($(grep -P "^viewer_small_rss\t$r\t" "$work/figures.tsv" | cut -f3) / 1024)) MB"
   done
 else
   echo "no $viewer: viewer memory row skipped"
@@ -273,11 +286,20 @@ for name, label in (("t1", one), ("t5", "5 epochs")):
                      f"{med(f'vite_{name}'):.2f} s = {med(f'vite_{name}') / med(f'render_{name}'):.1f}x")
 rows.append(("headless render vs ViTE from Paje", "; ".join(cells) or "not measured (see above)", ">= 10x"))
 rows.append(("whole model bytes per span", f"{runs['model_bps'][0]:.1f}" if has("model_bps") else "not measured", "<= 24"))
-if has("viewer_rss", "model_mb"):
+if has("viewer_rss", "viewer_empty_rss", "viewer_small_rss", "model_mb"):
     model = runs["model_mb"][0] * 1e6 / 2**20
+    # Each repetition's settled size with the trace, less the same repetition's without one and
+    # with the small trace: what this trace adds to Qt alone and to any chart.
+    for base in ("empty", "small"):
+        runs[f"viewer_over_{base}"] = {r: runs["viewer_rss"][r] - runs[f"viewer_{base}_rss"][r] for r in runs["viewer_rss"]}
     rows.append((f"viewer memory after opening the {runs['size_big'][0] / 1e6:.0f} MB trace",
-                 f"{mb(med('viewer_rss')):.0f} MB settled ({mb(med('viewer_rss')) / model:.2f}x), "
-                 f"{mb(med('viewer_hwm')):.0f} MB peak (model {model:.0f} MB)", "settled <= 1.3x model"))
+                 f"{mb(med('viewer_rss')):.0f} MB settled ({mb(med('viewer_rss')) / model:.2f}x model), "
+                 f"{mb(med('viewer_hwm')):.0f} MB peak (model {model:.0f} MB); "
+                 f"with no trace {mb(med('viewer_empty_rss')):.0f} MB (Qt, fonts, QCustomPlot, empty window): "
+                 f"the trace adds {mb(med('viewer_over_empty')):.0f} MB ({mb(med('viewer_over_empty')) / model:.2f}x model); "
+                 f"with the tests' 0.5 MB trace {mb(med('viewer_small_rss')):.0f} MB (a chart drawn): "
+                 f"it adds {mb(med('viewer_over_small')):.0f} MB ({mb(med('viewer_over_small')) / model:.2f}x model)",
+                 "settled <= 1.3x model"))
 else:
     rows.append(("viewer memory after opening the biggest trace", "not measured", "settled <= 1.3x model"))
 print()

@@ -149,8 +149,10 @@ std::optional<std::uint64_t> walk(const unsigned char* d, std::uint64_t size, st
 
 // The walk in a thread of its own, handing the events over in batches: reading a big trace,
 // the walk (and the page faults of the mapping) runs on one core while the model is built on
-// the other. A batch is u64 words, per event: time, code, offset << 8 | count, the parameters
-// (aligned, so RawEvent::params points into it). The mapping must outlive the pipeline.
+// the other. A batch holds the offsets of the events in the mapping, a few MB of file behind
+// the walk at most, so the consumer finds them in the cache the cores share (copies of the
+// events in the batches took the same CPU in four times the memory). The mapping must outlive
+// the pipeline.
 class Pipeline {
 public:
     Pipeline(const unsigned char* data, std::uint64_t size, std::uint64_t firstCode, std::uint64_t lastCode);
@@ -160,7 +162,7 @@ public:
     Pipeline& operator=(const Pipeline&) = delete;
 
     struct Batch {
-        const std::uint64_t* words = nullptr;
+        const std::uint64_t* offsets = nullptr;   // of events, checked whole by the walk
         std::size_t size = 0;
         std::uint64_t origin = 0;   // time of the file's first event
     };
@@ -168,9 +170,6 @@ public:
     Batch next();
     // After next() returned an empty batch: what the walk found.
     DirectFxtSummary summary() { return std::move(m_summary); }
-
-    static std::uint64_t offsetOf(std::uint64_t word) { return word >> 8; }
-    static std::uint32_t countOf(std::uint64_t word) { return static_cast<std::uint32_t>(word & 0xff); }
 
 private:
     struct Impl;
@@ -233,16 +232,16 @@ TraceResult<DirectFxtSummary> readFxtDirect(const std::filesystem::path& file, s
     }
     Pipeline pipeline(d, size, firstCode, lastCode);
     std::uint64_t nextProgress = 0;
+    std::uint64_t params[kMaxParams];
     for (auto batch = pipeline.next(); batch.size > 0; batch = pipeline.next()) {
         ev.origin = batch.origin;
-        for (std::size_t i = 0; i < batch.size;) {
-            const std::uint64_t where = batch.words[i + 2];
-            ev.time = batch.words[i];
-            ev.code = batch.words[i + 1];
-            ev.paramCount = Pipeline::countOf(where);
-            ev.params = batch.words + i + 3;
-            i += 3 + ev.paramCount;
-            const std::uint64_t offset = Pipeline::offsetOf(where);
+        for (std::size_t i = 0; i < batch.size; ++i) {
+            const std::uint64_t offset = batch.offsets[i];
+            const std::uint64_t word = load64(d + offset + 16);
+            ev.time = load64(d + offset);
+            ev.code = word >> 8;
+            ev.paramCount = static_cast<std::uint32_t>((word & 0xff) - 1);
+            ev.params = loadParams(d + offset + kEventHeader, ev.paramCount, params);
             if (!onEvent(ev)) {
                 return fail(cancelled(file, offset));   // the pipeline's destructor stops the walk
             }

@@ -739,10 +739,11 @@ std::uintmax_t inputBytes(const std::vector<std::filesystem::path>& files) {
 }
 
 // A big file is walked in a thread of its own while this one builds the model (the same
-// events in the same order). It costs a tenth more CPU (the copy into batches), which shows
-// only when this process outranks everything else on a busy machine: `stats` on a 363 MB trace
-// took 0.63 s instead of 0.55 s at nice 0 among niced builds (load 8 on 2 cores); at equal
-// priority among them, 1.34 s instead of 2.19 s (medians of 5 alternating runs, load 7-9).
+// events in the same order). It costs about a tenth more CPU (stats on a 363 MB trace: 394 ms
+// instead of 360, medians of 7), which shows only when this process outranks everything else
+// on a busy machine: `stats` on that trace took 0.63 s instead of 0.55 s at nice 0 among
+// niced builds (load 8 on 2 cores); at equal priority among them, 1.34 s instead of 2.19 s
+// (medians of 5 alternating runs, load 7-9).
 // STARSCOPE_FXT_THREADS=1 or 2 chooses.
 detail::DirectDecode decodeMode(const std::filesystem::path& file) {
     const char* threads = std::getenv("STARSCOPE_FXT_THREADS");

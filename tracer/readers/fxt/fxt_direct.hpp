@@ -189,7 +189,8 @@ private:
 // the caller's handling of the events (the same events, in the same order).
 enum class DirectDecode { Serial, Pipelined };
 
-// Below this size a second thread costs more than it saves.
+// Below this size readFxt keeps one thread: the walk takes a few ms at most, less than what a
+// thread and its hand-overs may cost (a bound chosen, not measured).
 inline constexpr std::uint64_t kPipelineMinBytes = std::uint64_t{4} << 20;
 
 // Calls onEvent for every event whose code is in [firstCode, lastCode], in file order; onEvent

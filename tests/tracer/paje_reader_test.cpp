@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -241,28 +242,35 @@ TEST(PajeReader, LinesAcrossManyBatchesKeepFileOrder) {
     body += "120 " + std::to_string(kStates) + " p MEM 1\n";
     ++lines;
     ++variables;
-    const auto trace = readPaje(write(dir, "long.paje", body));
-    ASSERT_TRUE(trace) << trace.error().describe();
-    const auto& t1 = trace->lanes[0].name == "thread one" ? trace->lanes[0] : trace->lanes[1];
-    ASSERT_EQ(t1.levels.size(), 1U);
-    const auto& base = t1.levels[0];
-    for (int i = 0; i < kStates; ++i) {
-        ASSERT_LT(static_cast<std::size_t>(i), base.size()) << "state " << i;
-        const auto& span = base[static_cast<std::size_t>(i)];
-        ASSERT_EQ(span.start, TimeNs{i} * 1'000'000) << "state " << i;
-        ASSERT_EQ(trace->states[span.state].name, i % 2 == 0 ? "Running code" : "Waiting") << "state " << i;
-    }
-    EXPECT_EQ(trace->metadata.at("paje.variable_events"), std::to_string(variables));
-    EXPECT_EQ(trace->end, TimeNs{kStates} * 1'000'000);   // the last variable's date
+    const auto good = write(dir, "long.paje", body);
+    const auto bad = write(dir, "bad.paje", body + "110 r 1.0 ST\n");
+    // Prepared on this thread (1) and on another one (2): the same.
+    for (const char* threads : {"1", "2"}) {
+        SCOPED_TRACE(std::string("STARSCOPE_PAJE_THREADS=") + threads);
+        ::setenv("STARSCOPE_PAJE_THREADS", threads, 1);
+        const auto trace = readPaje(good);
+        const auto refused = readPaje(bad);
+        ::unsetenv("STARSCOPE_PAJE_THREADS");
+        ASSERT_TRUE(trace) << trace.error().describe();
+        const auto& t1 = trace->lanes[0].name == "thread one" ? trace->lanes[0] : trace->lanes[1];
+        ASSERT_EQ(t1.levels.size(), 1U);
+        const auto& base = t1.levels[0];
+        for (int i = 0; i < kStates; ++i) {
+            ASSERT_LT(static_cast<std::size_t>(i), base.size()) << "state " << i;
+            const auto& span = base[static_cast<std::size_t>(i)];
+            ASSERT_EQ(span.start, TimeNs{i} * 1'000'000) << "state " << i;
+            ASSERT_EQ(trace->states[span.state].name, i % 2 == 0 ? "Running code" : "Waiting") << "state " << i;
+        }
+        EXPECT_EQ(trace->metadata.at("paje.variable_events"), std::to_string(variables));
+        EXPECT_EQ(trace->end, TimeNs{kStates} * 1'000'000);   // the last variable's date
 
-    const std::string bad = body + "110 r 1.0 ST\n";
-    const auto refused = readPaje(write(dir, "bad.paje", bad));
-    ASSERT_FALSE(refused);
-    EXPECT_EQ(refused.error().code, ErrorCode::Corrupt);
-    EXPECT_EQ(refused.error().offset, body.size());
-    EXPECT_NE(refused.error().message.find("line " + std::to_string(lines + 1) + ":"), std::string::npos)
-        << refused.error().message;
-    EXPECT_NE(refused.error().message.find("fields"), std::string::npos) << refused.error().message;
+        ASSERT_FALSE(refused);
+        EXPECT_EQ(refused.error().code, ErrorCode::Corrupt);
+        EXPECT_EQ(refused.error().offset, body.size());
+        EXPECT_NE(refused.error().message.find("line " + std::to_string(lines + 1) + ":"), std::string::npos)
+            << refused.error().message;
+        EXPECT_NE(refused.error().message.find("fields"), std::string::npos) << refused.error().message;
+    }
 }
 
 TEST(PajeReader, StarpuPajeTraceGivesTasksWithJobIds) {

@@ -24,6 +24,7 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <future>
 #include <string_view>
 #include <system_error>
@@ -94,9 +95,20 @@ struct Timed {
     std::uint32_t footprint;
 };
 
+// A second thread can prepare lines while this one applies them, but on this 2-core machine
+// busy with other work it cost time: a headless render of the 5-epoch CNN trace (90 MB) took
+// 1.036 s with two threads and 0.890 s with one at nice 10 among niced builds (611 vs 549 ms
+// of CPU, medians of 5 alternating runs, load 3.5), and render_vs_vite.sh and the CNN traces
+// showed the same. So one thread unless STARSCOPE_PAJE_THREADS=2 asks for two (1 or 2).
+bool preparesOnAnotherThread() {
+    const char* threads = std::getenv("STARSCOPE_PAJE_THREADS");
+    return threads != nullptr && std::string_view(threads) == "2";
+}
+
 class PajeParser {
 public:
-    PajeParser(const fs::path& file, const ReadOptions& options) : m_file(file), m_options(options) {}
+    PajeParser(const fs::path& file, const ReadOptions& options)
+        : m_file(file), m_options(options), m_twoThreads(preparesOnAnotherThread()) {}
     TraceResult<Trace> run(std::string_view text);
 
 private:
@@ -144,6 +156,7 @@ private:
     std::vector<Timed> m_timed;
     std::vector<std::string_view> m_tokens;
     std::array<LineBatch, 2> m_batches;   // one applied while the other is prepared
+    bool m_twoThreads = false;
     TraceBuilder m_b;
     detail::PajeStamp m_end;
     double m_endMs = 0;
@@ -643,9 +656,9 @@ bool PajeParser::hasLaterJobTwin(const std::vector<std::pair<TimeNs, std::size_t
     return true;
 }
 
-// The event lines from pos to the next '%' line or the end. While one batch of lines is applied
-// here, in file order, the next is prepared on another thread (prepareLines needs only the
-// definitions, which no event line changes); a short run of lines stays on this thread.
+// The event lines from pos to the next '%' line or the end, prepared in batches and applied here
+// in file order. With two threads (preparesOnAnotherThread) the next batch is prepared while
+// one is applied: prepareLines needs only the definitions, which no event line changes.
 std::optional<TraceError> PajeParser::events(std::string_view text, std::size_t& pos, std::size_t& lineNo) {
     prepareLines(text, pos, lineNo, kBatchLines, m_defs, m_batches[0]);
     for (std::size_t k = 0;; k ^= 1U) {
@@ -656,10 +669,14 @@ std::optional<TraceError> PajeParser::events(std::string_view text, std::size_t&
             const auto prepare = [this, text, &next, from = ready.next, line = ready.nextLine] {
                 prepareLines(text, from, line, kBatchLines, m_defs, next);
             };
-            try {
-                preparing = std::async(std::launch::async, prepare);
-            } catch (const std::system_error&) {
-                prepare();   // no thread to be had: prepared here, as a short file is
+            if (m_twoThreads) {
+                try {
+                    preparing = std::async(std::launch::async, prepare);
+                } catch (const std::system_error&) {
+                    prepare();   // no thread to be had: prepared here, as a short file is
+                }
+            } else {
+                prepare();
             }
         }
         for (const auto& e : ready.events) {

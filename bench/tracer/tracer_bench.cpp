@@ -51,7 +51,7 @@ Trace syntheticTrace(std::size_t spans, std::size_t workers) {
             // Every 1000th pair of spans, all workers sleep for 500 us together: a barrier.
             const bool executing = i % 2 == 0;
             const TimeNs length = executing ? 20'000 : ((i / 2) % 1000 == 999 ? 500'000 : 1'000);
-            level.push_back(Span{t, t + length, executing ? 0U : 1U, kNoTask});
+            level.push_back(Span{t, t + length, executing ? 0U : 1U});
             t += length;
         }
         end = std::max(end, t);
@@ -61,22 +61,26 @@ Trace syntheticTrace(std::size_t spans, std::size_t workers) {
     return trace;
 }
 
-// The model's own bytes: spans, task records, their dependency lists, markers.
+// The model's own bytes: spans, task records, the lanes' task indexes (how a span finds its
+// task), the tasks' dependency lists, markers.
 struct ModelBytes {
     std::size_t spans = 0;
     std::size_t tasks = 0;
+    std::size_t taskIndexes = 0;
     std::size_t dependencies = 0;
     std::size_t markers = 0;
-    std::size_t total() const { return spans + tasks + dependencies + markers; }
+    std::size_t total() const { return spans + tasks + taskIndexes + dependencies + markers; }
 };
 
 ModelBytes modelParts(const Trace& trace) {
     ModelBytes bytes;
     bytes.spans = trace.spanCount() * sizeof(Span);
     bytes.tasks = trace.tasks.size() * sizeof(Task);
-    for (const auto& t : trace.tasks) {
-        bytes.dependencies += t.dependencies.capacity() * sizeof(std::uint64_t);
+    for (const auto& lane : trace.lanes) {
+        bytes.taskIndexes += lane.tasks.capacity() * sizeof(TaskIndex);
     }
+    bytes.dependencies = trace.dependencyJobs.capacity() * sizeof(std::uint64_t)
+                         + trace.dependencyStarts.capacity() * sizeof(std::uint32_t);
     bytes.markers = trace.markers.size() * sizeof(MarkerEvent);
     return bytes;
 }
@@ -99,10 +103,10 @@ int printModel(const std::string& input) {
                 static_cast<double>(parts.total()) / 1e6, perSpan(parts.total()));
     // Where the bytes are, to see what a smaller layout has to shrink.
     std::printf("  per span: spans %.1f (sizeof(Span) %zu) + tasks %.1f (sizeof(Task) %zu, %.1f spans per task) + "
-                "dependencies %.1f + markers %.1f (sizeof(MarkerEvent) %zu)\n",
+                "lanes' task indexes %.1f + dependencies %.1f + markers %.1f (sizeof(MarkerEvent) %zu)\n",
                 perSpan(parts.spans), sizeof(Span), perSpan(parts.tasks), sizeof(Task),
                 static_cast<double>(spans) / static_cast<double>(std::max<std::size_t>(trace->tasks.size(), 1)),
-                perSpan(parts.dependencies), perSpan(parts.markers), sizeof(MarkerEvent));
+                perSpan(parts.taskIndexes), perSpan(parts.dependencies), perSpan(parts.markers), sizeof(MarkerEvent));
     return 0;
 }
 

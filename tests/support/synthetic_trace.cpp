@@ -81,17 +81,16 @@ tracer::Trace makeSyntheticTrace(const SyntheticOptions& o) {
         trace.markers.push_back(begin);
 
         const TimeNs workStart = batchStart + o.submitNs;
-        mainSpans.push_back({batchStart, workStart, submitting, tracer::kNoTask});
+        mainSpans.push_back({batchStart, workStart, submitting});
         TimeNs batchEnd = workStart;
         for (std::size_t w = 0; w < workers; ++w) {
             auto& spans = trace.lanes[w].levels[0];
-            spans.push_back({sleepingSince[w], workStart, sleeping, tracer::kNoTask});
+            spans.push_back({sleepingSince[w], workStart, sleeping});
             TimeNs t = workStart;
             for (int k = 0; k < o.tasksPerWorker; ++k) {
-                spans.push_back({t, t + o.overheadNs, scheduling, tracer::kNoTask});
+                spans.push_back({t, t + o.overheadNs, scheduling});
                 t += o.overheadNs;
                 const TimeNs length = taskLength();
-                const auto index = static_cast<TaskIndex>(trace.tasks.size());
                 tracer::Task task;
                 task.jobId = jobId++;
                 task.codelet = codelets[static_cast<std::size_t>(k) % codelets.size()];
@@ -100,13 +99,13 @@ tracer::Trace makeSyntheticTrace(const SyntheticOptions& o) {
                 task.end = t + length;
                 task.lane = static_cast<std::int32_t>(w);
                 trace.tasks.push_back(std::move(task));
-                spans.push_back({t, t + length, executing, index});
+                spans.push_back({t, t + length, executing, true});
                 t += length;
             }
             sleepingSince[w] = t;
             batchEnd = std::max(batchEnd, t);
         }
-        mainSpans.push_back({workStart, batchEnd, waitingAll, tracer::kNoTask});
+        mainSpans.push_back({workStart, batchEnd, waitingAll});
         tracer::MarkerEvent end = begin;
         end.time = batchEnd;
         end.marker.kind = markers::Kind::BatchEnd;
@@ -115,16 +114,17 @@ tracer::Trace makeSyntheticTrace(const SyntheticOptions& o) {
 
         batchStart = std::max(batchStart + o.period(), batchEnd + o.barrierNs);
         if (b + 1 < batches) {
-            mainSpans.push_back({batchEnd, batchStart, waitingTask, tracer::kNoTask});
+            mainSpans.push_back({batchEnd, batchStart, waitingTask});
         }
         trace.end = batchEnd;
     }
     // The trace closes when the last batch ends; workers sleep until then.
     for (std::size_t w = 0; w < workers; ++w) {
         if (sleepingSince[w] < trace.end) {
-            trace.lanes[w].levels[0].push_back({sleepingSince[w], trace.end, sleeping, tracer::kNoTask});
+            trace.lanes[w].levels[0].push_back({sleepingSince[w], trace.end, sleeping});
         }
     }
+    trace.indexTasks();
     trace.metadata["source"] = "synthetic";
     return trace;
 }
@@ -147,12 +147,8 @@ tracer::Trace makeSyntheticRanksTrace(const SyntheticOptions& o, int ranks) {
             out.names = t.names;
         }
         const auto laneOffset = static_cast<std::int32_t>(out.lanes.size());
-        const auto taskOffset = static_cast<TaskIndex>(out.tasks.size());
         for (auto& lane : t.lanes) {
             lane.rank = r;
-            for (auto& span : lane.levels[0]) {
-                span.task = span.task == tracer::kNoTask ? span.task : span.task + taskOffset;
-            }
             out.lanes.push_back(std::move(lane));
         }
         for (auto& task : t.tasks) {
@@ -221,13 +217,14 @@ tracer::Trace makeSyntheticRanksTrace(const SyntheticOptions& o, int ranks) {
         auto& spans = out.lanes[static_cast<std::size_t>(mpiLanes[static_cast<std::size_t>(r)])].levels[0];
         for (const auto& [start, end] : busy) {
             if (!spans.empty() && start <= spans.back().end) {
-                spans.back().end = std::max(spans.back().end, end);
+                spans.back() = tracer::Span{spans.back().start, std::max<TimeNs>(spans.back().end, end), spans.back().state};
             } else {
-                spans.push_back({start, end, progressing, tracer::kNoTask});
+                spans.push_back({start, end, progressing});
             }
         }
         out.end = std::max(out.end, spans.empty() ? out.end : spans.back().end);
     }
+    out.indexTasks();
     out.metadata["source"] = "synthetic";
     return out;
 }

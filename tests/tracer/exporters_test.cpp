@@ -161,8 +161,8 @@ TEST(PajeExport, PajengPjDumpReadsItWithIdenticalStateTotals) {
             if (lane.isWorker() && container.find(' ') != std::string::npos) {
                 container.erase(container.find(' '), 1);
             }
-            const std::string value = span.task != kNoTask ? trace.names.name(trace.tasks[span.task].codelet)
-                                                           : trace.states[span.state].name;
+            const Task* task = trace.taskOf(lane, span);
+            const std::string value = task != nullptr ? trace.names.name(task->codelet) : trace.states[span.state].name;
             ours[{container, value}] += static_cast<double>(span.duration()) / 1e6;
         }
     }

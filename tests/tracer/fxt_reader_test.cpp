@@ -108,7 +108,7 @@ TEST(FxtReader, Starpu14GoldenReadsWithItsOwnLayout) {
             ++codelets[trace->names.name(task.codelet)];
             EXPECT_GE(task.submit, 0);
         }
-        withDeps += task.dependencies.empty() ? 0U : 1U;
+        withDeps += trace->dependenciesOf(task).empty() ? 0U : 1U;
     }
     EXPECT_EQ(codelets, (std::map<std::string, std::size_t>{{"sample_gate", 2}, {"sample_spin", 18}}));
     EXPECT_GE(withDeps, 12U);
@@ -195,9 +195,10 @@ TEST(FxtReader, ExecutingSpansCarryTheirTask) {
         for (const auto& span : lane.spans()) {
             if (trace->states[span.state].cls == StateClass::Executing) {
                 ++executing;
-                ASSERT_NE(span.task, kNoTask);
-                EXPECT_EQ(trace->tasks[span.task].start, span.start);
-                EXPECT_EQ(trace->tasks[span.task].end, span.end);
+                const Task* task = trace->taskOf(lane, span);
+                ASSERT_NE(task, nullptr);
+                EXPECT_EQ(task->start, span.start);
+                EXPECT_EQ(task->end, span.end);
             }
         }
     }
@@ -214,7 +215,7 @@ TEST(FxtReader, ImplicitDataDependenciesBecomeTaskDependencies) {
     // Two chains of RW tasks per batch: each task after the first of its chain depends on one.
     std::size_t withDeps = 0;
     for (const auto& task : trace->tasks) {
-        withDeps += task.dependencies.empty() ? 0U : 1U;
+        withDeps += trace->dependenciesOf(task).empty() ? 0U : 1U;
     }
     EXPECT_GE(withDeps, 12U);
     EXPECT_TRUE(std::is_sorted(trace->tasks.begin(), trace->tasks.end(),

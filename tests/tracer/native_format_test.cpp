@@ -224,7 +224,7 @@ struct Inconsistency {
 Span& firstTaskSpan(Trace& trace) {
     for (auto& lane : trace.lanes) {
         for (auto& span : lane.spans()) {
-            if (span.task != kNoTask) {
+            if (span.runsTask != 0) {
                 return const_cast<Span&>(span);
             }
         }
@@ -251,7 +251,6 @@ std::vector<Inconsistency> inconsistencies() {
         {"task time below -1", [](Trace& t) { t.tasks[4].submit = -50; }, "task 4"},
         {"tasks unsorted", [](Trace& t) { std::swap(t.tasks[0].jobId, t.tasks[5].jobId); }, "task "},
         {"span state id", [](Trace& t) { firstTaskSpan(t).state = 777; }, "span "},
-        {"span task index", [](Trace& t) { firstTaskSpan(t).task = static_cast<TaskIndex>(t.tasks.size() + 3); }, "span "},
         {"span ends before start", [](Trace& t) { longestLevel(t)[1].end = longestLevel(t)[1].start - 1; }, "span 1 "},
         {"spans overlap", [](Trace& t) { longestLevel(t)[2].start = longestLevel(t)[1].start; }, "span 2 "},
         {"spans unsorted", [](Trace& t) { std::swap(longestLevel(t)[1], longestLevel(t)[2]); }, "span 2 "},
@@ -262,8 +261,12 @@ std::vector<Inconsistency> inconsistencies() {
         {"markers unsorted", [](Trace& t) { std::swap(t.markers[0].time, t.markers[3].time); }, "marker "},
         {"trace ends before it begins", [](Trace& t) { t.begin = t.end + 1; }, "header"},
         {"trace begins before 0", [](Trace& t) { t.begin = -5; }, "header"},
-        {"span before the trace", [](Trace& t) { longestLevel(t)[0].start = std::numeric_limits<TimeNs>::min(); }, "span 0 "},
-        {"span after the trace", [](Trace& t) { longestLevel(t).back().end = t.end + 1; }, "span "},
+        {"span after the trace",
+         [](Trace& t) {
+             auto& span = longestLevel(t).back();
+             span = Span{span.start, t.end + 1, span.state, span.runsTask != 0};
+         },
+         "span "},
     };
 }
 
@@ -297,6 +300,83 @@ INSTANTIATE_TEST_SUITE_P(EachKind, InconsistentNative, ::testing::Range(std::siz
                              std::erase(name, '-');
                              return name;
                          });
+
+// The file keeps each span's task index while the model finds a span's task by its lane and
+// times: an index out of the task table, or naming a task that did not run in that span, is
+// refused, as is a start before the trace. The writer only writes what the model holds, so the
+// file is patched.
+TEST(NativeFormat, SpanRecordsTheModelCannotHoldAreRefused) {
+    const auto trace = readTrace(smallProfFile());
+    ASSERT_TRUE(trace);
+    ASSERT_GE(trace->tasks.size(), 2U);
+    const Lane* lane = nullptr;
+    const Span* span = nullptr;
+    for (const auto& l : trace->lanes) {
+        for (const auto& s : l.spans()) {
+            if (span == nullptr && s.runsTask != 0) {
+                lane = &l;
+                span = &s;
+            }
+        }
+    }
+    ASSERT_NE(span, nullptr);
+    const TaskIndex ran = trace->taskIndexOf(*lane, *span);
+    ASSERT_NE(ran, kNoTask);
+    // The span's record as the writer puts it: start, end, state, task.
+    std::string record(24, '\0');
+    const TimeNs start = span->start;
+    const TimeNs end = span->end;
+    const std::uint32_t state = span->state;
+    std::memcpy(record.data(), &start, 8);
+    std::memcpy(record.data() + 8, &end, 8);
+    std::memcpy(record.data() + 16, &state, 4);
+    std::memcpy(record.data() + 20, &ran, 4);
+    const std::string good = bytes(*trace);
+    const auto at = good.find(record);
+    ASSERT_NE(at, std::string::npos);
+    ASSERT_EQ(good.find(record, at + 1), std::string::npos);
+    const TaskIndex outOfTable = static_cast<TaskIndex>(trace->tasks.size() + 3);
+    const TaskIndex other = ran == 0 ? 1 : 0;
+    // A negative start (before the trace) the model cannot even hold: patched in, refused.
+    const TimeNs beforeTrace = std::numeric_limits<TimeNs>::min();
+    struct Patch {
+        std::size_t at;
+        std::string value;
+        std::string words;
+    };
+    const auto bytesOf = [](const auto& value) { return std::string(reinterpret_cast<const char*>(&value), sizeof(value)); };
+    for (const auto& patch : {Patch{20, bytesOf(outOfTable), "task index"}, Patch{20, bytesOf(other), "did not run on this lane"},
+                              Patch{0, bytesOf(beforeTrace), "outside the trace"}}) {
+        std::string data = good;
+        data.replace(at + patch.at, patch.value.size(), patch.value);
+        const auto& words = patch.words;
+        repairChecksum(data);
+        TempDir dir;
+        const auto file = dir / "bad.sstrace";
+        writeBytes(file, data);
+        const auto back = readNative(file);
+        ASSERT_FALSE(back) << "a span record patched to name " << words << " was accepted";
+        EXPECT_EQ(back.error().code, ErrorCode::Corrupt);
+        EXPECT_NE(back.error().message.find("span "), std::string::npos) << back.error().describe();
+        EXPECT_NE(back.error().message.find(words), std::string::npos) << back.error().describe();
+        EXPECT_EQ(back.error().offset, std::optional<std::uint64_t>(at)) << back.error().describe();
+    }
+}
+
+// A file whose trace ends past what spans hold (48-bit times) is refused, not read wrapped.
+TEST(NativeFormat, TraceLongerThanTheModelHoldsIsRefused) {
+    auto trace = readTrace(smallProfFile());
+    ASSERT_TRUE(trace);
+    trace->end = kMaxTraceTime + 1;
+    TempDir dir;
+    const auto file = dir / "long.sstrace";
+    writeBytes(file, bytes(*trace));
+    const auto back = readNative(file);
+    ASSERT_FALSE(back);
+    EXPECT_EQ(back.error().code, ErrorCode::Unsupported);
+    EXPECT_NE(back.error().message.find("39 hours"), std::string::npos) << back.error().describe();
+    EXPECT_NE(back.error().describe().find(file.string()), std::string::npos);
+}
 
 TEST(NativeFormat, ErrorOffsetIsTheBadRecord) {
     auto trace = readTrace(smallProfFile());

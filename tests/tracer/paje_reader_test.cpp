@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <map>
@@ -187,6 +188,26 @@ TEST(PajeReader, ReadsAnyToolsTraceUnsortedWithNesting) {
     EXPECT_EQ(trace->metadata.at("paje.link_events"), "2");
     EXPECT_EQ(trace->end, 7'000'000);
     EXPECT_EQ(base[2].end, 7'000'000);   // still open at the end of the trace
+}
+
+// Spans hold 48-bit times: a trace longer than that (about 39 hours in ns) is refused naming
+// the file, not read with wrapped times; one just within it reads whole.
+TEST(PajeReader, TraceLongerThanTheModelHoldsIsRefused) {
+    TempDir dir;
+    const double lastMs = static_cast<double>(kMaxTraceTime) / 1e6;
+    const std::string within = std::string(kHeader) + "110 t1 1.0 ST r x\n110 t1 " + std::to_string(std::floor(lastMs) - 1.0)
+                               + " ST w x\n";
+    const auto fits = readTrace(write(dir, "long.paje", within));
+    ASSERT_TRUE(fits) << fits.error().describe();
+    ASSERT_FALSE(fits->lanes.empty());
+    EXPECT_EQ(fits->end, static_cast<TimeNs>(std::floor(lastMs) - 1.0) * 1'000'000);
+    const std::string beyond = std::string(kHeader) + "110 t1 1.0 ST r x\n110 t1 " + std::to_string(lastMs + 1000.0)
+                               + " ST w x\n";
+    const auto trace = readTrace(write(dir, "too_long.paje", beyond));
+    ASSERT_FALSE(trace);
+    EXPECT_EQ(trace.error().code, ErrorCode::Unsupported);
+    EXPECT_NE(trace.error().message.find("39 hours"), std::string::npos) << trace.error().describe();
+    EXPECT_NE(trace.error().describe().find("too_long.paje"), std::string::npos);
 }
 
 TEST(PajeReader, UnknownEventIdNamesLineAndOffset) {

@@ -254,7 +254,7 @@ Trace makeTrace(const std::vector<LaneSpec>& lanes, TimeNs end) {
                 trace.states.push_back(StateInfo{spec.state, cls});
                 state = static_cast<std::uint32_t>(trace.states.size() - 1);
             }
-            Span span{spec.start, spec.end, state, kNoTask};
+            Span span{spec.start, spec.end, state, cls == StateClass::Executing};
             if (cls == StateClass::Executing) {
                 Task task;
                 task.jobId = job++;
@@ -262,7 +262,6 @@ Trace makeTrace(const std::vector<LaneSpec>& lanes, TimeNs end) {
                 task.start = spec.start;
                 task.end = spec.end;
                 task.lane = static_cast<std::int32_t>(i);
-                span.task = static_cast<TaskIndex>(trace.tasks.size());
                 trace.tasks.push_back(task);
             }
             lane.levels[0].push_back(span);
@@ -270,6 +269,7 @@ Trace makeTrace(const std::vector<LaneSpec>& lanes, TimeNs end) {
         trace.lanes.push_back(std::move(lane));
     }
     trace.end = end;
+    trace.indexTasks();
     return trace;
 }
 

@@ -16,7 +16,7 @@ TEST(LaneIndex, StateTimesMatchAScanForAnyRange) {
     TimeNs t = 0;
     for (int i = 0; i < 1000; ++i) {
         const TimeNs length = static_cast<TimeNs>(random() % 100);   // zero lengths included
-        spans.push_back({t, t + length, static_cast<std::uint32_t>(random() % kStates), starscope::tracer::kNoTask});
+        spans.push_back({t, t + length, static_cast<std::uint32_t>(random() % kStates)});
         t += length + static_cast<TimeNs>(random() % 3);
     }
     const LaneIndex index(spans, kStates);
@@ -56,8 +56,7 @@ TEST(LaneIndex, PrefixesAtEveryBoundaryIncludingTheEnd) {
         std::vector<Span> spans;
         for (std::size_t i = 0; i < count; ++i) {
             const auto start = static_cast<TimeNs>(10 * i);
-            spans.push_back({start, start + static_cast<TimeNs>(i % 7), static_cast<std::uint32_t>(i % kStates),
-                             starscope::tracer::kNoTask});
+            spans.push_back({start, start + static_cast<TimeNs>(i % 7), static_cast<std::uint32_t>(i % kStates)});
         }
         const LaneIndex index(spans, kStates);
         std::vector<TimeNs> expected(kStates, 0);

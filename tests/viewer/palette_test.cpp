@@ -21,18 +21,19 @@ Trace traceWithStates() {
     trace.stateId("Waiting all tasks", StateClass::User);  // 5
     trace.stateId("Never used", StateClass::Overhead);     // 6
     starscope::tracer::Lane lane;
-    lane.levels.push_back({{0, 10, 0, 0}, {10, 20, 1, starscope::tracer::kNoTask},
-                           {20, 30, 2, starscope::tracer::kNoTask}, {30, 40, 0, 1},
-                           {40, 50, 3, starscope::tracer::kNoTask}});
+    lane.levels.push_back({{0, 10, 0, true}, {10, 20, 1},
+                           {20, 30, 2}, {30, 40, 0, true},
+                           {40, 50, 3}});
     trace.lanes.push_back(lane);
     starscope::tracer::Lane mainLane;
     mainLane.kind = starscope::tracer::LaneKind::MainThread;
-    mainLane.levels.push_back({{0, 5, 4, starscope::tracer::kNoTask}, {5, 50, 5, starscope::tracer::kNoTask}});
+    mainLane.levels.push_back({{0, 5, 4}, {5, 50, 5}});
     trace.lanes.push_back(mainLane);
     const auto a = trace.names.intern("gemm");
     const auto b = trace.names.intern("relu");
-    trace.tasks.push_back({1, a, 0, 0, 0, 10, 0, {}});
-    trace.tasks.push_back({2, b, 0, 0, 30, 40, 0, {}});
+    trace.tasks.push_back({1, a, 0, 0, 0, 10, 0});
+    trace.tasks.push_back({2, b, 0, 0, 30, 40, 0});
+    trace.indexTasks();
     return trace;
 }
 
@@ -62,12 +63,12 @@ TEST(Palette, ColoursFollowStateClasses) {
 TEST(Palette, EachCodeletGetsItsOwnGreen) {
     const Trace trace = traceWithStates();
     const Palette palette(trace);
-    const auto gemm = palette.spanColour(trace.lanes[0].levels[0][0]);
-    const auto relu = palette.spanColour(trace.lanes[0].levels[0][3]);
+    const auto gemm = palette.spanColour(trace, trace.lanes[0], trace.lanes[0].levels[0][0]);
+    const auto relu = palette.spanColour(trace, trace.lanes[0], trace.lanes[0].levels[0][3]);
     EXPECT_NE(gemm, relu);
     EXPECT_TRUE(isGreenish(gemm));
     EXPECT_TRUE(isGreenish(relu));
-    EXPECT_EQ(palette.spanColour(trace.lanes[0].levels[0][1]), kSleepingRed);
+    EXPECT_EQ(palette.spanColour(trace, trace.lanes[0], trace.lanes[0].levels[0][1]), kSleepingRed);
 }
 
 TEST(Palette, BlendWeighsColoursByTime) {
@@ -89,7 +90,7 @@ TEST(Palette, LegendListsUsedStatesAndFewCodeletsByName) {
     const Palette palette(trace);
     ASSERT_EQ(palette.legend().size(), 7u);
     EXPECT_EQ(palette.legend()[0].label, "gemm");
-    EXPECT_EQ(palette.legend()[0].colour, palette.spanColour(trace.lanes[0].levels[0][0]));
+    EXPECT_EQ(palette.legend()[0].colour, palette.spanColour(trace, trace.lanes[0], trace.lanes[0].levels[0][0]));
     EXPECT_EQ(palette.legend()[1].label, "relu");
     EXPECT_EQ(palette.legend()[2].label, "Sleeping");
     EXPECT_EQ(palette.legend()[6].label, "Waiting all tasks");
@@ -104,13 +105,13 @@ TEST(Palette, ManyCodeletsAreAllNamedBesideTheirShade) {
     Trace trace = traceWithStates();
     for (int i = 0; i < 10; ++i) {
         const auto name = trace.names.intern("codelet" + std::to_string(i));
-        trace.tasks.push_back({static_cast<std::uint64_t>(10 + i), name, 0, 0, 0, 1, 0, {}});
+        trace.tasks.push_back({static_cast<std::uint64_t>(10 + i), name, 0, 0, 0, 1, 0});
     }
     const Palette palette(trace);
     // 12 codelets over 6 shades, then Sleeping, Scheduling, FetchingInput, Submitting, Waiting all tasks.
     ASSERT_EQ(palette.legend().size(), 11u);
     EXPECT_EQ(palette.legend()[0].label, "gemm, codelet4");
-    EXPECT_EQ(palette.legend()[0].colour, palette.spanColour(trace.lanes[0].levels[0][0]));
+    EXPECT_EQ(palette.legend()[0].colour, palette.spanColour(trace, trace.lanes[0], trace.lanes[0].levels[0][0]));
     EXPECT_EQ(palette.legend()[5].label, "codelet3, codelet9");
     std::string all;
     for (const auto& entry : palette.legend()) {
@@ -129,8 +130,8 @@ TEST(Palette, LegendHasOneEntryPerColourAndNoRepeatedName) {
     const auto idle = trace.stateId("Idle", StateClass::Sleeping);
     const auto notProfiled = trace.stateId(starscope::tracer::kNotProfiledState, StateClass::NotProfiled);
     starscope::tracer::Lane second;
-    second.levels.push_back({{0, 10, 2, starscope::tracer::kNoTask}, {10, 20, idle, starscope::tracer::kNoTask},
-                             {20, 30, 1, starscope::tracer::kNoTask}, {30, 40, notProfiled, starscope::tracer::kNoTask}});
+    second.levels.push_back({{0, 10, 2}, {10, 20, idle},
+                             {20, 30, 1}, {30, 40, notProfiled}});
     trace.lanes.push_back(second);
     const Palette palette(trace);
     std::vector<std::string> labels;

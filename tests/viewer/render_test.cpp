@@ -96,7 +96,7 @@ TEST_F(SyntheticRender, TasksBarriersAndMarkersAreWhereTheTraceSaysInTheirColour
     const auto& firstTask = document->trace.lanes[1].spans()[2];
     ASSERT_EQ(document->trace.states[firstTask.state].cls, StateClass::Executing);
     ASSERT_EQ(firstTask.start, 25'000);
-    EXPECT_EQ(shot.at(50'000, cpu1), document->palette.spanColour(firstTask));
+    EXPECT_EQ(shot.at(50'000, cpu1), document->palette.spanColour(document->trace, document->trace.lanes[1], firstTask));
     EXPECT_EQ(shot.at(50'000, cpu1), codeletShade(0));
     EXPECT_TRUE(isGreenish(shot.at(50'000, cpu1)));
 

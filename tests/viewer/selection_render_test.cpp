@@ -65,12 +65,14 @@ starscope::tracer::Trace withDependencies(starscope::tracer::Trace trace, const 
         const std::size_t inBatch = i % perBatch;
         const std::size_t k = inBatch % static_cast<std::size_t>(options.tasksPerWorker);
         const std::size_t worker = inBatch / static_cast<std::size_t>(options.tasksPerWorker);
+        std::vector<std::uint64_t> dependencies;
         if (k > 0) {
-            trace.tasks[i].dependencies.push_back(trace.tasks[i - 1].jobId);
+            dependencies.push_back(trace.tasks[i - 1].jobId);
         }
         if (worker > 0) {
-            trace.tasks[i].dependencies.push_back(trace.tasks[i - static_cast<std::size_t>(options.tasksPerWorker)].jobId);
+            dependencies.push_back(trace.tasks[i - static_cast<std::size_t>(options.tasksPerWorker)].jobId);
         }
+        trace.setDependencies(static_cast<starscope::tracer::TaskIndex>(i), std::move(dependencies));
     }
     return trace;
 }
@@ -127,7 +129,8 @@ TEST(SpanNames, WideBarsAreNamedInsideAndNamesNeverOverflow) {
     const auto& placed = plot->names()->placed();
     const auto named = std::find_if(placed.begin(), placed.end(), [](const auto& p) { return p.text == "conv_fwd"; });
     ASSERT_NE(named, placed.end());
-    const Rgb bar = document->palette.spanColour(trace.lanes[static_cast<std::size_t>(task.lane)].spans()[2]);
+    const auto& lane = trace.lanes[static_cast<std::size_t>(task.lane)];
+    const Rgb bar = document->palette.spanColour(trace, lane, lane.spans()[2]);
     const QColor text = nameColourOn(bar);
     const int x0 = static_cast<int>(plot->xAxis->coordToPixel(static_cast<double>(task.start))) + 1;
     const int x1 = static_cast<int>(plot->xAxis->coordToPixel(static_cast<double>(task.end))) - 1;

@@ -22,7 +22,7 @@ std::vector<Span> uniform(std::size_t count, TimeNs length) {
     spans.reserve(count);
     for (std::size_t i = 0; i < count; ++i) {
         const auto start = static_cast<TimeNs>(i) * length;
-        spans.push_back({start, start + length, static_cast<std::uint32_t>(i % 2), starscope::tracer::kNoTask});
+        spans.push_back({start, start + length, static_cast<std::uint32_t>(i % 2)});
     }
     return spans;
 }
@@ -80,10 +80,10 @@ TEST(SpanFolding, NarrowSpansFoldIntoMarksAboutMinWidthWide) {
 TEST(SpanFolding, AWideSpanAfterNarrowOnesStaysSeparate) {
     std::vector<Span> spans;
     for (TimeNs t = 0; t < 50; ++t) {
-        spans.push_back({t, t + 1, 0, starscope::tracer::kNoTask});   // 0.5 px each
+        spans.push_back({t, t + 1, 0});   // 0.5 px each
     }
-    spans.push_back({50, 150, 1, starscope::tracer::kNoTask});        // 50 px
-    spans.push_back({150, 151, 0, starscope::tracer::kNoTask});
+    spans.push_back({50, 150, 1});        // 50 px
+    spans.push_back({150, 151, 0});
     const auto runs = fold(spans, TimeView{0.0, 200.0, 0.0, 100.0});
     expectContiguous(runs, 0, spans.size());
     const auto wide = std::find_if(runs.begin(), runs.end(), [](const DrawRun& r) { return r.first == 50; });
@@ -98,7 +98,7 @@ TEST(SpanFolding, AWideSpanAfterNarrowOnesStaysSeparate) {
 
 TEST(SpanFolding, SpansWithGapsFoldOnlyWhenClose) {
     // Two 1 ns spans 100 px apart are two marks, not one mark bridging the gap.
-    const std::vector<Span> spans{{0, 1, 0, starscope::tracer::kNoTask}, {100, 101, 0, starscope::tracer::kNoTask}};
+    const std::vector<Span> spans{{0, 1, 0}, {100, 101, 0}};
     const auto runs = fold(spans, TimeView{0.0, 200.0, 0.0, 200.0});
     ASSERT_EQ(runs.size(), 2u);
     EXPECT_NEAR(runs[0].x1, 1.0, 1e-9);
@@ -116,7 +116,7 @@ TEST(SpanFolding, ZoomingInUnfolds) {
 }
 
 TEST(SpanFolding, SpanAtFindsTheSpanOrTheNearestWithinTolerance) {
-    const std::vector<Span> spans{{10, 20, 0, 0}, {30, 40, 1, 1}, {40, 41, 0, 2}};
+    const std::vector<Span> spans{{10, 20, 0}, {30, 40, 1}, {40, 41, 0}};
     EXPECT_EQ(spanAt(spans, 15.0, 0.0), 0u);
     EXPECT_EQ(spanAt(spans, 10.0, 0.0), 0u);
     EXPECT_EQ(spanAt(spans, 40.5, 0.0), 2u);
@@ -144,7 +144,7 @@ TEST(SpanFolding, TheLaneIndexKeepsMarksContiguousAndFewAndExactWhenZoomedIn) {
     TimeNs t = 0;
     for (std::size_t i = 0; i < 20'000; ++i) {
         const TimeNs length = static_cast<TimeNs>((i * 7919) % 97 + (i % 500 == 0 ? 50'000 : 0));
-        spans.push_back({t, t + length, static_cast<std::uint32_t>(i % 3), starscope::tracer::kNoTask});
+        spans.push_back({t, t + length, static_cast<std::uint32_t>(i % 3)});
         t += length + static_cast<TimeNs>((i * 104729) % 13);
     }
     const LaneIndex index(spans, 3);

@@ -48,9 +48,10 @@ TEST(SyntheticTrace, ExactLayoutWithoutJitter) {
     ASSERT_NE(firstExec, cpu1.end());
     EXPECT_EQ(firstExec->start, period + 20'000 + 5'000);
     EXPECT_EQ(firstExec->duration(), 50'000);
-    const auto& task = trace.tasks[firstExec->task];
-    EXPECT_EQ(task.start, firstExec->start);
-    EXPECT_EQ(task.lane, 1);
+    const auto* task = trace.taskOf(trace.lanes[1], *firstExec);
+    ASSERT_NE(task, nullptr);
+    EXPECT_EQ(task->start, firstExec->start);
+    EXPECT_EQ(task->lane, 1);
     // Between batches every worker sleeps: batch end .. next batch's work start.
     const TimeNs batchEnd = 20'000 + 4 * 55'000;
     for (std::size_t w = 0; w < 3; ++w) {

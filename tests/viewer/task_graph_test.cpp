@@ -22,8 +22,8 @@ starscope::tracer::Trace diamond(bool jobsInOrder = false) {
     const auto add = [&](std::uint64_t job, std::vector<std::uint64_t> dependencies) {
         starscope::tracer::Task task;
         task.jobId = job;
-        task.dependencies = std::move(dependencies);
         trace.tasks.push_back(task);
+        trace.setDependencies(static_cast<starscope::tracer::TaskIndex>(trace.tasks.size() - 1), std::move(dependencies));
     };
     add(10, {});
     add(jobsInOrder ? 20U : 30U, {10});
@@ -82,7 +82,7 @@ TEST(TaskGraph, AJobIdListedTwiceHasItsSuccessorsOnce) {
         task.jobId = job;
         trace.tasks.push_back(task);
     }
-    trace.tasks[2].dependencies = {10};
+    trace.setDependencies(2, {10});
     const TaskGraph graph(trace);
     EXPECT_EQ(graph.predecessors(trace, 2), (std::vector<TaskIndex>{0}));
     EXPECT_EQ(graph.successors(trace, 0), (std::vector<TaskIndex>{2}));
@@ -131,7 +131,7 @@ TEST(TaskGraph, EveryTaskThatRanIsFoundOnItsLane) {
         ++ran;
         ASSERT_TRUE(ref) << "job " << trace.tasks[i].jobId;
         EXPECT_EQ(ref->lane, static_cast<std::size_t>(trace.tasks[i].lane));
-        EXPECT_EQ(trace.lanes[ref->lane].levels[ref->level][ref->span].task, task);
+        EXPECT_EQ(trace.taskIndexOf(trace.lanes[ref->lane], trace.lanes[ref->lane].levels[ref->level][ref->span]), task);
     }
     EXPECT_EQ(ran, (*document)->executedTasks);
     EXPECT_FALSE(findTaskSpan(trace, static_cast<TaskIndex>(trace.tasks.size())));

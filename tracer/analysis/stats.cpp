@@ -75,7 +75,7 @@ RangeStats computeRangeStats(const Trace& trace, TimeNs from, TimeNs to) {
             // not recorded at all.
             const StateClass cls = trace.states[it->state].cls;
             addClass(stats.classes, lane.isWorker() || cls == StateClass::NotProfiled ? cls : StateClass::User, d);
-            if (it->task != kNoTask && it->start >= from) {
+            if (it->runsTask != 0 && it->start >= from) {
                 ++stats.tasks;
             }
         }
@@ -114,7 +114,8 @@ struct DependencyIndex {
     std::vector<std::uint32_t> deps;
 };
 
-DependencyIndex indexDependencies(const std::vector<Task>& tasks) {
+DependencyIndex indexDependencies(const Trace& trace) {
+    const auto& tasks = trace.tasks;
     constexpr auto kNone = std::numeric_limits<std::uint32_t>::max();
     DependencyIndex index;
     index.first.reserve(tasks.size() + 1);
@@ -139,9 +140,9 @@ DependencyIndex indexDependencies(const std::vector<Task>& tasks) {
                                          [](const Task& t, std::uint64_t j) { return t.jobId < j; });
         return it != tasks.end() && it->jobId == job ? static_cast<std::uint32_t>(it - tasks.begin()) : kNone;
     };
-    for (const auto& task : tasks) {
+    for (std::size_t i = 0; i < tasks.size(); ++i) {
         index.first.push_back(static_cast<std::uint32_t>(index.deps.size()));
-        for (const auto job : task.dependencies) {
+        for (const auto job : trace.dependenciesOf(static_cast<TaskIndex>(i))) {
             if (const auto dep = indexOf(job); dep != kNone) {
                 index.deps.push_back(dep);
             }
@@ -155,7 +156,7 @@ DependencyIndex indexDependencies(const std::vector<Task>& tasks) {
 
 TimeNs criticalPathLength(const Trace& trace) {
     const auto& tasks = trace.tasks;
-    const auto graph = indexDependencies(tasks);
+    const auto graph = indexDependencies(trace);
     // Longest path ending at each task, by iterative DFS (the graph can be deep: no recursion).
     std::vector<TimeNs> best(tasks.size(), -1);
     std::vector<std::uint8_t> onStack(tasks.size(), 0);

@@ -302,8 +302,8 @@ void PajeWriter::entityValues() {
         for (const auto& level : lane.levels) {
             for (const auto& span : level) {
                 // As states() decides: a worker span with a task shows its codelet.
-                if (lane.isWorker() && m_trace.taskOf(span) != nullptr) {
-                    const auto label = spanLabel(m_trace, span);
+                if (lane.isWorker() && m_trace.taskOf(lane, span) != nullptr) {
+                    const auto label = spanLabel(m_trace, lane, span);
                     declare(type, label, label, codeletColour(label));
                 } else {
                     const auto& name = m_trace.stateOf(span).name;
@@ -411,13 +411,13 @@ void PajeWriter::states() {
         for (std::size_t d = 0; d < lane.levels.size(); ++d) {
             const int depth = static_cast<int>(d);
             for (const auto& span : lane.levels[d]) {
-                const Task* running = lane.isWorker() ? m_trace.taskOf(span) : nullptr;
+                const Task* running = lane.isWorker() ? m_trace.taskOf(lane, span) : nullptr;
                 if (running != nullptr) {
                     const auto& task = *running;
                     char footprint[16];
                     std::snprintf(footprint, sizeof footprint, "%08x", task.footprint);
                     add(span.start, kPushOrder + depth,
-                        "21 " + date(span.start) + ' ' + where + ' ' + pajeQuote(spanLabel(m_trace, span)) + ' '
+                        "21 " + date(span.start) + ' ' + where + ' ' + pajeQuote(spanLabel(m_trace, lane, span)) + ' '
                             + std::to_string(task.jobId) + ' ' + footprint);
                 } else {
                     add(span.start, kPushOrder + depth,
@@ -449,7 +449,7 @@ void PajeWriter::links() {
             continue;   // the link type joins workers
         }
         const auto& to = m_lanes[static_cast<std::size_t>(task.lane)];
-        for (const auto dep : task.dependencies) {
+        for (const auto dep : m_trace.dependenciesOf(task)) {
             const auto it = byJob.find(dep);
             const bool joined = it != byJob.end() && ran(it->second)
                                 && m_lanes[static_cast<std::size_t>(it->second->lane)].program == to.program;

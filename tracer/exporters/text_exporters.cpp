@@ -104,9 +104,9 @@ void writeChromeJson(const Trace& trace, std::ostream& out) {
         for (const auto& level : trace.lanes[i].levels) {
             for (const auto& span : level) {
                 out << ",\n{\"ph\":\"X\",\"pid\":" << pidOfRank(trace.lanes[i].rank) << ",\"tid\":" << i + 1 << ",\"ts\":" << fixed(span.start, tps, kUsPerSecond)
-                    << ",\"dur\":" << fixed(span.duration(), tps, kUsPerSecond) << ",\"name\":\"" << jsonEscape(spanLabel(trace, span))
+                    << ",\"dur\":" << fixed(span.duration(), tps, kUsPerSecond) << ",\"name\":\"" << jsonEscape(spanLabel(trace, trace.lanes[i], span))
                     << "\",\"cat\":\"" << className(trace.stateOf(span).cls) << "\"";
-                if (const Task* task = trace.taskOf(span)) {
+                if (const Task* task = trace.taskOf(trace.lanes[i], span)) {
                     out << ",\"args\":{\"job\":" << task->jobId << ",\"state\":\""
                         << jsonEscape(trace.stateOf(span).name) << "\"}";
                 }
@@ -123,7 +123,7 @@ void writeChromeJson(const Trace& trace, std::ostream& out) {
     const auto ran = [](const Task* t) { return t != nullptr && t->lane >= 0 && t->start >= 0; };
     std::uint64_t flow = 0;
     for (const auto& task : trace.tasks) {
-        for (const auto dep : task.dependencies) {
+        for (const auto dep : trace.dependenciesOf(task)) {
             const auto it = byJob.find(dep);
             if (!ran(&task) || it == byJob.end() || !ran(it->second)) {
                 continue;   // nothing to bind an end of the arrow to
@@ -187,10 +187,11 @@ void writeSpansCsv(const Trace& trace, std::ostream& out) {
                 const auto& state = trace.stateOf(span);
                 out << csvField(lane.name) << ',' << d << ',' << csvField(state.name) << ',' << className(state.cls)
                     << ',' << fixed(span.start, tps, kNsPerSecond) << ',' << fixed(span.end, tps, kNsPerSecond) << ',';
-                if (const Task* task = trace.taskOf(span)) {
+                const Task* task = trace.taskOf(lane, span);
+                if (task != nullptr) {
                     out << task->jobId;
                 }
-                out << ',' << csvField(codeletOf(trace, span.task)) << '\n';
+                out << ',' << csvField(codeletOf(trace, task)) << '\n';
             }
         }
     }
@@ -207,8 +208,9 @@ void writeTasksCsv(const Trace& trace, std::ostream& out) {
         out << task.jobId << ',' << csvField(trace.codeletOf(task)) << ',' << footprint << ','
             << csvField(lane != nullptr ? std::string_view(lane->name) : std::string_view{})
             << ',' << ns(task.submit) << ',' << ns(task.start) << ',' << ns(task.end) << ',';
-        for (std::size_t i = 0; i < task.dependencies.size(); ++i) {
-            out << (i > 0 ? ";" : "") << task.dependencies[i];
+        const auto dependencies = trace.dependenciesOf(task);
+        for (std::size_t i = 0; i < dependencies.size(); ++i) {
+            out << (i > 0 ? ";" : "") << dependencies[i];
         }
         out << '\n';
     }
@@ -243,13 +245,12 @@ std::string fixed(TimeNs ticks, std::int64_t ticksPerSecond, std::int64_t unitsP
     return (negative ? "-" : "") + std::to_string(a / divisor) + "." + fraction;
 }
 
-std::string codeletOf(const Trace& trace, TaskIndex task) {
-    // kNoTask is out of range too: no task, no codelet.
-    return task < trace.tasks.size() ? std::string(trace.codeletOf(trace.tasks[task])) : std::string();
+std::string codeletOf(const Trace& trace, const Task* task) {
+    return task != nullptr ? std::string(trace.codeletOf(*task)) : std::string();
 }
 
-std::string spanLabel(const Trace& trace, const Span& span) {
-    auto codelet = codeletOf(trace, span.task);
+std::string spanLabel(const Trace& trace, const Lane& lane, const Span& span) {
+    auto codelet = codeletOf(trace, trace.taskOf(lane, span));
     return codelet.empty() ? trace.stateOf(span).name : codelet;
 }
 

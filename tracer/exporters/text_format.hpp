@@ -16,8 +16,8 @@ inline constexpr std::int64_t kUsPerSecond = 1'000'000;
 std::string fixed(TimeNs ticks, std::int64_t ticksPerSecond, std::int64_t unitsPerSecond);
 
 // The codelet name of a task, empty when none.
-std::string codeletOf(const Trace& trace, TaskIndex task);
+std::string codeletOf(const Trace& trace, const Task* task);
 // Name shown for a span: a running task shows its codelet, as in starpu_fxt_tool's output.
-std::string spanLabel(const Trace& trace, const Span& span);
+std::string spanLabel(const Trace& trace, const Lane& lane, const Span& span);
 
 } // namespace starscope::tracer::detail

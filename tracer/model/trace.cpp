@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cassert>
+#include <functional>
+#include <utility>
 
 namespace starscope::tracer {
 
@@ -42,9 +44,90 @@ const StateInfo& Trace::stateOf(const Span& span) const {
     return span.state < states.size() ? states[span.state] : kInvalid;
 }
 
-const Task* Trace::taskOf(const Span& span) const {
-    assert(span.task == kNoTask || span.task < tasks.size());
-    return span.task < tasks.size() ? &tasks[span.task] : nullptr;
+TaskIndex Trace::findTask(const Lane& lane, TimeNs from, TimeNs to) const {
+    const std::pair value{from, to};
+    const auto key = [&](TaskIndex i) { return std::pair{tasks[i].start, tasks[i].end}; };
+    const auto it = std::lower_bound(lane.tasks.begin(), lane.tasks.end(), value, [&](TaskIndex i, const auto& v) {
+        return i < tasks.size() && key(i) < v;
+    });
+    return it != lane.tasks.end() && *it < tasks.size() && key(*it) == value ? *it : kNoTask;
+}
+
+TaskIndex Trace::taskIndexOf(const Lane& lane, const Span& span) const {
+    if (span.runsTask == 0) {
+        return kNoTask;
+    }
+    // Readers mark a span as running a task only when its lane's index holds that task: not
+    // finding it is a bug (asserted), and still never reads out of bounds.
+    const auto index = findTask(lane, span.start, span.end);
+    assert(index != kNoTask);
+    return index;
+}
+
+const Task* Trace::taskOf(const Lane& lane, const Span& span) const {
+    const auto index = taskIndexOf(lane, span);
+    return index != kNoTask ? &tasks[index] : nullptr;
+}
+
+std::span<const std::uint64_t> Trace::dependenciesOf(TaskIndex task) const {
+    if (task >= tasks.size() || task + 1 >= dependencyStarts.size()) {
+        return {};
+    }
+    const auto first = dependencyStarts[task];
+    const auto last = dependencyStarts[task + 1];
+    // Readers and setDependencies keep the starts ascending within the table.
+    assert(first <= last && last <= dependencyJobs.size());
+    if (first > last || last > dependencyJobs.size()) {
+        return {};
+    }
+    return std::span<const std::uint64_t>(dependencyJobs).subspan(first, last - first);
+}
+
+std::span<const std::uint64_t> Trace::dependenciesOf(const Task& task) const {
+    // A task of this trace: its index from its address (std::less orders any two pointers).
+    const std::less<const Task*> before;
+    if (tasks.empty() || before(&task, tasks.data()) || !before(&task, tasks.data() + tasks.size())) {
+        return {};
+    }
+    return dependenciesOf(static_cast<TaskIndex>(&task - tasks.data()));
+}
+
+void Trace::setDependencies(TaskIndex task, std::vector<std::uint64_t> jobs) {
+    assert(task < tasks.size());
+    if (dependencyStarts.size() < tasks.size() + 1) {
+        dependencyStarts.resize(tasks.size() + 1, static_cast<std::uint32_t>(dependencyJobs.size()));
+    }
+    std::sort(jobs.begin(), jobs.end());
+    const auto first = dependencyStarts[task];
+    const auto last = dependencyStarts[task + 1];
+    dependencyJobs.erase(dependencyJobs.begin() + first, dependencyJobs.begin() + last);
+    dependencyJobs.insert(dependencyJobs.begin() + first, jobs.begin(), jobs.end());
+    const auto grown = static_cast<std::int64_t>(jobs.size()) - static_cast<std::int64_t>(last - first);
+    for (std::size_t i = task + 1; i < dependencyStarts.size(); ++i) {
+        dependencyStarts[i] = static_cast<std::uint32_t>(dependencyStarts[i] + grown);
+    }
+    if (dependencyJobs.empty()) {
+        dependencyStarts.clear();   // as readers leave a trace without dependencies
+    }
+}
+
+void Trace::indexTasks() {
+    for (auto& lane : lanes) {
+        lane.tasks.clear();
+    }
+    for (std::size_t i = 0; i < tasks.size(); ++i) {
+        const auto lane = tasks[i].lane;
+        if (lane >= 0 && static_cast<std::size_t>(lane) < lanes.size() && tasks[i].start >= 0) {
+            lanes[static_cast<std::size_t>(lane)].tasks.push_back(static_cast<TaskIndex>(i));
+        }
+    }
+    for (auto& lane : lanes) {
+        // Stable: of tasks with the same times (a task run twice in one span) the first keeps it.
+        std::stable_sort(lane.tasks.begin(), lane.tasks.end(), [&](TaskIndex a, TaskIndex b) {
+            return std::pair{tasks[a].start, tasks[a].end} < std::pair{tasks[b].start, tasks[b].end};
+        });
+        lane.tasks.shrink_to_fit();
+    }
 }
 
 const Lane* Trace::laneAt(std::int32_t index) const {

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -58,17 +59,37 @@ struct StateInfo {
     bool operator==(const StateInfo&) const = default;
 };
 
-// One state interval on a lane: 24 bytes.
+// Times a span holds: 48 bits, so a trace may last up to kMaxTraceTime ns (39 hours) from its
+// start. Readers refuse a longer one with an error rather than wrap its times.
+inline constexpr TimeNs kMaxTraceTime = (TimeNs{1} << 47) - 1;
+// State ids a span holds (15 bits); readers refuse a trace with more states.
+inline constexpr std::uint32_t kMaxStates = std::uint32_t{1} << 15;
+
+// One state interval on a lane: 16 bytes, the bulk of a trace. A span running a task does not
+// store the task's index (4 more bytes per span, padded to 8): Trace::taskOf finds it through
+// its lane's tasks. Times are signed 48-bit (the viewer shifts runs to a common origin, before
+// which times are negative); readers refuse what does not fit (kMaxTraceTime, kMaxStates).
 struct Span {
-    TimeNs start = 0;
-    TimeNs end = 0;
-    std::uint32_t state = 0;       // index into Trace::states
-    TaskIndex task = kNoTask;      // index into Trace::tasks when the span runs a task
+    Span() = default;
+    Span(TimeNs from, TimeNs to, std::uint32_t stateId, bool task = false)
+        : state(stateId & (kMaxStates - 1)), runsTask(task ? 1U : 0U) {
+        // Narrowed on purpose, within the range readers checked: -Wconversion cannot see it.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wconversion"
+        start = from;
+        end = to;
+#pragma GCC diagnostic pop
+    }
+
+    TimeNs start : 48 = 0;
+    TimeNs end : 48 = 0;
+    std::uint32_t state : 15 = 0;     // index into Trace::states
+    std::uint32_t runsTask : 1 = 0;   // 1 when a task runs in it (Trace::taskOf)
 
     TimeNs duration() const { return end - start; }
     bool operator==(const Span&) const = default;
 };
-static_assert(sizeof(Span) <= 24, "spans must stay compact");
+static_assert(sizeof(Span) == 16, "spans must stay compact");
 
 // MpiThread: StarPU-MPI's communication thread (starpu_fxt_tool's "MPICt" container): it
 // runs no task, so it is neither a worker nor the main thread.
@@ -84,6 +105,9 @@ struct Lane {
     std::int32_t workerId = -1;   // StarPU worker id; -1 for the main thread
     std::int32_t rank = -1;       // StarPU-MPI rank of its process; -1 in a one-process trace
     std::vector<std::vector<Span>> levels;
+    // The tasks that ran on this lane (Trace::tasks indexes), sorted by start then end: how
+    // Trace::taskOf finds a span's task (Trace::indexTasks builds it).
+    std::vector<TaskIndex> tasks;
 
     const std::vector<Span>& spans() const;   // levels[0], empty when none
     bool isWorker() const { return kind != LaneKind::MainThread && kind != LaneKind::MpiThread; }
@@ -98,7 +122,8 @@ struct Task {
     TimeNs start = -1;
     TimeNs end = -1;
     std::int32_t lane = -1;          // index into Trace::lanes of the worker that ran it
-    std::vector<std::uint64_t> dependencies;   // job ids this task waited for
+    // The job ids it waited for are in Trace::dependencyJobs (Trace::dependenciesOf): a vector
+    // per task cost 24 bytes and an allocation each.
 
     bool operator==(const Task&) const = default;
 };
@@ -184,6 +209,11 @@ struct Trace {
     std::vector<StateInfo> states;
     StringTable names;               // codelet names and other interned strings
     std::vector<Task> tasks;         // sorted by jobId
+    // Every task's dependencies in one table: tasks[i] waited for the jobs
+    // dependencyJobs[dependencyStarts[i] .. dependencyStarts[i + 1]), sorted, which may name
+    // jobs not in the trace. dependencyStarts is empty when no task has any.
+    std::vector<std::uint64_t> dependencyJobs;
+    std::vector<std::uint32_t> dependencyStarts;
     std::vector<MarkerEvent> markers;   // sorted by time
     std::vector<RankInfo> ranks;     // sorted by rank; empty for a one-process trace
     std::vector<Message> messages;   // sorted by start
@@ -198,11 +228,25 @@ struct Trace {
     // Checked lookups for every consumer (analysis, exporters, viewer). Readers hand out only
     // valid indexes, so a bad one is a bug (asserted); it must still never read out of bounds.
     const StateInfo& stateOf(const Span& span) const;   // an unnamed overhead state when invalid
-    const Task* taskOf(const Span& span) const;         // nullptr for kNoTask or an invalid index
+    // The task running in a span of that lane: the lane's task with the span's start and end;
+    // nullptr (kNoTask) when the span runs none.
+    const Task* taskOf(const Lane& lane, const Span& span) const;
+    TaskIndex taskIndexOf(const Lane& lane, const Span& span) const;
+    // The lane's task with exactly these start and end times; kNoTask when there is none.
+    TaskIndex findTask(const Lane& lane, TimeNs from, TimeNs to) const;
     const Lane* laneAt(std::int32_t index) const;       // nullptr for -1 or an invalid index
     std::string_view codeletOf(const Task& task) const;   // empty for kNoName or an invalid id
     std::size_t spanCount() const;
     const RankInfo* rankInfo(std::int32_t rank) const;   // nullptr when the trace has no such rank
+    // The job ids a task of this trace waited for (sorted); empty for a task of another trace.
+    std::span<const std::uint64_t> dependenciesOf(const Task& task) const;
+    std::span<const std::uint64_t> dependenciesOf(TaskIndex task) const;
+    // Replaces one task's dependencies (tests and tools that build a trace by hand; readers
+    // fill the table at once).
+    void setDependencies(TaskIndex task, std::vector<std::uint64_t> jobs);
+    // Builds every lane's task index from the tasks' lane, start and end: whoever fills the
+    // task table (readers, tests) calls it once the table is complete.
+    void indexTasks();
     bool operator==(const Trace&) const = default;
 };
 

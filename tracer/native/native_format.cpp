@@ -15,6 +15,7 @@
 #include <bit>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <optional>
 
@@ -122,10 +123,11 @@ std::string payload(const Trace& trace) {
         for (const auto& level : lane.levels) {
             w.put(static_cast<std::uint64_t>(level.size()));
             for (const auto& span : level) {
-                w.put(span.start);
-                w.put(span.end);
-                w.put(span.state);
-                w.put(span.task);
+                w.put(static_cast<TimeNs>(span.start));
+                w.put(static_cast<TimeNs>(span.end));
+                w.put(static_cast<std::uint32_t>(span.state));
+                // The file keeps each span's task index (the model finds it by lane and times).
+                w.put(trace.taskIndexOf(lane, span));
             }
         }
     }
@@ -138,8 +140,9 @@ std::string payload(const Trace& trace) {
         w.put(task.start);
         w.put(task.end);
         w.put(task.lane);
-        w.put(static_cast<std::uint64_t>(task.dependencies.size()));
-        w.raw(task.dependencies.data(), task.dependencies.size() * sizeof(std::uint64_t));
+        const auto dependencies = trace.dependenciesOf(task);
+        w.put(static_cast<std::uint64_t>(dependencies.size()));
+        w.raw(dependencies.data(), dependencies.size() * sizeof(std::uint64_t));
     }
     w.put(static_cast<std::uint64_t>(trace.markers.size()));
     for (const auto& m : trace.markers) {
@@ -407,10 +410,29 @@ TraceResult<Trace> parsePayload(const fs::path& file, std::string_view data, std
         return fail(corrupt(file, c, "lane table"));
     }
     trace.lanes.resize(n);
+    if (trace.states.size() > kMaxStates) {
+        return fail(TraceError{ErrorCode::Unsupported,
+                               std::to_string(trace.states.size()) + " states, more than the " + std::to_string(kMaxStates)
+                                   + " starscope's model holds",
+                               file.string(), c.offset()});
+    }
+    if (trace.end > kMaxTraceTime) {
+        return fail(TraceError{ErrorCode::Unsupported,
+                               "the trace ends at " + std::to_string(trace.end) + " ns, later than the "
+                                   + std::to_string(kMaxTraceTime) + " ns (about 39 hours) starscope's model holds",
+                               file.string(), 8});
+    }
     // Task indexes are checked once the task table is read; keep the first one out of range.
     std::uint64_t badTaskOffset = 0;
     std::string badTaskRecord;
     TaskIndex badTask = kNoTask;
+    // The task each span names, in file order: the model finds a span's task by its lane and
+    // times instead, so once the task table is read each must be the one found.
+    struct SpanTask {
+        std::uint64_t offset;
+        TaskIndex task;
+    };
+    std::vector<SpanTask> spanTasks;
     for (std::size_t l = 0; l < trace.lanes.size(); ++l) {
         auto& lane = trace.lanes[l];
         const auto at = c.offset();
@@ -435,27 +457,34 @@ TraceResult<Trace> parsePayload(const fs::path& file, std::string_view data, std
             for (std::size_t i = 0; i < level.size(); ++i) {
                 auto& span = level[i];
                 const auto spanAt = c.offset();
-                c.get(span.start);
-                c.get(span.end);
-                c.get(span.state);
-                c.get(span.task);
+                TimeNs start = 0;
+                TimeNs end = 0;
+                std::uint32_t state = 0;
+                TaskIndex task = kNoTask;
+                c.get(start);
+                c.get(end);
+                c.get(state);
+                c.get(task);
                 const auto record = [&] { return spanRecord(l, lane, d, i); };
-                if (span.state >= trace.states.size()) {
+                if (state >= trace.states.size()) {
                     return fail(inconsistent(file, spanAt, record(),
-                                             outOfRange("state id", span.state, trace.states.size(), "state table")));
+                                             outOfRange("state id", state, trace.states.size(), "state table")));
                 }
-                if (span.end < span.start) {
+                if (end < start) {
                     return fail(inconsistent(file, spanAt, record(),
-                                             "ends (" + std::to_string(span.end) + ") before it starts ("
-                                                 + std::to_string(span.start) + ")"));
+                                             "ends (" + std::to_string(end) + ") before it starts ("
+                                                 + std::to_string(start) + ")"));
                 }
-                // Ending within the trace and starting no further before its end than 64 bits
-                // hold, every duration the analysis takes on this span fits.
-                TimeNs untilEnd = 0;
-                if (span.end > trace.end || __builtin_sub_overflow(trace.end, span.start, &untilEnd)) {
+                // Within the trace (which ends by kMaxTraceTime), its times fit the span's 48
+                // bits and every duration the analysis takes on it fits.
+                if (start < 0 || end > trace.end) {
                     return fail(inconsistent(file, spanAt, record(),
-                                             "runs from " + std::to_string(span.start) + " to " + std::to_string(span.end)
+                                             "runs from " + std::to_string(start) + " to " + std::to_string(end)
                                                  + ", outside the trace (which ends at " + std::to_string(trace.end) + ")"));
+                }
+                span = Span{start, end, state, task != kNoTask};
+                if (task != kNoTask) {
+                    spanTasks.push_back(SpanTask{spanAt, task});
                 }
                 // Analyses binary-search the levels and sum their spans: sorted and disjoint.
                 if (i > 0 && span.start < level[i - 1].end) {
@@ -463,8 +492,8 @@ TraceResult<Trace> parsePayload(const fs::path& file, std::string_view data, std
                                              "starts (" + std::to_string(span.start) + ") before the previous span ends ("
                                                  + std::to_string(level[i - 1].end) + "): spans overlap or are unsorted"));
                 }
-                if (span.task != kNoTask && (badTask == kNoTask || span.task > badTask)) {
-                    badTask = span.task;
+                if (task != kNoTask && (badTask == kNoTask || task > badTask)) {
+                    badTask = task;
                     badTaskOffset = spanAt;
                     badTaskRecord = record();
                 }
@@ -478,6 +507,7 @@ TraceResult<Trace> parsePayload(const fs::path& file, std::string_view data, std
         return fail(corrupt(file, c, "task table"));
     }
     trace.tasks.resize(n);
+    trace.dependencyStarts.reserve(n + 1);
     for (std::size_t i = 0; i < trace.tasks.size(); ++i) {
         auto& task = trace.tasks[i];
         const auto at = c.offset();
@@ -486,8 +516,14 @@ TraceResult<Trace> parsePayload(const fs::path& file, std::string_view data, std
             || !c.get(task.start) || !c.get(task.end) || !c.get(task.lane) || !c.count(deps, 8)) {
             return fail(corrupt(file, c, "task table"));
         }
-        task.dependencies.resize(deps);
-        c.raw(task.dependencies.data(), deps * sizeof(std::uint64_t));
+        // One table for every task's dependencies, indexed by 32-bit starts.
+        if (deps > std::numeric_limits<std::uint32_t>::max() - trace.dependencyJobs.size()) {
+            return fail(TraceError{ErrorCode::Unsupported, "more task dependencies than starscope's model holds (4 billion)",
+                                   file.string(), at});
+        }
+        trace.dependencyStarts.push_back(static_cast<std::uint32_t>(trace.dependencyJobs.size()));
+        trace.dependencyJobs.resize(trace.dependencyJobs.size() + deps);
+        c.raw(trace.dependencyJobs.data() + trace.dependencyJobs.size() - deps, deps * sizeof(std::uint64_t));
         const std::string record = "task " + std::to_string(i) + " (job " + std::to_string(task.jobId) + ")";
         if (task.codelet != kNoName && task.codelet >= trace.names.size()) {
             return fail(inconsistent(file, at, record,
@@ -513,9 +549,35 @@ TraceResult<Trace> parsePayload(const fs::path& file, std::string_view data, std
                                      "not sorted by job id (follows job " + std::to_string(trace.tasks[i - 1].jobId) + ")"));
         }
     }
+    trace.dependencyStarts.push_back(static_cast<std::uint32_t>(trace.dependencyJobs.size()));
+    if (trace.dependencyJobs.empty()) {
+        trace.dependencyStarts.clear();   // as readers leave a trace without dependencies
+    }
     if (badTask != kNoTask && badTask >= trace.tasks.size()) {
         return fail(inconsistent(file, badTaskOffset, badTaskRecord,
                                  outOfRange("task index", badTask, trace.tasks.size(), "task table")));
+    }
+    trace.indexTasks();
+    auto named = spanTasks.begin();
+    for (std::size_t l = 0; l < trace.lanes.size(); ++l) {
+        const auto& lane = trace.lanes[l];
+        for (std::size_t d = 0; d < lane.levels.size(); ++d) {
+            for (std::size_t i = 0; i < lane.levels[d].size(); ++i) {
+                const auto& span = lane.levels[d][i];
+                if (span.runsTask == 0) {
+                    continue;
+                }
+                const auto found = trace.findTask(lane, span.start, span.end);
+                if (found != named->task) {
+                    const auto& task = trace.tasks[named->task];
+                    return fail(inconsistent(file, named->offset, spanRecord(l, lane, d, i),
+                                             "names task " + std::to_string(named->task) + " (job "
+                                                 + std::to_string(task.jobId) + "), which did not run on this lane from "
+                                                 + std::to_string(span.start) + " to " + std::to_string(span.end)));
+                }
+                ++named;
+            }
+        }
     }
     if (!c.count(n, 30)) {
         return fail(corrupt(file, c, "marker table"));

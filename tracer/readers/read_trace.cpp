@@ -245,6 +245,30 @@ TraceResult<InputFormat> detectFormat(const fs::path& input) {
                       0));
 }
 
+namespace {
+
+// The model packs span times in 48 bits and state ids in 15 (Span): a longer trace, or one with
+// more states, is refused here rather than shown with wrapped times.
+TraceResult<Trace> withinModel(TraceResult<Trace> trace, const fs::path& input) {
+    if (!trace) {
+        return trace;
+    }
+    if (trace->end > kMaxTraceTime) {
+        return fail(error(ErrorCode::Unsupported, input,
+                          "the trace lasts " + std::to_string(trace->end / 1'000'000'000) + " s, longer than the "
+                              + std::to_string(kMaxTraceTime / 1'000'000'000)
+                              + " s (about 39 hours) starscope's model holds"));
+    }
+    if (trace->states.size() > kMaxStates) {
+        return fail(error(ErrorCode::Unsupported, input,
+                          "the trace has " + std::to_string(trace->states.size()) + " distinct states, more than the "
+                              + std::to_string(kMaxStates) + " starscope's model holds"));
+    }
+    return trace;
+}
+
+} // namespace
+
 TraceResult<Trace> readTrace(const fs::path& input, const ReadOptions& options) {
     const auto format = detectFormat(input);
     if (!format) {
@@ -256,10 +280,10 @@ TraceResult<Trace> readTrace(const fs::path& input, const ReadOptions& options) 
         if (files.empty()) {
             return fail(error(ErrorCode::Io, input, "no prof_file_* in this folder (is it a run folder?)"));
         }
-        return readRunFolder(input, files, options);
+        return withinModel(readRunFolder(input, files, options), input);
     }
-    case InputFormat::Fxt: return readFxt({input}, options);
-    case InputFormat::Paje: return readPaje(input, options);
+    case InputFormat::Fxt: return withinModel(readFxt({input}, options), input);
+    case InputFormat::Paje: return withinModel(readPaje(input, options), input);
     case InputFormat::Native: return readNative(input, options);
     }
     return fail(error(ErrorCode::Format, input, "unknown input format"));

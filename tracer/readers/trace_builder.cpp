@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cassert>
 #include <iterator>
 #include <limits>
 #include <numeric>
@@ -101,6 +102,13 @@ void TraceBuilder::close(std::int32_t lane, std::size_t depth, TimeNs end) {
     if (end <= open.start) {
         return;
     }
+    // Spans hold 48-bit times (kMaxTraceTime): a later one is kept out of the model and the
+    // trace's end says how long it was, which readTrace refuses.
+    m_latest = std::max(m_latest, end);
+    if (end > kMaxTraceTime || open.start < 0 || open.state >= kMaxStates) {
+        ++m_outOfRange;
+        return;
+    }
     if (levels.size() <= depth) {
         levels.resize(depth + 1);
         // A lane's base level can hold most of the trace's spans: reserved whole for the first
@@ -111,7 +119,7 @@ void TraceBuilder::close(std::int32_t lane, std::size_t depth, TimeNs end) {
             levels[0].reserve(m_expectedSpans);
         }
     }
-    levels[depth].push_back(Span{open.start, end, open.state, open.task});
+    levels[depth].push_back(Span{open.start, end, open.state, open.task != kNoTask});
 }
 
 TimeNs TraceBuilder::clock(std::int32_t lane, TimeNs time) {
@@ -180,11 +188,14 @@ void TraceBuilder::addMarker(TimeNs time, std::int32_t lane, std::string text) {
 }
 
 void TraceBuilder::addDependency(std::uint64_t jobId, std::uint64_t dependsOn) {
-    if (!m_dependencies) {   // once: a trace has a dependency per task or more
+    if (m_dependencies.empty()) {   // once: a trace has a dependency per task or more
         m_trace.metadata.try_emplace(std::string(kDependenciesMetadata), "recorded");
-        m_dependencies = true;
     }
-    auto& deps = m_trace.tasks[task(jobId)].dependencies;
+    const auto index = task(jobId);
+    if (m_dependencies.size() <= index) {
+        m_dependencies.resize(index + 1);
+    }
+    auto& deps = m_dependencies[index];
     if (std::find(deps.begin(), deps.end(), dependsOn) == deps.end()) {
         deps.push_back(dependsOn);
     }
@@ -212,14 +223,13 @@ Trace TraceBuilder::finish(TimeNs end) {
         warn(std::to_string(m_droppedMarkers)
              + " markers of a newer starscope marker grammar were not decoded");
     }
-    // Tasks sorted by job id; spans refer to them by index, so remap. Tasks usually appear in
-    // job order (submission), so the remap is often the identity and skipped.
+    // Tasks sorted by job id (spans find theirs by lane and times, not by index). Tasks usually
+    // appear in job order (submission), so the sort is often skipped.
     auto& tasks = m_trace.tasks;
     const bool inOrder = std::is_sorted(tasks.begin(), tasks.end(),
                                         [](const Task& a, const Task& b) { return a.jobId < b.jobId; });
-    std::vector<TaskIndex> newIndex;
+    std::vector<TaskIndex> order;   // the tasks' reading order by job id; empty when the same
     if (!inOrder) {
-        std::vector<TaskIndex> order;
         order.reserve(tasks.size());
         if (m_taskByJob.empty()) {
             // Every id is in the tables, whose order (base, then id) is job order: no sort.
@@ -233,26 +243,46 @@ Trace TraceBuilder::finish(TimeNs end) {
             std::sort(order.begin(), order.end(),
                       [&](TaskIndex a, TaskIndex b) { return tasks[a].jobId < tasks[b].jobId; });
         }
-        newIndex.resize(tasks.size());
         std::vector<Task> sorted;
         sorted.reserve(tasks.size());
-        for (std::size_t i = 0; i < order.size(); ++i) {
-            newIndex[order[i]] = static_cast<TaskIndex>(i);
-            sorted.push_back(std::move(tasks[order[i]]));
+        for (const auto index : order) {
+            sorted.push_back(std::move(tasks[index]));
         }
         tasks = std::move(sorted);
     }
-    for (auto& task : tasks) {
-        std::sort(task.dependencies.begin(), task.dependencies.end());
+    // Dependencies into the trace's one table, in the tasks' new order.
+    if (!m_dependencies.empty()) {
+        std::size_t total = 0;
+        for (const auto& deps : m_dependencies) {
+            total += deps.size();
+        }
+        assert(total <= std::numeric_limits<std::uint32_t>::max());   // 32 GB of job ids first
+        m_trace.dependencyJobs.reserve(total);
+        m_trace.dependencyStarts.reserve(tasks.size() + 1);
+        for (std::size_t i = 0; i < tasks.size(); ++i) {
+            m_trace.dependencyStarts.push_back(static_cast<std::uint32_t>(m_trace.dependencyJobs.size()));
+            const std::size_t read = order.empty() ? i : order[i];
+            if (read < m_dependencies.size()) {
+                auto& deps = m_dependencies[read];
+                std::sort(deps.begin(), deps.end());
+                m_trace.dependencyJobs.insert(m_trace.dependencyJobs.end(), deps.begin(), deps.end());
+                std::vector<std::uint64_t>().swap(deps);
+            }
+        }
+        m_trace.dependencyStarts.push_back(static_cast<std::uint32_t>(m_trace.dependencyJobs.size()));
+        m_dependencies.clear();
     }
-    TimeNs last = end;
+    m_trace.indexTasks();
+    std::size_t lostTasks = 0;
     for (auto& lane : m_trace.lanes) {
         for (auto& level : lane.levels) {
             for (auto& span : level) {
-                if (span.task != kNoTask && !inOrder) {
-                    span.task = newIndex[span.task];
+                // A task run in several spans records the times of its last one: the earlier
+                // ones no longer find it.
+                if (span.runsTask != 0 && m_trace.findTask(lane, span.start, span.end) == kNoTask) {
+                    span.runsTask = 0;
+                    ++lostTasks;
                 }
-                last = std::max(last, span.end);
             }
             // Usually sorted already (time moves forward on a lane). Stable: equal starts keep
             // their emission order.
@@ -261,6 +291,16 @@ Trace TraceBuilder::finish(TimeNs end) {
                 std::stable_sort(level.begin(), level.end(), byStart);
             }
         }
+    }
+    if (m_outOfRange > 0) {
+        // Past kMaxTraceTime the trace's end says so (readTrace refuses it); before the trace's
+        // start or with more states than spans hold, the reader's input is damaged.
+        warn(std::to_string(m_outOfRange) + " spans outside what the model holds (times from 0 to "
+             + std::to_string(kMaxTraceTime) + " ns, " + std::to_string(kMaxStates) + " states) were left out");
+    }
+    if (lostTasks > 0) {
+        warn(std::to_string(lostTasks) + " spans of tasks that ran again later show their state only (a task keeps "
+             "the times of its last run)");
     }
     // Usually in time order already (one process's events are); the sort's buffer is only
     // paid for when they are not.
@@ -285,7 +325,7 @@ Trace TraceBuilder::finish(TimeNs end) {
         }
     }
     m_trace.begin = 0;
-    m_trace.end = last;
+    m_trace.end = std::max(end, m_latest);
     m_taskByJob.clear();
     m_denseTasks.clear();
     m_stacks.clear();

@@ -58,7 +58,8 @@ public:
     Trace& trace() { return m_trace; }
     std::size_t laneCount() const { return m_trace.lanes.size(); }
 
-    // Closes every open state at end, sorts spans/tasks/markers and sets begin/end.
+    // Closes every open state at end, sorts spans/tasks/markers and sets begin/end. A trace
+    // longer than spans hold ends after kMaxTraceTime, which readTrace reports as an error.
     Trace finish(TimeNs end);
 
 private:
@@ -77,6 +78,8 @@ private:
     std::vector<std::vector<Open>> m_stacks;
     std::vector<TimeNs> m_clocks;
     std::size_t m_clamped = 0;
+    TimeNs m_latest = 0;          // end of the latest span, even one beyond kMaxTraceTime
+    std::size_t m_outOfRange = 0;   // spans beyond what the model holds, left out
     // Tasks by job id. A process numbers its jobs from 1 and the FxT reader gives each file a
     // base (file << 48): a table per base while the ids stay small, a hash map for the rest
     // (a hash lookup per task event was a visible share of reading).
@@ -86,7 +89,9 @@ private:
     std::unordered_map<std::uint64_t, TaskIndex> m_taskByJob;
     std::unordered_map<std::string, std::uint32_t> m_stateByName;
     std::size_t m_droppedMarkers = 0;
-    bool m_dependencies = false;
+    // The job ids each task waited for, by task index while reading (Trace::dependencyJobs
+    // once finished); empty while the trace has none.
+    std::vector<std::vector<std::uint64_t>> m_dependencies;
     std::size_t m_expectedSpans = 0;
     std::size_t m_spanReservations = 8;   // lanes whose base level is reserved whole
 };

@@ -56,8 +56,7 @@ tracer::Trace mapTrace(tracer::Trace trace, const TimeMap& map) {
     for (auto& lane : trace.lanes) {
         for (auto& level : lane.levels) {
             for (auto& span : level) {
-                span.start = map(span.start);
-                span.end = map(span.end);
+                span = tracer::Span{map(span.start), map(span.end), span.state, span.runsTask != 0};
             }
         }
     }

@@ -155,10 +155,11 @@ Rgb Palette::stateColour(std::uint32_t state) const {
     return state < m_states.size() ? m_states[state] : kGreys[0];
 }
 
-Rgb Palette::spanColour(const tracer::Span& span) const {
-    if (span.task != tracer::kNoTask && span.task < m_taskColours.size()
-        && span.state < m_executing.size() && m_executing[span.state]) {
-        return m_taskColours[span.task];
+Rgb Palette::spanColour(const tracer::Trace& trace, const tracer::Lane& lane, const tracer::Span& span) const {
+    if (span.state < m_executing.size() && m_executing[span.state]) {
+        if (const auto task = trace.taskIndexOf(lane, span); task < m_taskColours.size()) {
+            return m_taskColours[task];
+        }
     }
     return stateColour(span.state);
 }

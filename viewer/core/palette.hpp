@@ -38,8 +38,8 @@ public:
     explicit Palette(const tracer::Trace& trace);
 
     Rgb stateColour(std::uint32_t state) const;
-    // The codelet's shade for a span running a task, otherwise its state's colour.
-    Rgb spanColour(const tracer::Span& span) const;
+    // The codelet's shade for a span of that lane running a task, otherwise its state's colour.
+    Rgb spanColour(const tracer::Trace& trace, const tracer::Lane& lane, const tracer::Span& span) const;
     // The time-weighted mix of state colours; perState has one entry per state.
     Rgb blend(const tracer::TimeNs* perState) const;
     // A colour key of what the trace uses, one entry per colour: the executing state is

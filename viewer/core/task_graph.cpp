@@ -19,7 +19,7 @@ std::optional<SpanRef> findTaskSpan(const tracer::Trace& trace, tracer::TaskInde
         // times (usually the first, starting when it starts).
         auto it = std::partition_point(spans.begin(), spans.end(), [&](const tracer::Span& s) { return s.end < t.start; });
         for (; it != spans.end() && it->start <= std::max(t.start, t.end); ++it) {
-            if (it->task == task) {
+            if (trace.taskIndexOf(*lane, *it) == task) {
                 return SpanRef{static_cast<std::size_t>(lane - trace.lanes.data()), level,
                                static_cast<std::size_t>(it - spans.begin())};
             }
@@ -64,7 +64,7 @@ std::vector<tracer::TaskIndex> TaskGraph::predecessors(const tracer::Trace& trac
     if (task >= trace.tasks.size()) {
         return out;
     }
-    for (const std::uint64_t job : trace.tasks[task].dependencies) {
+    for (const std::uint64_t job : trace.dependenciesOf(task)) {
         if (const auto from = taskOfJob(trace, job)) {
             out.push_back(*from);
         }
@@ -84,7 +84,7 @@ std::vector<tracer::TaskIndex> TaskGraph::successors(const tracer::Trace& trace,
         return out;
     }
     for (std::size_t i = 0; i < trace.tasks.size(); ++i) {
-        for (const std::uint64_t dependency : trace.tasks[i].dependencies) {
+        for (const std::uint64_t dependency : trace.dependenciesOf(static_cast<tracer::TaskIndex>(i))) {
             if (dependency == job) {
                 out.push_back(static_cast<tracer::TaskIndex>(i));
             }

@@ -353,8 +353,8 @@ QString GanttPlot::describe(const SpanHit& hit) const {
     const auto& span = trace.lanes[hit.lane].levels[hit.level][hit.span];
     const auto& state = trace.states[span.state];
     QString text;
-    if (span.task != tracer::kNoTask && span.task < trace.tasks.size()) {
-        const auto& task = trace.tasks[span.task];
+    if (const tracer::Task* running = trace.taskOf(trace.lanes[hit.lane], span)) {
+        const auto& task = *running;
         const QString codelet = task.codelet == tracer::kNoName ? QStringLiteral("(unnamed codelet)")
                                                                 : toQString(trace.names.name(task.codelet));
         text = QStringLiteral("<b>%1</b><br>job %2").arg(codelet.toHtmlEscaped()).arg(task.jobId);
@@ -403,15 +403,15 @@ QString GanttPlot::details(const SpanHit& hit) const {
     QString text = describe(hit);
     text += QStringLiteral("<br>state: %1<br>end: %2")
                 .arg(toQString(trace.states[span.state].name).toHtmlEscaped(), duration(trace, static_cast<double>(span.end)));
-    if (span.task != tracer::kNoTask && span.task < trace.tasks.size()) {
-        const auto& task = trace.tasks[span.task];
+    if (const auto index = trace.taskIndexOf(trace.lanes[hit.lane], span); index != tracer::kNoTask) {
+        const auto& task = trace.tasks[index];
         text += QStringLiteral("<br>footprint: %1").arg(task.footprint, 8, 16, QLatin1Char('0'));
         if (task.submit >= 0) {
             text += QStringLiteral("<br>submitted: %1 (waited %2)")
                         .arg(duration(trace, static_cast<double>(task.submit)),
                              duration(trace, static_cast<double>(std::max<tracer::TimeNs>(0, task.start - task.submit))));
         }
-        text += dependencyHtml(*m_document, span.task);
+        text += dependencyHtml(*m_document, index);
     }
     return text;
 }

@@ -236,7 +236,7 @@ void GanttPlottable::drawLevel(QCPPainter* painter, const TimeView& view, std::s
             continue;
         }
         const auto& span = spans[run.first];
-        const Rgb c = palette.spanColour(span);
+        const Rgb c = palette.spanColour(m_document->trace, m_document->trace.lanes[lane], span);
         before[span.state] += span.duration();
         if (open && c == colour && x0 <= openX1) {
             openX1 = std::max(openX1, x1);

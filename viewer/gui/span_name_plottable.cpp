@@ -75,7 +75,7 @@ void SpanNamePlottable::draw(QCPPainter* painter) {
                 continue;
             }
             const auto& span = spans[run.first];
-            const tracer::Task* task = trace.taskOf(span);
+            const tracer::Task* task = trace.taskOf(lane, span);
             if (task == nullptr || task->codelet == tracer::kNoName) {
                 continue;
             }
@@ -94,7 +94,7 @@ void SpanNamePlottable::draw(QCPPainter* painter) {
             }
             painter->save();
             painter->setClipRect(bar.adjusted(kPaddingPx, 0, -kPaddingPx, 0), Qt::IntersectClip);
-            painter->setPen(nameColourOn(m_document->palette.spanColour(span)));
+            painter->setPen(nameColourOn(m_document->palette.spanColour(trace, lane, span)));
             // At the bar's top, as Tracy does: the middle of the bar keeps its colour.
             painter->drawText(bar.adjusted(0, 1, 0, 0), Qt::AlignHCenter | Qt::AlignTop, text);
             painter->restore();

@@ -43,11 +43,12 @@ std::optional<tracer::TaskIndex> SpanSelection::selectedTask() const {
     if (!m_document || !m_selected) {
         return std::nullopt;
     }
-    const auto& span = m_document->trace.lanes[m_selected->lane].levels[m_selected->level][m_selected->span];
-    if (m_document->trace.taskOf(span) == nullptr) {
+    const auto& lane = m_document->trace.lanes[m_selected->lane];
+    const auto task = m_document->trace.taskIndexOf(lane, lane.levels[m_selected->level][m_selected->span]);
+    if (task == tracer::kNoTask) {
         return std::nullopt;
     }
-    return span.task;
+    return task;
 }
 
 void SpanSelection::refresh() {
@@ -174,7 +175,7 @@ QString dependencyHtml(const TraceDocument& document, tracer::TaskIndex task) {
     QString html;
     // Dependencies by job id, those the trace does not hold included: a job of another process
     // or one the trace lost is still named.
-    const auto& dependencies = trace.tasks[task].dependencies;
+    const auto dependencies = trace.dependenciesOf(task);
     if (!dependencies.empty()) {
         QStringList items;
         for (std::size_t i = 0; i < dependencies.size() && i < kMaxListed; ++i) {

@@ -153,8 +153,9 @@ PajeTick choosePajeTick(int maxDecimals, double maxAbsMs) {
     PajeTick tick;
     tick.decimals = std::max(6, std::min(maxDecimals, kMaxDecimals));
     tick.reduced = maxDecimals > kMaxDecimals;
-    // The largest date must fit in an int64 of ticks, with room for sums of durations.
-    while (tick.decimals > 6 && maxAbsMs * std::pow(10.0, tick.decimals) > 1e18) {
+    // The largest date must fit in a span's 48-bit ticks (kMaxTraceTime); sums of durations
+    // then have room in an int64.
+    while (tick.decimals > 6 && maxAbsMs * std::pow(10.0, tick.decimals) > static_cast<double>(kMaxTraceTime)) {
         --tick.decimals;
         tick.reduced = true;
     }

@@ -19,6 +19,14 @@ using nlohmann::json;
 
 namespace {
 
+std::string listed(const std::vector<std::string>& items) {
+    std::string out;
+    for (const auto& item : items) {
+        out += (out.empty() ? "" : ", ") + item;
+    }
+    return out;
+}
+
 struct CompareArgs {
     std::vector<std::string> inputs;
     std::string baseline;
@@ -125,12 +133,8 @@ void printTable(const run::Comparison& c, const Io& io) {
             out << g.name << " differs: " << d << "\n";
         }
     }
-    for (const auto& m : run::metrics()) {
-        for (const auto& g : c.groups) {
-            if (const auto r = g.reasons.find(m.key); r != g.reasons.end()) {
-                out << m.label << " n/a for " << g.name << ": " << r->second << "\n";
-            }
-        }
+    for (const auto& line : run::naReasons(c)) {
+        out << listed(line.metrics) << " n/a for " << listed(line.groups) << ": " << line.reason << "\n";
     }
     if (c.scaling) {
         printScaling(c, io);

@@ -147,6 +147,36 @@ std::vector<const CompareGroup*> scalingOrder(const Comparison& c) {
     return out;
 }
 
+std::vector<NaReason> naReasons(const Comparison& comparison) {
+    std::vector<NaReason> out;
+    for (const auto& m : metrics()) {
+        // This metric's reasons, each with the groups it holds for.
+        std::map<std::string, std::vector<std::string>> groupsOf;
+        std::vector<std::string> reasons;   // in the order of the groups
+        for (const auto& g : comparison.groups) {
+            if (const auto r = g.reasons.find(m.key); r != g.reasons.end()) {
+                auto& groups = groupsOf[r->second];
+                if (groups.empty()) {
+                    reasons.push_back(r->second);
+                }
+                groups.push_back(g.name);
+            }
+        }
+        for (const auto& reason : reasons) {
+            const auto& groups = groupsOf[reason];
+            const auto earlier = std::find_if(out.begin(), out.end(), [&](const NaReason& n) {
+                return n.reason == reason && n.groups == groups;
+            });
+            if (earlier == out.end()) {
+                out.push_back(NaReason{reason, groups, {std::string(m.label)}});
+            } else {
+                earlier->metrics.push_back(std::string(m.label));
+            }
+        }
+    }
+    return out;
+}
+
 TraceResult<Comparison> compareRuns(std::vector<CompareInput> inputs, const CompareOptions& options) {
     Comparison out;
     // The same run named twice (or a run named and found in a sweep) counts once.

@@ -89,6 +89,18 @@ inline constexpr std::array<std::string_view, 4> kScalingMetrics{"speedup", "sca
 // rank count. `compare` prints them and the viewer's comparison shows them.
 std::vector<const CompareGroup*> scalingOrder(const Comparison& comparison);
 
+// Why figures are n/a, and where: one reason (no PMU, no RAPL) usually explains several
+// metrics of every group, so each reason comes once per set of groups it holds for, with its
+// metrics' labels (groups in the comparison's order, metrics in metrics() order).
+struct NaReason {
+    std::string reason;
+    std::vector<std::string> groups;
+    std::vector<std::string> metrics;
+
+    bool operator==(const NaReason&) const = default;
+};
+std::vector<NaReason> naReasons(const Comparison& comparison);
+
 // Groups, aggregates and compares. Fails (InvalidArgument) when the runs' workloads differ and
 // allowMixed is off, naming the difference and the two runs; when no run is left; and when
 // options.baseline names no strategy. A run given twice counts once; a run without a readable

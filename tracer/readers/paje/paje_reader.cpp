@@ -749,7 +749,7 @@ TraceResult<Trace> PajeParser::run(std::string_view text) {
     }
     if (m_tick.reduced) {
         m_b.warn("dates need more than " + std::to_string(m_tick.decimals)
-                 + " decimals of a millisecond, more than 64-bit times hold over this trace's span: read "
+                 + " decimals of a millisecond, more than the model's 48-bit times hold over this trace's span: read "
                    "at 1e-" + std::to_string(m_tick.decimals) + " ms");
     }
     if (m_truncatedTimes > 0) {

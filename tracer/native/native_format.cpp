@@ -127,7 +127,10 @@ std::string payload(const Trace& trace) {
                 w.put(static_cast<TimeNs>(span.end));
                 w.put(static_cast<std::uint32_t>(span.state));
                 // The file keeps each span's task index (the model finds it by lane and times).
-                w.put(trace.taskIndexOf(lane, span));
+                // Written as the struct holds it: a span whose task is not found by its times (a
+                // model changed after its tasks were indexed) gets kNoTask, and the reader says
+                // what is inconsistent.
+                w.put(span.runsTask != 0 ? trace.findTask(lane, span.start, span.end) : kNoTask);
             }
         }
     }

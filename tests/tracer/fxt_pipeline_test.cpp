@@ -21,16 +21,8 @@ using detail::DirectDecode;
 using starscope::testing::readFile;
 using starscope::testing::TempDir;
 
-struct Event {
-    std::uint64_t time;
-    std::uint64_t origin;
-    std::uint64_t code;
-    std::vector<std::uint64_t> params;
-    bool operator==(const Event&) const = default;
-};
-
 struct Walked {
-    std::vector<Event> events;
+    std::vector<CopiedEvent> events;
     detail::DirectFxtSummary summary;
 };
 
@@ -39,7 +31,7 @@ Walked walk(const std::filesystem::path& file, DirectDecode mode) {
     auto read = detail::readFxtDirect(
         file, 0, ~std::uint64_t{0},
         [&out](const detail::RawEvent& ev) {
-            out.events.push_back(Event{ev.time, ev.origin, ev.code, {ev.params, ev.params + ev.paramCount}});
+            out.events.push_back(copyOf(ev));
             return true;
         },
         {}, mode);

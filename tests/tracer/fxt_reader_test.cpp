@@ -23,24 +23,16 @@ std::size_t countLanes(const Trace& t, LaneKind kind) {
         std::count_if(t.lanes.begin(), t.lanes.end(), [kind](const Lane& l) { return l.kind == kind; }));
 }
 
-struct Event {
-    std::uint64_t time;
-    std::uint64_t origin;
-    std::uint64_t code;
-    std::vector<std::uint64_t> params;
-    bool operator==(const Event&) const = default;
-};
-
 // The direct reader of libfxt's layout must see exactly the events libfxt's fxt_next_ev
 // returns (which runs in a child process here).
 TEST(FxtReader, DirectLayoutReaderSeesExactlyWhatLibfxtSees) {
     for (const auto& file : {smallProfFile()}) {
         ASSERT_TRUE(detail::isDirectFxtLayout(file));
-        std::vector<Event> direct;
-        std::vector<Event> libfxt;
-        const auto collect = [](std::vector<Event>& into) {
+        std::vector<CopiedEvent> direct;
+        std::vector<CopiedEvent> libfxt;
+        const auto collect = [](std::vector<CopiedEvent>& into) {
             return [&into](const detail::RawEvent& ev) {
-                into.push_back(Event{ev.time, ev.origin, ev.code, {ev.params, ev.params + ev.paramCount}});
+                into.push_back(copyOf(ev));
                 return true;
             };
         };

@@ -3,6 +3,7 @@
 // program, hand-built traces, and state totals to compare readers.
 
 #include "tracer/model/trace.hpp"
+#include "tracer/readers/fxt/fxt_source.hpp"
 
 #include <filesystem>
 #include <map>
@@ -69,5 +70,18 @@ struct LaneSpec {
 // thread). Every Executing span gets a task with a new job id (1, 2, ...).
 Trace makeTrace(const std::vector<LaneSpec>& lanes, TimeNs end);
 void addMarker(Trace& trace, TimeNs time, markers::Kind kind, int epoch, int batch);
+
+// An FxT event copied out of a decoder's callback (whose parameters point into the file), so
+// that tests compare the events of two walks.
+struct CopiedEvent {
+    std::uint64_t time;
+    std::uint64_t origin;
+    std::uint64_t code;
+    std::vector<std::uint64_t> params;
+    bool operator==(const CopiedEvent&) const = default;
+};
+inline CopiedEvent copyOf(const detail::RawEvent& ev) {
+    return CopiedEvent{ev.time, ev.origin, ev.code, {ev.params, ev.params + ev.paramCount}};
+}
 
 } // namespace starscope::tracer::testing

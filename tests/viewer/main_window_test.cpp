@@ -3,6 +3,7 @@
 
 #include "tests/support/test_support.hpp"
 #include "tests/viewer/qt_test_environment.hpp"
+#include "tests/viewer/window_support.hpp"
 #include "tracer/exporters/exporters.hpp"
 #include "tracer/native/native_format.hpp"
 #include "tests/support/synthetic_trace.hpp"
@@ -36,10 +37,10 @@
 
 using namespace starscope::viewer;
 using starscope::testing::TempDir;
+using starscope::viewer::testing::kTimeoutMs;
+using starscope::viewer::testing::showAndOpen;
 
 namespace {
-
-constexpr int kTimeoutMs = 60'000;
 
 QString writeSynthetic(const TempDir& dir, const std::string& name, const SyntheticOptions& options = {}) {
     const auto path = dir / name;
@@ -127,11 +128,7 @@ TEST(MainWindow, ThresholdRecomputesBarriersAndAClickZoomsToOne) {
 TEST(MainWindow, ShiftDragSelectsARangeAndClickShowsDetails) {
     TempDir dir;
     MainWindow window;
-    window.resize(1400, 900);
-    window.show();
-    QSignalSpy loaded(&window, &MainWindow::documentLoaded);
-    window.openPath(writeSynthetic(dir, "s.sstrace"));
-    ASSERT_TRUE(loaded.wait(kTimeoutMs));
+    ASSERT_TRUE(showAndOpen(window, writeSynthetic(dir, "s.sstrace")));
     GanttPlot* plot = window.plot();
     plot->replot(QCustomPlot::rpImmediateRefresh);
     const int y = static_cast<int>(plot->yAxis->coordToPixel(1.0));
@@ -185,11 +182,7 @@ TEST(MainWindow, KeyboardAndWheelNavigation) {
 TEST(MainWindow, OverviewStripFollowsTheChartAndDraggingItMovesTheChart) {
     TempDir dir;
     MainWindow window;
-    window.resize(1400, 900);
-    window.show();
-    QSignalSpy loaded(&window, &MainWindow::documentLoaded);
-    window.openPath(writeSynthetic(dir, "o.sstrace"));
-    ASSERT_TRUE(loaded.wait(kTimeoutMs));
+    ASSERT_TRUE(showAndOpen(window, writeSynthetic(dir, "o.sstrace")));
     GanttPlot* plot = window.plot();
     plot->replot(QCustomPlot::rpImmediateRefresh);
     OverviewStrip* strip = window.overview();
@@ -412,11 +405,7 @@ TEST(MainWindow, EnormousFilesCanBeCancelledOrAreRefused) {
 TEST(MainWindow, ArrowKeysInTheBarrierListFollowOnTheChart) {
     TempDir dir;
     MainWindow window;
-    window.resize(1400, 900);
-    window.show();
-    QSignalSpy loaded(&window, &MainWindow::documentLoaded);
-    window.openPath(writeSynthetic(dir, "keys.sstrace"));
-    ASSERT_TRUE(loaded.wait(kTimeoutMs));
+    ASSERT_TRUE(showAndOpen(window, writeSynthetic(dir, "keys.sstrace")));
     ASSERT_EQ(window.barrierModel()->rowCount(), 3);
     QTableView* list = window.barrierView();
     ASSERT_NE(list, nullptr);
@@ -443,11 +432,7 @@ TEST(MainWindow, ArrowKeysInTheBarrierListFollowOnTheChart) {
 TEST(MainWindow, SearchFindsTasksByCodeletOrJobIdWithNextAndPrevious) {
     TempDir dir;
     MainWindow window;
-    window.resize(1400, 900);
-    window.show();
-    QSignalSpy loaded(&window, &MainWindow::documentLoaded);
-    window.openPath(writeSynthetic(dir, "search.sstrace"));
-    ASSERT_TRUE(loaded.wait(kTimeoutMs));
+    ASSERT_TRUE(showAndOpen(window, writeSynthetic(dir, "search.sstrace")));
     GanttPlot* plot = window.plot();
     const auto& trace = plot->document()->trace;
     SearchBar* search = window.searchBar();

@@ -5,6 +5,7 @@
 #include "tests/support/synthetic_trace.hpp"
 #include "tests/support/test_support.hpp"
 #include "tests/viewer/qt_test_environment.hpp"
+#include "tests/viewer/window_support.hpp"
 #include "tracer/native/native_format.hpp"
 #include "viewer/gui/gantt_plot.hpp"
 #include "viewer/gui/link_plottable.hpp"
@@ -19,10 +20,10 @@
 
 using namespace starscope::viewer;
 using starscope::testing::TempDir;
+using starscope::viewer::testing::kTimeoutMs;
+using starscope::viewer::testing::showAndOpen;
 
 namespace {
-
-constexpr int kTimeoutMs = 60'000;
 
 QString writeTrace(const TempDir& dir, const std::string& name, const starscope::tracer::Trace& trace) {
     const auto path = dir / name;
@@ -36,11 +37,7 @@ QString writeTrace(const TempDir& dir, const std::string& name, const starscope:
 TEST(RanksWindow, MessagesActionTogglesTheArrowsOfATraceWithRanks) {
     TempDir dir;
     MainWindow window;
-    window.resize(1200, 800);
-    window.show();
-    QSignalSpy loaded(&window, &MainWindow::documentLoaded);
-    window.openPath(writeTrace(dir, "two.sstrace", makeSyntheticRanksTrace(SyntheticOptions{}, 2)));
-    ASSERT_TRUE(loaded.wait(kTimeoutMs));
+    ASSERT_TRUE(showAndOpen(window, writeTrace(dir, "two.sstrace", makeSyntheticRanksTrace(SyntheticOptions{}, 2)), QSize(1200, 800)));
     GanttPlot* plot = window.plot();
     ASSERT_EQ(plot->document()->trace.ranks.size(), 2u);
     ASSERT_TRUE(plot->overlay()->rankBarriers());
@@ -67,8 +64,7 @@ TEST(RanksWindow, MessagesActionTogglesTheArrowsOfATraceWithRanks) {
     EXPECT_TRUE(plot->overlay()->rankBarriers()->empty());
 
     // One process: nothing to show.
-    window.openPath(writeTrace(dir, "one.sstrace", makeSyntheticTrace(SyntheticOptions{})));
-    ASSERT_TRUE(loaded.wait(kTimeoutMs));
+    ASSERT_TRUE(showAndOpen(window, writeTrace(dir, "one.sstrace", makeSyntheticTrace(SyntheticOptions{})), QSize(1200, 800)));
     EXPECT_FALSE(messages->isEnabled());
     EXPECT_TRUE(plot->overlay()->rankBarriers()->empty());
 }

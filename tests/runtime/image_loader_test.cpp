@@ -3,6 +3,7 @@
 // order asked, through a ring and a simulated training loop that reads the handles in tasks.
 
 #include "runtime/batch_arena_ring.hpp"
+#include "runtime/detail/loaders.hpp"
 #include "runtime/image_loader.hpp"
 #include "tests/runtime/starpu_environment.hpp"
 
@@ -92,6 +93,33 @@ std::string kindTestName(const ::testing::TestParamInfo<LoaderKind>& info) {
 }
 
 } // namespace
+
+TEST(ConvertSamples, GivesNormalizePixelsFloatForEveryByteValueAndPicksTheSamples) {
+    // Three 16x16 images: 0..255, 255..0, and a constant; the vectorised conversion must hand
+    // out exactly normalizePixel's floats (what the reference kernels and tests compute).
+    constexpr std::size_t kSide = 16;
+    constexpr std::size_t kPixels = kSide * kSide;
+    std::vector<std::uint8_t> pixels(3 * kPixels);
+    for (std::size_t p = 0; p < kPixels; ++p) {
+        pixels[p] = static_cast<std::uint8_t>(p);
+        pixels[kPixels + p] = static_cast<std::uint8_t>(255 - p);
+        pixels[2 * kPixels + p] = 7;
+    }
+    const std::vector<std::uint8_t> labels{3, 1, 4};
+    const ImageSet set{pixels.data(), labels.data(), 3, kSide, kSide};
+    const std::vector<std::uint32_t> samples{2, 0, 1, 0};
+    std::vector<float> images(samples.size() * kPixels, -1.0F);
+    std::vector<std::int32_t> outLabels(samples.size(), -1);
+    detail::convertSamples(set, samples.data(), samples.size(), images.data(), outLabels.data());
+    std::size_t bad = 0;
+    for (std::size_t i = 0; i < samples.size(); ++i) {
+        for (std::size_t p = 0; p < kPixels; ++p) {
+            bad += images[i * kPixels + p] != normalizePixel(pixels[samples[i] * kPixels + p]);
+        }
+    }
+    EXPECT_EQ(bad, 0U);
+    EXPECT_EQ(outLabels, (std::vector<std::int32_t>{4, 3, 1, 3}));
+}
 
 TEST(LoaderKind, NamesRoundTripAndUnknownNamesAreRejected) {
     for (const auto kind : allLoaderKinds()) {

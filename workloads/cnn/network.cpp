@@ -257,7 +257,7 @@ WorkloadResult<Network::PendingWave> Network::submitWave(runtime::Arena& arena,
     }
     // No task has used these handles yet: filling their memory from here is safe.
     const std::uint8_t* pixels = split.pixels() + firstImage * s.imageSize();
-    std::transform(pixels, pixels + count * s.imageSize(), images->data, runtime::normalizePixel);
+    runtime::normalizePixels(pixels, count * s.imageSize(), images->data);
     const std::uint8_t* labelData = split.labelData() + firstImage;
     std::transform(labelData, labelData + count, labels->data,
                    [](std::uint8_t label) { return static_cast<std::int32_t>(label); });

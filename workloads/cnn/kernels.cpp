@@ -1,6 +1,7 @@
 #include "workloads/cnn/kernels.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cassert>
 #include <cmath>
 #include <cstring>
@@ -26,6 +27,14 @@ void fillUniform(std::mt19937& engine, float* out, size_t count, float limit) {
         const double unit = static_cast<double>(engine()) / 4294967295.0;
         out[i] = static_cast<float>((2.0 * unit - 1.0) * static_cast<double>(limit));
     }
+}
+
+// value when keep, else +0: a bit mask, not a branch, so the compiler cannot make it one.
+template <typename Real>
+Real passIf(bool keep, Real value) {
+    using Bits = std::conditional_t<sizeof(Real) == 4, std::uint32_t, std::uint64_t>;
+    const Bits mask = Bits{0} - static_cast<Bits>(keep);
+    return std::bit_cast<Real>(static_cast<Bits>(std::bit_cast<Bits>(value) & mask));
 }
 
 } // namespace
@@ -86,19 +95,23 @@ void poolForward(const NetShape& shape, const Real* convOut, int n, Real* pooled
         const Real* in = convOut + plane * convRows * convCols;
         Real* out = pooled + plane * poolRows * poolCols;
         std::uint8_t* arg = argmax + plane * poolRows * poolCols;
+        // Branch-free: which of the four values wins is data-dependent, so a branch per
+        // comparison was mispredicted about half the time (the kernel took longer than the
+        // convolution). Strictly greater keeps the first of equal values, as before.
         for (size_t y = 0; y < poolRows; ++y) {
+            const Real* top = in + 2 * y * convCols;
+            const Real* bottom = top + convCols;
             for (size_t x = 0; x < poolCols; ++x) {
-                const Real* corner = in + 2 * y * convCols + 2 * x;
-                const Real values[4] = {corner[0], corner[1], corner[convCols],
-                                        corner[convCols + 1]};
-                std::uint8_t best = 0;
-                for (std::uint8_t q = 1; q < 4; ++q) {
-                    if (values[q] > values[best]) {
-                        best = q;
-                    }
+                Real best = top[2 * x];
+                std::uint8_t winner = 0;
+                const Real candidates[3] = {top[2 * x + 1], bottom[2 * x], bottom[2 * x + 1]};
+                for (std::uint8_t q = 0; q < 3; ++q) {
+                    const bool greater = candidates[q] > best;
+                    best = greater ? candidates[q] : best;
+                    winner = greater ? static_cast<std::uint8_t>(q + 1) : winner;
                 }
-                out[y * poolCols + x] = values[best];
-                arg[y * poolCols + x] = best;
+                out[y * poolCols + x] = best;
+                arg[y * poolCols + x] = winner;
             }
         }
     }
@@ -212,10 +225,9 @@ void poolBackward(const NetShape& shape, const Real* dpooled, const std::uint8_t
             for (size_t x = 0; x < poolCols; ++x) {
                 const size_t q = arg[y * poolCols + x];
                 const size_t at = (2 * y + q / 2) * convCols + 2 * x + q % 2;
-                // ReLU passes the gradient only where it let the value through.
-                if (activation[at] > Real(0)) {
-                    out[at] = d[y * poolCols + x];
-                }
+                // ReLU passes the gradient only where it let the value through; selected
+                // without a branch (a mispredicted one per value cost more than the rest).
+                out[at] = passIf(activation[at] > Real(0), d[y * poolCols + x]);
             }
         }
     }

@@ -62,10 +62,11 @@ TEST_P(RecordStrategy, WritesATraceAndAValidRunJson) {
     EXPECT_EQ(run["batches_run"], 3);
     EXPECT_EQ(run["workers"], 2);
     EXPECT_EQ(run["starpu"]["fxt"]["trace_files"][0], traces[0].filename().string());
-    // 3 batches of 2 chunks (6 layer tasks each, 2 SGD tasks) and 6 evaluation chunks of 50;
-    // the prefetching loaders convert each of the 3 batches in a task of their own.
+    // 3 batches of 2 chunks (4 layer tasks each, 2 SGD tasks) and 6 evaluation chunks of 50
+    // (conv+pool and dense); the prefetching loaders convert each of the 3 batches in a task
+    // of their own.
     const int loaderTasks = std::string(GetParam().loader) == "naive" ? 0 : 3;
-    EXPECT_EQ(run["tasks"]["submitted"], 3 * (2 * 6 + 2) + 6 * 3 + loaderTasks);
+    EXPECT_EQ(run["tasks"]["submitted"], 3 * (2 * 4 + 2) + 6 * 2 + loaderTasks);
     // Every task submitted ran, and no task ran that the count of submitted ones misses.
     EXPECT_EQ(run["tasks"]["executed"], run["tasks"]["submitted"]);
     EXPECT_EQ(run["test"]["images"], 300);

@@ -83,10 +83,10 @@ std::vector<ResetWait> resetWaits(const Trace& trace, const std::optional<std::i
         if (!m.parsed || !inScope(m.rank, scope)) {
             continue;
         }
-        if (m.marker.kind == markers::Kind::ResetWaitBegin) {
+        if (m.kind == markers::Kind::ResetWaitBegin) {
             open[m.rank] = out.size();
-            out.push_back(ResetWait{m.time, trace.end, m.marker.arena});
-        } else if (m.marker.kind == markers::Kind::ResetWaitEnd) {
+            out.push_back(ResetWait{m.time, trace.end, std::string(trace.arenaOf(m))});
+        } else if (m.kind == markers::Kind::ResetWaitEnd) {
             if (const auto it = open.find(m.rank); it != open.end()) {
                 out[it->second].end = m.time;
                 open.erase(it);
@@ -104,8 +104,13 @@ constexpr std::string_view kFxtFlushEvent = "fxt flush";
 // Times of the flushes in scope, sorted (markers are).
 std::vector<TimeNs> traceFlushes(const Trace& trace, const std::optional<std::int32_t>& scope) {
     std::vector<TimeNs> out;
+    // A user event that is not a marker keeps its text interned: compared by id.
+    const NameId flush = trace.names.find(kFxtFlushEvent);
+    if (flush == kNoName) {
+        return out;
+    }
     for (const auto& m : trace.markers) {
-        if (!m.parsed && inScope(m.rank, scope) && m.text == kFxtFlushEvent) {
+        if (!m.parsed && inScope(m.rank, scope) && m.rawText == flush) {
             out.push_back(m.time);
         }
     }
@@ -196,25 +201,25 @@ std::vector<BatchTransition> findTransitions(const Trace& trace, std::optional<s
     }
     const auto mine = [&](const MarkerEvent& m) { return m.parsed && inScope(m.rank, rank); };
     for (std::size_t i = 0; i < ms.size(); ++i) {
-        if (!mine(ms[i]) || ms[i].marker.kind != markers::Kind::BatchEnd) {
+        if (!mine(ms[i]) || ms[i].kind != markers::Kind::BatchEnd) {
             continue;
         }
         BatchTransition t;
         t.start = ms[i].time;
         t.end = trace.end;
-        t.fromEpoch = ms[i].marker.epoch;
-        t.fromBatch = ms[i].marker.batch;
+        t.fromEpoch = ms[i].epoch;
+        t.fromBatch = ms[i].batch;
         for (std::size_t j = i + 1; j < ms.size(); ++j) {
             if (!mine(ms[j])) {
                 continue;
             }
-            if (ms[j].marker.kind == markers::Kind::BatchBegin) {
+            if (ms[j].kind == markers::Kind::BatchBegin) {
                 t.end = ms[j].time;
-                t.toEpoch = ms[j].marker.epoch;
-                t.toBatch = ms[j].marker.batch;
+                t.toEpoch = ms[j].epoch;
+                t.toBatch = ms[j].batch;
                 break;
             }
-            if (ms[j].marker.kind == markers::Kind::BatchEnd) {
+            if (ms[j].kind == markers::Kind::BatchEnd) {
                 break;   // two ends in a row: this one has no successor batch
             }
         }

@@ -106,9 +106,8 @@ std::optional<std::string> dependenciesUnavailable(const Trace& trace) {
 
 namespace {
 
-// Each task's dependencies as task indexes, resolved once (a binary search per dependency and
-// per visit was 8 % of `stats`): through a table by job id when the ids are dense, as one
-// process's are. Dependencies on tasks the trace does not hold are left out.
+// Each task's dependencies on tasks of the trace (the model's entries are task indexes already);
+// those on jobs the trace does not hold are left out.
 struct DependencyIndex {
     std::vector<std::uint32_t> first;   // task i's dependencies: deps[first[i] .. first[i + 1])
     std::vector<std::uint32_t> deps;
@@ -116,34 +115,14 @@ struct DependencyIndex {
 
 DependencyIndex indexDependencies(const Trace& trace) {
     const auto& tasks = trace.tasks;
-    constexpr auto kNone = std::numeric_limits<std::uint32_t>::max();
     DependencyIndex index;
     index.first.reserve(tasks.size() + 1);
-    if (tasks.empty()) {
-        index.first.push_back(0);
-        return index;
-    }
-    const std::uint64_t low = tasks.front().jobId;
-    const std::uint64_t span = tasks.back().jobId - low;
-    std::vector<std::uint32_t> byJob;
-    if (span < 4 * tasks.size() + 1024) {
-        byJob.assign(span + 1, kNone);
-        for (std::size_t i = 0; i < tasks.size(); ++i) {
-            byJob[tasks[i].jobId - low] = static_cast<std::uint32_t>(i);
-        }
-    }
-    const auto indexOf = [&](std::uint64_t job) -> std::uint32_t {
-        if (!byJob.empty()) {
-            return job >= low && job - low < byJob.size() ? byJob[job - low] : kNone;
-        }
-        const auto it = std::lower_bound(tasks.begin(), tasks.end(), job,
-                                         [](const Task& t, std::uint64_t j) { return t.jobId < j; });
-        return it != tasks.end() && it->jobId == job ? static_cast<std::uint32_t>(it - tasks.begin()) : kNone;
-    };
+    index.deps.reserve(trace.dependencies.size());
     for (std::size_t i = 0; i < tasks.size(); ++i) {
         index.first.push_back(static_cast<std::uint32_t>(index.deps.size()));
-        for (const auto job : trace.dependenciesOf(static_cast<TaskIndex>(i))) {
-            if (const auto dep = indexOf(job); dep != kNone) {
+        const auto dependencies = trace.dependenciesOf(static_cast<TaskIndex>(i));
+        for (std::size_t d = 0; d < dependencies.size(); ++d) {
+            if (const auto dep = dependencies.taskAt(d); dep != kNoTask) {
                 index.deps.push_back(dep);
             }
         }

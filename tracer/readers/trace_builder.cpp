@@ -170,21 +170,62 @@ void TraceBuilder::resetState(std::int32_t lane, TimeNs time) {
     }
 }
 
-void TraceBuilder::addMarker(TimeNs time, std::int32_t lane, std::string text) {
-    MarkerEvent event;
-    event.time = time;
+void TraceBuilder::addMarker(TimeNs time, std::int32_t lane, std::string_view text) {
+    auto status = markers::ParseStatus::Ok;
+    auto event = m_trace.makeMarker(time, text, &status);
     event.lane = lane;
-    const auto parsed = markers::parse(text);
-    if (parsed.status == markers::ParseStatus::Ok) {
-        event.parsed = true;
-        event.marker = parsed.marker;
-    } else if (parsed.status == markers::ParseStatus::TooNew) {
+    if (status == markers::ParseStatus::TooNew) {
         ++m_droppedMarkers;
-    } else if (parsed.status == markers::ParseStatus::Malformed) {
-        warn("malformed starscope marker kept as plain text: \"" + text + "\"");
+    } else if (status == markers::ParseStatus::Malformed) {
+        warn("malformed starscope marker kept as plain text: \"" + std::string(text) + "\"");
     }
-    event.text = std::move(text);
-    m_trace.markers.push_back(std::move(event));
+    m_trace.markers.push_back(event);
+}
+
+TaskIndex TraceBuilder::findTask(std::uint64_t jobId) const {
+    const std::uint64_t base = jobId >> 48;
+    const std::uint64_t local = jobId & ((std::uint64_t{1} << 48) - 1);
+    if (base < kDenseBases && local < kDenseJobs) {
+        return base < m_denseTasks.size() && local < m_denseTasks[base].size() ? m_denseTasks[base][local] : kNoTask;
+    }
+    const auto it = m_taskByJob.find(jobId);
+    return it != m_taskByJob.end() ? it->second : kNoTask;
+}
+
+void TraceBuilder::fillDependencies(const std::vector<TaskIndex>& order) {
+    auto& trace = m_trace;
+    // A task's place in the sorted table from its reading index.
+    std::vector<TaskIndex> sortedIndex;
+    if (!order.empty()) {
+        sortedIndex.resize(order.size());
+        for (std::size_t i = 0; i < order.size(); ++i) {
+            sortedIndex[order[i]] = static_cast<TaskIndex>(i);
+        }
+    }
+    std::size_t total = 0;
+    for (const auto& deps : m_dependencies) {
+        total += deps.size();
+    }
+    assert(total <= std::numeric_limits<std::uint32_t>::max());   // 16 GB of entries first
+    std::vector<std::uint64_t> jobs;
+    jobs.reserve(total);
+    trace.dependencyStarts.reserve(trace.tasks.size() + 1);
+    for (std::size_t i = 0; i < trace.tasks.size(); ++i) {
+        trace.dependencyStarts.push_back(static_cast<std::uint32_t>(jobs.size()));
+        const std::size_t read = order.empty() ? i : order[i];
+        if (read < m_dependencies.size()) {
+            auto& deps = m_dependencies[read];
+            std::sort(deps.begin(), deps.end());
+            jobs.insert(jobs.end(), deps.begin(), deps.end());
+            std::vector<std::uint64_t>().swap(deps);
+        }
+    }
+    trace.dependencyStarts.push_back(static_cast<std::uint32_t>(jobs.size()));
+    m_dependencies.clear();
+    trace.fillDependencies(jobs, [&](std::uint64_t job) {
+        const auto read = findTask(job);
+        return read == kNoTask || sortedIndex.empty() ? read : sortedIndex[read];
+    });
 }
 
 void TraceBuilder::addDependency(std::uint64_t jobId, std::uint64_t dependsOn) {
@@ -250,27 +291,9 @@ Trace TraceBuilder::finish(TimeNs end) {
         }
         tasks = std::move(sorted);
     }
-    // Dependencies into the trace's one table, in the tasks' new order.
+    // Dependencies into the trace's one table, in the tasks' new order, as task indexes.
     if (!m_dependencies.empty()) {
-        std::size_t total = 0;
-        for (const auto& deps : m_dependencies) {
-            total += deps.size();
-        }
-        assert(total <= std::numeric_limits<std::uint32_t>::max());   // 32 GB of job ids first
-        m_trace.dependencyJobs.reserve(total);
-        m_trace.dependencyStarts.reserve(tasks.size() + 1);
-        for (std::size_t i = 0; i < tasks.size(); ++i) {
-            m_trace.dependencyStarts.push_back(static_cast<std::uint32_t>(m_trace.dependencyJobs.size()));
-            const std::size_t read = order.empty() ? i : order[i];
-            if (read < m_dependencies.size()) {
-                auto& deps = m_dependencies[read];
-                std::sort(deps.begin(), deps.end());
-                m_trace.dependencyJobs.insert(m_trace.dependencyJobs.end(), deps.begin(), deps.end());
-                std::vector<std::uint64_t>().swap(deps);
-            }
-        }
-        m_trace.dependencyStarts.push_back(static_cast<std::uint32_t>(m_trace.dependencyJobs.size()));
-        m_dependencies.clear();
+        fillDependencies(order);
     }
     m_trace.indexTasks();
     std::size_t lostTasks = 0;
@@ -308,6 +331,8 @@ Trace TraceBuilder::finish(TimeNs end) {
     if (!std::is_sorted(m_trace.markers.begin(), m_trace.markers.end(), byTime)) {
         std::stable_sort(m_trace.markers.begin(), m_trace.markers.end(), byTime);
     }
+    // Reserved from the input's size: a few hundred records, so the slack is worth returning.
+    m_trace.markers.shrink_to_fit();
     // Every rank a lane or a marker names has its entry (a reader that knows more about a rank,
     // the FxT one, fills it in afterwards).
     for (const auto& lane : m_trace.lanes) {

@@ -34,7 +34,7 @@ public:
             m_denseTasks.emplace_back().reserve(std::min<std::size_t>(count, kDenseJobs));
         }
     }
-    // Capacity for about this many markers: they are 112-byte records, copied at each growth.
+    // Capacity for about this many markers: they are 48-byte records, copied at each growth.
     void reserveMarkers(std::size_t count) { m_trace.markers.reserve(count); }
     // About this many spans in the whole trace, from the input's size (see close()).
     void expectSpans(std::size_t count) { m_expectedSpans = count; }
@@ -50,7 +50,7 @@ public:
     void resetState(std::int32_t lane, TimeNs time);
     std::size_t openDepth(std::int32_t lane) const { return m_stacks[static_cast<std::size_t>(lane)].size(); }
 
-    void addMarker(TimeNs time, std::int32_t lane, std::string text);
+    void addMarker(TimeNs time, std::int32_t lane, std::string_view text);
     void addDependency(std::uint64_t jobId, std::uint64_t dependsOn);
     void warn(std::string text);
     void setMetadata(const std::string& key, std::string value) { m_trace.metadata[key] = std::move(value); }
@@ -69,6 +69,11 @@ private:
         TaskIndex task;
     };
     void close(std::int32_t lane, std::size_t depth, TimeNs end);
+    // The reading index of the task with this job id; kNoTask when there is none.
+    TaskIndex findTask(std::uint64_t jobId) const;
+    // Trace::dependencies from the job ids read, once the tasks are in job order (order: the
+    // reading index of each sorted task; empty when reading order was job order).
+    void fillDependencies(const std::vector<TaskIndex>& order);
 
     // Time only moves forward on a lane: an earlier time (damaged input) is clamped to the
     // lane's clock, so spans of one level never overlap.
@@ -89,7 +94,7 @@ private:
     std::unordered_map<std::uint64_t, TaskIndex> m_taskByJob;
     std::unordered_map<std::string, std::uint32_t> m_stateByName;
     std::size_t m_droppedMarkers = 0;
-    // The job ids each task waited for, by task index while reading (Trace::dependencyJobs
+    // The job ids each task waited for, by task index while reading (Trace::dependencies
     // once finished); empty while the trace has none.
     std::vector<std::vector<std::uint64_t>> m_dependencies;
     std::size_t m_expectedSpans = 0;

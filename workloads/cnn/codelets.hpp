@@ -1,6 +1,6 @@
 #pragma once
 // The network's layers as StarPU CPU codelets. Each task works on one chunk of a batch; the
-// codelet names ("conv_fwd", ...) are what a trace shows as the worker's Executing state.
+// codelet names ("conv_pool_fwd", ...) are what a trace shows as the worker's Executing state.
 // Arguments travel by value (STARPU_VALUE) in the structs below.
 
 #include "workloads/cnn/shape.hpp"
@@ -47,19 +47,15 @@ inline constexpr std::size_t kEpochTotalsSize = 3;
 starpu_codelet makeCodelet(const char* name, starpu_cpu_func_t func,
                            std::vector<starpu_data_access_mode> modes);
 
-// Buffers: images (R, batch), convParams (R) -> convOut (W, chunk).
-starpu_codelet& convForwardCodelet();
-// convOut (R) -> pooled (W), argmax (W).
-starpu_codelet& poolForwardCodelet();
+// Buffers: images (R, batch), convParams (R) -> convOut (W, chunk), pooled (W), argmax (W).
+starpu_codelet& convPoolForwardCodelet();
 // pooled (R), denseParams (R), labels (R, batch) -> dlogitsAndStats (W): n x classes dlogits,
 // then the chunk's stats.
 starpu_codelet& denseForwardCodelet();
 // pooled (R), dlogitsAndStats (R), denseParams (R) -> denseGradAndStats (W), dpooled (W).
 starpu_codelet& denseBackwardCodelet();
-// dpooled (R), argmax (R), convOut (R) -> dconv (W).
-starpu_codelet& poolBackwardCodelet();
-// images (R, batch), dconv (R) -> convGrad (W).
-starpu_codelet& convBackwardCodelet();
+// dpooled (R), argmax (R), convOut (R), images (R, batch) -> dconv (W, scratch), convGrad (W).
+starpu_codelet& poolConvBackwardCodelet();
 // convParams (RW), convGrad_0..k-1 (R).
 starpu_codelet& sgdConvCodelet();
 // denseParams (RW), epochTotals (RW), denseGradAndStats_0..k-1 (R).

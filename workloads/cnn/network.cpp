@@ -137,16 +137,10 @@ WorkloadResult<std::size_t> Network::submitBatch(runtime::Arena& batchArena,
     };
 
     WorkloadResult<Done> step = forEachChunk([&](ChunkBuffers& b, ChunkArgs& args) {
-        return insert(convForwardCodelet(), STARPU_R, input.images, STARPU_R, m_conv.handle,
-                      STARPU_W, b.convOut.handle, STARPU_VALUE, &args, sizeof args);
+        return insert(convPoolForwardCodelet(), STARPU_R, input.images, STARPU_R, m_conv.handle,
+                      STARPU_W, b.convOut.handle, STARPU_W, b.pooled.handle, STARPU_W,
+                      b.argmax.handle, STARPU_VALUE, &args, sizeof args);
     });
-    if (step) {
-        step = forEachChunk([&](ChunkBuffers& b, ChunkArgs& args) {
-            return insert(poolForwardCodelet(), STARPU_R, b.convOut.handle, STARPU_W,
-                          b.pooled.handle, STARPU_W, b.argmax.handle, STARPU_VALUE, &args,
-                          sizeof args);
-        });
-    }
     if (step) {
         step = forEachChunk([&](ChunkBuffers& b, ChunkArgs& args) {
             return insert(denseForwardCodelet(), STARPU_R, b.pooled.handle, STARPU_R,
@@ -163,15 +157,10 @@ WorkloadResult<std::size_t> Network::submitBatch(runtime::Arena& batchArena,
     }
     if (step) {
         step = forEachChunk([&](ChunkBuffers& b, ChunkArgs& args) {
-            return insert(poolBackwardCodelet(), STARPU_R, b.dpooled.handle, STARPU_R,
-                          b.argmax.handle, STARPU_R, b.convOut.handle, STARPU_W, b.dconv.handle,
-                          STARPU_VALUE, &args, sizeof args);
-        });
-    }
-    if (step) {
-        step = forEachChunk([&](ChunkBuffers& b, ChunkArgs& args) {
-            return insert(convBackwardCodelet(), STARPU_R, input.images, STARPU_R, b.dconv.handle,
-                          STARPU_W, b.convGrad.handle, STARPU_VALUE, &args, sizeof args);
+            return insert(poolConvBackwardCodelet(), STARPU_R, b.dpooled.handle, STARPU_R,
+                          b.argmax.handle, STARPU_R, b.convOut.handle, STARPU_R, input.images,
+                          STARPU_W, b.dconv.handle, STARPU_W, b.convGrad.handle, STARPU_VALUE,
+                          &args, sizeof args);
         });
     }
     if (!step) {
@@ -291,17 +280,11 @@ WorkloadResult<Network::PendingWave> Network::submitWave(runtime::Arena& arena,
         args.shape = s;
         args.first = static_cast<std::int32_t>(c * chunk);
         args.count = static_cast<std::int32_t>(n);
-        auto step =
-            checkInsert(starpu_task_insert(&convForwardCodelet(), STARPU_R, images->handle,
-                                           STARPU_R, m_conv.handle, STARPU_W, convOut.handle,
-                                           STARPU_VALUE, &args, sizeof args, 0),
-                        convForwardCodelet());
-        if (step) {
-            step = checkInsert(starpu_task_insert(&poolForwardCodelet(), STARPU_R, convOut.handle,
-                                                  STARPU_W, pooled.handle, STARPU_W, argmax.handle,
-                                                  STARPU_VALUE, &args, sizeof args, 0),
-                               poolForwardCodelet());
-        }
+        auto step = checkInsert(
+            starpu_task_insert(&convPoolForwardCodelet(), STARPU_R, images->handle, STARPU_R,
+                               m_conv.handle, STARPU_W, convOut.handle, STARPU_W, pooled.handle,
+                               STARPU_W, argmax.handle, STARPU_VALUE, &args, sizeof args, 0),
+            convPoolForwardCodelet());
         if (step) {
             step = checkInsert(starpu_task_insert(&evalDenseCodelet(), STARPU_R, pooled.handle,
                                                   STARPU_R, m_dense.handle, STARPU_R,
@@ -312,7 +295,7 @@ WorkloadResult<Network::PendingWave> Network::submitWave(runtime::Arena& arena,
         if (!step) {
             return fail(step.error());
         }
-        tasks += 3;
+        tasks += 2;
     }
     return PendingWave{count, std::move(stats)};
 }

@@ -62,14 +62,16 @@ Trace syntheticTrace(std::size_t spans, std::size_t workers) {
 }
 
 // The model's own bytes: spans, task records, the lanes' task indexes (how a span finds its
-// task), the tasks' dependency lists, markers.
+// task), the tasks' dependency lists with the jobs they name outside the trace, markers, and the
+// names table (codelets, and the arenas and texts markers keep there).
 struct ModelBytes {
     std::size_t spans = 0;
     std::size_t tasks = 0;
     std::size_t taskIndexes = 0;
     std::size_t dependencies = 0;
     std::size_t markers = 0;
-    std::size_t total() const { return spans + tasks + taskIndexes + dependencies + markers; }
+    std::size_t names = 0;
+    std::size_t total() const { return spans + tasks + taskIndexes + dependencies + markers + names; }
 };
 
 ModelBytes modelParts(const Trace& trace) {
@@ -79,9 +81,11 @@ ModelBytes modelParts(const Trace& trace) {
     for (const auto& lane : trace.lanes) {
         bytes.taskIndexes += lane.tasks.capacity() * sizeof(TaskIndex);
     }
-    bytes.dependencies = trace.dependencyJobs.capacity() * sizeof(std::uint64_t)
-                         + trace.dependencyStarts.capacity() * sizeof(std::uint32_t);
-    bytes.markers = trace.markers.size() * sizeof(MarkerEvent);
+    bytes.dependencies = trace.dependencies.capacity() * sizeof(TaskIndex)
+                         + trace.dependencyStarts.capacity() * sizeof(std::uint32_t)
+                         + trace.outsideJobs.capacity() * sizeof(std::uint64_t);
+    bytes.markers = trace.markers.capacity() * sizeof(MarkerEvent);
+    bytes.names = trace.names.memoryBytes();
     return bytes;
 }
 
@@ -103,10 +107,12 @@ int printModel(const std::string& input) {
                 static_cast<double>(parts.total()) / 1e6, perSpan(parts.total()));
     // Where the bytes are, to see what a smaller layout has to shrink.
     std::printf("  per span: spans %.1f (sizeof(Span) %zu) + tasks %.1f (sizeof(Task) %zu, %.1f spans per task) + "
-                "lanes' task indexes %.1f + dependencies %.1f + markers %.1f (sizeof(MarkerEvent) %zu)\n",
+                "lanes' task indexes %.1f + dependencies %.1f + markers %.1f (sizeof(MarkerEvent) %zu) + names %.1f "
+                "(%zu strings)\n",
                 perSpan(parts.spans), sizeof(Span), perSpan(parts.tasks), sizeof(Task),
                 static_cast<double>(spans) / static_cast<double>(std::max<std::size_t>(trace->tasks.size(), 1)),
-                perSpan(parts.taskIndexes), perSpan(parts.dependencies), perSpan(parts.markers), sizeof(MarkerEvent));
+                perSpan(parts.taskIndexes), perSpan(parts.dependencies), perSpan(parts.markers), sizeof(MarkerEvent),
+                perSpan(parts.names), trace->names.size());
     return 0;
 }
 

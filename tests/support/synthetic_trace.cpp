@@ -72,12 +72,8 @@ tracer::Trace makeSyntheticTrace(const SyntheticOptions& o) {
     for (int b = 0; b < batches; ++b) {
         const int epoch = b / o.batchesPerEpoch;
         const int batch = b % o.batchesPerEpoch;
-        tracer::MarkerEvent begin;
-        begin.time = batchStart;
+        auto begin = trace.makeMarker(batchStart, markers::Marker{markers::Kind::BatchBegin, epoch, batch, b % 2, -1, {}});
         begin.lane = mainIndex;
-        begin.parsed = true;
-        begin.marker = {markers::Kind::BatchBegin, epoch, batch, b % 2, -1, {}};
-        begin.text = markers::format(begin.marker);
         trace.markers.push_back(begin);
 
         const TimeNs workStart = batchStart + o.submitNs;
@@ -108,8 +104,7 @@ tracer::Trace makeSyntheticTrace(const SyntheticOptions& o) {
         mainSpans.push_back({workStart, batchEnd, waitingAll});
         tracer::MarkerEvent end = begin;
         end.time = batchEnd;
-        end.marker.kind = markers::Kind::BatchEnd;
-        end.text = markers::format(end.marker);
+        end.kind = markers::Kind::BatchEnd;
         trace.markers.push_back(end);
 
         batchStart = std::max(batchStart + o.period(), batchEnd + o.barrierNs);
@@ -159,7 +154,7 @@ tracer::Trace makeSyntheticRanksTrace(const SyntheticOptions& o, int ranks) {
         for (auto& marker : t.markers) {
             marker.rank = r;
             marker.lane += laneOffset;
-            if (marker.marker.kind == markers::Kind::BatchEnd) {
+            if (marker.kind == markers::Kind::BatchEnd) {
                 rankEnds.push_back(marker.time);
             }
             out.markers.push_back(std::move(marker));

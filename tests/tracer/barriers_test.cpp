@@ -85,10 +85,8 @@ TEST(Barriers, AFxtFlushInsideABarrierIsItsCause) {
     addMarker(trace, 310'000, Kind::ResetWaitBegin, 0, 0);
     addMarker(trace, 470'000, Kind::ResetWaitEnd, 0, 0);
     const auto flushAt = [&](TimeNs time) {
-        MarkerEvent flush;
-        flush.time = time;
+        auto flush = trace.makeMarker(time, "fxt flush");
         flush.lane = 2;
-        flush.text = "fxt flush";
         trace.markers.push_back(flush);
         std::stable_sort(trace.markers.begin(), trace.markers.end(),
                          [](const MarkerEvent& a, const MarkerEvent& b) { return a.time < b.time; });

@@ -362,15 +362,12 @@ TEST(MpiBarriers, JobAndRankBarriersAreAttributed) {
     m.size = 4096;
     m.tag = 7;
     trace.messages.push_back(m);
-    MarkerEvent reset;
-    reset.time = 2'100'000;
+    markers::Marker wait{markers::Kind::ResetWaitBegin, -1, -1, -1, -1, "batch"};
+    auto reset = trace.makeMarker(2'100'000, wait);
     reset.rank = 0;
-    reset.parsed = true;
-    reset.marker.kind = markers::Kind::ResetWaitBegin;
-    reset.marker.arena = "batch";
     trace.markers.push_back(reset);
     reset.time = 2'900'000;
-    reset.marker.kind = markers::Kind::ResetWaitEnd;
+    reset.kind = markers::Kind::ResetWaitEnd;
     trace.markers.push_back(reset);
 
     const auto barriers = findJobAndRankBarriers(trace);

@@ -105,7 +105,7 @@ void expectSameTrace(const Trace& back, const Trace& trace) {
     ASSERT_EQ(back.markers.size(), trace.markers.size());
     for (std::size_t i = 0; i < trace.markers.size(); ++i) {
         EXPECT_EQ(back.markers[i].time, trace.markers[i].time);
-        EXPECT_EQ(back.markers[i].text, trace.markers[i].text);
+        EXPECT_EQ(back.textOf(back.markers[i]), trace.textOf(trace.markers[i]));
         EXPECT_EQ(back.markers[i].lane, trace.markers[i].lane);
     }
     EXPECT_EQ(workerStateTotals(back), workerStateTotals(trace));

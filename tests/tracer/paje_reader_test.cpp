@@ -182,7 +182,7 @@ TEST(PajeReader, ReadsAnyToolsTraceUnsortedWithNesting) {
     EXPECT_EQ(t2.spans()[0].start, 500'000);
     EXPECT_EQ(t2.spans()[0].end, 5'000'000);
     ASSERT_EQ(trace->markers.size(), 1U);
-    EXPECT_EQ(trace->markers[0].text, "hello world");
+    EXPECT_EQ(trace->textOf(trace->markers[0]), "hello world");
     EXPECT_EQ(trace->markers[0].time, 3'500'000);
     EXPECT_EQ(trace->metadata.at("paje.variable_events"), "2");
     EXPECT_EQ(trace->metadata.at("paje.link_events"), "2");

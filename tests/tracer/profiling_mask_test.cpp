@@ -26,7 +26,7 @@ using namespace testing;
 
 TimeNs markerTime(const Trace& trace, std::string_view text) {
     const auto it = std::find_if(trace.markers.begin(), trace.markers.end(),
-                                 [&](const MarkerEvent& m) { return m.text == text; });
+                                 [&](const MarkerEvent& m) { return trace.textOf(m) == text; });
     return it == trace.markers.end() ? -1 : it->time;
 }
 

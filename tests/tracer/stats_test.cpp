@@ -111,7 +111,8 @@ TEST(Stats, CriticalPathNeedsRecordedDependencies) {
     // critical path either: the longest single task is not one.
     auto bare = *fxt;
     bare.metadata.erase(std::string(kDependenciesMetadata));
-    bare.dependencyJobs.clear();
+    bare.dependencies.clear();
+    bare.outsideJobs.clear();
     bare.dependencyStarts.clear();
     const auto figure = summarize(bare).criticalPath;
     EXPECT_FALSE(figure.value.has_value());

@@ -274,14 +274,7 @@ Trace makeTrace(const std::vector<LaneSpec>& lanes, TimeNs end) {
 }
 
 void addMarker(Trace& trace, TimeNs time, markers::Kind kind, int epoch, int batch) {
-    MarkerEvent m;
-    m.time = time;
-    m.parsed = true;
-    m.marker.kind = kind;
-    m.marker.epoch = epoch;
-    m.marker.batch = batch;
-    m.text = markers::format(m.marker);
-    trace.markers.push_back(m);
+    trace.markers.push_back(trace.makeMarker(time, markers::Marker{kind, epoch, batch, -1, -1, {}}));
 }
 
 } // namespace starscope::tracer::testing

@@ -39,8 +39,8 @@ TEST(SyntheticTrace, ExactLayoutWithoutJitter) {
     EXPECT_EQ(period, 20'000 + 4 * 55'000 + 400'000);
     // Batch 1 begins one period in; its first task runs after submission and one Scheduling.
     EXPECT_EQ(trace.markers[2].time, period);
-    EXPECT_EQ(trace.markers[2].marker.batch, 1);
-    EXPECT_EQ(trace.markers[4].marker.epoch, 1);
+    EXPECT_EQ(trace.markers[2].batch, 1);
+    EXPECT_EQ(trace.markers[4].epoch, 1);
     const auto& cpu1 = trace.lanes[1].spans();
     const auto firstExec = std::find_if(cpu1.begin(), cpu1.end(), [&](const auto& s) {
         return s.start >= period && trace.states[s.state].cls == StateClass::Executing;

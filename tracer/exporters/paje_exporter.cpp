@@ -517,7 +517,7 @@ void PajeWriter::events() {
             const bool known = std::find(m_programs.begin(), m_programs.end(), prefix) != m_programs.end();
             line += "prog_event " + pajeQuote(known ? prefix + "p" : m_programs.empty() ? "p" : m_programs.front() + "p");
         }
-        add(m.time, kEventOrder, line + ' ' + pajeQuote(m.text));
+        add(m.time, kEventOrder, line + ' ' + pajeQuote(m_trace.textOf(m)));
     }
     // The job's barriers on every program, a rank's own on its program.
     const auto barriers = findJobAndRankBarriers(m_trace);

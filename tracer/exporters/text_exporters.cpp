@@ -172,7 +172,7 @@ void writeChromeJson(const Trace& trace, std::ostream& out) {
     for (const auto& m : trace.markers) {
         out << ",\n{\"ph\":\"i\",\"pid\":" << pidOfRank(m.rank) << ",\"tid\":" << (m.lane >= 0 ? m.lane + 1 : 0) << ",\"s\":\""
             << (m.lane >= 0 ? "t" : "g") << "\",\"ts\":" << fixed(m.time, tps, kUsPerSecond) << ",\"name\":\""
-            << jsonEscape(m.text) << "\",\"cat\":\"marker\"}";
+            << jsonEscape(trace.textOf(m)) << "\",\"cat\":\"marker\"}";
     }
     out << "\n]}\n";
 }

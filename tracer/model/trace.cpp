@@ -23,6 +23,19 @@ NameId StringTable::find(std::string_view text) const {
     return it == m_ids.end() ? kNoName : it->second;
 }
 
+std::size_t StringTable::memoryBytes() const {
+    // A std::string keeps up to 15 characters inside itself, longer ones on the heap; a map node
+    // holds its key, value, next pointer and cached hash.
+    constexpr std::size_t kInline = 15;
+    std::size_t heap = 0;
+    for (const auto& name : m_names) {
+        heap += name.capacity() > kInline ? name.capacity() + 1 : 0;
+    }
+    const std::size_t node = sizeof(void*) + sizeof(std::pair<const std::string, NameId>) + sizeof(std::size_t);
+    return m_names.capacity() * sizeof(std::string) + 2 * heap + m_ids.size() * node
+           + m_ids.bucket_count() * sizeof(void*);
+}
+
 const std::vector<Span>& Lane::spans() const {
     static const std::vector<Span> kEmpty;
     return levels.empty() ? kEmpty : levels.front();
@@ -69,21 +82,37 @@ const Task* Trace::taskOf(const Lane& lane, const Span& span) const {
     return index != kNoTask ? &tasks[index] : nullptr;
 }
 
-std::span<const std::uint64_t> Trace::dependenciesOf(TaskIndex task) const {
+std::uint64_t Dependencies::operator[](std::size_t i) const {
+    const auto entry = m_entries[i];
+    if ((entry & kOutsideJob) != 0) {
+        const auto outside = entry & ~kOutsideJob;
+        assert(outside < m_outside.size());
+        return outside < m_outside.size() ? m_outside[outside] : 0;
+    }
+    assert(entry < m_tasks.size());
+    return entry < m_tasks.size() ? m_tasks[entry].jobId : 0;
+}
+
+TaskIndex Dependencies::taskAt(std::size_t i) const {
+    const auto entry = m_entries[i];
+    return (entry & kOutsideJob) == 0 && entry < m_tasks.size() ? entry : kNoTask;
+}
+
+Dependencies Trace::dependenciesOf(TaskIndex task) const {
     if (task >= tasks.size() || task + 1 >= dependencyStarts.size()) {
         return {};
     }
     const auto first = dependencyStarts[task];
     const auto last = dependencyStarts[task + 1];
     // Readers and setDependencies keep the starts ascending within the table.
-    assert(first <= last && last <= dependencyJobs.size());
-    if (first > last || last > dependencyJobs.size()) {
+    assert(first <= last && last <= dependencies.size());
+    if (first > last || last > dependencies.size()) {
         return {};
     }
-    return std::span<const std::uint64_t>(dependencyJobs).subspan(first, last - first);
+    return Dependencies(std::span<const TaskIndex>(dependencies).subspan(first, last - first), tasks, outsideJobs);
 }
 
-std::span<const std::uint64_t> Trace::dependenciesOf(const Task& task) const {
+Dependencies Trace::dependenciesOf(const Task& task) const {
     // A task of this trace: its index from its address (std::less orders any two pointers).
     const std::less<const Task*> before;
     if (tasks.empty() || before(&task, tasks.data()) || !before(&task, tasks.data() + tasks.size())) {
@@ -92,23 +121,98 @@ std::span<const std::uint64_t> Trace::dependenciesOf(const Task& task) const {
     return dependenciesOf(static_cast<TaskIndex>(&task - tasks.data()));
 }
 
+TaskIndex Trace::dependencyEntry(std::uint64_t job) {
+    const auto byJob = [](const Task& a, const Task& b) { return a.jobId < b.jobId; };
+    auto it = tasks.end();
+    if (std::is_sorted(tasks.begin(), tasks.end(), byJob)) {
+        it = std::lower_bound(tasks.begin(), tasks.end(), job, [](const Task& t, std::uint64_t j) { return t.jobId < j; });
+        it = it != tasks.end() && it->jobId == job ? it : tasks.end();
+    } else {
+        it = std::find_if(tasks.begin(), tasks.end(), [job](const Task& t) { return t.jobId == job; });
+    }
+    if (it != tasks.end()) {
+        return static_cast<TaskIndex>(it - tasks.begin());
+    }
+    auto outside = std::find(outsideJobs.begin(), outsideJobs.end(), job);
+    if (outside == outsideJobs.end()) {
+        outside = outsideJobs.insert(outside, job);
+    }
+    return kOutsideJob | static_cast<TaskIndex>(outside - outsideJobs.begin());
+}
+
 void Trace::setDependencies(TaskIndex task, std::vector<std::uint64_t> jobs) {
     assert(task < tasks.size());
     if (dependencyStarts.size() < tasks.size() + 1) {
-        dependencyStarts.resize(tasks.size() + 1, static_cast<std::uint32_t>(dependencyJobs.size()));
+        dependencyStarts.resize(tasks.size() + 1, static_cast<std::uint32_t>(dependencies.size()));
     }
     std::sort(jobs.begin(), jobs.end());
+    std::vector<TaskIndex> entries;
+    entries.reserve(jobs.size());
+    for (const auto job : jobs) {
+        entries.push_back(dependencyEntry(job));
+    }
     const auto first = dependencyStarts[task];
     const auto last = dependencyStarts[task + 1];
-    dependencyJobs.erase(dependencyJobs.begin() + first, dependencyJobs.begin() + last);
-    dependencyJobs.insert(dependencyJobs.begin() + first, jobs.begin(), jobs.end());
-    const auto grown = static_cast<std::int64_t>(jobs.size()) - static_cast<std::int64_t>(last - first);
+    dependencies.erase(dependencies.begin() + first, dependencies.begin() + last);
+    dependencies.insert(dependencies.begin() + first, entries.begin(), entries.end());
+    const auto grown = static_cast<std::int64_t>(entries.size()) - static_cast<std::int64_t>(last - first);
     for (std::size_t i = task + 1; i < dependencyStarts.size(); ++i) {
         dependencyStarts[i] = static_cast<std::uint32_t>(dependencyStarts[i] + grown);
     }
-    if (dependencyJobs.empty()) {
+    if (dependencies.empty()) {
         dependencyStarts.clear();   // as readers leave a trace without dependencies
+        outsideJobs.clear();
     }
+}
+
+MarkerEvent Trace::makeMarker(TimeNs time, std::string_view text, markers::ParseStatus* status) {
+    const auto parsed = markers::parse(text);
+    if (status != nullptr) {
+        *status = parsed.status;
+    }
+    MarkerEvent event;
+    if (parsed.status == markers::ParseStatus::Ok) {
+        event = makeMarker(time, parsed.marker);
+        // Exporters write the text as recorded: kept when the fields would not give it back
+        // (unknown keys, another field order, leading zeros).
+        if (markers::format(parsed.marker) != text) {
+            event.rawText = names.intern(text);
+        }
+        return event;
+    }
+    event.time = time;
+    event.rawText = names.intern(text);
+    return event;
+}
+
+MarkerEvent Trace::makeMarker(TimeNs time, const markers::Marker& marker) {
+    MarkerEvent event;
+    event.time = time;
+    event.parsed = true;
+    event.kind = marker.kind;
+    event.epoch = marker.epoch;
+    event.batch = marker.batch;
+    event.slot = marker.slot;
+    event.handles = marker.handles;
+    event.arena = marker.arena.empty() ? kNoName : names.intern(marker.arena);
+    return event;
+}
+
+std::string_view Trace::arenaOf(const MarkerEvent& event) const {
+    assert(event.arena == kNoName || event.arena < names.size());
+    return event.arena < names.size() ? std::string_view(names.name(event.arena)) : std::string_view{};
+}
+
+markers::Marker Trace::markerOf(const MarkerEvent& event) const {
+    return markers::Marker{event.kind, event.epoch, event.batch, event.slot, event.handles, std::string(arenaOf(event))};
+}
+
+std::string Trace::textOf(const MarkerEvent& event) const {
+    if (event.rawText != kNoName) {
+        assert(event.rawText < names.size());
+        return event.rawText < names.size() ? names.name(event.rawText) : std::string{};
+    }
+    return event.parsed ? markers::format(markerOf(event)) : std::string{};
 }
 
 void Trace::indexTasks() {

@@ -5,7 +5,10 @@
 
 #include "common/markers.hpp"
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <limits>
 #include <optional>
 #include <span>
@@ -30,6 +33,9 @@ public:
     NameId find(std::string_view text) const;
     const std::string& name(NameId id) const { return m_names.at(id); }
     std::size_t size() const { return m_names.size(); }
+    // What the table holds in memory (its strings twice, as list and as keys, and the hash
+    // map's nodes and buckets), estimated for libstdc++: for the model's own accounting.
+    std::size_t memoryBytes() const;
 
     bool operator==(const StringTable& other) const { return m_names == other.m_names; }
 
@@ -122,23 +128,91 @@ struct Task {
     TimeNs start = -1;
     TimeNs end = -1;
     std::int32_t lane = -1;          // index into Trace::lanes of the worker that ran it
-    // The job ids it waited for are in Trace::dependencyJobs (Trace::dependenciesOf): a vector
-    // per task cost 24 bytes and an allocation each.
+    // What it waited for is in Trace::dependencies (Trace::dependenciesOf): a vector per task
+    // cost 24 bytes and an allocation each.
 
     bool operator==(const Task&) const = default;
 };
 
-// A starscope marker (common/markers.hpp) or any other user event of the trace.
+// A dependency entry of Trace::dependencies: a task index of the trace, or with kOutsideJob set
+// an index into Trace::outsideJobs (a job the trace does not hold). 4 bytes where a job id
+// took 8, and analyses follow an edge without looking its job up.
+inline constexpr TaskIndex kOutsideJob = TaskIndex{1} << 31;
+
+// The dependencies of one task (Trace::dependenciesOf), in job id order. Iterating gives job ids,
+// as a consumer that prints or matches them wants; taskAt gives the task an entry stands for.
+class Dependencies {
+public:
+    class Iterator {
+    public:
+        using iterator_category = std::forward_iterator_tag;
+        using value_type = std::uint64_t;
+        using difference_type = std::ptrdiff_t;
+        using pointer = void;
+        using reference = std::uint64_t;
+
+        Iterator() = default;
+        Iterator(const Dependencies* list, std::size_t at) : m_list(list), m_at(at) {}
+        std::uint64_t operator*() const { return (*m_list)[m_at]; }
+        Iterator& operator++() {
+            ++m_at;
+            return *this;
+        }
+        Iterator operator++(int) {
+            auto before = *this;
+            ++m_at;
+            return before;
+        }
+        bool operator==(const Iterator& other) const { return m_at == other.m_at; }
+
+    private:
+        const Dependencies* m_list = nullptr;
+        std::size_t m_at = 0;
+    };
+    using value_type = std::uint64_t;
+    using const_iterator = Iterator;
+    using iterator = Iterator;
+
+    Dependencies() = default;
+    Dependencies(std::span<const TaskIndex> entries, std::span<const Task> tasks, std::span<const std::uint64_t> outside)
+        : m_entries(entries), m_tasks(tasks), m_outside(outside) {}
+
+    std::size_t size() const { return m_entries.size(); }
+    bool empty() const { return m_entries.empty(); }
+    std::uint64_t operator[](std::size_t i) const;   // the job id of the i-th
+    TaskIndex taskAt(std::size_t i) const;            // kNoTask for a job outside the trace
+    std::span<const TaskIndex> entries() const { return m_entries; }
+    Iterator begin() const { return Iterator(this, 0); }
+    Iterator end() const { return Iterator(this, m_entries.size()); }
+
+private:
+    std::span<const TaskIndex> m_entries;
+    std::span<const Task> m_tasks;
+    std::span<const std::uint64_t> m_outside;
+};
+
+// A starscope marker (common/markers.hpp) or any other user event of the trace, in 48 bytes
+// (a markers::Marker and its text as strings took 112 and an allocation each). A marker's arena
+// is interned in Trace::names and its text is not stored: it is markers::format of its fields.
+// The raw text is kept (interned) only for a user event that is not a starscope marker, or a
+// marker whose text format() would not give back. Trace::makeMarker builds one from a text or
+// a marker; Trace::markerOf and Trace::textOf give back the marker and the text.
 struct MarkerEvent {
     TimeNs time = 0;
+    std::int64_t handles = -1;       // the marker's fields (markers::Marker), valid when parsed
+    std::int32_t epoch = -1;
+    std::int32_t batch = -1;
+    std::int32_t slot = -1;
+    NameId arena = kNoName;          // in Trace::names; kNoName when the marker names none
     std::int32_t lane = -1;          // lane that emitted it; -1 when unknown
     std::int32_t rank = -1;          // rank of the process that emitted it; -1 in a one-process trace
+    NameId rawText = kNoName;        // in Trace::names; kNoName when the text is format(marker)
+    markers::Kind kind = markers::Kind::BatchBegin;
     bool parsed = false;             // true when text follows the starscope grammar
-    markers::Marker marker;          // valid when parsed
-    std::string text;                // the raw user event text
 
     bool operator==(const MarkerEvent&) const = default;
 };
+static_assert(sizeof(MarkerEvent) <= 48, "markers must stay compact");
 
 // One process of a StarPU-MPI run (one prof file), on the trace's common clock. starpu_fxt_tool
 // maps a rank's recorded FxT time t to t - offset(t): offset is clockOffset up to the first
@@ -209,11 +283,13 @@ struct Trace {
     std::vector<StateInfo> states;
     StringTable names;               // codelet names and other interned strings
     std::vector<Task> tasks;         // sorted by jobId
-    // Every task's dependencies in one table: tasks[i] waited for the jobs
-    // dependencyJobs[dependencyStarts[i] .. dependencyStarts[i + 1]), sorted, which may name
-    // jobs not in the trace. dependencyStarts is empty when no task has any.
-    std::vector<std::uint64_t> dependencyJobs;
+    // Every task's dependencies in one table: tasks[i] waited for the entries
+    // dependencies[dependencyStarts[i] .. dependencyStarts[i + 1]) (kOutsideJob), in job id
+    // order; outsideJobs holds each job they name that the trace does not, once. dependencyStarts
+    // is empty when no task has any.
+    std::vector<TaskIndex> dependencies;
     std::vector<std::uint32_t> dependencyStarts;
+    std::vector<std::uint64_t> outsideJobs;
     std::vector<MarkerEvent> markers;   // sorted by time
     std::vector<RankInfo> ranks;     // sorted by rank; empty for a one-process trace
     std::vector<Message> messages;   // sorted by start
@@ -238,16 +314,59 @@ struct Trace {
     std::string_view codeletOf(const Task& task) const;   // empty for kNoName or an invalid id
     std::size_t spanCount() const;
     const RankInfo* rankInfo(std::int32_t rank) const;   // nullptr when the trace has no such rank
-    // The job ids a task of this trace waited for (sorted); empty for a task of another trace.
-    std::span<const std::uint64_t> dependenciesOf(const Task& task) const;
-    std::span<const std::uint64_t> dependenciesOf(TaskIndex task) const;
-    // Replaces one task's dependencies (tests and tools that build a trace by hand; readers
-    // fill the table at once).
+    // What a task of this trace waited for (job ids in order); empty for a task of another trace.
+    Dependencies dependenciesOf(const Task& task) const;
+    Dependencies dependenciesOf(TaskIndex task) const;
+    // Replaces one task's dependencies, given as job ids (tests and tools that build a trace by
+    // hand; readers fill the table at once). A job is looked up among the tasks there are now:
+    // add the tasks first.
     void setDependencies(TaskIndex task, std::vector<std::uint64_t> jobs);
+    // Fills dependencies and outsideJobs from the job ids dependencyStarts indexes (readers,
+    // which know their tasks' job ids best): taskOfJob(job) gives the task of a job, kNoTask
+    // for one the trace does not hold.
+    template <typename TaskOfJob>
+    void fillDependencies(std::span<const std::uint64_t> jobs, TaskOfJob taskOfJob);
+    // The entry (kOutsideJob) for a job: its task when the trace holds it, otherwise its place
+    // in outsideJobs, added if new. Tasks sorted by job id are bisected, others scanned.
+    TaskIndex dependencyEntry(std::uint64_t job);
+    // A user event as the model keeps it (MarkerEvent): parsed when its text follows the
+    // starscope grammar, its strings interned in names; status, when given, receives the
+    // outcome of the parse (readers warn about a malformed one). lane and rank are left -1.
+    MarkerEvent makeMarker(TimeNs time, std::string_view text, markers::ParseStatus* status = nullptr);
+    MarkerEvent makeMarker(TimeNs time, const markers::Marker& marker);
+    markers::Marker markerOf(const MarkerEvent& event) const;
+    std::string textOf(const MarkerEvent& event) const;     // as the trace recorded it
+    std::string_view arenaOf(const MarkerEvent& event) const;   // empty when it names none
     // Builds every lane's task index from the tasks' lane, start and end: whoever fills the
     // task table (readers, tests) calls it once the table is complete.
     void indexTasks();
     bool operator==(const Trace&) const = default;
 };
+
+template <typename TaskOfJob>
+void Trace::fillDependencies(std::span<const std::uint64_t> jobs, TaskOfJob taskOfJob) {
+    dependencies.clear();
+    outsideJobs.clear();
+    dependencies.reserve(jobs.size());
+    for (const auto job : jobs) {
+        const TaskIndex task = taskOfJob(job);
+        dependencies.push_back(task);
+        if (task == kNoTask) {
+            outsideJobs.push_back(job);
+        }
+    }
+    if (outsideJobs.empty()) {
+        return;
+    }
+    std::sort(outsideJobs.begin(), outsideJobs.end());
+    outsideJobs.erase(std::unique(outsideJobs.begin(), outsideJobs.end()), outsideJobs.end());
+    outsideJobs.shrink_to_fit();
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+        if (dependencies[i] == kNoTask) {
+            const auto at = std::lower_bound(outsideJobs.begin(), outsideJobs.end(), jobs[i]);
+            dependencies[i] = kOutsideJob | static_cast<TaskIndex>(at - outsideJobs.begin());
+        }
+    }
+}
 
 } // namespace starscope::tracer

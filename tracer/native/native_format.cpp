@@ -143,9 +143,12 @@ std::string payload(const Trace& trace) {
         w.put(task.start);
         w.put(task.end);
         w.put(task.lane);
+        // The file names dependencies by job id, as the model did before its 4-byte entries.
         const auto dependencies = trace.dependenciesOf(task);
         w.put(static_cast<std::uint64_t>(dependencies.size()));
-        w.raw(dependencies.data(), dependencies.size() * sizeof(std::uint64_t));
+        for (const std::uint64_t job : dependencies) {
+            w.put(job);
+        }
     }
     w.put(static_cast<std::uint64_t>(trace.markers.size()));
     for (const auto& m : trace.markers) {
@@ -153,13 +156,13 @@ std::string payload(const Trace& trace) {
         w.put(m.lane);
         w.put(m.rank);
         w.put(static_cast<std::uint8_t>(m.parsed ? 1 : 0));
-        w.put(static_cast<std::uint8_t>(m.marker.kind));
-        w.put(m.marker.epoch);
-        w.put(m.marker.batch);
-        w.put(m.marker.slot);
-        w.put(m.marker.handles);
-        w.str(m.marker.arena);
-        w.str(m.text);
+        w.put(static_cast<std::uint8_t>(m.kind));
+        w.put(m.epoch);
+        w.put(m.batch);
+        w.put(m.slot);
+        w.put(m.handles);
+        w.str(trace.arenaOf(m));
+        w.str(trace.textOf(m));
     }
     w.put(static_cast<std::uint64_t>(trace.ranks.size()));
     for (const auto& r : trace.ranks) {
@@ -511,6 +514,8 @@ TraceResult<Trace> parsePayload(const fs::path& file, std::string_view data, std
     }
     trace.tasks.resize(n);
     trace.dependencyStarts.reserve(n + 1);
+    // The job ids read, made task indexes once every task is known.
+    std::vector<std::uint64_t> dependencyJobs;
     for (std::size_t i = 0; i < trace.tasks.size(); ++i) {
         auto& task = trace.tasks[i];
         const auto at = c.offset();
@@ -520,13 +525,13 @@ TraceResult<Trace> parsePayload(const fs::path& file, std::string_view data, std
             return fail(corrupt(file, c, "task table"));
         }
         // One table for every task's dependencies, indexed by 32-bit starts.
-        if (deps > std::numeric_limits<std::uint32_t>::max() - trace.dependencyJobs.size()) {
+        if (deps > std::numeric_limits<std::uint32_t>::max() - dependencyJobs.size()) {
             return fail(TraceError{ErrorCode::Unsupported, "more task dependencies than starscope's model holds (4 billion)",
                                    file.string(), at});
         }
-        trace.dependencyStarts.push_back(static_cast<std::uint32_t>(trace.dependencyJobs.size()));
-        trace.dependencyJobs.resize(trace.dependencyJobs.size() + deps);
-        c.raw(trace.dependencyJobs.data() + trace.dependencyJobs.size() - deps, deps * sizeof(std::uint64_t));
+        trace.dependencyStarts.push_back(static_cast<std::uint32_t>(dependencyJobs.size()));
+        dependencyJobs.resize(dependencyJobs.size() + deps);
+        c.raw(dependencyJobs.data() + dependencyJobs.size() - deps, deps * sizeof(std::uint64_t));
         const std::string record = "task " + std::to_string(i) + " (job " + std::to_string(task.jobId) + ")";
         if (task.codelet != kNoName && task.codelet >= trace.names.size()) {
             return fail(inconsistent(file, at, record,
@@ -552,10 +557,16 @@ TraceResult<Trace> parsePayload(const fs::path& file, std::string_view data, std
                                      "not sorted by job id (follows job " + std::to_string(trace.tasks[i - 1].jobId) + ")"));
         }
     }
-    trace.dependencyStarts.push_back(static_cast<std::uint32_t>(trace.dependencyJobs.size()));
-    if (trace.dependencyJobs.empty()) {
+    trace.dependencyStarts.push_back(static_cast<std::uint32_t>(dependencyJobs.size()));
+    if (dependencyJobs.empty()) {
         trace.dependencyStarts.clear();   // as readers leave a trace without dependencies
     }
+    // Tasks are in job id order (checked above): a job's task is bisected.
+    trace.fillDependencies(dependencyJobs, [&](std::uint64_t job) {
+        const auto it = std::lower_bound(trace.tasks.begin(), trace.tasks.end(), job,
+                                         [](const Task& t, std::uint64_t j) { return t.jobId < j; });
+        return it != trace.tasks.end() && it->jobId == job ? static_cast<TaskIndex>(it - trace.tasks.begin()) : kNoTask;
+    });
     if (badTask != kNoTask && badTask >= trace.tasks.size()) {
         return fail(inconsistent(file, badTaskOffset, badTaskRecord,
                                  outOfRange("task index", badTask, trace.tasks.size(), "task table")));
@@ -585,32 +596,44 @@ TraceResult<Trace> parsePayload(const fs::path& file, std::string_view data, std
     if (!c.count(n, 30)) {
         return fail(corrupt(file, c, "marker table"));
     }
-    trace.markers.resize(n);
-    for (std::size_t i = 0; i < trace.markers.size(); ++i) {
-        auto& m = trace.markers[i];
+    trace.markers.reserve(n);
+    for (std::size_t i = 0; i < n; ++i) {
         const auto at = c.offset();
+        TimeNs time = 0;
+        std::int32_t lane = -1;
+        std::int32_t rank = -1;
         std::uint8_t parsed = 0;
         std::uint8_t kind = 0;
-        if (!c.get(m.time) || !c.get(m.lane) || (ranks && !c.get(m.rank)) || !c.get(parsed) || !c.get(kind) || !c.get(m.marker.epoch)
-            || !c.get(m.marker.batch) || !c.get(m.marker.slot) || !c.get(m.marker.handles)
-            || !c.str(m.marker.arena) || !c.str(m.text)) {
+        markers::Marker marker;
+        std::string text;
+        if (!c.get(time) || !c.get(lane) || (ranks && !c.get(rank)) || !c.get(parsed) || !c.get(kind) || !c.get(marker.epoch)
+            || !c.get(marker.batch) || !c.get(marker.slot) || !c.get(marker.handles) || !c.str(marker.arena)
+            || !c.str(text)) {
             return fail(corrupt(file, c, "marker table"));
         }
         const std::string record = "marker " + std::to_string(i);
         if (kind > static_cast<std::uint8_t>(markers::Kind::PrefetchEnd)) {
             return fail(inconsistent(file, at, record, "unknown marker kind " + std::to_string(kind)));
         }
-        if (!validLane(m.lane, trace.lanes.size())) {
-            return fail(outOfLanes(file, at, record, m.lane, trace.lanes.size()));
+        if (!validLane(lane, trace.lanes.size())) {
+            return fail(outOfLanes(file, at, record, lane, trace.lanes.size()));
         }
         // Transitions and exporters walk the markers in time order.
-        if (i > 0 && m.time < trace.markers[i - 1].time) {
+        if (i > 0 && time < trace.markers[i - 1].time) {
             return fail(inconsistent(file, at, record,
-                                     "at " + std::to_string(m.time) + ", before the previous marker ("
+                                     "at " + std::to_string(time) + ", before the previous marker ("
                                          + std::to_string(trace.markers[i - 1].time) + "): markers are unsorted"));
         }
+        // The fields as the file gives them, and the text kept where they would not give it back.
+        marker.kind = static_cast<markers::Kind>(kind);
+        auto m = trace.makeMarker(time, marker);
         m.parsed = parsed != 0;
-        m.marker.kind = static_cast<markers::Kind>(kind);
+        if (!m.parsed || markers::format(marker) != text) {
+            m.rawText = trace.names.intern(text);
+        }
+        m.lane = lane;
+        m.rank = rank;
+        trace.markers.push_back(m);
     }
     if (ranks) {
         if (auto read = parseRanks(file, c, trace); !read) {

@@ -47,7 +47,7 @@ std::shared_ptr<const TraceDocument> prepareDocument(tracer::Trace trace, std::s
     document->taskGraph = TaskGraph(t);
     for (std::size_t i = 0; i < t.markers.size(); ++i) {
         const auto& m = t.markers[i];
-        if (m.parsed && m.marker.kind == markers::Kind::BatchBegin) {
+        if (m.parsed && m.kind == markers::Kind::BatchBegin) {
             document->batchMarkers.push_back(i);
         }
     }

@@ -275,7 +275,7 @@ void OverlayPlottable::drawMarkers(QCPPainter* painter, const TimeView& view, co
         if (line.blocked(left)) {
             continue;
         }
-        const QString text = QStringLiteral("e%1 b%2").arg(marker.marker.epoch).arg(marker.marker.batch);
+        const QString text = QStringLiteral("e%1 b%2").arg(marker.epoch).arg(marker.batch);
         const int width = labelWidth(metrics, text);
         if (line.place({static_cast<double>(left), static_cast<double>(left + width)})) {
             const QRect box = labelBox(metrics, text, left, area.top() + 2);

@@ -1,0 +1,180 @@
+// The compact trace model: markers kept as fields with their strings interned (the recorded
+// text given back exactly), dependencies kept as 4-byte task indexes with the jobs outside the
+// trace in their own table.
+
+#include "tests/support/test_support.hpp"
+#include "tests/tracer/tracer_test_support.hpp"
+#include "tracer/exporters/exporters.hpp"
+#include "tracer/native/native_format.hpp"
+#include "tracer/readers/read_trace.hpp"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+#include <vector>
+
+namespace starscope::tracer {
+namespace {
+
+using namespace testing;
+using starscope::testing::TempDir;
+
+std::vector<std::uint64_t> jobsOf(const Dependencies& dependencies) {
+    return {dependencies.begin(), dependencies.end()};
+}
+
+// Every kind with the fields the runtime writes: format() then the model gives the marker back
+// without keeping its text.
+TEST(TraceModel, AFormattedMarkerKeepsNoTextAndGivesItBack) {
+    const std::vector<markers::Marker> written = {
+        {markers::Kind::BatchBegin, 0, 3, 1, -1, {}},
+        {markers::Kind::BatchEnd, 4, 936, 0, -1, {}},
+        {markers::Kind::ResetWaitBegin, -1, -1, -1, 12, "batch0"},
+        {markers::Kind::ResetWaitEnd, -1, -1, -1, 12, "batch0"},
+        {markers::Kind::LoadBegin, 1, 7, -1, -1, "images"},
+        {markers::Kind::LoadEnd, 1, 7, -1, -1, "images"},
+        {markers::Kind::PrefetchBegin, 2, 8, 2, -1, "prefetch1"},
+        {markers::Kind::PrefetchEnd, 2, 8, 2, -1, "prefetch1"},
+    };
+    Trace trace;
+    for (const auto& marker : written) {
+        const auto text = markers::format(marker);
+        auto status = markers::ParseStatus::NotAMarker;
+        const auto event = trace.makeMarker(5, text, &status);
+        EXPECT_EQ(status, markers::ParseStatus::Ok) << text;
+        EXPECT_TRUE(event.parsed) << text;
+        EXPECT_EQ(event.rawText, kNoName) << text;
+        EXPECT_EQ(trace.markerOf(event), marker) << text;
+        EXPECT_EQ(trace.textOf(event), text);
+        EXPECT_EQ(trace.arenaOf(event), marker.arena);
+    }
+    // Arenas are interned once each.
+    EXPECT_EQ(trace.names.size(), 3U);
+    EXPECT_LE(sizeof(MarkerEvent), 48U);
+}
+
+// A text format() would not give back (another field order, an unknown key, a leading zero) is
+// kept as recorded; a user event that is not a marker, or a malformed one, is kept as text.
+TEST(TraceModel, ATextFormatWouldNotGiveBackIsKept) {
+    Trace trace;
+    const std::vector<std::string> kept = {"ss1:batch_begin batch=3 epoch=0", "ss1:batch_end epoch=1 batch=2 colour=red",
+                                           "ss1:batch_begin epoch=01 batch=2"};
+    for (const auto& text : kept) {
+        const auto event = trace.makeMarker(1, text);
+        EXPECT_TRUE(event.parsed) << text;
+        EXPECT_NE(event.rawText, kNoName) << text;
+        EXPECT_EQ(trace.textOf(event), text);
+        EXPECT_EQ(trace.markerOf(event), markers::parse(text).marker) << text;
+    }
+    auto status = markers::ParseStatus::Ok;
+    const auto flush = trace.makeMarker(2, "fxt flush", &status);
+    EXPECT_EQ(status, markers::ParseStatus::NotAMarker);
+    EXPECT_FALSE(flush.parsed);
+    EXPECT_EQ(trace.textOf(flush), "fxt flush");
+    const auto again = trace.makeMarker(3, "fxt flush");
+    EXPECT_EQ(again.rawText, flush.rawText);   // one copy of a repeated text
+    const auto malformed = trace.makeMarker(4, "ss1:batch_begin epoch=x", &status);
+    EXPECT_EQ(status, markers::ParseStatus::Malformed);
+    EXPECT_FALSE(malformed.parsed);
+    EXPECT_EQ(trace.textOf(malformed), "ss1:batch_begin epoch=x");
+}
+
+// Exporters write each marker's text as the trace recorded it, and the native file keeps the
+// markers as they were.
+TEST(TraceModel, ExportersAndTheNativeFileKeepMarkerTexts) {
+    auto trace = makeTrace({{"w0", LaneKind::CpuWorker, {{"Executing", 0, 100}}}}, 100);
+    const std::vector<std::string> texts = {"ss1:batch_begin epoch=0 batch=0 slot=0", "ss1:batch_end batch=0 epoch=0",
+                                            "ss1:reset_wait_begin handles=3 arena=batch0", "fxt flush"};
+    for (std::size_t i = 0; i < texts.size(); ++i) {
+        trace.markers.push_back(trace.makeMarker(static_cast<TimeNs>(10 * i), texts[i]));
+    }
+    std::ostringstream paje;
+    writePaje(trace, paje);
+    std::ostringstream chrome;
+    writeChromeJson(trace, chrome);
+    for (const auto& text : texts) {
+        EXPECT_NE(paje.str().find(" \"" + text + "\""), std::string::npos) << text;
+        EXPECT_NE(chrome.str().find("\"name\":\"" + text + "\""), std::string::npos) << text;
+    }
+    TempDir dir;
+    const auto file = dir / "markers.sstrace";
+    ASSERT_TRUE(writeNativeFile(trace, file));
+    const auto back = readNative(file);
+    ASSERT_TRUE(back) << back.error().describe();
+    EXPECT_EQ(back->names, trace.names);
+    EXPECT_EQ(back->markers, trace.markers);
+}
+
+// Jobs 10, 20, 30; job 30 waited for 20, 10 and 99, which the trace does not hold.
+Trace threeJobs() {
+    Trace trace;
+    for (const std::uint64_t job : {10U, 20U, 30U}) {
+        Task task;
+        task.jobId = job;
+        trace.tasks.push_back(task);
+    }
+    trace.setDependencies(1, {10});
+    trace.setDependencies(2, {99, 20, 10});
+    return trace;
+}
+
+TEST(TraceModel, DependenciesAreTaskIndexesAndOutsideJobs) {
+    const auto trace = threeJobs();
+    EXPECT_EQ(sizeof(trace.dependencies.front()), 4U);
+    EXPECT_TRUE(trace.dependenciesOf(0).empty());
+    EXPECT_EQ(jobsOf(trace.dependenciesOf(1)), (std::vector<std::uint64_t>{10}));
+    const auto deps = trace.dependenciesOf(trace.tasks[2]);
+    EXPECT_EQ(jobsOf(deps), (std::vector<std::uint64_t>{10, 20, 99}));
+    ASSERT_EQ(deps.size(), 3U);
+    EXPECT_EQ(deps.taskAt(0), 0U);
+    EXPECT_EQ(deps.taskAt(1), 1U);
+    EXPECT_EQ(deps.taskAt(2), kNoTask);
+    EXPECT_EQ(deps[2], 99U);
+    EXPECT_EQ(trace.outsideJobs, (std::vector<std::uint64_t>{99}));
+    // A task of another trace has none here.
+    const Task stranger = trace.tasks[2];
+    EXPECT_TRUE(trace.dependenciesOf(stranger).empty());
+}
+
+TEST(TraceModel, DependenciesSurviveTheNativeFile) {
+    auto trace = threeJobs();
+    auto lanes = makeTrace({{"w0", LaneKind::CpuWorker, {{"Sleeping", 0, 100}}}}, 100);
+    trace.lanes = lanes.lanes;
+    trace.states = lanes.states;
+    trace.end = lanes.end;
+    trace.indexTasks();
+    TempDir dir;
+    const auto file = dir / "deps.sstrace";
+    ASSERT_TRUE(writeNativeFile(trace, file));
+    const auto back = readNative(file);
+    ASSERT_TRUE(back) << back.error().describe();
+    EXPECT_EQ(back->dependencies, trace.dependencies);
+    EXPECT_EQ(back->dependencyStarts, trace.dependencyStarts);
+    EXPECT_EQ(back->outsideJobs, trace.outsideJobs);
+    EXPECT_EQ(jobsOf(back->dependenciesOf(2)), (std::vector<std::uint64_t>{10, 20, 99}));
+}
+
+// A recorded trace: every dependency the reader kept names a job, those of the trace by index.
+TEST(TraceModel, ARecordedTraceKeepsItsDependencies) {
+    const auto trace = readTrace(smallProfFile());
+    ASSERT_TRUE(trace) << trace.error().describe();
+    std::size_t inside = 0;
+    for (std::size_t i = 0; i < trace->tasks.size(); ++i) {
+        const auto deps = trace->dependenciesOf(static_cast<TaskIndex>(i));
+        for (std::size_t d = 0; d < deps.size(); ++d) {
+            if (const auto task = deps.taskAt(d); task != kNoTask) {
+                EXPECT_EQ(trace->tasks[task].jobId, deps[d]);
+                ++inside;
+            } else {
+                EXPECT_TRUE(std::binary_search(trace->outsideJobs.begin(), trace->outsideJobs.end(), deps[d]));
+            }
+            if (d > 0) {
+                EXPECT_LT(deps[d - 1], deps[d]);   // in job id order
+            }
+        }
+    }
+    EXPECT_GT(inside, 0U);
+}
+
+} // namespace
+} // namespace starscope::tracer

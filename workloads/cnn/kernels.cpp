@@ -119,6 +119,44 @@ void poolForward(const NetShape& shape, const Real* convOut, int n, Real* pooled
 
 namespace {
 
+// The dense layer's inner loops. For float they are cloned for x86-64-v3 (AVX2, FMA) and the
+// baseline, the CPU picking its clone at load time as it picks the convolutions' build
+// (activeSimdLevel): 8 lanes and fused multiply-adds roughly halve the dense tasks' time.
+template <typename Real>
+Real dotProduct(const Real* a, const Real* b, size_t n) {
+    Real sum = Real(0);
+    for (size_t j = 0; j < n; ++j) {
+        sum += a[j] * b[j];
+    }
+    return sum;
+}
+[[gnu::target_clones("arch=x86-64-v3", "default")]]
+float dotProduct(const float* a, const float* b, size_t n) {
+    float sum = 0.0F;
+    for (size_t j = 0; j < n; ++j) {
+        sum += a[j] * b[j];
+    }
+    return sum;
+}
+
+// wGrad += g * input and dIn += g * w, over n values.
+template <typename Real>
+void accumulateGradients(Real* __restrict wGrad, Real* __restrict dIn, const Real* input,
+                         const Real* w, Real g, size_t n) {
+    for (size_t j = 0; j < n; ++j) {
+        wGrad[j] += g * input[j];
+        dIn[j] += g * w[j];
+    }
+}
+[[gnu::target_clones("arch=x86-64-v3", "default")]]
+void accumulateGradients(float* __restrict wGrad, float* __restrict dIn, const float* input,
+                         const float* w, float g, size_t n) {
+    for (size_t j = 0; j < n; ++j) {
+        wGrad[j] += g * input[j];
+        dIn[j] += g * w[j];
+    }
+}
+
 // logits of one image; returns the index of the largest.
 template <typename Real>
 size_t denseLogits(const NetShape& shape, const Real* input, const Real* denseParams,
@@ -127,11 +165,7 @@ size_t denseLogits(const NetShape& shape, const Real* input, const Real* densePa
     const Real* bias = denseParams + shape.denseWeightCount();
     size_t best = 0;
     for (size_t c = 0; c < classes; ++c) {
-        const Real* w = denseParams + c * inSize;
-        Real sum = Real(0);
-        for (size_t j = 0; j < inSize; ++j) {
-            sum += w[j] * input[j];
-        }
+        const Real sum = dotProduct(denseParams + c * inSize, input, inSize);
         logits[c] = static_cast<double>(sum + bias[c]);
         if (logits[c] > logits[best]) {
             best = c;
@@ -198,12 +232,8 @@ void denseBackward(const NetShape& shape, const Real* pooled, const Real* dlogit
         std::fill_n(dIn, inSize, Real(0));
         for (size_t c = 0; c < classes; ++c) {
             const Real g = d[c];
-            Real* wGrad = denseGrad + c * inSize;
-            const Real* w = denseParams + c * inSize;
-            for (size_t j = 0; j < inSize; ++j) {
-                wGrad[j] += g * input[j];
-                dIn[j] += g * w[j];
-            }
+            accumulateGradients(denseGrad + c * inSize, dIn, input, denseParams + c * inSize, g,
+                                inSize);
             biasGrad[c] += g;
         }
     }

@@ -1,6 +1,7 @@
 #include "tracer/readers/paje/paje_syntax.hpp"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <utility>
@@ -45,28 +46,45 @@ std::optional<Field> fieldOf(std::string_view name) {
 
 namespace {
 
+// What a byte is to the tokenizer, from one table load instead of three compares per byte: the
+// byte loop was about a tenth of reading StarPU's Paje.
+enum ByteClass : std::uint8_t { Plain, Blank, Quote };
+constexpr std::array<ByteClass, 256> kByteClasses = [] {
+    std::array<ByteClass, 256> classes{};
+    classes[' '] = Blank;
+    classes['\t'] = Blank;
+    classes['\r'] = Blank;
+    classes['"'] = Quote;
+    return classes;
+}();
+ByteClass classOf(char c) { return kByteClasses[static_cast<unsigned char>(c)]; }
+
 // tokenize() without clearing out: a batch keeps the fields of all its lines in one vector.
 void appendFields(std::string_view line, std::vector<std::string_view>& out) {
-    std::size_t i = 0;
-    while (i < line.size()) {
-        while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r')) {
-            ++i;
+    const char* p = line.data();
+    const char* const end = p + line.size();
+    while (true) {
+        while (p != end && classOf(*p) == Blank) {
+            ++p;
         }
-        if (i >= line.size()) {
+        if (p == end) {
             break;
         }
-        if (line[i] == '"') {
-            const auto close = line.find('"', i + 1);
-            const auto end = close == std::string_view::npos ? line.size() : close;
-            out.push_back(line.substr(i + 1, end - i - 1));
-            i = end + 1;
-        } else {
-            std::size_t j = i;
-            while (j < line.size() && line[j] != ' ' && line[j] != '\t' && line[j] != '\r') {
-                ++j;
+        if (*p == '"') {
+            const char* close = p + 1;
+            while (close != end && *close != '"') {
+                ++close;
             }
-            out.push_back(line.substr(i, j - i));
-            i = j;
+            out.emplace_back(p + 1, static_cast<std::size_t>(close - p - 1));
+            p = close == end ? end : close + 1;
+        } else {
+            // A quote inside a field is part of it, as before: only blanks end a plain field.
+            const char* q = p + 1;
+            while (q != end && classOf(*q) != Blank) {
+                ++q;
+            }
+            out.emplace_back(p, static_cast<std::size_t>(q - p));
+            p = q;
         }
     }
 }

@@ -223,6 +223,7 @@ TraceResult<DirectFxtSummary> readFxtDirect(const std::filesystem::path& file, s
                 ev.code = code;
                 ev.paramCount = count;
                 ev.params = loadParams(raw, count, params);
+                ev.paramsStay = ev.params != params;
                 return static_cast<bool>(onEvent(ev));
             },
             reportProgress);
@@ -243,6 +244,7 @@ TraceResult<DirectFxtSummary> readFxtDirect(const std::filesystem::path& file, s
             ev.code = word >> 8;
             ev.paramCount = static_cast<std::uint32_t>((word & 0xff) - 1);
             ev.params = loadParams(d + offset + kEventHeader, ev.paramCount, params);
+            ev.paramsStay = ev.params != params;
             if (!onEvent(ev)) {
                 return fail(cancelled(file, offset));   // the pipeline's destructor stops the walk
             }

@@ -88,20 +88,23 @@ private:
     }
     std::uint64_t job(std::uint64_t id) const { return m_jobBase + id; }
     const Thread* worker(std::uint64_t tid) const {
-        // Most events come in runs from one thread: the last one found is asked again first
-        // (an entry, once added, stays where it is; reassigning it updates it in place).
-        if (m_lastThread != nullptr && m_lastTid == tid) {
+        // Most events come in runs from one thread: the last tid asked is answered again first,
+        // found or not (the main thread is no worker and asks as often as the workers). An
+        // entry, once added, stays where it is; initStart forgets the answer when it adds one.
+        if (m_lastKnown && m_lastTid == tid) {
             return m_lastThread;
         }
         const auto it = m_threads.find(tid);
-        if (it == m_threads.end()) {
-            return nullptr;
-        }
         m_lastTid = tid;
-        m_lastThread = &it->second;
+        m_lastKnown = true;
+        m_lastThread = it == m_threads.end() ? nullptr : &it->second;
         return m_lastThread;
     }
     std::int32_t workerLane(std::uint64_t workerId) const {
+        // StarPU numbers its workers from 0: a table for those ids, a hash lookup for others.
+        if (workerId < kDenseWorkers) {
+            return workerId < m_laneByWorker.size() ? m_laneByWorker[workerId] : -1;
+        }
         const auto it = m_workerLanes.find(workerId);
         return it == m_workerLanes.end() ? -1 : it->second;
     }
@@ -229,7 +232,10 @@ private:
     std::unordered_map<std::uint64_t, Thread> m_threads;          // by tid
     mutable std::uint64_t m_lastTid = 0;
     mutable const Thread* m_lastThread = nullptr;
+    mutable bool m_lastKnown = false;   // m_lastThread answers m_lastTid
     std::unordered_map<std::uint64_t, std::int32_t> m_workerLanes;  // by StarPU worker id
+    static constexpr std::uint64_t kDenseWorkers = 4096;
+    std::vector<std::int32_t> m_laneByWorker;   // m_workerLanes' ids below kDenseWorkers, -1 between
     std::unordered_map<std::uint64_t, std::int32_t> m_userLanes;    // by tid
     std::unordered_map<std::uint64_t, std::uint64_t> m_tagJobs;     // tag -> job
     std::vector<std::pair<std::uint64_t, std::uint64_t>> m_tagDeps;   // child, father tags
@@ -323,11 +329,16 @@ void FileDecoder::initStart(const RawEvent& ev) {
         lane = m_b.addLane(m_prefix + std::string(kind->name) + " " + std::to_string(devid), kind->lane, node,
                            static_cast<std::int32_t>(workerId));
         m_workerLanes.emplace(workerId, lane);
+        if (workerId < kDenseWorkers) {
+            m_laneByWorker.resize(std::max<std::size_t>(m_laneByWorker.size(), workerId + 1), -1);
+            m_laneByWorker[workerId] = lane;
+        }
         if (m_stopped) {
             m_b.setState(lane, now(ev), notProfiledState(LaneKind::CpuWorker));
         }
     }
     m_threads[tid] = Thread{lane, sync};
+    m_lastKnown = false;
     threadSet(tid, now(ev), "In");
 }
 
@@ -669,9 +680,13 @@ public:
             }
         }
         m_held = ev;
-        // A fixed buffer: a vector's assign per event was a visible share of reading.
-        std::copy_n(ev.params, ev.paramCount, m_heldParams.begin());
-        m_held.params = m_heldParams.data();
+        // Parameters in the mapping stay where they are; others are copied into a fixed buffer
+        // (a vector's assign per event was a visible share of reading, and so was this copy,
+        // a memmove call per event, before the mapped ones were kept in place).
+        if (!ev.paramsStay) {
+            std::copy_n(ev.params, ev.paramCount, m_heldParams.begin());
+            m_held.params = m_heldParams.data();
+        }
         m_holding = true;
         return true;
     }

@@ -85,6 +85,7 @@ private:
     std::size_t m_clamped = 0;
     TimeNs m_latest = 0;          // end of the latest span, even one beyond kMaxTraceTime
     std::size_t m_outOfRange = 0;   // spans beyond what the model holds, left out
+    std::size_t m_rerunTasks = 0;   // task spans closed for a task that had one already
     // Tasks by job id. A process numbers its jobs from 1 and the FxT reader gives each file a
     // base (file << 48): a table per base while the ids stay small, a hash map for the rest
     // (a hash lookup per task event was a visible share of reading).

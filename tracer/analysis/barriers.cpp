@@ -3,7 +3,6 @@
 #include "tracer/model/time_unit.hpp"
 
 #include <algorithm>
-#include <queue>
 #include <unordered_map>
 
 namespace starscope::tracer {
@@ -19,13 +18,6 @@ std::string transitionLabel(const BatchTransition& t) {
         label += "epoch " + std::to_string(t.toEpoch) + " batch ";
     }
     return label + std::to_string(t.toBatch);
-}
-
-// A barrier is time in which no worker executes. Where profiling was stopped nobody knows,
-// so such time is never part of a barrier: it counts as covered, like executing.
-bool coversTime(const Trace& trace, const Span& span) {
-    const StateClass cls = trace.stateOf(span).cls;   // a span of no valid state covers nothing
-    return cls == StateClass::Executing || cls == StateClass::NotProfiled;
 }
 
 // In scope: every lane / marker across the job, or those of one rank.
@@ -235,26 +227,38 @@ std::vector<Barrier> findBarriers(const Trace& trace, const BarrierOptions& opti
 
 std::vector<Barrier> findBarriers(const Trace& trace, const std::vector<BatchTransition>& transitions,
                                   const BarrierOptions& options) {
-    // k-way merge of the workers' executing spans (each lane is sorted): O(n log k), no copy.
+    // Merge of the workers' covering spans (each lane is sorted), no copy. Whether a state
+    // covers time is looked up in a table by state id, and the next span is the earliest of the
+    // lanes' cursors, found by a scan: a trace has a few workers to a few dozen. Before, two
+    // out-of-line calls and a heap push and pop per span made findBarriers 3 to 6 % of `stats`
+    // on a 390 MB CNN trace (2 workers).
+    // A barrier is time in which no worker executes. Where profiling was stopped nobody knows,
+    // so such time is never part of a barrier: it counts as covered, like executing.
+    std::vector<std::uint8_t> covers(trace.states.size());
+    for (std::size_t st = 0; st < covers.size(); ++st) {
+        const StateClass cls = trace.states[st].cls;
+        covers[st] = cls == StateClass::Executing || cls == StateClass::NotProfiled ? 1 : 0;
+    }
+    // A span of no valid state covers nothing.
+    const auto covering = [&](const Span& span) { return span.state < covers.size() && covers[span.state] != 0; };
     struct Cursor {
-        TimeNs start;
-        std::size_t lane;
-        std::size_t index;
-        bool operator>(const Cursor& o) const { return start > o.start; }
+        const Span* at;
+        const Span* end;
     };
-    std::priority_queue<Cursor, std::vector<Cursor>, std::greater<>> heap;
-    const auto advance = [&](std::size_t lane, std::size_t index) {
-        const auto& spans = trace.lanes[lane].spans();
-        while (index < spans.size() && !coversTime(trace, spans[index])) {
-            ++index;
+    std::vector<Cursor> cursors;
+    const auto skip = [&](Cursor& c) {
+        while (c.at != c.end && !covering(*c.at)) {
+            ++c.at;
         }
-        if (index < spans.size()) {
-            heap.push(Cursor{spans[index].start, lane, index});
-        }
+        return c.at != c.end;
     };
-    for (std::size_t lane = 0; lane < trace.lanes.size(); ++lane) {
-        if (trace.lanes[lane].isWorker() && inScope(trace.lanes[lane].rank, options.rank)) {
-            advance(lane, 0);
+    for (const auto& lane : trace.lanes) {
+        if (lane.isWorker() && inScope(lane.rank, options.rank) && !lane.levels.empty()) {
+            const auto& spans = lane.levels.front();
+            Cursor c{spans.data(), spans.data() + spans.size()};
+            if (skip(c)) {
+                cursors.push_back(c);
+            }
         }
     }
     std::vector<Barrier> barriers;
@@ -262,10 +266,14 @@ std::vector<Barrier> findBarriers(const Trace& trace, const std::vector<BatchTra
     TimeNs coverEnd = 0;
     // The threshold is real time; the spans are in the trace's ticks.
     const TimeNs threshold = ticksFromNs(options.threshold, ticksPerSecond(trace));
-    while (!heap.empty()) {
-        const Cursor c = heap.top();
-        heap.pop();
-        const Span& span = trace.lanes[c.lane].spans()[c.index];
+    while (!cursors.empty()) {
+        std::size_t next = 0;
+        for (std::size_t i = 1; i < cursors.size(); ++i) {
+            if (cursors[i].at->start < cursors[next].at->start) {
+                next = i;
+            }
+        }
+        const Span& span = *cursors[next].at;
         if (started && span.start > coverEnd && span.start - coverEnd > threshold) {
             Barrier b;
             b.start = coverEnd;
@@ -275,7 +283,10 @@ std::vector<Barrier> findBarriers(const Trace& trace, const std::vector<BatchTra
         }
         coverEnd = started ? std::max(coverEnd, span.end) : span.end;
         started = true;
-        advance(c.lane, c.index + 1);
+        ++cursors[next].at;
+        if (!skip(cursors[next])) {
+            cursors.erase(cursors.begin() + static_cast<std::ptrdiff_t>(next));
+        }
     }
     const Lane* main = mainLane(trace, options.rank);
     const auto resets = resetWaits(trace, options.rank);

@@ -174,6 +174,11 @@ TimeNs criticalPathLength(const Trace& trace) {
 }
 
 TraceSummary summarize(const Trace& trace, const BarrierOptions& options) {
+    return summarize(trace, options, computeStats(trace));
+}
+
+TraceSummary summarize(const Trace& trace, const BarrierOptions& options, const RangeStats& stats) {
+    assert(stats.from == trace.begin && stats.to == std::max(trace.begin, trace.end));
     TraceSummary s;
     TimeNs first = -1;
     TimeNs last = -1;
@@ -188,7 +193,6 @@ TraceSummary summarize(const Trace& trace, const BarrierOptions& options) {
     for (const auto& lane : trace.lanes) {
         s.workers += lane.isWorker() ? 1U : 0U;
     }
-    const auto stats = computeStats(trace);
     s.workerTotals = stats.workers;
     // Time whose activity was not recorded is no capacity anyone could have used or wasted.
     const bool masked = std::any_of(trace.states.begin(), trace.states.end(),

@@ -7,6 +7,7 @@
 #include "tracer/readers/read_trace.hpp"
 #include "tracer/run/run_folder.hpp"
 
+#include <atomic>
 #include <cstdio>
 #include <iomanip>
 #include <iostream>
@@ -17,6 +18,14 @@ namespace starscope::tracer::cli {
 namespace detail {
 
 int exitCodeFor(const TraceError& error) { return error.code == ErrorCode::InvalidArgument ? 2 : 1; }
+
+void keepUntilExit(std::optional<Trace>&& trace) {
+    // Never deleted but by the next call: the pointer keeps it reachable (leak checkers stay
+    // quiet) and the process's end returns its memory at once.
+    static std::atomic<Trace*> kept{nullptr};
+    delete kept.exchange(trace ? new Trace(std::move(*trace)) : nullptr);
+    trace.reset();
+}
 
 int reportError(const std::string& command, const TraceError& error, const Io& io) {
     *io.err << "starscope " << command << ": " << error.describe() << "\n";
@@ -142,14 +151,9 @@ TimeNs toNs(double value, double scale) { return static_cast<TimeNs>(value * sca
 // Milliseconds given on the command line in the trace's ticks (time_unit.hpp).
 TimeNs msToTicks(double ms, std::int64_t ticksPerSecond) { return toNs(ms, static_cast<double>(ticksPerSecond) / 1e3); }
 
-int runStats(const StatsArgs& args, const Io& io) {
-    const auto trace = detail::load("stats", args.inputs, io);
-    if (!trace) {
-        return 1;
-    }
+int printStats(const StatsArgs& args, const std::optional<Trace>& trace, const Io& io) {
     BarrierOptions options;
     options.threshold = toNs(args.thresholdUs, 1e3);
-    const auto summary = summarize(*trace, options);
     // Durations are shown in the trace's own unit: a Paje trace read finer than nanoseconds
     // shows its sub-nanosecond states as such.
     const auto tps = ticksPerSecond(*trace);
@@ -161,6 +165,9 @@ int runStats(const StatsArgs& args, const Io& io) {
         return 2;
     }
     const auto range = computeRangeStats(*trace, from, to);
+    // The table of the whole trace is the summary's too.
+    const bool whole = from == trace->begin && range.to == std::max(trace->begin, trace->end);
+    const auto summary = whole ? summarize(*trace, options, range) : summarize(*trace, options);
     auto& out = *io.out;
     if (args.json) {
         nlohmann::json lanes = nlohmann::json::array();
@@ -266,6 +273,16 @@ int runStats(const StatsArgs& args, const Io& io) {
     }
     row("all workers", range.workers, workerTasks);
     return 0;
+}
+
+int runStats(const StatsArgs& args, const Io& io) {
+    auto trace = detail::load("stats", args.inputs, io);
+    if (!trace) {
+        return 1;
+    }
+    const int code = printStats(args, trace, io);
+    detail::keepUntilExit(std::move(trace));
+    return code;
 }
 
 struct BarriersArgs {

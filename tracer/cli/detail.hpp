@@ -32,6 +32,11 @@ inline constexpr const char* kInputHelp =
 int reportError(const std::string& command, const TraceError& error, const Io& io);
 // Exit code for an error: 2 for bad arguments, 1 otherwise.
 int exitCodeFor(const TraceError& error);
+// A command that read a big trace and is done with it: destroying the model (every table and
+// string freed) was 1.9 % of `stats` on a 40 MB trace, right before the process ends and returns
+// all of it at once. The trace is kept until exit instead; a later call's replaces it, so a
+// process running many commands (the tests) holds one at most.
+void keepUntilExit(std::optional<Trace>&& trace);
 
 nlohmann::json summaryJson(const TraceSummary& summary);
 

@@ -278,7 +278,7 @@ WorkloadResult<Done> sizeTrace(RecordPlan& plan) {
             ? plan.dataset->test().count()
             : std::min<std::size_t>(plan.options.testImages, plan.dataset->test().count());
     const std::uint64_t evalTasks =
-        train.evaluate ? 3 * ((testImages + train.evalChunk - 1) / train.evalChunk) : 0;
+        train.evaluate ? 2 * ((testImages + train.evalChunk - 1) / train.evalChunk) : 0;
     // Under StarPU-MPI (train.shardCount ranks) every rank checksums its parameters after each
     // batch; rank 0 averages each parameter and exchanges it with every other rank (a receive
     // and a send per rank), the others send theirs and receive the average (param_exchange.cpp).
@@ -291,7 +291,8 @@ WorkloadResult<Done> sizeTrace(RecordPlan& plan) {
         exchangeTasks = batches * (root ? params + 1 : 1);
         messages = batches * params * 2 * (root ? ranks - 1 : 1);
     }
-    plan.estimatedTasks = batches * (6 * chunks + 3) + exchangeTasks + evalTasks + 4 * plan.workers;
+    // Per chunk 4 layer tasks (network.hpp), per batch 2 SGD tasks and the loader's conversion.
+    plan.estimatedTasks = batches * (4 * chunks + 3) + exchangeTasks + evalTasks + 4 * plan.workers;
     plan.estimatedMessages = messages;
     plan.expectedTraceBytes = plan.estimatedTasks * kTraceBytesPerTask + messages * kTraceBytesPerMessage;
     plan.traceBufferMb = 0;

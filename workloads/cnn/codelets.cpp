@@ -22,23 +22,31 @@ std::size_t imageOffset(const ChunkArgs& args) {
     return static_cast<std::size_t>(args.first) * args.shape.imageSize();
 }
 
+// The chunk's workspace (ChunkLayout), viewed as floats or bytes at an offset.
+float* region(void* buffer, std::size_t offset) { return vectorPtr<float>(buffer) + offset; }
+std::uint8_t* bytesAt(void* buffer, std::size_t offset) {
+    return reinterpret_cast<std::uint8_t*>(region(buffer, offset));
+}
+
 // Convolution (with ReLU) and max-pool of a chunk in one task: as two tasks, the pool task
 // cost a StarPU task's overhead (scheduling, fetching, pushing, about 15 us of worker time and
 // 20 us of the submitting thread's, traced) for 60 us of work, and its FxT events.
 void convPoolForwardCpu(void* buffers[], void* clArg) {
     const auto args = chunkArgs(clArg);
-    float* convOut = vectorPtr<float>(buffers[2]);
+    const ChunkLayout& at = args.layout;
+    float* convOut = region(buffers[2], at.convOut);
     convForward(args.shape, vectorPtr<const float>(buffers[0]) + imageOffset(args), args.count,
                 vectorPtr<const float>(buffers[1]), convOut);
-    poolForward(args.shape, convOut, args.count, vectorPtr<float>(buffers[3]),
-                vectorPtr<std::uint8_t>(buffers[4]));
+    poolForward(args.shape, convOut, args.count, region(buffers[2], at.pooled),
+                bytesAt(buffers[2], at.argmax));
 }
 
 void denseForwardCpu(void* buffers[], void* clArg) {
     const auto args = chunkArgs(clArg);
-    float* dlogits = vectorPtr<float>(buffers[3]);
+    const ChunkLayout& at = args.layout;
+    float* dlogits = region(buffers[0], at.dlogits);
     float* stats = dlogits + static_cast<std::size_t>(args.count * args.shape.classes);
-    denseForwardLoss(args.shape, vectorPtr<const float>(buffers[0]), args.count,
+    denseForwardLoss(args.shape, region(buffers[0], at.pooled), args.count,
                      vectorPtr<const float>(buffers[1]),
                      vectorPtr<const std::int32_t>(buffers[2]) + args.first, args.gradScale,
                      dlogits, stats);
@@ -46,10 +54,11 @@ void denseForwardCpu(void* buffers[], void* clArg) {
 
 void denseBackwardCpu(void* buffers[], void* clArg) {
     const auto args = chunkArgs(clArg);
-    const float* dlogits = vectorPtr<const float>(buffers[1]);
-    float* grad = vectorPtr<float>(buffers[3]);
-    denseBackward(args.shape, vectorPtr<const float>(buffers[0]), dlogits, args.count,
-                  vectorPtr<const float>(buffers[2]), grad, vectorPtr<float>(buffers[4]));
+    const ChunkLayout& at = args.layout;
+    const float* dlogits = region(buffers[0], at.dlogits);
+    float* grad = region(buffers[0], at.denseGrad);
+    denseBackward(args.shape, region(buffers[0], at.pooled), dlogits, args.count,
+                  vectorPtr<const float>(buffers[1]), grad, region(buffers[0], at.dpooled));
     // The chunk's stats ride along with its gradient to the SGD task.
     const float* stats = dlogits + static_cast<std::size_t>(args.count * args.shape.classes);
     float* statsOut = grad + args.shape.denseParamCount();
@@ -61,12 +70,12 @@ void denseBackwardCpu(void* buffers[], void* clArg) {
 // The pool's and the convolution's gradients of a chunk in one task (see convPoolForwardCpu).
 void poolConvBackwardCpu(void* buffers[], void* clArg) {
     const auto args = chunkArgs(clArg);
-    float* dconv = vectorPtr<float>(buffers[4]);
-    poolBackward(args.shape, vectorPtr<const float>(buffers[0]),
-                 vectorPtr<const std::uint8_t>(buffers[1]), vectorPtr<const float>(buffers[2]),
-                 args.count, dconv);
-    convBackward(args.shape, vectorPtr<const float>(buffers[3]) + imageOffset(args), dconv,
-                 args.count, vectorPtr<float>(buffers[5]));
+    const ChunkLayout& at = args.layout;
+    float* dconv = region(buffers[0], at.dconv);
+    poolBackward(args.shape, region(buffers[0], at.dpooled), bytesAt(buffers[0], at.argmax),
+                 region(buffers[0], at.convOut), args.count, dconv);
+    convBackward(args.shape, vectorPtr<const float>(buffers[1]) + imageOffset(args), dconv,
+                 args.count, region(buffers[0], at.convGrad));
 }
 
 SgdArgs sgdArgs(void* clArg) {
@@ -82,7 +91,7 @@ void sgdConvCpu(void* buffers[], void* clArg) {
     const auto args = sgdArgs(clArg);
     const float* grads[kMaxGrads];
     for (int g = 0; g < args.grads; ++g) {
-        grads[g] = vectorPtr<const float>(buffers[1 + g]);
+        grads[g] = region(buffers[1 + g], args.offset);
     }
     sgdStep(vectorPtr<float>(buffers[0]), grads, args.grads, args.size, args.rate);
 }
@@ -93,7 +102,7 @@ void sgdDenseCpu(void* buffers[], void* clArg) {
     double lossSum = 0.0;
     double correct = 0.0;
     for (int g = 0; g < args.grads; ++g) {
-        grads[g] = vectorPtr<const float>(buffers[2 + g]);
+        grads[g] = region(buffers[2 + g], args.offset);
         lossSum += static_cast<double>(grads[g][args.size]);
         correct += static_cast<double>(grads[g][args.size + 1]);
     }
@@ -112,13 +121,52 @@ void sgdDenseCpu(void* buffers[], void* clArg) {
 
 void evalDenseCpu(void* buffers[], void* clArg) {
     const auto args = chunkArgs(clArg);
-    denseForwardLoss(args.shape, vectorPtr<const float>(buffers[0]), args.count,
+    denseForwardLoss(args.shape, region(buffers[0], args.layout.pooled), args.count,
                      vectorPtr<const float>(buffers[1]),
                      vectorPtr<const std::int32_t>(buffers[2]) + args.first, 1.0F,
                      static_cast<float*>(nullptr), vectorPtr<float>(buffers[3]));
 }
 
 } // namespace
+
+namespace {
+
+// Appends a region of `floats` floats at a 64-byte boundary; returns its offset.
+std::size_t place(std::size_t& end, std::size_t floats) {
+    constexpr std::size_t kAlign = 64 / sizeof(float);
+    const std::size_t at = (end + kAlign - 1) / kAlign * kAlign;
+    end = at + floats;
+    return at;
+}
+
+std::size_t floatsFor(std::size_t bytes) { return (bytes + sizeof(float) - 1) / sizeof(float); }
+
+} // namespace
+
+ChunkLayout ChunkLayout::training(const NetShape& s, std::size_t n) {
+    ChunkLayout layout;
+    std::size_t end = 0;
+    layout.convGrad = place(end, s.convParamCount());
+    layout.denseGrad = place(end, s.denseParamCount() + kStatsSize);
+    layout.dlogits = place(end, n * static_cast<std::size_t>(s.classes) + kStatsSize);
+    layout.convOut = place(end, n * s.convSize());
+    layout.pooled = place(end, n * s.pooledSize());
+    layout.dpooled = place(end, n * s.pooledSize());
+    layout.dconv = place(end, n * s.convSize());
+    layout.argmax = place(end, floatsFor(n * s.pooledSize()));
+    layout.floats = end;
+    return layout;
+}
+
+ChunkLayout ChunkLayout::evaluation(const NetShape& s, std::size_t n) {
+    ChunkLayout layout;
+    std::size_t end = 0;
+    layout.convOut = place(end, n * s.convSize());
+    layout.pooled = place(end, n * s.pooledSize());
+    layout.argmax = place(end, floatsFor(n * s.pooledSize()));
+    layout.floats = end;
+    return layout;
+}
 
 starpu_codelet makeCodelet(const char* name, starpu_cpu_func_t func,
                            std::vector<starpu_data_access_mode> modes) {
@@ -139,27 +187,26 @@ starpu_codelet makeCodelet(const char* name, starpu_cpu_func_t func,
 }
 
 starpu_codelet& convPoolForwardCodelet() {
-    static starpu_codelet codelet = makeCodelet(
-        "conv_pool_fwd", convPoolForwardCpu, {STARPU_R, STARPU_R, STARPU_W, STARPU_W, STARPU_W});
+    static starpu_codelet codelet =
+        makeCodelet("conv_pool_fwd", convPoolForwardCpu, {STARPU_R, STARPU_R, STARPU_W});
     return codelet;
 }
 
 starpu_codelet& denseForwardCodelet() {
     static starpu_codelet codelet =
-        makeCodelet("dense_fwd", denseForwardCpu, {STARPU_R, STARPU_R, STARPU_R, STARPU_W});
+        makeCodelet("dense_fwd", denseForwardCpu, {STARPU_RW, STARPU_R, STARPU_R});
     return codelet;
 }
 
 starpu_codelet& denseBackwardCodelet() {
-    static starpu_codelet codelet = makeCodelet("dense_bwd", denseBackwardCpu,
-                                                {STARPU_R, STARPU_R, STARPU_R, STARPU_W, STARPU_W});
+    static starpu_codelet codelet =
+        makeCodelet("dense_bwd", denseBackwardCpu, {STARPU_RW, STARPU_R});
     return codelet;
 }
 
 starpu_codelet& poolConvBackwardCodelet() {
     static starpu_codelet codelet =
-        makeCodelet("pool_conv_bwd", poolConvBackwardCpu,
-                    {STARPU_R, STARPU_R, STARPU_R, STARPU_R, STARPU_W, STARPU_W});
+        makeCodelet("pool_conv_bwd", poolConvBackwardCpu, {STARPU_RW, STARPU_R});
     return codelet;
 }
 

@@ -24,18 +24,6 @@ WorkloadResult<Done> checkInsert(int status, const starpu_codelet& codelet) {
     return Done{};
 }
 
-// Per-chunk buffers of a training batch, all in the batch arena.
-struct ChunkBuffers {
-    runtime::ArenaVector<float> convOut;
-    runtime::ArenaVector<float> pooled;
-    runtime::ArenaVector<std::uint8_t> argmax;
-    runtime::ArenaVector<float> dlogits;   // then the chunk's stats
-    runtime::ArenaVector<float> denseGrad; // then the chunk's stats
-    runtime::ArenaVector<float> dpooled;
-    runtime::ArenaVector<float> dconv;
-    runtime::ArenaVector<float> convGrad;
-};
-
 template <typename T>
 bool allocate(runtime::Arena& arena, std::size_t count, runtime::ArenaVector<T>& out,
               runtime::RuntimeError& error) {
@@ -78,15 +66,11 @@ WorkloadResult<std::unique_ptr<Network>> Network::create(const NetShape& shape, 
 }
 
 std::size_t Network::batchBytes(const NetShape& s, std::size_t batchSize, std::size_t chunk) {
-    constexpr std::size_t kAlignmentSlack = 8 * 64; // eight buffers per chunk
-    const auto classes = static_cast<std::size_t>(s.classes);
+    constexpr std::size_t kAlignmentSlack = 64; // one workspace per chunk
     std::size_t bytes = 0;
     for (std::size_t first = 0; first < batchSize; first += chunk) {
         const std::size_t n = std::min(chunk, batchSize - first);
-        bytes += sizeof(float)
-                     * (2 * n * s.convSize() + 2 * n * s.pooledSize() + n * classes + kStatsSize
-                        + s.denseParamCount() + kStatsSize + s.convParamCount())
-                 + n * s.pooledSize() + kAlignmentSlack;
+        bytes += sizeof(float) * ChunkLayout::training(s, n).floats + kAlignmentSlack;
     }
     return bytes;
 }
@@ -96,20 +80,13 @@ WorkloadResult<std::size_t> Network::submitBatch(runtime::Arena& batchArena,
                                                  float rate, std::size_t epoch) {
     const NetShape& s = m_shape;
     const std::size_t chunks = (input.size + chunk - 1) / chunk;
-    const auto classes = static_cast<std::size_t>(s.classes);
-    std::vector<ChunkBuffers> buffers(chunks);
+    // One workspace per chunk (ChunkLayout), so one handle per chunk in the batch arena.
+    std::vector<runtime::ArenaVector<float>> work(chunks);
+    std::vector<ChunkLayout> layouts(chunks);
     runtime::RuntimeError error;
     for (std::size_t c = 0; c < chunks; ++c) {
-        const std::size_t n = std::min(chunk, input.size - c * chunk);
-        auto& b = buffers[c];
-        if (!allocate(batchArena, n * s.convSize(), b.convOut, error)
-            || !allocate(batchArena, n * s.pooledSize(), b.pooled, error)
-            || !allocate(batchArena, n * s.pooledSize(), b.argmax, error)
-            || !allocate(batchArena, n * classes + kStatsSize, b.dlogits, error)
-            || !allocate(batchArena, s.denseParamCount() + kStatsSize, b.denseGrad, error)
-            || !allocate(batchArena, n * s.pooledSize(), b.dpooled, error)
-            || !allocate(batchArena, n * s.convSize(), b.dconv, error)
-            || !allocate(batchArena, s.convParamCount(), b.convGrad, error)) {
+        layouts[c] = ChunkLayout::training(s, std::min(chunk, input.size - c * chunk));
+        if (!allocate(batchArena, layouts[c].floats, work[c], error)) {
             return fromRuntime(error);
         }
     }
@@ -121,10 +98,11 @@ WorkloadResult<std::size_t> Network::submitBatch(runtime::Arena& batchArena,
         for (std::size_t c = 0; c < chunks; ++c) {
             ChunkArgs args;
             args.shape = s;
+            args.layout = layouts[c];
             args.first = static_cast<std::int32_t>(c * chunk);
             args.count = static_cast<std::int32_t>(std::min(chunk, input.size - c * chunk));
             args.gradScale = 1.0F / static_cast<float>(input.size);
-            auto done = submit(buffers[c], args);
+            auto done = submit(work[c].handle, args);
             if (!done) {
                 return done;
             }
@@ -136,31 +114,26 @@ WorkloadResult<std::size_t> Network::submitBatch(runtime::Arena& batchArena,
         return checkInsert(starpu_task_insert(&codelet, rest..., 0), codelet);
     };
 
-    WorkloadResult<Done> step = forEachChunk([&](ChunkBuffers& b, ChunkArgs& args) {
+    WorkloadResult<Done> step = forEachChunk([&](starpu_data_handle_t w, ChunkArgs& args) {
         return insert(convPoolForwardCodelet(), STARPU_R, input.images, STARPU_R, m_conv.handle,
-                      STARPU_W, b.convOut.handle, STARPU_W, b.pooled.handle, STARPU_W,
-                      b.argmax.handle, STARPU_VALUE, &args, sizeof args);
+                      STARPU_W, w, STARPU_VALUE, &args, sizeof args);
     });
     if (step) {
-        step = forEachChunk([&](ChunkBuffers& b, ChunkArgs& args) {
-            return insert(denseForwardCodelet(), STARPU_R, b.pooled.handle, STARPU_R,
-                          m_dense.handle, STARPU_R, input.labels, STARPU_W, b.dlogits.handle,
+        step = forEachChunk([&](starpu_data_handle_t w, ChunkArgs& args) {
+            return insert(denseForwardCodelet(), STARPU_RW, w, STARPU_R, m_dense.handle, STARPU_R,
+                          input.labels, STARPU_VALUE, &args, sizeof args);
+        });
+    }
+    if (step) {
+        step = forEachChunk([&](starpu_data_handle_t w, ChunkArgs& args) {
+            return insert(denseBackwardCodelet(), STARPU_RW, w, STARPU_R, m_dense.handle,
                           STARPU_VALUE, &args, sizeof args);
         });
     }
     if (step) {
-        step = forEachChunk([&](ChunkBuffers& b, ChunkArgs& args) {
-            return insert(denseBackwardCodelet(), STARPU_R, b.pooled.handle, STARPU_R,
-                          b.dlogits.handle, STARPU_R, m_dense.handle, STARPU_W, b.denseGrad.handle,
-                          STARPU_W, b.dpooled.handle, STARPU_VALUE, &args, sizeof args);
-        });
-    }
-    if (step) {
-        step = forEachChunk([&](ChunkBuffers& b, ChunkArgs& args) {
-            return insert(poolConvBackwardCodelet(), STARPU_R, b.dpooled.handle, STARPU_R,
-                          b.argmax.handle, STARPU_R, b.convOut.handle, STARPU_R, input.images,
-                          STARPU_W, b.dconv.handle, STARPU_W, b.convGrad.handle, STARPU_VALUE,
-                          &args, sizeof args);
+        step = forEachChunk([&](starpu_data_handle_t w, ChunkArgs& args) {
+            return insert(poolConvBackwardCodelet(), STARPU_RW, w, STARPU_R, input.images,
+                          STARPU_VALUE, &args, sizeof args);
         });
     }
     if (!step) {
@@ -169,13 +142,14 @@ WorkloadResult<std::size_t> Network::submitBatch(runtime::Arena& batchArena,
 
     std::vector<starpu_data_descr> descr;
     descr.push_back({m_conv.handle, STARPU_RW});
-    for (const auto& b : buffers) {
-        descr.push_back({b.convGrad.handle, STARPU_R});
+    for (const auto& w : work) {
+        descr.push_back({w.handle, STARPU_R});
     }
     SgdArgs convArgs;
     convArgs.rate = rate;
     convArgs.grads = static_cast<std::int32_t>(chunks);
     convArgs.size = s.convParamCount();
+    convArgs.offset = layouts.front().convGrad;
     step = insert(sgdConvCodelet(), STARPU_DATA_MODE_ARRAY, descr.data(),
                   static_cast<int>(descr.size()), STARPU_VALUE, &convArgs, sizeof convArgs);
     if (!step) {
@@ -184,13 +158,14 @@ WorkloadResult<std::size_t> Network::submitBatch(runtime::Arena& batchArena,
     descr.clear();
     descr.push_back({m_dense.handle, STARPU_RW});
     descr.push_back({m_totals.handle, STARPU_RW});
-    for (const auto& b : buffers) {
-        descr.push_back({b.denseGrad.handle, STARPU_R});
+    for (const auto& w : work) {
+        descr.push_back({w.handle, STARPU_R});
     }
     SgdArgs denseArgs;
     denseArgs.rate = rate;
     denseArgs.grads = static_cast<std::int32_t>(chunks);
     denseArgs.size = s.denseParamCount();
+    denseArgs.offset = layouts.front().denseGrad;
     denseArgs.epoch = static_cast<std::int32_t>(epoch);
     denseArgs.samples = static_cast<std::int32_t>(input.size);
     denseArgs.sink = &m_progress;
@@ -253,43 +228,38 @@ WorkloadResult<Network::PendingWave> Network::submitWave(runtime::Arena& arena,
 
     const std::size_t chunks = (count + chunk - 1) / chunk;
     std::vector<runtime::ArenaVector<float>> stats(chunks);
-    // A few sets of activation buffers, reused round-robin: StarPU orders a chunk's writes
-    // after the previous user's reads, and memory stays bounded whatever the test-set size.
-    struct Activations {
-        runtime::ArenaVector<float> convOut;
-        runtime::ArenaVector<float> pooled;
-        runtime::ArenaVector<std::uint8_t> argmax;
-    };
+    // A few workspaces (convOut, pooled, argmax: ChunkLayout::evaluation), reused round-robin:
+    // StarPU orders a chunk's writes after the previous user's reads, and memory stays bounded
+    // whatever the test-set size.
+    const ChunkLayout layout = ChunkLayout::evaluation(s, chunk);
     constexpr std::size_t kSets = 4;
-    std::vector<Activations> sets(std::min(kSets, chunks));
+    std::vector<runtime::ArenaVector<float>> sets(std::min(kSets, chunks));
     runtime::RuntimeError error;
     for (auto& set : sets) {
-        if (!allocate(arena, chunk * s.convSize(), set.convOut, error)
-            || !allocate(arena, chunk * s.pooledSize(), set.pooled, error)
-            || !allocate(arena, chunk * s.pooledSize(), set.argmax, error)) {
+        if (!allocate(arena, layout.floats, set, error)) {
             return fromRuntime(error);
         }
     }
     for (std::size_t c = 0; c < chunks; ++c) {
         const std::size_t n = std::min(chunk, count - c * chunk);
-        const auto& [convOut, pooled, argmax] = sets[c % sets.size()];
+        const starpu_data_handle_t work = sets[c % sets.size()].handle;
         if (!allocate(arena, std::size_t{kStatsSize}, stats[c], error)) {
             return fromRuntime(error);
         }
         ChunkArgs args;
         args.shape = s;
+        args.layout = layout;
         args.first = static_cast<std::int32_t>(c * chunk);
         args.count = static_cast<std::int32_t>(n);
-        auto step = checkInsert(
-            starpu_task_insert(&convPoolForwardCodelet(), STARPU_R, images->handle, STARPU_R,
-                               m_conv.handle, STARPU_W, convOut.handle, STARPU_W, pooled.handle,
-                               STARPU_W, argmax.handle, STARPU_VALUE, &args, sizeof args, 0),
-            convPoolForwardCodelet());
+        auto step = checkInsert(starpu_task_insert(&convPoolForwardCodelet(), STARPU_R,
+                                                   images->handle, STARPU_R, m_conv.handle,
+                                                   STARPU_W, work, STARPU_VALUE, &args, sizeof args, 0),
+                                convPoolForwardCodelet());
         if (step) {
-            step = checkInsert(starpu_task_insert(&evalDenseCodelet(), STARPU_R, pooled.handle,
-                                                  STARPU_R, m_dense.handle, STARPU_R,
-                                                  labels->handle, STARPU_W, stats[c].handle,
-                                                  STARPU_VALUE, &args, sizeof args, 0),
+            step = checkInsert(starpu_task_insert(&evalDenseCodelet(), STARPU_R, work, STARPU_R,
+                                                  m_dense.handle, STARPU_R, labels->handle,
+                                                  STARPU_W, stats[c].handle, STARPU_VALUE, &args,
+                                                  sizeof args, 0),
                                evalDenseCodelet());
         }
         if (!step) {

@@ -140,9 +140,9 @@ struct RecordPlan {
     std::vector<StarpuVariable> environment;
 };
 
-// FxT bytes per task of the CNN, measured on recorded runs (3.0-3.25 KB, no fixed part to
+// FxT bytes per task of the CNN, measured on recorded runs (2.27-2.41 KB, no fixed part to
 // speak of; workloads/README.md has the figures), and a little room for the workers' start.
-inline constexpr std::uint64_t kTraceBytesPerTask = 3300;
+inline constexpr std::uint64_t kTraceBytesPerTask = 2500;
 // What a StarPU-MPI message adds to its rank's trace (submission, posting, completion and the
 // tests in between, on both ends); workloads/README.md has the measure. An estimate short of
 // the truth costs a flush, never events.

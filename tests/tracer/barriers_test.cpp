@@ -78,6 +78,33 @@ TEST(Barriers, AttributedToTheTransitionTheyOverlapMost) {
     EXPECT_EQ(barriers[1].transition, 1);
 }
 
+// Of several reset waits, the first to begin among those overlapping a barrier names its arena:
+// here one that began long before it (and still runs), not a shorter one inside it, nor one
+// that ended before it.
+TEST(Barriers, TheFirstOverlappingResetWaitNamesTheArena) {
+    auto trace = twoWorkers();   // one barrier: [300, 500) us
+    const auto wait = [&](TimeNs begin, TimeNs end, const char* arena) {
+        trace.markers.push_back(trace.makeMarker(begin, markers::Marker{Kind::ResetWaitBegin, 0, 0, -1, 1, arena}));
+        trace.markers.push_back(trace.makeMarker(end, markers::Marker{Kind::ResetWaitEnd, 0, 0, -1, 1, arena}));
+    };
+    // Waits of one rank do not overlap each other: these are three ranks' (markers in time order).
+    wait(10'000, 290'000, "ended before");
+    trace.markers.back().rank = 0;
+    trace.markers[trace.markers.size() - 2].rank = 0;
+    wait(20'000, 900'000, "long");
+    trace.markers.back().rank = 1;
+    trace.markers[trace.markers.size() - 2].rank = 1;
+    wait(350'000, 360'000, "inside");
+    trace.markers.back().rank = 2;
+    trace.markers[trace.markers.size() - 2].rank = 2;
+    std::stable_sort(trace.markers.begin(), trace.markers.end(),
+                     [](const MarkerEvent& a, const MarkerEvent& b) { return a.time < b.time; });
+    const auto barriers = findBarriers(trace);
+    ASSERT_EQ(barriers.size(), 1U);
+    EXPECT_EQ(barriers[0].cause, BarrierCause::ArenaReset);
+    EXPECT_EQ(barriers[0].arena, "long");
+}
+
 // StarPU's "fxt flush" event inside a barrier names the trace's own writing as its cause, before
 // the arena reset the main thread was in; one outside every barrier changes nothing.
 TEST(Barriers, AFxtFlushInsideABarrierIsItsCause) {

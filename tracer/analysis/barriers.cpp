@@ -68,7 +68,26 @@ struct ResetWait {
     std::string arena;
 };
 
-std::vector<ResetWait> resetWaits(const Trace& trace, const std::optional<std::int32_t>& scope) {
+// In begin order, with the latest end so far of each prefix: the
+// first wait overlapping a barrier is found by two binary searches instead of a scan of every
+// wait per barrier (5,016 barriers and about 9,000 waits in a 10-epoch CNN trace: two thirds
+// of findBarriers).
+struct ResetWaits {
+    std::vector<ResetWait> waits;
+    std::vector<TimeNs> endsSoFar;   // endsSoFar[i]: the latest end of waits[0..i]
+
+    const ResetWait* firstOverlapping(TimeNs start, TimeNs end) const {
+        // Waits beginning before `end` are a prefix; the first of them ending after `start` is
+        // where the latest end so far first passes it.
+        const auto begun = std::lower_bound(waits.begin(), waits.end(), end,
+                                            [](const ResetWait& r, TimeNs t) { return r.start < t; });
+        const auto reach = std::upper_bound(endsSoFar.begin(), endsSoFar.end(), start);
+        return reach - endsSoFar.begin() < begun - waits.begin() ? &waits[static_cast<std::size_t>(reach - endsSoFar.begin())]
+                                                                 : nullptr;
+    }
+};
+
+ResetWaits resetWaits(const Trace& trace, const std::optional<std::int32_t>& scope) {
     std::vector<ResetWait> out;
     std::unordered_map<std::int32_t, std::size_t> open;   // rank -> index in out
     for (const auto& m : trace.markers) {
@@ -85,7 +104,14 @@ std::vector<ResetWait> resetWaits(const Trace& trace, const std::optional<std::i
             }
         }
     }
-    return out;
+    // Already in order unless a trace was built with its markers out of time order.
+    std::stable_sort(out.begin(), out.end(), [](const ResetWait& a, const ResetWait& b) { return a.start < b.start; });
+    ResetWaits waits{std::move(out), {}};
+    waits.endsSoFar.reserve(waits.waits.size());
+    for (const auto& w : waits.waits) {
+        waits.endsSoFar.push_back(waits.endsSoFar.empty() ? w.end : std::max(waits.endsSoFar.back(), w.end));
+    }
+    return waits;
 }
 
 // StarPU records this user event (src/common/fxt.c, 1.3 and 1.4) once FxT's buffer was full and
@@ -109,7 +135,7 @@ std::vector<TimeNs> traceFlushes(const Trace& trace, const std::optional<std::in
     return out;
 }
 
-void attribute(const Trace& trace, Barrier& b, const std::vector<ResetWait>& resets,
+void attribute(const Trace& trace, Barrier& b, const ResetWaits& resets,
                const std::vector<TimeNs>& flushes, const std::optional<std::int32_t>& scope) {
     // A flush ends inside it: the workers waited for the thread writing the trace (when that
     // is the main thread, nothing new was submitted meanwhile).
@@ -132,12 +158,10 @@ void attribute(const Trace& trace, Barrier& b, const std::vector<ResetWait>& res
         b.cause = BarrierCause::DataFromRank;
         return;
     }
-    for (const auto& r : resets) {
-        if (r.start < b.end && r.end > b.start) {
-            b.cause = BarrierCause::ArenaReset;
-            b.arena = r.arena;
-            return;
-        }
+    if (const auto* r = resets.firstOverlapping(b.start, b.end)) {
+        b.cause = BarrierCause::ArenaReset;
+        b.arena = r->arena;
+        return;
     }
     if (b.transition >= 0) {
         b.cause = BarrierCause::EndOfBatch;

@@ -324,6 +324,24 @@ TEST(PajeReader, StarpuPajeTraceGivesTasksWithJobIds) {
     EXPECT_EQ(parsed, 18U);
 }
 
+// A trace that declares StarPU's "prog_event" type is StarPU's: only its user event types are
+// markers, its pushes, pops and data registrations (one new address or job id each) are not.
+// A trace of another tool keeps every event.
+TEST(PajeReader, StarpuRuntimeEventsAreNoMarkers) {
+    TempDir dir;
+    const std::string events = "109 1.0 prog_event p first\n109 2.0 register p 5606a24a8360\n109 3.0 pu p 17\n"
+                               "109 4.0 prog_event p second\n109 5.0 po p 17\n";
+    const auto starpu = readTrace(write(dir, "starpu.paje", std::string(kHeader) + "104 prog_event P Program\n"
+                                                                + "104 register P Register\n" + events));
+    ASSERT_TRUE(starpu) << starpu.error().describe();
+    ASSERT_EQ(starpu->markers.size(), 2U);
+    EXPECT_EQ(starpu->markers[0].time, 1'000'000);
+    EXPECT_EQ(starpu->markers[1].time, 4'000'000);
+    const auto other = readTrace(write(dir, "other.paje", std::string(kHeader) + events));
+    ASSERT_TRUE(other) << other.error().describe();
+    EXPECT_EQ(other->markers.size(), 5U);
+}
+
 std::filesystem::path pajeData(const std::string& name) {
     return starscope::testing::testDataDir() / "tracer" / "paje" / name;
 }

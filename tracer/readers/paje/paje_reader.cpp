@@ -137,6 +137,7 @@ private:
     std::optional<TraceError> events(std::string_view text, std::size_t& pos, std::size_t& lineNo);
     void apply(const LineBatch& batch, const PreparedEvent& e);
     std::int32_t container(std::string_view ref);
+    bool isUserEventType(std::uint32_t type);
     std::int32_t laneFor(std::int32_t container, std::uint32_t type);
     std::int32_t newLane(std::int32_t index, std::uint32_t type);
     bool process();
@@ -166,6 +167,7 @@ private:
     std::unordered_map<std::uint32_t, std::uint32_t> m_typeNames;       // type alias -> name
     std::unordered_map<std::uint64_t, std::uint32_t> m_entityValues;    // (type, alias) -> name
     std::unordered_map<std::uint32_t, std::uint32_t> m_stateTypeOwner;  // state type -> container type
+    std::vector<std::uint8_t> m_userEventTypes;   // by type name id: 0 not known yet, 1 yes, 2 no
     std::vector<Container> m_containers;
     std::vector<std::int32_t> m_containerByName;   // container by the name id of its alias or name
     std::unordered_map<std::uint64_t, std::int32_t> m_laneByKey;
@@ -228,6 +230,22 @@ std::optional<TraceError> PajeParser::header(std::string_view line, std::size_t 
 std::int32_t PajeParser::container(std::string_view ref) {
     const auto name = id(ref);
     return name < m_containerByName.size() ? m_containerByName[name] : -1;
+}
+
+// In StarPU's trace only these event types carry user events; pushes, pops and data
+// registrations are runtime bookkeeping.
+bool PajeParser::isUserEventType(std::uint32_t type) {
+    if (m_userEventTypes.size() <= type) {
+        m_userEventTypes.resize(std::max<std::size_t>(type + 1, m_strings.size()), 0);
+    }
+    auto& known = m_userEventTypes[type];
+    if (known == 0) {
+        const auto& alias = m_strings[type];
+        known = alias == "prog_event" || alias == "user_event" || alias == "thread_event"
+                        || alias == "user_user_event" || alias == "user_thread_event"
+                    ? 1 : 2;
+    }
+    return known == 1;
 }
 
 void PajeParser::apply(const LineBatch& batch, const PreparedEvent& e) {
@@ -318,15 +336,21 @@ void PajeParser::apply(const LineBatch& batch, const PreparedEvent& e) {
     case Kind::ResetState:
     case Kind::NewEvent: {
         Timed t{time, stamp.decimals, def.kind, container(field(FContainer)), id(field(FType)), 0, 0, 0};
+        if (t.container < 0) {
+            ++m_unknownContainers;
+            break;
+        }
+        if (def.kind == Kind::NewEvent && m_starpuEvents && !isUserEventType(t.type)) {
+            // Dropped here rather than in process(), which would drop it too: these values are
+            // addresses and job ids, nearly one new name per event, and interning them grew the
+            // name table to hundreds of thousands of names that every lookup then missed in cache.
+            break;
+        }
         if (def.kind == Kind::SetState || def.kind == Kind::PushState || def.kind == Kind::NewEvent) {
             t.value = id(field(FValue));
         }
         t.jobId = e.jobId;
         t.footprint = e.footprint;
-        if (t.container < 0) {
-            ++m_unknownContainers;
-            break;
-        }
         if (def.kind != Kind::NewEvent && m_containers[static_cast<std::size_t>(t.container)].memoryManager) {
             ++m_memoryStates;
             break;
@@ -649,12 +673,7 @@ bool PajeParser::process() {
             break;
         case Kind::ResetState: m_b.resetState(laneFor(e.container, e.type), e.time); break;
         case Kind::NewEvent: {
-            const auto& typeAlias = m_strings[e.type];
-            // In StarPU's trace only these event types carry user events; pushes, pops and
-            // data registrations are runtime bookkeeping.
-            if (m_starpuEvents && typeAlias != "prog_event" && typeAlias != "user_event"
-                && typeAlias != "thread_event" && typeAlias != "user_user_event"
-                && typeAlias != "user_thread_event") {
+            if (m_starpuEvents && !isUserEventType(e.type)) {
                 break;
             }
             m_b.addMarker(e.time, c.lanes.empty() ? -1 : c.lanes.front(), m_strings[e.value]);

@@ -12,6 +12,7 @@
 #include "common/mapped_file.hpp"
 #include "tracer/readers/fxt/fxt_source.hpp"
 
+#include <array>
 #include <cstring>
 #include <memory>
 #include <optional>
@@ -76,6 +77,21 @@ inline const std::uint64_t* loadParams(const unsigned char* raw, std::uint32_t c
     }
     return copy;
 }
+
+// Where readFxtDirect puts the parameters it realigns: two buffers in turn, so that an event's
+// stay valid while the next one is handled (RawEvent::paramsStay). StarPU's traces are all
+// realigned (their 2,834-byte header puts every event at 6 mod 8).
+class Params {
+public:
+    const std::uint64_t* load(const unsigned char* raw, std::uint32_t count) {
+        m_flip ^= 1U;
+        return loadParams(raw, count, m_buffers[m_flip].data());
+    }
+
+private:
+    std::array<std::array<std::uint64_t, kMaxParams>, 2> m_buffers;
+    unsigned m_flip = 0;
+};
 
 // One pass over the blocks and events of a mapped libfxt 0.3 trace, filling `out` (counts,
 // times, damage). onEvent(time, code, count, params, offset) sees every event whose code is in
@@ -214,7 +230,7 @@ TraceResult<DirectFxtSummary> readFxtDirect(const std::filesystem::path& file, s
     RawEvent ev;
     if (mode == DirectDecode::Serial) {
         DirectFxtSummary out;
-        std::uint64_t params[kMaxParams];
+        Params params;
         const auto stopped = walk(
             d, size, firstCode, lastCode, out,
             [&](std::uint64_t time, std::uint64_t code, std::uint32_t count, const unsigned char* raw, std::uint64_t) {
@@ -222,8 +238,8 @@ TraceResult<DirectFxtSummary> readFxtDirect(const std::filesystem::path& file, s
                 ev.origin = out.stream.firstTime;
                 ev.code = code;
                 ev.paramCount = count;
-                ev.params = loadParams(raw, count, params);
-                ev.paramsStay = ev.params != params;
+                ev.params = params.load(raw, count);
+                ev.paramsStay = true;
                 return static_cast<bool>(onEvent(ev));
             },
             reportProgress);
@@ -234,7 +250,7 @@ TraceResult<DirectFxtSummary> readFxtDirect(const std::filesystem::path& file, s
     }
     Pipeline pipeline(d, size, firstCode, lastCode);
     std::uint64_t nextProgress = 0;
-    std::uint64_t params[kMaxParams];
+    Params params;
     for (auto batch = pipeline.next(); batch.size > 0; batch = pipeline.next()) {
         ev.origin = batch.origin;
         for (std::size_t i = 0; i < batch.size; ++i) {
@@ -243,8 +259,8 @@ TraceResult<DirectFxtSummary> readFxtDirect(const std::filesystem::path& file, s
             ev.time = load64(d + offset);
             ev.code = word >> 8;
             ev.paramCount = static_cast<std::uint32_t>((word & 0xff) - 1);
-            ev.params = loadParams(d + offset + kEventHeader, ev.paramCount, params);
-            ev.paramsStay = ev.params != params;
+            ev.params = params.load(d + offset + kEventHeader, ev.paramCount);
+            ev.paramsStay = true;
             if (!onEvent(ev)) {
                 return fail(cancelled(file, offset));   // the pipeline's destructor stops the walk
             }

@@ -237,6 +237,8 @@ private:
     static constexpr std::uint64_t kDenseWorkers = 4096;
     std::vector<std::int32_t> m_laneByWorker;   // m_workerLanes' ids below kDenseWorkers, -1 between
     std::unordered_map<std::uint64_t, std::int32_t> m_userLanes;    // by tid
+    std::uint64_t m_lastUserTid = 0;
+    std::int32_t m_lastUserLane = -1;   // m_userLanes' answer for m_lastUserTid
     std::unordered_map<std::uint64_t, std::uint64_t> m_tagJobs;     // tag -> job
     std::vector<std::pair<std::uint64_t, std::uint64_t>> m_tagDeps;   // child, father tags
     std::vector<std::int64_t> m_workerStates;   // state id by index in m_layout.states
@@ -273,12 +275,20 @@ private:
 };
 
 std::int32_t FileDecoder::userLane(std::uint64_t tid, TimeNs /*time*/) {
-    if (const auto it = m_userLanes.find(tid); it != m_userLanes.end()) {
-        return it->second;
+    // Every push and pop of the main thread asks: the last answer first.
+    if (m_lastUserLane >= 0 && m_lastUserTid == tid) {
+        return m_lastUserLane;
     }
-    std::string name = m_userLanes.empty() ? "main" : "UserThread" + std::to_string(tid);
-    const auto lane = m_b.addLane(m_prefix + name, LaneKind::MainThread, -1, -1);
-    m_userLanes.emplace(tid, lane);
+    std::int32_t lane = -1;
+    if (const auto it = m_userLanes.find(tid); it != m_userLanes.end()) {
+        lane = it->second;
+    } else {
+        std::string name = m_userLanes.empty() ? "main" : "UserThread" + std::to_string(tid);
+        lane = m_b.addLane(m_prefix + name, LaneKind::MainThread, -1, -1);
+        m_userLanes.emplace(tid, lane);
+    }
+    m_lastUserTid = tid;
+    m_lastUserLane = lane;
     return lane;
 }
 
@@ -680,9 +690,9 @@ public:
             }
         }
         m_held = ev;
-        // Parameters in the mapping stay where they are; others are copied into a fixed buffer
-        // (a vector's assign per event was a visible share of reading, and so was this copy,
-        // a memmove call per event, before the mapped ones were kept in place).
+        // Parameters that stay valid until the next event is handled are not copied; others go
+        // into a fixed buffer (a vector's assign per event was a visible share of reading, and
+        // so was this copy, a memmove call per event).
         if (!ev.paramsStay) {
             std::copy_n(ev.params, ev.paramCount, m_heldParams.begin());
             m_held.params = m_heldParams.data();

@@ -18,8 +18,9 @@ struct RawEvent {
     std::uint64_t code = 0;
     std::uint32_t paramCount = 0;
     const std::uint64_t* params = nullptr;
-    // True when params point into the trace's mapping, valid until the read ends (not into a
-    // buffer the next event overwrites): a consumer holding an event back need not copy them.
+    // True when params stay valid while the next event is handled (they point into the trace's
+    // mapping, or into one of two buffers used in turn): a consumer holding one event back
+    // need not copy them.
     bool paramsStay = false;
 };
 

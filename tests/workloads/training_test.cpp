@@ -8,10 +8,13 @@
 #include "workloads/cnn/network.hpp"
 #include "workloads/train/trainer.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <gtest/gtest.h>
 #include <optional>
 #include <starpu.h>
+#include <utility>
+#include <vector>
 
 using namespace starscope::workloads;
 namespace runtime = starscope::runtime;
@@ -112,6 +115,44 @@ struct Strategy {
 class TaskGraph : public ::testing::TestWithParam<Strategy> {};
 
 } // namespace
+
+// A chunk's buffers share one workspace: each region must be whole, aligned and apart from
+// the others, for every chunk size (the last chunk of a batch is often smaller), and the
+// gradients must sit where the SGD tasks read them whatever the size.
+TEST(ChunkLayout, RegionsAreAlignedDisjointAndInsideTheWorkspace) {
+    const cnn::NetShape s;
+    const auto classes = static_cast<std::size_t>(s.classes);
+    const auto training32 = cnn::ChunkLayout::training(s, 32);
+    for (const std::size_t n : {std::size_t{1}, std::size_t{7}, std::size_t{32}, std::size_t{64}}) {
+        const auto t = cnn::ChunkLayout::training(s, n);
+        const auto e = cnn::ChunkLayout::evaluation(s, n);
+        using Region = std::pair<std::size_t, std::size_t>;   // offset, floats
+        const auto argmaxFloats = (n * s.pooledSize() + 3) / 4;
+        const std::vector<std::pair<std::vector<Region>, std::size_t>> layouts{
+            {{{t.convGrad, s.convParamCount()},
+              {t.denseGrad, s.denseParamCount() + cnn::kStatsSize},
+              {t.dlogits, n * classes + cnn::kStatsSize},
+              {t.convOut, n * s.convSize()},
+              {t.pooled, n * s.pooledSize()},
+              {t.dpooled, n * s.pooledSize()},
+              {t.dconv, n * s.convSize()},
+              {t.argmax, argmaxFloats}},
+             t.floats},
+            {{{e.convOut, n * s.convSize()}, {e.pooled, n * s.pooledSize()}, {e.argmax, argmaxFloats}},
+             e.floats}};
+        for (auto [regions, floats] : layouts) {
+            std::sort(regions.begin(), regions.end());
+            for (std::size_t r = 0; r < regions.size(); ++r) {
+                EXPECT_EQ(regions[r].first % 16, 0U) << "n=" << n << " region " << r;
+                const std::size_t end = regions[r].first + regions[r].second;
+                EXPECT_LE(end, r + 1 < regions.size() ? regions[r + 1].first : floats)
+                    << "n=" << n << " region " << r;
+            }
+        }
+        EXPECT_EQ(t.convGrad, training32.convGrad);
+        EXPECT_EQ(t.denseGrad, training32.denseGrad);
+    }
+}
 
 TEST_P(TaskGraph, MatchesTheLayersRunInSequence) {
     TrainConfig config;

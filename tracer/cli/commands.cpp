@@ -11,6 +11,9 @@
 #include <cstdio>
 #include <iomanip>
 #include <iostream>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <sstream>
 
 namespace starscope::tracer::cli {
@@ -275,7 +278,19 @@ int printStats(const StatsArgs& args, const std::optional<Trace>& trace, const I
     return 0;
 }
 
+// A command that reads one big trace and exits: glibc's heap grows 64 MB at a time and keeps
+// that much when blocks are freed, instead of being trimmed back to the system and grown again
+// page by page as the reader's tables come and go (stats on a 390 MB trace, one reading thread:
+// 292.3 -> 283.6 ms of CPU, medians of 7 alternating runs). The whole process is concerned, so
+// only the command sets it.
+void padHeapGrowth() {
+#ifdef __GLIBC__
+    mallopt(M_TOP_PAD, 64 << 20);
+#endif
+}
+
 int runStats(const StatsArgs& args, const Io& io) {
+    padHeapGrowth();
     auto trace = detail::load("stats", args.inputs, io);
     if (!trace) {
         return 1;

@@ -95,6 +95,11 @@ GanttPlot::GanttPlot(QWidget* parent) : QCustomPlot(parent) {
 
 GanttPlot::~GanttPlot() = default;
 
+void GanttPlot::layOutForPicture() {
+    wrapLegend();
+    updateLayout();
+}
+
 void GanttPlot::setMessagesVisible(bool visible) {
     m_messages->setVisible(visible);
     replot(rpQueuedReplot);

@@ -62,6 +62,10 @@ public:
     // Shows [startNs, endNs], kept inside the trace, and schedules a replot.
     void setView(double startNs, double endNs);
     void fitAll();
+    // Lays the plot out at its size as a replot does first (the key wrapped, then the layout),
+    // without drawing into the widget's buffers: a picture drawn next (toPixmap, savePdf) draws
+    // the layers itself, so a headless render drew the whole chart twice.
+    void layOutForPicture();
     void zoomBy(double factor, double aroundPx);
     void panByFraction(double fraction);
     std::optional<std::pair<double, double>> selection() const;

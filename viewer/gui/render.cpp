@@ -28,7 +28,7 @@ void prepare(GanttPlot& plot, std::shared_ptr<const TraceDocument> document, std
     plot.setRankBarriers(request.rankBarriers);
     plot.setMessagesVisible(request.messages);
     // Lay out once at the final size so the view maps onto the real plot area.
-    plot.replot(QCustomPlot::rpImmediateRefresh);
+    plot.layOutForPicture();
     if (request.range) {
         // --range is real time; the plot's axis is in the trace's ticks (time_unit.hpp).
         const double nsPerTick = plot.document() ? tracer::nsPerTick(plot.document()->trace) : 1.0;

@@ -19,6 +19,10 @@
 #include <memory>
 #include <optional>
 
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
 namespace {
 
 using namespace starscope::viewer;
@@ -41,11 +45,26 @@ bool needsNoDisplay(int argc, char** argv) {
     return false;
 }
 
+// --render reads one trace, draws it and exits: glibc's heap grows 64 MB at a time and serves
+// blocks up to 32 MB itself, so the reader's tables, which grow, are freed and come again, reuse
+// memory already mapped instead of each being a fresh mapping faulted in page by page and
+// unmapped. The 1-epoch CNN trace: 11,212 -> 7,490 page faults, 113.0/118.7 -> 103.6/102.3 ms
+// of CPU; the 5-epoch one: 34,028 -> 28,398 page faults, its CPU time within the runs' spread
+// (perf stat -r 5, two alternating rounds each). The whole process is concerned, so only this
+// mode sets it.
+void growHeapInLargeSteps() {
+#ifdef __GLIBC__
+    mallopt(M_TOP_PAD, 64 << 20);
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+#endif
+}
+
 int render(const QCommandLineParser& parser, starscope::tracer::TimeNs threshold) {
     const QStringList inputs = parser.positionalArguments();
     if (inputs.size() != 1) {
         return usageError("--render needs exactly one trace (got " + std::to_string(inputs.size()) + ")");
     }
+    growHeapInLargeSteps();
     RenderRequest request;
     if (parser.isSet(QStringLiteral("size"))) {
         auto size = parseSize(parser.value(QStringLiteral("size")).toStdString(), "--size");

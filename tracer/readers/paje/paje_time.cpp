@@ -1,5 +1,6 @@
 #include "tracer/readers/paje/paje_time.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <limits>
@@ -26,30 +27,37 @@ std::int64_t pow10(int n) {
 std::optional<PajeStamp> parsePajeStamp(std::string_view text) {
     // The usual date ("85.720468000": digits and at most one point, no sign, no exponent, at most
     // 18 digits, so the mantissa cannot overflow) in one pass; it was a tenth of reading a Paje
-    // trace. Anything else takes the general path below, which gives the same for these.
+    // trace. The fraction's trailing zeros are found as characters and left out rather than
+    // divided out of the mantissa afterwards, a division per zero (StarPU writes three per date).
+    // Anything else takes the general path below, which gives the same for these.
     if (text.size() <= 19) {
+        const char* p = text.data();
+        const char* const end = p + text.size();
+        const auto digit = [](char c) { return static_cast<unsigned char>(c - '0') < 10; };
         std::int64_t mantissa = 0;
         int decimals = 0;
-        int digits = 0;
-        bool point = false;
-        bool plain = true;
-        for (const char c : text) {
-            if (c >= '0' && c <= '9') {
-                mantissa = mantissa * 10 + (c - '0');
-                ++digits;
-                decimals += point ? 1 : 0;
-            } else if (c == '.' && !point) {
-                point = true;
-            } else {
-                plain = false;
-                break;
-            }
+        for (; p != end && digit(*p); ++p) {
+            mantissa = mantissa * 10 + (*p - '0');
         }
-        if (plain && digits > 0 && digits <= 18) {
-            while (decimals > 0 && mantissa % 10 == 0) {
-                mantissa /= 10;
-                --decimals;
+        const auto intDigits = p - text.data();
+        bool plain = true;
+        std::ptrdiff_t fracDigits = 0;
+        if (p != end && *p == '.') {
+            const char* const fraction = p + 1;
+            fracDigits = end - fraction;
+            plain = std::all_of(fraction, end, digit);
+            const char* last = end;
+            while (last != fraction && last[-1] == '0') {
+                --last;
             }
+            for (p = fraction; plain && p != last; ++p) {
+                mantissa = mantissa * 10 + (*p - '0');
+                ++decimals;
+            }
+            p = end;
+        }
+        const auto digits = intDigits + fracDigits;
+        if (plain && p == end && digits > 0 && digits <= 18) {
             if (static_cast<double>(mantissa) * negativePowerOfTen(decimals) > kMaxAbsMs) {
                 return std::nullopt;
             }

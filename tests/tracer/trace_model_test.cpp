@@ -105,6 +105,25 @@ TEST(TraceModel, ExportersAndTheNativeFileKeepMarkerTexts) {
     EXPECT_EQ(back->markers, trace.markers);
 }
 
+// A task's times hold what a span's do (48 bits, signed: the viewer shifts runs to negative
+// times), in a 40-byte record.
+TEST(TraceModel, TaskTimesHoldWhatSpansHold) {
+    EXPECT_EQ(sizeof(Task), 40U);
+    for (const TimeNs time : {TimeNs{-1}, TimeNs{0}, TimeNs{1}, TimeNs{65'536}, TimeNs{4'294'967'296},
+                              kMaxTraceTime, -kMaxTraceTime - 1, TimeNs{-123'456'789'012}}) {
+        Task task;
+        task.start = time;
+        task.end = time;
+        EXPECT_EQ(static_cast<TimeNs>(task.start), time);
+        const Span span(time, time, 0);
+        EXPECT_EQ(static_cast<TimeNs>(task.end), span.start);
+    }
+    const Task unknown;
+    EXPECT_EQ(unknown.submit, -1);
+    EXPECT_EQ(unknown.start, -1);
+    EXPECT_EQ(unknown.end, -1);
+}
+
 // Jobs 10, 20, 30; job 30 waited for 20, 10 and 99, which the trace does not hold.
 Trace threeJobs() {
     Trace trace;

@@ -11,6 +11,18 @@ using starscope::tracer::Trace;
 
 namespace {
 
+// A task of lane 0 (a worker) running from start to end.
+starscope::tracer::Task task(std::uint64_t job, starscope::tracer::NameId codelet, TimeNs start, TimeNs end) {
+    starscope::tracer::Task t;
+    t.jobId = job;
+    t.codelet = codelet;
+    t.submit = 0;
+    t.start = start;
+    t.end = end;
+    t.lane = 0;
+    return t;
+}
+
 Trace traceWithStates() {
     Trace trace;
     trace.stateId("Executing", StateClass::Executing);     // 0
@@ -31,8 +43,8 @@ Trace traceWithStates() {
     trace.lanes.push_back(mainLane);
     const auto a = trace.names.intern("gemm");
     const auto b = trace.names.intern("relu");
-    trace.tasks.push_back({1, a, 0, 0, 0, 10, 0});
-    trace.tasks.push_back({2, b, 0, 0, 30, 40, 0});
+    trace.tasks.push_back(task(1, a, 0, 10));
+    trace.tasks.push_back(task(2, b, 30, 40));
     trace.indexTasks();
     return trace;
 }
@@ -105,7 +117,7 @@ TEST(Palette, ManyCodeletsAreAllNamedBesideTheirShade) {
     Trace trace = traceWithStates();
     for (int i = 0; i < 10; ++i) {
         const auto name = trace.names.intern("codelet" + std::to_string(i));
-        trace.tasks.push_back({static_cast<std::uint64_t>(10 + i), name, 0, 0, 0, 1, 0});
+        trace.tasks.push_back(task(static_cast<std::uint64_t>(10 + i), name, 0, 1));
     }
     const Palette palette(trace);
     // 12 codelets over 6 shades, then Sleeping, Scheduling, FetchingInput, Submitting, Waiting all tasks.

@@ -185,8 +185,8 @@ TraceSummary summarize(const Trace& trace, const BarrierOptions& options, const 
     for (const auto& task : trace.tasks) {
         if (task.start >= 0) {
             ++s.tasks;
-            first = first < 0 ? task.start : std::min(first, task.start);
-            last = std::max(last, task.end);
+            first = first < 0 ? task.start : std::min<TimeNs>(first, task.start);
+            last = std::max<TimeNs>(last, task.end);
         }
     }
     s.makespan = s.tasks > 0 ? last - first : 0;

@@ -59,7 +59,7 @@ const StateInfo& Trace::stateOf(const Span& span) const {
 
 TaskIndex Trace::findTask(const Lane& lane, TimeNs from, TimeNs to) const {
     const std::pair value{from, to};
-    const auto key = [&](TaskIndex i) { return std::pair{tasks[i].start, tasks[i].end}; };
+    const auto key = [&](TaskIndex i) { return std::pair<TimeNs, TimeNs>{tasks[i].start, tasks[i].end}; };
     const auto it = std::lower_bound(lane.tasks.begin(), lane.tasks.end(), value, [&](TaskIndex i, const auto& v) {
         return i < tasks.size() && key(i) < v;
     });
@@ -228,7 +228,8 @@ void Trace::indexTasks() {
     for (auto& lane : lanes) {
         // Stable: of tasks with the same times (a task run twice in one span) the first keeps it.
         std::stable_sort(lane.tasks.begin(), lane.tasks.end(), [&](TaskIndex a, TaskIndex b) {
-            return std::pair{tasks[a].start, tasks[a].end} < std::pair{tasks[b].start, tasks[b].end};
+            return std::pair<TimeNs, TimeNs>{tasks[a].start, tasks[a].end}
+                   < std::pair<TimeNs, TimeNs>{tasks[b].start, tasks[b].end};
         });
         lane.tasks.shrink_to_fit();
     }

@@ -18,6 +18,7 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <type_traits>
 
 static_assert(std::endian::native == std::endian::little, "the native format is little-endian");
 
@@ -32,7 +33,9 @@ constexpr std::size_t kHeaderSize = 8 + 4 + 4 + 8;
 
 class Writer {
 public:
+    // Numbers only: a packed model field (PackedTime) is written as the number it holds.
     template <typename T>
+        requires std::is_arithmetic_v<T> || std::is_enum_v<T>
     void put(T value) {
         char bytes[sizeof(T)];
         std::memcpy(bytes, &value, sizeof(T));
@@ -57,6 +60,7 @@ class Cursor {
 public:
     Cursor(std::string_view data, std::size_t base) : m_data(data), m_base(base) {}
     template <typename T>
+        requires std::is_arithmetic_v<T> || std::is_enum_v<T>
     bool get(T& value) {
         if (m_data.size() - m_pos < sizeof(T)) {
             return false;
@@ -139,9 +143,9 @@ std::string payload(const Trace& trace) {
         w.put(task.jobId);
         w.put(task.codelet);
         w.put(task.footprint);
-        w.put(task.submit);
-        w.put(task.start);
-        w.put(task.end);
+        w.put(static_cast<TimeNs>(task.submit));
+        w.put(static_cast<TimeNs>(task.start));
+        w.put(static_cast<TimeNs>(task.end));
         w.put(task.lane);
         // The file names dependencies by job id, as the model did before its 4-byte entries.
         const auto dependencies = trace.dependenciesOf(task);
@@ -520,8 +524,11 @@ TraceResult<Trace> parsePayload(const fs::path& file, std::string_view data, std
         auto& task = trace.tasks[i];
         const auto at = c.offset();
         std::uint64_t deps = 0;
-        if (!c.get(task.jobId) || !c.get(task.codelet) || !c.get(task.footprint) || !c.get(task.submit)
-            || !c.get(task.start) || !c.get(task.end) || !c.get(task.lane) || !c.count(deps, 8)) {
+        TimeNs submit = -1;
+        TimeNs start = -1;
+        TimeNs end = -1;
+        if (!c.get(task.jobId) || !c.get(task.codelet) || !c.get(task.footprint) || !c.get(submit) || !c.get(start)
+            || !c.get(end) || !c.get(task.lane) || !c.count(deps, 8)) {
             return fail(corrupt(file, c, "task table"));
         }
         // One table for every task's dependencies, indexed by 32-bit starts.
@@ -543,9 +550,17 @@ TraceResult<Trace> parsePayload(const fs::path& file, std::string_view data, std
                                                    : outOfRange("lane index", static_cast<std::uint64_t>(task.lane),
                                                                 trace.lanes.size(), "lane table")));
         }
-        if (!validTaskTime(task.submit) || !validTaskTime(task.start) || !validTaskTime(task.end)) {
+        if (!validTaskTime(submit) || !validTaskTime(start) || !validTaskTime(end)) {
             return fail(inconsistent(file, at, record, "a time below -1 (unknown)"));
         }
+        // The model holds 48-bit times, as spans do.
+        if (submit > kMaxTraceTime || start > kMaxTraceTime || end > kMaxTraceTime) {
+            return fail(inconsistent(file, at, record,
+                                     "a time beyond what the model holds (" + std::to_string(kMaxTraceTime) + " ns)"));
+        }
+        task.submit = submit;
+        task.start = start;
+        task.end = end;
         if (task.start >= 0 && task.end >= 0 && task.end < task.start) {
             return fail(inconsistent(file, at, record,
                                      "ends (" + std::to_string(task.end) + ") before it starts ("

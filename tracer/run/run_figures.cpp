@@ -62,7 +62,7 @@ RunFigure communicationShare(const Trace& trace, TimeNs makespan) {
     TimeNs first = -1;
     for (const auto& task : trace.tasks) {
         if (task.start >= 0) {
-            first = first < 0 ? task.start : std::min(first, task.start);
+            first = first < 0 ? task.start : std::min<TimeNs>(first, task.start);
         }
     }
     const TimeNs last = first + makespan;

@@ -61,8 +61,8 @@ tracer::Trace mapTrace(tracer::Trace trace, const TimeMap& map) {
         }
     }
     for (auto& task : trace.tasks) {
-        for (TimeNs* t : {&task.submit, &task.start, &task.end}) {
-            *t = *t < 0 ? *t : map(*t);
+        for (tracer::PackedTime* t : {&task.submit, &task.start, &task.end}) {
+            *t = *t < 0 ? TimeNs{*t} : map(*t);
         }
     }
     for (auto& marker : trace.markers) {

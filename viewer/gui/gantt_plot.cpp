@@ -370,7 +370,7 @@ QString GanttPlot::describe(const SpanHit& hit) const {
     text += QStringLiteral("<br>start: %1<br>duration: %2")
                 .arg(duration(trace, static_cast<double>(span.start)), duration(trace, static_cast<double>(span.duration())));
     if (const auto* batch = m_document->batchAt(span.start)) {
-        text += QStringLiteral("<br>batch: %1").arg(toQString(batchLabel(batch->marker)));
+        text += QStringLiteral("<br>batch: %1").arg(toQString(batchLabel(trace.markerOf(*batch))));
     }
     // The job's barrier the span starts in, and its rank's own: each with its cause.
     const auto inBarrier = [&](std::span<const tracer::Barrier> barriers, const QString& what) {

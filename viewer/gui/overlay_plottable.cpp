@@ -341,7 +341,7 @@ QString OverlayPlottable::tooltipAt(const QPointF& pos) const {
             lines << QStringLiteral("...");
             break;
         }
-        lines << QStringLiteral("%1 begins").arg(QString::fromStdString(batchLabel(markers[*it].marker)));
+        lines << QStringLiteral("%1 begins").arg(QString::fromStdString(batchLabel(m_document->trace.markerOf(markers[*it]))));
     }
     return lines.join(QStringLiteral("<br>"));
 }

@@ -119,20 +119,13 @@ void poolForward(const NetShape& shape, const Real* convOut, int n, Real* pooled
 
 namespace {
 
-// The dense layer's inner loops. For float they are cloned for x86-64-v3 (AVX2, FMA) and the
-// baseline, the CPU picking its clone at load time as it picks the convolutions' build
-// (activeSimdLevel): 8 lanes and fused multiply-adds roughly halve the dense tasks' time.
+// The dense layer's inner loops. For float they also exist for x86-64-v3 (AVX2, FMA), chosen
+// at run time as the convolutions' build is (activeSimdLevel): 8 lanes and fused multiply-adds
+// roughly halve the dense tasks' time. (Not target_clones: an ifunc resolver runs before
+// ThreadSanitizer's runtime is up and crashes sanitised binaries at start.)
 template <typename Real>
-Real dotProduct(const Real* a, const Real* b, size_t n) {
+Real dotLoop(const Real* a, const Real* b, size_t n) {
     Real sum = Real(0);
-    for (size_t j = 0; j < n; ++j) {
-        sum += a[j] * b[j];
-    }
-    return sum;
-}
-[[gnu::target_clones("arch=x86-64-v3", "default")]]
-float dotProduct(const float* a, const float* b, size_t n) {
-    float sum = 0.0F;
     for (size_t j = 0; j < n; ++j) {
         sum += a[j] * b[j];
     }
@@ -141,20 +134,57 @@ float dotProduct(const float* a, const float* b, size_t n) {
 
 // wGrad += g * input and dIn += g * w, over n values.
 template <typename Real>
-void accumulateGradients(Real* __restrict wGrad, Real* __restrict dIn, const Real* input,
-                         const Real* w, Real g, size_t n) {
+void accumulateLoop(Real* __restrict wGrad, Real* __restrict dIn, const Real* input, const Real* w,
+                    Real g, size_t n) {
     for (size_t j = 0; j < n; ++j) {
         wGrad[j] += g * input[j];
         dIn[j] += g * w[j];
     }
 }
-[[gnu::target_clones("arch=x86-64-v3", "default")]]
-void accumulateGradients(float* __restrict wGrad, float* __restrict dIn, const float* input,
-                         const float* w, float g, size_t n) {
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define STARSCOPE_HAVE_AVX2_DENSE 1
+[[gnu::target("arch=x86-64-v3")]] float dotAvx2(const float* a, const float* b, size_t n) {
+    float sum = 0.0F;
+    for (size_t j = 0; j < n; ++j) {
+        sum += a[j] * b[j];
+    }
+    return sum;
+}
+[[gnu::target("arch=x86-64-v3")]] void accumulateAvx2(float* __restrict wGrad,
+                                                      float* __restrict dIn, const float* input,
+                                                      const float* w, float g, size_t n) {
     for (size_t j = 0; j < n; ++j) {
         wGrad[j] += g * input[j];
         dIn[j] += g * w[j];
     }
+}
+#endif
+
+template <typename Real>
+Real dotProduct(const Real* a, const Real* b, size_t n) {
+#ifdef STARSCOPE_HAVE_AVX2_DENSE
+    if constexpr (std::is_same_v<Real, float>) {
+        if (activeSimdLevel() == SimdLevel::Avx2Fma) {
+            return dotAvx2(a, b, n);
+        }
+    }
+#endif
+    return dotLoop(a, b, n);
+}
+
+template <typename Real>
+void accumulateGradients(Real* wGrad, Real* dIn, const Real* input, const Real* w, Real g,
+                         size_t n) {
+#ifdef STARSCOPE_HAVE_AVX2_DENSE
+    if constexpr (std::is_same_v<Real, float>) {
+        if (activeSimdLevel() == SimdLevel::Avx2Fma) {
+            accumulateAvx2(wGrad, dIn, input, w, g, n);
+            return;
+        }
+    }
+#endif
+    accumulateLoop(wGrad, dIn, input, w, g, n);
 }
 
 // logits of one image; returns the index of the largest.

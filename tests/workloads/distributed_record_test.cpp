@@ -55,7 +55,9 @@ std::size_t expectRanksAgree(const std::filesystem::path& out, int ranks) {
     EXPECT_EQ(traces.size(), static_cast<std::size_t>(ranks));
     std::set<std::string> suffixes;
     for (const auto& trace : traces) {
-        EXPECT_GT(fxtEventCount(trace), 1000) << trace;
+        // More than StarPU's start and end write: a rank stopped by a signal after a few batches
+        // wrote 915 events with StarPU 1.4.12 (a batch is a few tasks on one workspace handle).
+        EXPECT_GT(fxtEventCount(trace), 500) << trace;
         EXPECT_GT(fxtEventCount(trace, kFirstMpiCode, kLastMpiCode), 0) << trace << " has no StarPU-MPI event";
         const auto name = trace.filename().string();
         suffixes.insert(name.substr(name.rfind('_') + 1));

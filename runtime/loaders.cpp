@@ -13,8 +13,9 @@ namespace {
 // it (this file is built -O3). IEEE division and subtraction are exact operations, so every
 // vector lane computes the very float normalizePixel does; no multiply-add exists here to be
 // contracted. Measured on a 64-image batch: 45 us with the table, 9 us with AVX2.
-void normalizeBaseline(const std::uint8_t* __restrict pixels, std::size_t count,
-                       float* __restrict out) {
+// Always inlined, so that each caller compiles it for its own target.
+[[gnu::always_inline]] inline void normalizeLoop(const std::uint8_t* __restrict pixels,
+                                                 std::size_t count, float* __restrict out) {
     for (std::size_t p = 0; p < count; ++p) {
         out[p] = normalizePixel(pixels[p]);
     }
@@ -27,9 +28,7 @@ void normalizeBaseline(const std::uint8_t* __restrict pixels, std::size_t count,
 // sanitised test binaries at start.
 [[gnu::target("arch=x86-64-v3")]] void normalizeAvx2(const std::uint8_t* __restrict pixels,
                                                      std::size_t count, float* __restrict out) {
-    for (std::size_t p = 0; p < count; ++p) {
-        out[p] = normalizePixel(pixels[p]);
-    }
+    normalizeLoop(pixels, count, out);
 }
 
 bool cpuHasAvx2() {
@@ -47,7 +46,7 @@ void normalizePixels(const std::uint8_t* pixels, std::size_t count, float* out) 
         return;
     }
 #endif
-    normalizeBaseline(pixels, count, out);
+    normalizeLoop(pixels, count, out);
 }
 
 namespace detail {

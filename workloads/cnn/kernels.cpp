@@ -123,8 +123,9 @@ namespace {
 // at run time as the convolutions' build is (activeSimdLevel): 8 lanes and fused multiply-adds
 // roughly halve the dense tasks' time. (Not target_clones: an ifunc resolver runs before
 // ThreadSanitizer's runtime is up and crashes sanitised binaries at start.)
+// Always inlined, so that each caller compiles them for its own target.
 template <typename Real>
-Real dotLoop(const Real* a, const Real* b, size_t n) {
+[[gnu::always_inline]] inline Real dotLoop(const Real* a, const Real* b, size_t n) {
     Real sum = Real(0);
     for (size_t j = 0; j < n; ++j) {
         sum += a[j] * b[j];
@@ -134,8 +135,9 @@ Real dotLoop(const Real* a, const Real* b, size_t n) {
 
 // wGrad += g * input and dIn += g * w, over n values.
 template <typename Real>
-void accumulateLoop(Real* __restrict wGrad, Real* __restrict dIn, const Real* input, const Real* w,
-                    Real g, size_t n) {
+[[gnu::always_inline]] inline void accumulateLoop(Real* __restrict wGrad, Real* __restrict dIn,
+                                                  const Real* input, const Real* w, Real g,
+                                                  size_t n) {
     for (size_t j = 0; j < n; ++j) {
         wGrad[j] += g * input[j];
         dIn[j] += g * w[j];
@@ -145,19 +147,12 @@ void accumulateLoop(Real* __restrict wGrad, Real* __restrict dIn, const Real* in
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define STARSCOPE_HAVE_AVX2_DENSE 1
 [[gnu::target("arch=x86-64-v3")]] float dotAvx2(const float* a, const float* b, size_t n) {
-    float sum = 0.0F;
-    for (size_t j = 0; j < n; ++j) {
-        sum += a[j] * b[j];
-    }
-    return sum;
+    return dotLoop(a, b, n);
 }
 [[gnu::target("arch=x86-64-v3")]] void accumulateAvx2(float* __restrict wGrad,
                                                       float* __restrict dIn, const float* input,
                                                       const float* w, float g, size_t n) {
-    for (size_t j = 0; j < n; ++j) {
-        wGrad[j] += g * input[j];
-        dIn[j] += g * w[j];
-    }
+    accumulateLoop(wGrad, dIn, input, w, g, n);
 }
 #endif
 

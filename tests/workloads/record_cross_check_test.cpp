@@ -48,7 +48,9 @@ TEST(RecordCrossCheck, CnnTraceMatchesTheStarpuFxtToolOfItsVersion) {
     const auto summary = tracer::summarize(*ours);
     EXPECT_EQ(summary.workers, 2U);
     const auto tasks = summary.tasks;
-    EXPECT_GT(tasks, 40U);   // 4 batches of forward, backward and update tasks, then the test
+    // 4 batches of 2 chunks (3 layer tasks each) and 2 SGD tasks, then 4 test chunks of 50
+    // images (conv+pool and dense).
+    EXPECT_EQ(tasks, 4U * (2 * 3 + 2) + 4U * 2);
 }
 
 class RecordRanksCrossCheck : public ::testing::TestWithParam<int> {};

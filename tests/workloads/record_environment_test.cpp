@@ -263,7 +263,7 @@ TEST_F(RecordEnvironment, RecordSaysWhatItSetsAndKeepsTheUsersOwnValues) {
 // A buffer smaller than the trace: FxT writes it to the prof file whenever it is full (StarPU
 // says so on stderr) and the trace stays whole, every task of the run in it.
 TEST_F(RecordEnvironment, ABufferSmallerThanTheTraceIsFlushedAndTheTraceStaysWhole) {
-    const auto r = run("STARPU_TRACE_BUFFER_SIZE=1", "--epochs 40" + outArg());
+    const auto r = run("STARPU_TRACE_BUFFER_SIZE=1", "--epochs 60" + outArg());
     ASSERT_EQ(r.status, 0) << r.out << r.err;
     EXPECT_NE(r.err.find("FxT is flushing trace to disk"), std::string::npos) << r.err;
     const auto files = findProfFiles(runDir());

@@ -138,8 +138,8 @@ TEST_F(RecordPlanTest, ATracedRunsBufferComesFromItsTasksAndTwoBuffersHoldAboutI
     ASSERT_TRUE(plan) << plan.error().describe();
     EXPECT_EQ(plan->estimatedMessages, 0U);
     EXPECT_EQ(plan->expectedTraceBytes, plan->estimatedTasks * kTraceBytesPerTask);
-    // 200 batches of two chunks: 11 tasks each, then 40 evaluation tasks and 8 for the workers.
-    EXPECT_EQ(plan->estimatedTasks, 200U * 11 + 40 + 8);
+    // 200 batches of two chunks: 9 tasks each, then 40 evaluation tasks and 8 for the workers.
+    EXPECT_EQ(plan->estimatedTasks, 200U * 9 + 40 + 8);
     EXPECT_EQ(plan->traceBufferMb, traceBufferMbFor(plan->expectedTraceBytes));
     EXPECT_LE(2 * plan->traceBufferMb * kMiB, plan->expectedTraceBytes + 2 * kMiB);
     EXPECT_GE(2 * plan->traceBufferMb * kMiB, plan->expectedTraceBytes);
@@ -177,17 +177,19 @@ TEST_F(RecordPlanTest, EachRanksBufferIsSizedForItsShareOfTheJob) {
     ASSERT_TRUE(root && other);
     ASSERT_TRUE(planRank(*root, 0, 2));
     ASSERT_TRUE(planRank(*other, 1, 2));
-    // A batch of 32 per rank is one chunk: 4 + 3 tasks, and a checksum; rank 0 also averages
+    // A batch of 32 per rank is one chunk: 3 + 3 tasks, and a checksum; rank 0 also averages
     // both parameters and evaluates. Rank 1 sends both and receives both averages per batch;
     // rank 0 receives and sends both to its one peer.
-    EXPECT_EQ(other->estimatedTasks, 800U * (7 + 1) + 8);
-    EXPECT_EQ(root->estimatedTasks, 800U * (7 + 3) + 40 + 8);
+    EXPECT_EQ(other->estimatedTasks, 800U * (6 + 1) + 8);
+    EXPECT_EQ(root->estimatedTasks, 800U * (6 + 3) + 40 + 8);
     EXPECT_EQ(other->estimatedMessages, 800U * 4);
     EXPECT_EQ(root->estimatedMessages, 800U * 4);
     EXPECT_EQ(other->expectedTraceBytes, other->estimatedTasks * kTraceBytesPerTask
                                              + other->estimatedMessages * kTraceBytesPerMessage);
+    // Rank 1 runs half the layer tasks and no evaluation (rank 0's exchange tasks make up for
+    // its other half).
+    EXPECT_LT(other->estimatedTasks, job->estimatedTasks);
     for (const auto* rank : {&*root, &*other}) {
-        EXPECT_LT(rank->estimatedTasks, job->estimatedTasks);
         EXPECT_EQ(rank->traceBufferMb, traceBufferMbFor(rank->expectedTraceBytes));
         // Its own share, not the whole job's trace (both ranks' together).
         EXPECT_LT(rank->expectedTraceBytes, root->expectedTraceBytes + other->expectedTraceBytes);

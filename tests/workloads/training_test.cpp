@@ -171,10 +171,10 @@ TEST_P(TaskGraph, MatchesTheLayersRunInSequence) {
     ASSERT_TRUE(report.ok()) << report.error().describe();
     ASSERT_EQ(report->epochs.size(), 2U);
     EXPECT_EQ(report->epochs[1].batches, 6U);
-    // Per batch: 4 layer tasks per chunk (conv+pool, dense forward, dense backward,
+    // Per batch: 3 layer tasks per chunk (conv+pool, the dense layer's forward and backward,
     // pool+conv backward) and 2 SGD tasks, and a conversion task when the loader prefetches.
     const unsigned loaderTasks = GetParam().loader == runtime::LoaderKind::Naive ? 0U : 1U;
-    EXPECT_EQ(report->tasksSubmitted, 2U * 6U * (4U * 3U + 2U + loaderTasks));
+    EXPECT_EQ(report->tasksSubmitted, 2U * 6U * (3U * 3U + 2U + loaderTasks));
     const auto ref = sequentialTraining(config, 6);
     EXPECT_EQ(report->convParams, ref.conv);
     EXPECT_EQ(report->denseParams, ref.dense);

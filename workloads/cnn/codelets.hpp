@@ -75,10 +75,9 @@ starpu_codelet makeCodelet(const char* name, starpu_cpu_func_t func,
 
 // Buffers: images (R, batch), convParams (R), workspace (W: convOut, pooled, argmax).
 starpu_codelet& convPoolForwardCodelet();
-// workspace (RW: pooled -> dlogits and stats), denseParams (R), labels (R, batch).
-starpu_codelet& denseForwardCodelet();
-// workspace (RW: pooled, dlogits -> denseGrad and stats, dpooled), denseParams (R).
-starpu_codelet& denseBackwardCodelet();
+// workspace (RW: pooled -> dlogits and stats -> denseGrad with the stats, dpooled),
+// denseParams (R), labels (R, batch).
+starpu_codelet& denseCodelet();
 // workspace (RW: dpooled, argmax, convOut -> dconv -> convGrad), images (R, batch).
 starpu_codelet& poolConvBackwardCodelet();
 // convParams (RW), workspace_0..k-1 (R: convGrad).

@@ -120,14 +120,8 @@ WorkloadResult<std::size_t> Network::submitBatch(runtime::Arena& batchArena,
     });
     if (step) {
         step = forEachChunk([&](starpu_data_handle_t w, ChunkArgs& args) {
-            return insert(denseForwardCodelet(), STARPU_RW, w, STARPU_R, m_dense.handle, STARPU_R,
+            return insert(denseCodelet(), STARPU_RW, w, STARPU_R, m_dense.handle, STARPU_R,
                           input.labels, STARPU_VALUE, &args, sizeof args);
-        });
-    }
-    if (step) {
-        step = forEachChunk([&](starpu_data_handle_t w, ChunkArgs& args) {
-            return insert(denseBackwardCodelet(), STARPU_RW, w, STARPU_R, m_dense.handle,
-                          STARPU_VALUE, &args, sizeof args);
         });
     }
     if (step) {

@@ -1,6 +1,6 @@
 #pragma once
 // The CNN's parameters in a "network" arena and the task graph of a training batch: per chunk
-// conv_pool_fwd -> dense_fwd -> dense_bwd -> pool_conv_bwd, then one SGD task
+// conv_pool_fwd -> dense_fwd_bwd -> pool_conv_bwd, then one SGD task
 // per layer reading every chunk's gradient. Ordering comes only from StarPU's data
 // dependencies on the handles (per-chunk handles in the batch arena, the parameters' handles),
 // so the main thread never waits inside a batch.

@@ -291,8 +291,8 @@ WorkloadResult<Done> sizeTrace(RecordPlan& plan) {
         exchangeTasks = batches * (root ? params + 1 : 1);
         messages = batches * params * 2 * (root ? ranks - 1 : 1);
     }
-    // Per chunk 4 layer tasks (network.hpp), per batch 2 SGD tasks and the loader's conversion.
-    plan.estimatedTasks = batches * (4 * chunks + 3) + exchangeTasks + evalTasks + 4 * plan.workers;
+    // Per chunk 3 layer tasks (network.hpp), per batch 2 SGD tasks and the loader's conversion.
+    plan.estimatedTasks = batches * (3 * chunks + 3) + exchangeTasks + evalTasks + 4 * plan.workers;
     plan.estimatedMessages = messages;
     plan.expectedTraceBytes = plan.estimatedTasks * kTraceBytesPerTask + messages * kTraceBytesPerMessage;
     plan.traceBufferMb = 0;

@@ -24,6 +24,10 @@ inline const char* stopSignalName(int signal) {
     }
 }
 
+// Set by `record --ranks N` for the ranks it starts: it tells the user about the stop signals
+// itself, once, so the ranks keep quiet about the SIGTERM it passes on to them.
+inline constexpr const char* kLaunchedRanksVariable = "STARSCOPE_LAUNCHED_RANKS";
+
 // What a shell reports for a process ended by that signal: 130, 143, 129.
 inline int exitCodeForSignal(int signal) { return 128 + signal; }
 

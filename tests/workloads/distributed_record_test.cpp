@@ -1,8 +1,9 @@
 // `starscope record` on several StarPU-MPI ranks (oversubscribed on this machine): every rank
 // writes its own readable prof file into the one run folder, with StarPU-MPI's message events
 // in it; rank 0 writes run.json with the rank count; the ranks hold identical weights after
-// every step (their per-step checksums agree and change from step to step); a SIGTERM to the
-// job, or to one rank, ends every rank at a batch boundary with every trace kept.
+// every step (their per-step checksums agree and change from step to step); a stop signal to
+// the job (SIGTERM, or Ctrl-C, which the job reports as the user's), or a SIGTERM to one rank,
+// ends every rank at a batch boundary with every trace kept.
 
 #include "tests/support/test_support.hpp"
 #include "tests/workloads/run_folder.hpp"
@@ -179,9 +180,10 @@ TEST(DistributedRecord, BatchNotSplittableBetweenRanksIsRefusedByEveryRank) {
 
 namespace {
 
-// A long job, sent SIGTERM once it trains: to the launcher (as `timeout -s TERM` does) or to one
+// A long job, sent a stop signal once it trains: to the launcher (as `timeout -s TERM` does, or
+// Ctrl-C, which reaches the launcher only: mpirun runs in a process group of its own) or to one
 // rank. Every rank stops at the same batch boundary after at least one step, with its trace.
-void expectSigtermStopsTheJob(bool toOneRank) {
+void expectSignalStopsTheJob(int signal, bool toOneRank) {
     TempDir dir;
     const auto out = dir / "run";
     const std::string logPath = (dir / "log.txt").string();
@@ -189,7 +191,7 @@ void expectSigtermStopsTheJob(bool toOneRank) {
     ASSERT_GT(pid, 0);
     const auto ranks = trainingRanks(out.string(), logPath, pid);
     ASSERT_EQ(ranks.size(), 2U) << readAll(logPath);
-    ASSERT_EQ(::kill(toOneRank ? ranks.back() : pid, SIGTERM), 0);
+    ASSERT_EQ(::kill(toOneRank ? ranks.back() : pid, signal), 0);
     int status = 0;
     ASSERT_EQ(::waitpid(pid, &status, 0), pid);
     ASSERT_TRUE(WIFEXITED(status)) << readAll(logPath);
@@ -199,10 +201,19 @@ void expectSigtermStopsTheJob(bool toOneRank) {
     const auto run = readJson(out / "run.json");
     EXPECT_EQ(run["status"], "interrupted") << readAll(logPath);
     if (!toOneRank) {
-        EXPECT_NE(WEXITSTATUS(status), 0) << readAll(logPath);
+        // What the user sent, not the SIGTERM mpirun passed on to the ranks, said once.
+        EXPECT_EQ(WEXITSTATUS(status), 128 + signal) << readAll(logPath);
         ASSERT_TRUE(validRunJson(run)) << readAll(logPath);
+        const std::string name = signal == SIGINT ? "SIGINT" : "SIGTERM";
+        EXPECT_EQ(run["interrupted_by"], name);
         EXPECT_EQ(run["ranks"], 2);
         EXPECT_EQ(run["batches_run"].get<std::size_t>(), steps);
+        const auto log = readAll(logPath);
+        const std::string said = "starscope record: " + name + ": every rank stops after the batch in progress";
+        const auto first = log.find(said);
+        EXPECT_NE(first, std::string::npos) << log;
+        EXPECT_EQ(log.find(said, first + 1), std::string::npos) << log;
+        EXPECT_EQ(log.find("stopping after the batch in progress"), std::string::npos) << log;
     }
 }
 
@@ -210,10 +221,15 @@ void expectSigtermStopsTheJob(bool toOneRank) {
 
 TEST(DistributedRecord, SigtermToTheJobStopsEveryRankAndKeepsEveryTrace) {
     REQUIRE_STARPU_MPI();
-    expectSigtermStopsTheJob(false);
+    expectSignalStopsTheJob(SIGTERM, false);
+}
+
+TEST(DistributedRecord, CtrlCToTheJobIsWhatTheRunRecordsAndExitsWith) {
+    REQUIRE_STARPU_MPI();
+    expectSignalStopsTheJob(SIGINT, false);
 }
 
 TEST(DistributedRecord, SigtermToOneRankStopsTheWholeJob) {
     REQUIRE_STARPU_MPI();
-    expectSigtermStopsTheJob(true);
+    expectSignalStopsTheJob(SIGTERM, true);
 }

@@ -1,5 +1,6 @@
 #include "workloads/cli/rank_launcher.hpp"
 
+#include "tracer/run/run_record.hpp"
 #include "workloads/sigint_handler.hpp"
 
 #include <atomic>
@@ -23,11 +24,50 @@ namespace starscope::workloads::cli {
 namespace {
 
 std::atomic<pid_t> g_launcher{0};
+std::atomic<int> g_signals{0};
+std::atomic<int> g_firstSignal{0};
 
-extern "C" void forwardStop(int) {
+// The ranks count the signals as `record` does (the first stops at a batch boundary, the third
+// ends at once); this process says so once for all of them.
+extern "C" void forwardStop(int signal) {
+    const int count = g_signals.fetch_add(1) + 1;
+    if (count == 1) {
+        g_firstSignal.store(signal);
+        writeFromHandler("\nstarscope record: ");
+        writeFromHandler(stopSignalName(signal));
+        writeFromHandler(": every rank stops after the batch in progress; StarPU then shuts down "
+                         "and writes the traces, and run.json marks the run interrupted. A second "
+                         "signal changes nothing; a third ends at once and loses the traces.\n");
+    } else if (count == 2) {
+        writeFromHandler("starscope record: still stopping: the ranks wait for the tasks already "
+                         "submitted, then write their traces; one more signal ends at once and "
+                         "loses the traces\n");
+    }
     if (const pid_t pid = g_launcher.load(); pid > 0) {
         ::kill(pid, SIGTERM);
     }
+}
+
+// Rank 0 wrote run.json with the SIGTERM mpirun passed on: the run was interrupted by the
+// user's signal, which is what the record keeps. Nothing to do when the ranks wrote no record
+// or finished the run anyway.
+bool markInterruptedBy(const std::filesystem::path& runJson, int signal, std::ostream& err) {
+    if (!std::filesystem::exists(runJson)) {
+        return false;
+    }
+    auto record = tracer::run::readRunRecord(runJson);
+    if (!record) {
+        err << "starscope record: " << record.error().describe() << "\n";
+        return false;
+    }
+    if (record->status != tracer::run::RunStatus::Interrupted) {
+        return false;
+    }
+    record->interruptedBy = stopSignalName(signal);
+    if (auto written = tracer::run::writeRunRecord(runJson, *record); !written) {
+        err << "starscope record: " << written.error().describe() << "\n";
+    }
+    return true;
 }
 
 // This process's own arguments, as the kernel holds them.
@@ -45,7 +85,7 @@ void setDefault(const char* name, const char* value) { ::setenv(name, value, 0);
 
 } // namespace
 
-int launchRanks(int ranks, std::ostream& err) {
+int launchRanks(int ranks, const std::filesystem::path& runFolder, std::ostream& err) {
     auto args = ownArguments();
     if (args.empty()) {
         err << "starscope record: --ranks: cannot read this program's arguments from /proc/self/cmdline\n";
@@ -74,6 +114,7 @@ int launchRanks(int ranks, std::ostream& err) {
     // Ranks on one machine share its cores: StarPU must not pin every rank's workers to the
     // same first cores.
     setDefault("STARPU_WORKERS_NOBIND", "1");
+    ::setenv(kLaunchedRanksVariable, "1", 1);
 
     std::vector<char*> argv;
     for (auto& arg : command) {
@@ -111,6 +152,10 @@ int launchRanks(int ranks, std::ostream& err) {
         }
     }
     g_launcher.store(0);
+    if (const int signal = g_firstSignal.load();
+        signal != 0 && markInterruptedBy(runFolder / "run.json", signal, err)) {
+        return exitCodeForSignal(signal);
+    }
     if (WIFSIGNALED(status)) {
         return exitCodeForSignal(WTERMSIG(status));
     }

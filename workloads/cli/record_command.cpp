@@ -210,7 +210,14 @@ void addRecordCommand(CLI::App& app, std::ostream& out, std::ostream& err) {
                 err << "starscope record: --ranks: " << joinRankGroup().error().message << "\n";
                 throw CLI::RuntimeError(2);
             }
-            if (const int code = launchRanks(state->ranks, err); code != 0) {
+            // Planned here too, so that a bad flag is refused once, before mpirun starts, and
+            // the launcher knows the run folder.
+            const auto plan = planRecord(state->options);
+            if (!plan) {
+                err << "starscope record: " << plan.error().describe() << "\n";
+                throw CLI::RuntimeError(2);
+            }
+            if (const int code = launchRanks(state->ranks, plan->outDir, err); code != 0) {
                 throw CLI::RuntimeError(code);
             }
             return;

@@ -33,6 +33,8 @@ using tracer::run::RunStatus;
 std::atomic<bool> g_stop{false};
 std::atomic<int> g_signals{0};
 std::atomic<int> g_firstSignal{0};
+// A rank started by `record --ranks N`, whose launcher speaks for every rank.
+std::atomic<bool> g_quietSignals{false};
 static_assert(std::atomic<bool>::is_always_lock_free && std::atomic<int>::is_always_lock_free,
               "the signal handler needs lock-free atomics");
 
@@ -43,15 +45,22 @@ static_assert(std::atomic<bool>::is_always_lock_free && std::atomic<int>::is_alw
 // ends the process, trace lost.
 extern "C" void onRecordSignal(int signal) {
     const int count = g_signals.fetch_add(1) + 1;
+    const bool quiet = g_quietSignals.load();
     if (count == 1) {
         g_firstSignal.store(signal);
         g_stop.store(true);
+        if (quiet) {
+            return;
+        }
         writeFromHandler("\nstarscope record: ");
         writeFromHandler(stopSignalName(signal));
         writeFromHandler(": stopping after the batch in progress; StarPU then shuts down and writes "
                          "the trace, and run.json marks the run interrupted. A second signal changes "
                          "nothing; a third ends at once and loses the trace.\n");
     } else if (count == 2) {
+        if (quiet) {
+            return;
+        }
         writeFromHandler("starscope record: still stopping: waiting for the tasks already submitted, "
                          "then writing the trace; one more signal ends at once and loses the trace\n");
     } else {
@@ -381,6 +390,7 @@ WorkloadResult<RecordOutcome> executeRecord(RecordPlan& plan,
     g_stop.store(false);
     g_signals.store(0);
     g_firstSignal.store(0);
+    g_quietSignals.store(group != nullptr && std::getenv(kLaunchedRanksVariable) != nullptr);
     const ScopedStopSignals signals(onRecordSignal);
     // Of the ranks of a data-parallel run, rank 0 prepares (and locks) the one run folder.
     const bool leader = group == nullptr || group->rank() == 0;

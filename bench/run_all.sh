@@ -23,7 +23,8 @@
 # machine makes them noisy: the ratios between runs of the same repetition hold up best, and
 # the tracing cost is also given in CPU time, which waiting for a core does not inflate.
 # The rows and what measures them: barrier share and area bound (`stats --json` of the traced
-# 1-epoch run), train time of both strategies (their untraced runs), tracing cost and record's
+# 1-epoch run; the part of the barriers in which the main thread had not run again yet after
+# what it waited for ended, from bench/workloads/late_resume.py on fxt_print's output), train time of both strategies (their untraced runs), tracing cost and record's
 # memory (bench/workloads/record_cost.sh, one repetition at a time between the others), stats
 # against starpu_fxt_tool, headless render against ViTE (bench/viewer/render_vs_vite.sh does
 # the same alone), the model's bytes per span (bench/tracer's starscope_tracer_bench --model)
@@ -117,6 +118,13 @@ print(f"barrier_share\t{sys.argv[2]}\t{s['barriers']['total_ns'] / s['makespan_n
 print(f"flush_share\t{sys.argv[2]}\t{s['barriers'].get('trace_flush_ns', 0) / s['makespan_ns']}")
 print(f"area_bound\t{sys.argv[2]}\t{s['area_bound_ns'] / s['makespan_ns']}")
 EOF
+  # The part of it in which the main thread was not running again yet although what it waited
+  # for had ended (operating-system scheduling latency; bench/workloads/late_resume.py).
+  if command -v fxt_print > /dev/null; then
+    late="$(fxt_print -f "$(prof_of "$da")" 2> /dev/null | "$root/bench/workloads/late_resume.py" \
+            | sed -n 's/.*late_resume_share=\([0-9.]*\).*/\1/p')"
+    put late_resume_share "$r" "$late"
+  fi
   put train_sn "$r" "$(json "$sn/run.json" train_time_s)"
   echo "repetition $r: $(grep -P "^(barrier_share|area_bound|train_sn)\t$r\t" "$work/figures.tsv" | awk '{printf "%s=%s ", $1, $3}')"
   # Keep the last traced run as the 1-epoch trace; the others only take space.
@@ -247,7 +255,9 @@ n = len(runs["barrier_share"])
 one = "100 batches" if quick else "1 epoch"
 rows.append((f"double+advanced barrier share of makespan ({one}, {n} runs)",
              f"{pct(med('barrier_share'))} {rng('barrier_share', lambda x: f'{100 * x:.1f}')}"
-             + (f", of which trace flush {pct(med('flush_share'))}" if has("flush_share") else ""), "<= 2 %"))
+             + (f", of which trace flush {pct(med('flush_share'))}" if has("flush_share") else "")
+             + (f", main thread resuming late {pct(med('late_resume_share'))}" if has("late_resume_share") else ""),
+             "<= 2 %"))
 rows.append(("double+advanced area bound / makespan",
              f"{med('area_bound'):.2f} {rng('area_bound', lambda x: f'{x:.2f}')}", ">= 0.9"))
 da, sn = runs["train_untraced"], runs["train_sn"]

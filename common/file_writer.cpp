@@ -122,7 +122,7 @@ void syncFolder(const fs::path& folder) {
 }
 
 WriteResult<Done> replaceAtomically(const fs::path& named, const fs::path& target, bool exists,
-                                    const std::function<void(std::ostream&)>& fill) {
+                                    const std::function<void(std::ostream&)>& fill, Durability durability) {
     struct stat old {};
     if (exists && ::stat(target.c_str(), &old) != 0) {
         exists = false;
@@ -138,7 +138,7 @@ WriteResult<Done> replaceAtomically(const fs::path& named, const fs::path& targe
         [[maybe_unused]] const int chmodded = ::fchmod(fd, old.st_mode & 07777);
     }
     int err = fillDescriptor(fd, fill);
-    if (err == 0 && ::fsync(fd) != 0) {
+    if (err == 0 && durability == Durability::Durable && ::fsync(fd) != 0) {
         err = errno;
     }
     if (::close(fd) != 0 && err == 0 && errno != EINTR) {
@@ -153,7 +153,9 @@ WriteResult<Done> replaceAtomically(const fs::path& named, const fs::path& targe
         ::unlink(temp.c_str());
         return failure(named, "cannot move the written file into place: " + errnoText(err));
     }
-    syncFolder(target.parent_path());
+    if (durability == Durability::Durable) {
+        syncFolder(target.parent_path());
+    }
     return Done{};
 }
 
@@ -192,7 +194,8 @@ WriteResult<Target> resolveTarget(const fs::path& path) {
     return failure(path, errnoText(ELOOP));
 }
 
-WriteResult<Done> writeFile(const fs::path& path, const std::function<void(std::ostream&)>& fill) {
+WriteResult<Done> writeFile(const fs::path& path, const std::function<void(std::ostream&)>& fill,
+                            Durability durability) {
     auto target = resolveTarget(path);
     if (!target) {
         return fail(target.error());
@@ -203,17 +206,18 @@ WriteResult<Done> writeFile(const fs::path& path, const std::function<void(std::
     case TargetKind::Special:
         return writeThrough(path, target->path, fill);
     case TargetKind::Regular:
-        return replaceAtomically(path, target->path, true, fill);
+        return replaceAtomically(path, target->path, true, fill, durability);
     case TargetKind::New:
         break;
     }
-    return replaceAtomically(path, target->path, false, fill);
+    return replaceAtomically(path, target->path, false, fill, durability);
 }
 
-WriteResult<Done> writeFile(const fs::path& path, std::string_view contents) {
-    return writeFile(path, [contents](std::ostream& out) {
-        out.write(contents.data(), static_cast<std::streamsize>(contents.size()));
-    });
+WriteResult<Done> writeFile(const fs::path& path, std::string_view contents, Durability durability) {
+    return writeFile(
+        path,
+        [contents](std::ostream& out) { out.write(contents.data(), static_cast<std::streamsize>(contents.size())); },
+        durability);
 }
 
 } // namespace starscope::files

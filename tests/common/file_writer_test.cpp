@@ -58,6 +58,24 @@ TEST(FileWriter, RegularFileIsReplacedAsANewInodeKeepingItsPermissions) {
     EXPECT_TRUE(othersIn(dir.path(), {"out.json"}).empty());
 }
 
+// Unsynced, a replacement is still a rename of a whole new file (the syncs are what it leaves out).
+TEST(FileWriter, AtomicWriteReplacesAsANewInodeKeepingItsPermissions) {
+    TempDir dir;
+    const auto out = dir / "picture.png";
+    ASSERT_TRUE(writeFile(out, std::string(1000, 'x'), Durability::Atomic));
+    EXPECT_EQ(readFile(out), std::string(1000, 'x'));
+    ASSERT_EQ(::chmod(out.c_str(), 0640), 0);
+    struct stat before {};
+    ASSERT_EQ(::stat(out.c_str(), &before), 0);
+    ASSERT_TRUE(writeFile(out, "short", Durability::Atomic));
+    struct stat after {};
+    ASSERT_EQ(::stat(out.c_str(), &after), 0);
+    EXPECT_EQ(readFile(out), "short");
+    EXPECT_NE(before.st_ino, after.st_ino);
+    EXPECT_EQ(after.st_mode & 07777, 0640U);
+    EXPECT_TRUE(othersIn(dir.path(), {"picture.png"}).empty());
+}
+
 TEST(FileWriter, FailedFillLeavesTheOldFileAndNoTemporary) {
     TempDir dir;
     const auto out = dir / "out.txt";

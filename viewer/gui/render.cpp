@@ -17,7 +17,6 @@ namespace starscope::viewer {
 
 namespace {
 
-constexpr int kPngZlibLevel = 1;
 constexpr double kPngDotsPerInch = 96.0;
 
 void prepare(GanttPlot& plot, std::shared_ptr<const TraceDocument> document, std::shared_ptr<const Barriers> barriers,
@@ -34,6 +33,17 @@ void prepare(GanttPlot& plot, std::shared_ptr<const TraceDocument> document, std
         const double nsPerTick = plot.document() ? tracer::nsPerTick(plot.document()->trace) : 1.0;
         plot.setView(request.range->startNs / nsPerTick, request.range->endNs / nsPerTick);
     }
+}
+
+// A picture is drawn again in a moment: replaced whole, but not synced to the disk.
+ViewerResult<Done> writePicture(const QString& output, const QByteArray& bytes) {
+    const auto written = files::writeFile(output.toStdString(),
+                                          std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())),
+                                          files::Durability::Atomic);
+    if (!written) {
+        return fail(ViewerError{ViewerErrorCode::Io, written.error().describe()});
+    }
+    return Done{};
 }
 
 } // namespace
@@ -62,31 +72,24 @@ ViewerResult<Done> savePicture(const QString& output, const std::function<bool(c
                                 output.toStdString() + ": cannot read the drawn picture back: "
                                     + file.errorString().toStdString()});
     }
-    const QByteArray bytes = file.readAll();
-    const auto written = files::writeFile(output.toStdString(),
-                                          std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
-    if (!written) {
-        return fail(ViewerError{ViewerErrorCode::Io, written.error().describe()});
-    }
-    return Done{};
+    return writePicture(output, file.readAll());
 }
 
 ViewerResult<Done> exportPlot(GanttPlot& plot, const QString& output) {
     const QString suffix = QFileInfo(output).suffix().toLower();
     std::function<bool(const QString&)> save;
     if (suffix == QLatin1String("png")) {
-        // zlib level 1: a chart's flat runs of colour compress nearly as well as at the default
-        // level 6, and a headless render of a small trace spent a fifth of its time in zlib and
-        // libpng at that default. The encoder is ours for its filter (png_encoder.hpp).
-        save = [&plot](const QString& file) {
-            QImage image = plot.toPixmap(plot.width(), plot.height(), 1.0).toImage();
-            // The resolution QCustomPlot's savePng gives a picture: 96 dots per inch.
-            image.setDotsPerMeterX(static_cast<int>(kPngDotsPerInch / 0.0254));
-            image.setDotsPerMeterY(static_cast<int>(kPngDotsPerInch / 0.0254));
-            const QByteArray png = encodePng(image, kPngZlibLevel);
-            QFile out(file);
-            return !png.isEmpty() && out.open(QIODevice::WriteOnly) && out.write(png) == png.size();
-        };
+        // Our encoder (png_encoder.hpp), straight to the file: Qt's writer tried all five row
+        // filters on every row, and zlib's fastest level still took a sixth of a headless render.
+        QImage image = plot.toPixmap(plot.width(), plot.height(), 1.0).toImage();
+        // The resolution QCustomPlot's savePng gives a picture: 96 dots per inch.
+        image.setDotsPerMeterX(static_cast<int>(kPngDotsPerInch / 0.0254));
+        image.setDotsPerMeterY(static_cast<int>(kPngDotsPerInch / 0.0254));
+        const QByteArray png = encodePngRuns(image);
+        if (png.isEmpty()) {
+            return fail(ViewerError{ViewerErrorCode::Io, output.toStdString() + ": cannot draw the picture"});
+        }
+        return writePicture(output, png);
     } else if (suffix == QLatin1String("jpg") || suffix == QLatin1String("jpeg")) {
         save = [&plot](const QString& file) { return plot.saveJpg(file, plot.width(), plot.height(), 1.0, 95); };
     } else if (suffix == QLatin1String("pdf")) {
@@ -136,6 +139,12 @@ ViewerResult<Done> renderToFile(std::shared_ptr<const TraceDocument> document,
                                 std::shared_ptr<const Barriers> barriers, const RenderRequest& request,
                                 const QString& output) {
     GanttPlot plot;
+    return renderToFile(plot, std::move(document), std::move(barriers), request, output);
+}
+
+ViewerResult<Done> renderToFile(GanttPlot& plot, std::shared_ptr<const TraceDocument> document,
+                                std::shared_ptr<const Barriers> barriers, const RenderRequest& request,
+                                const QString& output) {
     prepare(plot, std::move(document), std::move(barriers), request);
     return exportPlot(plot, output);
 }

@@ -32,6 +32,11 @@ QImage renderImage(std::shared_ptr<const TraceDocument> document, std::shared_pt
 ViewerResult<Done> renderToFile(std::shared_ptr<const TraceDocument> document,
                                 std::shared_ptr<const Barriers> barriers, const RenderRequest& request,
                                 const QString& output);
+// The same into a plot made beforehand (a headless render makes it, fonts and all, while the
+// trace is still being read); plot is left showing the picture.
+ViewerResult<Done> renderToFile(GanttPlot& plot, std::shared_ptr<const TraceDocument> document,
+                                std::shared_ptr<const Barriers> barriers, const RenderRequest& request,
+                                const QString& output);
 // Saves what plot shows, at its current size, to output (.png, .jpg, .pdf or .svg).
 ViewerResult<Done> exportPlot(GanttPlot& plot, const QString& output);
 // A save dialog returns the name as typed: without an extension the format would be unknown,

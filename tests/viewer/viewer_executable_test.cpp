@@ -54,4 +54,22 @@ TEST(ViewerExecutable, RendersSvgAndPdfWithoutADisplay) {
     EXPECT_NE(readFile(log).find("unsupported picture format '.bmp'"), std::string::npos) << readFile(log);
 }
 
+// --render reads its trace on another thread while Qt starts: the picture is the one drawn from
+// the trace read after Qt started (--threshold and all), and a trace that cannot be read is
+// still the reader's error, naming the file, exit 1.
+TEST(ViewerExecutable, RendersAPngFromATraceReadWhileQtStarts) {
+    TempDir dir;
+    const auto log = dir / "log.txt";
+    const auto trace = starscope::testing::testDataDir() / "tracer" / "small" / "prof_file__0";
+    const auto png = dir / "out.png";
+    ASSERT_EQ(runCommand(viewer("--render '" + png.string() + "' --threshold 50us --size 640x400 '" + trace.string() + "'",
+                                log)),
+              0)
+        << readFile(log);
+    EXPECT_EQ(readFile(png).rfind("\x89PNG\r\n\x1a\n", 0), 0u);
+    const auto missing = dir / "no-such-trace";
+    EXPECT_EQ(runCommand(viewer("--render '" + png.string() + "' '" + missing.string() + "'", log)), 1) << readFile(log);
+    EXPECT_NE(readFile(log).find(missing.string()), std::string::npos) << readFile(log);
+}
+
 } // namespace

@@ -7,17 +7,21 @@
 #include "viewer/core/trace_document.hpp"
 #include "viewer/gui/comparison_view.hpp"
 #include "viewer/gui/comparison_window.hpp"
+#include "viewer/gui/gantt_plot.hpp"
 #include "viewer/gui/main_window.hpp"
 #include "viewer/gui/render.hpp"
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QFontMetrics>
 
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <future>
 #include <memory>
 #include <optional>
+#include <system_error>
 
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -51,15 +55,100 @@ bool needsNoDisplay(int argc, char** argv) {
 // unmapped. The 1-epoch CNN trace: 11,212 -> 7,490 page faults, 113.0/118.7 -> 103.6/102.3 ms
 // of CPU; the 5-epoch one: 34,028 -> 28,398 page faults, its CPU time within the runs' spread
 // (perf stat -r 5, two alternating rounds each). The whole process is concerned, so only this
-// mode sets it.
+// mode sets it. The trace is read on a thread of its own (startEarlyLoad), which glibc would give
+// an arena of its own, made of 64 MB mappings without that padding: one arena for all keeps the
+// reading in the padded heap (the 1-epoch trace: 9,009 -> 6,200 page faults).
 void growHeapInLargeSteps() {
 #ifdef __GLIBC__
     mallopt(M_TOP_PAD, 64 << 20);
     mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    mallopt(M_ARENA_MAX, 1);
 #endif
 }
 
-int render(const QCommandLineParser& parser, starscope::tracer::TimeNs threshold) {
+// The options and arguments starscope-viewer takes.
+void describeArguments(QCommandLineParser& parser) {
+    parser.setApplicationDescription(QStringLiteral(
+        "Gantt viewer for StarPU traces with barrier highlighting.\n"
+        "TRACE: a run folder, a prof_file_* written by StarPU with FxT, a paje.trace or a native trace."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument(QStringLiteral("TRACE"), QStringLiteral("Traces to open (one window each)."),
+                                 QStringLiteral("[TRACE...]"));
+    parser.addOption({QStringLiteral("render"), QStringLiteral("Write a picture of TRACE to OUT (.png, .jpg, .pdf, .svg) and exit."),
+                      QStringLiteral("OUT")});
+    parser.addOption({QStringLiteral("range"), QStringLiteral("Time window of the picture, e.g. 0:2.5ms (default: whole trace)."),
+                      QStringLiteral("START:END")});
+    parser.addOption({QStringLiteral("size"), QStringLiteral("Picture size in pixels (default 1600x900)."),
+                      QStringLiteral("WxH")});
+    parser.addOption({QStringLiteral("threshold"), QStringLiteral("Shortest barrier, e.g. 100us (default)."),
+                      QStringLiteral("TIME"), QStringLiteral("100us")});
+    parser.addOption({QStringLiteral("no-messages"),
+                      QStringLiteral("Leave out the arrows of StarPU-MPI messages between ranks (View > Show messages).")});
+    parser.addOption({QStringLiteral("compare"),
+                      QStringLiteral("Open the runs side by side: aligned Gantt panels, statistics and metric charts.")});
+    parser.addOption({QStringLiteral("align"),
+                      QStringLiteral("With --compare: start (first task), marker:K (K-th batch_begin) or normalized (share of makespan)."),
+                      QStringLiteral("MODE"), QStringLiteral("start")});
+}
+
+// A trace ready to draw, with its barriers at the chosen threshold.
+struct LoadedTrace {
+    std::shared_ptr<const TraceDocument> document;
+    JobAndRankBarriers barriers;
+};
+
+starscope::tracer::TraceResult<LoadedTrace> loadWithBarriers(const std::string& path,
+                                                             starscope::tracer::TimeNs threshold) {
+    auto document = loadDocument(path);
+    if (!document) {
+        return fail(document.error());
+    }
+    return LoadedTrace{*document, computeJobAndRankBarriers(**document, threshold)};
+}
+
+// A headless render's trace, read and its barriers found on another thread while this one
+// starts Qt (platform plugin, fonts) and builds the plot: a render is mostly these two, one
+// waiting on the other, and a second core does the reading.
+struct EarlyLoad {
+    std::string path;
+    starscope::tracer::TimeNs threshold = 0;
+    std::future<starscope::tracer::TraceResult<LoadedTrace>> loaded;
+};
+
+// Before QApplication exists, argv as given: when it asks for a picture of one trace, that
+// trace starts loading now. Anything else (or anything Qt's own options would change) is left
+// to the normal path after QApplication, which reads the arguments again.
+std::optional<EarlyLoad> startEarlyLoad(int argc, char** argv) {
+    QStringList arguments;
+    for (int i = 0; i < argc; ++i) {
+        arguments.push_back(QString::fromLocal8Bit(argv[i]));
+    }
+    QCommandLineParser parser;
+    describeArguments(parser);
+    if (!parser.parse(arguments) || !parser.isSet(QStringLiteral("render")) || parser.isSet(QStringLiteral("compare"))
+        || parser.positionalArguments().size() != 1) {
+        return std::nullopt;
+    }
+    // A usage mistake is reported without reading the trace first.
+    auto threshold = parseTime(parser.value(QStringLiteral("threshold")).toStdString(), "--threshold");
+    if (!threshold || (parser.isSet(QStringLiteral("size")) && !parseSize(parser.value(QStringLiteral("size")).toStdString(), "--size"))
+        || (parser.isSet(QStringLiteral("range")) && !parseRange(parser.value(QStringLiteral("range")).toStdString(), "--range"))) {
+        return std::nullopt;
+    }
+    EarlyLoad early;
+    early.path = parser.positionalArguments().front().toStdString();
+    early.threshold = static_cast<starscope::tracer::TimeNs>(*threshold);
+    growHeapInLargeSteps();
+    try {
+        early.loaded = std::async(std::launch::async, loadWithBarriers, early.path, early.threshold);
+    } catch (const std::system_error&) {
+        return std::nullopt;   // no thread to be had: render() reads the trace itself
+    }
+    return early;
+}
+
+int render(const QCommandLineParser& parser, starscope::tracer::TimeNs threshold, std::optional<EarlyLoad>& early) {
     const QStringList inputs = parser.positionalArguments();
     if (inputs.size() != 1) {
         return usageError("--render needs exactly one trace (got " + std::to_string(inputs.size()) + ")");
@@ -81,16 +170,25 @@ int render(const QCommandLineParser& parser, starscope::tracer::TimeNs threshold
         request.range = *range;
     }
     request.messages = !parser.isSet(QStringLiteral("no-messages"));
-    auto document = loadDocument(inputs.front().toStdString());
-    if (!document) {
-        std::fprintf(stderr, "starscope-viewer: %s\n", document.error().describe().c_str());
+    // Made while the trace is read, and its fonts found and opened: fontconfig reads its
+    // configuration and Qt opens a font file on a font's first use, which came after the trace.
+    GanttPlot plot;
+    QFont bold = plot.xAxis->labelFont();
+    bold.setBold(true);
+    for (const QFont& font : {plot.xAxis->tickLabelFont(), plot.xAxis->labelFont(), plot.yAxis->tickLabelFont(), bold}) {
+        QFontMetrics(font).horizontalAdvance(QStringLiteral("0123456789 msu"));
+    }
+    const std::string path = inputs.front().toStdString();
+    auto loaded = early && early->path == path && early->threshold == threshold ? early->loaded.get()
+                                                                                : loadWithBarriers(path, threshold);
+    if (!loaded) {
+        std::fprintf(stderr, "starscope-viewer: %s\n", loaded.error().describe().c_str());
         return 1;
     }
-    auto computed = computeJobAndRankBarriers(**document, threshold);
-    auto barriers = std::make_shared<const Barriers>(std::move(computed.job));
-    request.rankBarriers = std::make_shared<const Barriers>(std::move(computed.ranks));
+    auto barriers = std::make_shared<const Barriers>(std::move(loaded->barriers.job));
+    request.rankBarriers = std::make_shared<const Barriers>(std::move(loaded->barriers.ranks));
     const QString output = parser.value(QStringLiteral("render"));
-    if (auto written = renderToFile(*document, barriers, request, output); !written) {
+    if (auto written = renderToFile(plot, loaded->document, barriers, request, output); !written) {
         std::fprintf(stderr, "starscope-viewer: %s\n", written.error().message.c_str());
         return 1;
     }
@@ -155,34 +253,14 @@ int main(int argc, char** argv) {
     if (needsNoDisplay(argc, argv) && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
         qputenv("QT_QPA_PLATFORM", "offscreen");
     }
+    std::optional<EarlyLoad> early = startEarlyLoad(argc, argv);
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("starscope"));
     QApplication::setApplicationName(QStringLiteral("starscope-viewer"));
     QApplication::setApplicationVersion(QString::fromLatin1(starscope::kVersion));
 
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "Gantt viewer for StarPU traces with barrier highlighting.\n"
-        "TRACE: a run folder, a prof_file_* written by StarPU with FxT, a paje.trace or a native trace."));
-    parser.addHelpOption();
-    parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("TRACE"), QStringLiteral("Traces to open (one window each)."),
-                                 QStringLiteral("[TRACE...]"));
-    parser.addOption({QStringLiteral("render"), QStringLiteral("Write a picture of TRACE to OUT (.png, .jpg, .pdf, .svg) and exit."),
-                      QStringLiteral("OUT")});
-    parser.addOption({QStringLiteral("range"), QStringLiteral("Time window of the picture, e.g. 0:2.5ms (default: whole trace)."),
-                      QStringLiteral("START:END")});
-    parser.addOption({QStringLiteral("size"), QStringLiteral("Picture size in pixels (default 1600x900)."),
-                      QStringLiteral("WxH")});
-    parser.addOption({QStringLiteral("threshold"), QStringLiteral("Shortest barrier, e.g. 100us (default)."),
-                      QStringLiteral("TIME"), QStringLiteral("100us")});
-    parser.addOption({QStringLiteral("no-messages"),
-                      QStringLiteral("Leave out the arrows of StarPU-MPI messages between ranks (View > Show messages).")});
-    parser.addOption({QStringLiteral("compare"),
-                      QStringLiteral("Open the runs side by side: aligned Gantt panels, statistics and metric charts.")});
-    parser.addOption({QStringLiteral("align"),
-                      QStringLiteral("With --compare: start (first task), marker:K (K-th batch_begin) or normalized (share of makespan)."),
-                      QStringLiteral("MODE"), QStringLiteral("start")});
+    describeArguments(parser);
     // parse() rather than process(): process() ends the program with status 1 on a mistake,
     // and a usage error exits 2 in every starscope tool.
     if (!parser.parse(QApplication::arguments())) {
@@ -208,7 +286,7 @@ int main(int argc, char** argv) {
         return usageError("--align applies to --compare only");
     }
     if (parser.isSet(QStringLiteral("render"))) {
-        return render(parser, thresholdNs);
+        return render(parser, thresholdNs, early);
     }
     if (parser.isSet(QStringLiteral("range")) || parser.isSet(QStringLiteral("size"))) {
         return usageError("--range and --size apply to --render only");

@@ -126,7 +126,10 @@ std::optional<EarlyLoad> startEarlyLoad(int argc, char** argv) {
     }
     QCommandLineParser parser;
     describeArguments(parser);
+    // --help and --version end the program with exit(), which must not find a reader running.
     if (!parser.parse(arguments) || !parser.isSet(QStringLiteral("render")) || parser.isSet(QStringLiteral("compare"))
+        || parser.isSet(QStringLiteral("help")) || parser.isSet(QStringLiteral("help-all"))
+        || parser.isSet(QStringLiteral("version")) || parser.isSet(QStringLiteral("align"))
         || parser.positionalArguments().size() != 1) {
         return std::nullopt;
     }

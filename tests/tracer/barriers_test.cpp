@@ -10,6 +10,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace starscope::tracer {
 namespace {
@@ -44,6 +48,50 @@ TEST(Barriers, GapsWhereNoWorkerExecutesLongerThanTheThreshold) {
     EXPECT_EQ(more[1].start, 600'000);
     EXPECT_EQ(more[1].end, 700'000);
     EXPECT_EQ(more[1].mainThreadState, "Application code");   // main thread outside StarPU
+}
+
+// Whatever the number of workers (a few are scanned, many go through a heap), the barriers are
+// the gaps longer than the threshold in the union of their executing spans.
+TEST(Barriers, AnyNumberOfWorkersGivesTheGapsOfTheirUnion) {
+    for (const int workers : {1, 3, 8, 9, 40}) {
+        std::mt19937 random(static_cast<std::uint32_t>(workers));
+        std::uniform_int_distribution<TimeNs> length(1'000, 400'000);
+        std::vector<LaneSpec> lanes;
+        std::vector<std::pair<TimeNs, TimeNs>> executing;
+        for (int w = 0; w < workers; ++w) {
+            LaneSpec lane{"w" + std::to_string(w), LaneKind::CpuWorker, {}};
+            TimeNs t = length(random);
+            for (int i = 0; i < 60; ++i) {
+                const TimeNs run = length(random);
+                const TimeNs idle = length(random) * static_cast<TimeNs>(workers);
+                lane.spans.push_back({"Executing", t, t + run});
+                lane.spans.push_back({i % 2 == 0 ? "Sleeping" : "Scheduling", t + run, t + run + idle});
+                executing.emplace_back(t, t + run);
+                t += run + idle;
+            }
+            lanes.push_back(std::move(lane));
+        }
+        TimeNs end = 0;
+        for (const auto& [from, to] : executing) {
+            end = std::max(end, to);
+        }
+        const auto trace = makeTrace(lanes, end + 1);
+        std::sort(executing.begin(), executing.end());
+        std::vector<std::pair<TimeNs, TimeNs>> expected;
+        TimeNs covered = executing.front().second;
+        for (const auto& [from, to] : executing) {
+            if (from - covered > 100'000) {
+                expected.emplace_back(covered, from);
+            }
+            covered = std::max(covered, to);
+        }
+        std::vector<std::pair<TimeNs, TimeNs>> found;
+        for (const auto& b : findBarriers(trace)) {
+            found.emplace_back(b.start, b.end);
+        }
+        EXPECT_EQ(found, expected) << workers << " workers";
+        EXPECT_FALSE(expected.empty()) << workers << " workers: the test needs barriers";
+    }
 }
 
 TEST(Barriers, StartUpAndShutDownAreNotBarriers) {

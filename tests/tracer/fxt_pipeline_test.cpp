@@ -1,10 +1,11 @@
-// The FxT walk in a thread of its own (DirectDecode::Pipelined) against the walk in the
-// reading thread: the same events in the same order, the same damage found, the same model,
-// and a reader that gives up early stops the walking thread instead of waiting for it.
+// The FxT model built by a thread of its own (model_ops.hpp) against the model built by the
+// decoding thread: the same model from whole and damaged traces, the same ops applied in order
+// across many batches, and a reader that gives up stops the building thread instead of
+// waiting for it.
 
 #include "tests/support/test_support.hpp"
 #include "tests/tracer/tracer_test_support.hpp"
-#include "tracer/readers/fxt/fxt_direct.hpp"
+#include "tracer/readers/fxt/model_ops.hpp"
 #include "tracer/readers/read_trace.hpp"
 
 #include <gtest/gtest.h>
@@ -17,57 +18,27 @@ namespace starscope::tracer {
 namespace {
 
 using namespace testing;
-using detail::DirectDecode;
 using starscope::testing::readFile;
 using starscope::testing::TempDir;
 
-struct Walked {
-    std::vector<CopiedEvent> events;
-    detail::DirectFxtSummary summary;
-};
-
-Walked walk(const std::filesystem::path& file, DirectDecode mode) {
-    Walked out;
-    auto read = detail::readFxtDirect(
-        file, 0, ~std::uint64_t{0},
-        [&out](const detail::RawEvent& ev) {
-            out.events.push_back(copyOf(ev));
-            return true;
-        },
-        {}, mode);
-    EXPECT_TRUE(read) << read.error().describe();
-    if (read) {
-        out.summary = std::move(*read);
-    }
-    return out;
+// readFxt with the threads chosen, not left to the file's size or the machine.
+TraceResult<Trace> readWithThreads(const char* threads, const std::filesystem::path& file,
+                                   const ReadOptions& options = {}) {
+    ::setenv("STARSCOPE_FXT_THREADS", threads, 1);
+    auto read = readFxt({file}, options);
+    ::unsetenv("STARSCOPE_FXT_THREADS");
+    return read;
 }
 
-void expectSameWalk(const Walked& serial, const Walked& pipelined) {
-    EXPECT_EQ(serial.summary.stream.events, pipelined.summary.stream.events);
-    EXPECT_EQ(serial.summary.stream.firstTime, pipelined.summary.stream.firstTime);
-    EXPECT_EQ(serial.summary.stream.lastTime, pipelined.summary.stream.lastTime);
-    EXPECT_EQ(serial.summary.stream.bytesRead, pipelined.summary.stream.bytesRead);
-    EXPECT_EQ(serial.summary.stream.endedEarly, pipelined.summary.stream.endedEarly);
-    ASSERT_EQ(serial.summary.problems.size(), pipelined.summary.problems.size());
-    for (std::size_t i = 0; i < serial.summary.problems.size(); ++i) {
-        EXPECT_EQ(serial.summary.problems[i].offset, pipelined.summary.problems[i].offset);
-        EXPECT_EQ(serial.summary.problems[i].what, pipelined.summary.problems[i].what);
-    }
-    ASSERT_EQ(serial.events.size(), pipelined.events.size());
-    for (std::size_t i = 0; i < serial.events.size(); ++i) {
-        ASSERT_EQ(serial.events[i], pipelined.events[i]) << "event " << i;
-    }
-}
-
-// A trace of about 9 MB: many batches of the pipeline, and above the size from which readFxt
-// walks in a second thread.
+// A trace of about 9 MB: many batches of ops, and above the size from which readFxt builds
+// the model in a second thread.
 class FxtPipeline : public ::testing::Test {
 protected:
     static void SetUpTestSuite() {
         s_dir = new TempDir;
         ASSERT_EQ(recordSample(s_dir->path() / "run", "--batches 4 --tasks 1500 --task-us 0 --load-us 0 --ncpu 2"), 0);
         s_prof = findProfFiles(s_dir->path() / "run").front();
-        ASSERT_GE(std::filesystem::file_size(s_prof), detail::kPipelineMinBytes);
+        ASSERT_GE(std::filesystem::file_size(s_prof), std::uintmax_t{4} << 20);
     }
     static void TearDownTestSuite() {
         delete s_dir;
@@ -79,22 +50,24 @@ protected:
 TempDir* FxtPipeline::s_dir = nullptr;
 std::filesystem::path FxtPipeline::s_prof;
 
-TEST_F(FxtPipeline, SeesTheEventsOfTheSerialWalk) {
-    const auto serial = walk(s_prof, DirectDecode::Serial);
-    const auto pipelined = walk(s_prof, DirectDecode::Pipelined);
-    // More events than one batch holds, or the hand-over between batches goes untested.
-    ASSERT_GT(serial.events.size(), std::size_t{100'000});
-    expectSameWalk(serial, pipelined);
+TEST_F(FxtPipeline, ReadFxtBuildsTheSameModelInOneThreadAsInTwo) {
+    const auto twoThreads = readWithThreads("2", s_prof);
+    const auto oneThread = readWithThreads("1", s_prof);
+    ASSERT_TRUE(twoThreads) << twoThreads.error().describe();
+    ASSERT_TRUE(oneThread) << oneThread.error().describe();
+    EXPECT_GT(oneThread->tasks.size(), std::size_t{5000});
+    EXPECT_FALSE(oneThread->markers.empty());
+    EXPECT_TRUE(*oneThread == *twoThreads);
 }
 
-TEST_F(FxtPipeline, FindsTheDamageOfTheSerialWalk) {
+TEST_F(FxtPipeline, DamagedTracesGiveTheSameModelInOneThreadAsInTwo) {
     const auto data = readFile(s_prof);
     TempDir dir;
     std::mt19937 random(7);
-    int damagedRounds = 0;
+    int warned = 0;
     for (int round = 0; round < 6; ++round) {
         auto damaged = data;
-        // Past the header, so that both walks get as far as the events.
+        // Past the header, so that both reads get as far as the events.
         for (int i = 0; i < 8; ++i) {
             damaged[4096 + random() % (damaged.size() - 4096)] = static_cast<char>(random());
         }
@@ -104,46 +77,80 @@ TEST_F(FxtPipeline, FindsTheDamageOfTheSerialWalk) {
         const auto file = dir / ("prof_file_" + std::to_string(round));
         std::ofstream(file, std::ios::binary) << damaged;
         SCOPED_TRACE("round " + std::to_string(round));
-        const auto serial = walk(file, DirectDecode::Serial);
-        damagedRounds += serial.summary.problems.empty() ? 0 : 1;
-        expectSameWalk(serial, walk(file, DirectDecode::Pipelined));
+        const auto oneThread = readWithThreads("1", file);
+        const auto twoThreads = readWithThreads("2", file);
+        ASSERT_EQ(static_cast<bool>(oneThread), static_cast<bool>(twoThreads));
+        if (!oneThread) {
+            EXPECT_EQ(oneThread.error().describe(), twoThreads.error().describe());
+            continue;
+        }
+        warned += oneThread->warnings.empty() ? 0 : 1;
+        EXPECT_EQ(oneThread->warnings, twoThreads->warnings);
+        EXPECT_TRUE(*oneThread == *twoThreads);
     }
     // Random bytes may land in parameters only; the cut rounds at least end in a broken block.
-    EXPECT_GE(damagedRounds, 3);
+    EXPECT_GE(warned, 3);
 }
 
-TEST_F(FxtPipeline, StopsWhenTheReaderCancels) {
-    for (const std::size_t after : {std::size_t{1}, std::size_t{70'000}}) {
-        std::size_t seen = 0;
-        const auto read = detail::readFxtDirect(
-            s_prof, 0, ~std::uint64_t{0}, [&](const detail::RawEvent&) { return ++seen < after; }, {},
-            DirectDecode::Pipelined);
+TEST_F(FxtPipeline, StopsBuildingWhenTheReaderCancels) {
+    for (const int after : {1, 3, 40}) {
+        int calls = 0;
+        ReadOptions options;
+        options.progress = [&](double) { return ++calls < after; };
+        const auto read = readWithThreads("2", s_prof, options);
         ASSERT_FALSE(read);
         EXPECT_EQ(read.error().code, ErrorCode::Cancelled);
-        EXPECT_EQ(seen, after);
-        ASSERT_TRUE(read.error().offset.has_value());
-        EXPECT_GT(*read.error().offset, 0U);
+        EXPECT_EQ(calls, after);
     }
-    int calls = 0;
-    const auto read = detail::readFxtDirect(
-        s_prof, 0, ~std::uint64_t{0}, [](const detail::RawEvent&) { return true; },
-        [&calls](double) { return ++calls < 3; }, DirectDecode::Pipelined);
-    ASSERT_FALSE(read);
-    EXPECT_EQ(read.error().code, ErrorCode::Cancelled);
-    EXPECT_EQ(calls, 3);
 }
 
-TEST_F(FxtPipeline, ReadFxtBuildsTheSameModelInOneThreadAsInTwo) {
-    // Chosen, not left to the machine's load.
-    ::setenv("STARSCOPE_FXT_THREADS", "2", 1);
-    const auto twoThreads = readFxt({s_prof});
-    ::setenv("STARSCOPE_FXT_THREADS", "1", 1);
-    const auto oneThread = readFxt({s_prof});
-    ::unsetenv("STARSCOPE_FXT_THREADS");
-    ASSERT_TRUE(twoThreads) << twoThreads.error().describe();
-    ASSERT_TRUE(oneThread) << oneThread.error().describe();
-    EXPECT_GT(oneThread->tasks.size(), std::size_t{5000});
-    EXPECT_TRUE(*oneThread == *twoThreads);
+// Ops of every kind, many batches of them, applied by the calling thread and by a thread of
+// its own: the same trace, texts and all, and the same count of pops on an empty stack.
+TEST(ModelOpSink, AppliesTheSameOpsInOneThreadAsInTwo) {
+    const auto build = [](bool threaded) {
+        detail::TraceBuilder builder;
+        std::size_t unbalanced = 0;
+        {
+            detail::ModelOpSink ops(builder, threaded);
+            const auto worker = builder.addLane("CPU 0", LaneKind::CpuWorker, 0, 0);
+            const auto main = builder.addLane("main", LaneKind::MainThread, -1, -1);
+            const auto executing = builder.state(detail::kExecutingState, LaneKind::CpuWorker);
+            const auto sleeping = builder.state("Sleeping", LaneKind::CpuWorker);
+            const auto submitting = builder.state("Submitting task", LaneKind::MainThread);
+            TimeNs t = 0;
+            for (std::uint64_t job = 1; job <= 20'000; ++job) {
+                ops.push(main, t, submitting);
+                ops.taskSubmit(job, t);
+                ops.taskNameIfUnset(job, job % 3 == 0 ? "conv_fwd" : "dense_bwd");
+                if (job > 1) {
+                    ops.dependency(job, job - 1);
+                }
+                ops.pop(main, t + 5);
+                ops.setTask(worker, t + 7, executing, job);
+                ops.taskCodelet(job, job % 7 == 0 ? "renamed" : "conv_fwd");
+                ops.taskFootprint(job, static_cast<std::uint32_t>(job * 31));
+                ops.set(worker, t + 20, sleeping);
+                if (job % 50 == 0) {
+                    ops.marker(t + 21, main, "batch " + std::to_string(job / 50));
+                    ops.pop(main, t + 22);   // nothing pushed: ignored, counted
+                }
+                t += 30;
+            }
+            ops.reset(worker, t);
+            ops.drain();
+            unbalanced = ops.unbalancedPops();
+        }
+        return std::make_pair(builder.finish(TimeNs{30 * 20'000 + 100}), unbalanced);
+    };
+    const auto [oneThread, oneUnbalanced] = build(false);
+    const auto [twoThreads, twoUnbalanced] = build(true);
+    EXPECT_EQ(oneUnbalanced, 400U);
+    EXPECT_EQ(twoUnbalanced, 400U);
+    ASSERT_EQ(oneThread.tasks.size(), 20'000U);
+    ASSERT_EQ(oneThread.markers.size(), 400U);
+    EXPECT_EQ(oneThread.textOf(oneThread.markers.back()), "batch 400");
+    EXPECT_EQ(oneThread.codeletOf(oneThread.tasks[6]), "renamed");
+    EXPECT_TRUE(oneThread == twoThreads);
 }
 
 } // namespace

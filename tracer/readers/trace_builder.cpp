@@ -37,8 +37,6 @@ std::int32_t TraceBuilder::addLane(std::string name, LaneKind kind, std::int32_t
     lane.memoryNode = memoryNode;
     lane.workerId = workerId;
     m_trace.lanes.push_back(std::move(lane));
-    m_stacks.emplace_back();
-    m_clocks.push_back(std::numeric_limits<TimeNs>::min());
     return static_cast<std::int32_t>(m_trace.lanes.size() - 1);
 }
 
@@ -88,10 +86,9 @@ TaskIndex TraceBuilder::task(std::uint64_t jobId) {
     return *slot;
 }
 
-void TraceBuilder::close(std::int32_t lane, std::size_t depth, TimeNs end) {
-    auto& stack = m_stacks[static_cast<std::size_t>(lane)];
-    const Open open = stack[depth];
-    auto& levels = m_trace.lanes[static_cast<std::size_t>(lane)].levels;
+void TraceBuilder::close(std::int32_t lane, LaneBuild& build, std::size_t depth, TimeNs end) {
+    const Open open = build.stack[depth];
+    auto& levels = build.levels;
     if (open.task != kNoTask) {
         auto& t = m_trace.tasks[open.task];
         m_rerunTasks += t.lane >= 0 ? 1U : 0U;   // its earlier span no longer finds it (finish)
@@ -124,8 +121,8 @@ void TraceBuilder::close(std::int32_t lane, std::size_t depth, TimeNs end) {
     levels[depth].push_back(Span{open.start, end, open.state, open.task != kNoTask});
 }
 
-TimeNs TraceBuilder::clock(std::int32_t lane, TimeNs time) {
-    auto& c = m_clocks[static_cast<std::size_t>(lane)];
+TimeNs TraceBuilder::clock(LaneBuild& build, TimeNs time) {
+    auto& c = build.clock;
     if (time < c) {
         ++m_clamped;
         return c;
@@ -135,39 +132,43 @@ TimeNs TraceBuilder::clock(std::int32_t lane, TimeNs time) {
 }
 
 void TraceBuilder::setState(std::int32_t lane, TimeNs time, std::uint32_t state, TaskIndex task) {
-    time = clock(lane, time);
-    auto& stack = m_stacks[static_cast<std::size_t>(lane)];
+    auto& build = laneBuild(lane);
+    time = clock(build, time);
+    auto& stack = build.stack;
     while (!stack.empty()) {
-        close(lane, stack.size() - 1, time);
+        close(lane, build, stack.size() - 1, time);
         stack.pop_back();
     }
     stack.push_back(Open{time, state, task});
 }
 
 void TraceBuilder::pushState(std::int32_t lane, TimeNs time, std::uint32_t state, TaskIndex task) {
-    time = clock(lane, time);
-    m_stacks[static_cast<std::size_t>(lane)].push_back(Open{time, state, task});
+    auto& build = laneBuild(lane);
+    time = clock(build, time);
+    build.stack.push_back(Open{time, state, task});
 }
 
 bool TraceBuilder::popState(std::int32_t lane, TimeNs time) {
-    auto& stack = m_stacks[static_cast<std::size_t>(lane)];
+    auto& build = laneBuild(lane);
+    auto& stack = build.stack;
     if (stack.empty()) {
         return false;
     }
-    time = clock(lane, time);
-    close(lane, stack.size() - 1, time);
+    time = clock(build, time);
+    close(lane, build, stack.size() - 1, time);
     stack.pop_back();
     return true;
 }
 
 void TraceBuilder::resetState(std::int32_t lane, TimeNs time) {
-    auto& stack = m_stacks[static_cast<std::size_t>(lane)];
+    auto& build = laneBuild(lane);
+    auto& stack = build.stack;
     if (stack.empty()) {
         return;
     }
-    time = clock(lane, time);
+    time = clock(build, time);
     while (!stack.empty()) {
-        close(lane, stack.size() - 1, time);
+        close(lane, build, stack.size() - 1, time);
         stack.pop_back();
     }
 }
@@ -204,44 +205,50 @@ void TraceBuilder::fillDependencies(const std::vector<TaskIndex>& order) {
             sortedIndex[order[i]] = static_cast<TaskIndex>(i);
         }
     }
-    std::size_t total = 0;
-    for (const auto& deps : m_dependencies) {
-        total += deps.size();
+    const auto placeOf = [&](TaskIndex read) { return sortedIndex.empty() ? read : sortedIndex[read]; };
+    assert(m_dependencyJobs.size() <= std::numeric_limits<std::uint32_t>::max());   // 48 GB of pairs first
+    // The pairs in reading order, placed by task (a counting sort), then each task's sorted and
+    // made unique: what adding each job once and sorting each task's list gave.
+    auto& starts = trace.dependencyStarts;
+    starts.assign(trace.tasks.size() + 1, 0);
+    for (const auto task : m_dependencyTasks) {
+        ++starts[placeOf(task) + 1];
     }
-    assert(total <= std::numeric_limits<std::uint32_t>::max());   // 16 GB of entries first
-    std::vector<std::uint64_t> jobs;
-    jobs.reserve(total);
-    trace.dependencyStarts.reserve(trace.tasks.size() + 1);
-    for (std::size_t i = 0; i < trace.tasks.size(); ++i) {
-        trace.dependencyStarts.push_back(static_cast<std::uint32_t>(jobs.size()));
-        const std::size_t read = order.empty() ? i : order[i];
-        if (read < m_dependencies.size()) {
-            auto& deps = m_dependencies[read];
-            std::sort(deps.begin(), deps.end());
-            jobs.insert(jobs.end(), deps.begin(), deps.end());
-            std::vector<std::uint64_t>().swap(deps);
+    for (std::size_t i = 1; i < starts.size(); ++i) {
+        starts[i] += starts[i - 1];
+    }
+    std::vector<std::uint64_t> jobs(m_dependencyJobs.size());
+    {
+        std::vector<std::uint32_t> next(starts.begin(), starts.end() - 1);
+        for (std::size_t d = 0; d < m_dependencyJobs.size(); ++d) {
+            jobs[next[placeOf(m_dependencyTasks[d])]++] = m_dependencyJobs[d];
         }
     }
-    trace.dependencyStarts.push_back(static_cast<std::uint32_t>(jobs.size()));
-    m_dependencies.clear();
+    std::vector<TaskIndex>().swap(m_dependencyTasks);
+    std::vector<std::uint64_t>().swap(m_dependencyJobs);
+    std::uint32_t kept = 0;
+    for (std::size_t i = 0; i + 1 < starts.size(); ++i) {
+        const auto begin = jobs.begin() + starts[i];
+        const auto end = jobs.begin() + starts[i + 1];
+        std::sort(begin, end);
+        const auto last = std::unique(begin, end);
+        starts[i] = kept;
+        kept = static_cast<std::uint32_t>(std::copy(begin, last, jobs.begin() + kept) - jobs.begin());
+    }
+    starts.back() = kept;
+    jobs.resize(kept);
     trace.fillDependencies(jobs, [&](std::uint64_t job) {
         const auto read = findTask(job);
-        return read == kNoTask || sortedIndex.empty() ? read : sortedIndex[read];
+        return read == kNoTask ? read : placeOf(read);
     });
 }
 
 void TraceBuilder::addDependency(std::uint64_t jobId, std::uint64_t dependsOn) {
-    if (m_dependencies.empty()) {   // once: a trace has a dependency per task or more
+    if (m_dependencyTasks.empty()) {   // once: a trace has a dependency per task or more
         m_trace.metadata.try_emplace(std::string(kDependenciesMetadata), "recorded");
     }
-    const auto index = task(jobId);
-    if (m_dependencies.size() <= index) {
-        m_dependencies.resize(index + 1);
-    }
-    auto& deps = m_dependencies[index];
-    if (std::find(deps.begin(), deps.end(), dependsOn) == deps.end()) {
-        deps.push_back(dependsOn);
-    }
+    m_dependencyTasks.push_back(task(jobId));
+    m_dependencyJobs.push_back(dependsOn);
 }
 
 void TraceBuilder::warn(std::string text) {
@@ -255,8 +262,9 @@ void TraceBuilder::warn(std::string text) {
 }
 
 Trace TraceBuilder::finish(TimeNs end) {
-    for (std::size_t lane = 0; lane < m_stacks.size(); ++lane) {
+    for (std::size_t lane = 0; lane < m_laneBuilds.size(); ++lane) {
         resetState(static_cast<std::int32_t>(lane), end);
+        m_trace.lanes[lane].levels = std::move(m_laneBuilds[lane].levels);
     }
     if (m_clamped > 0) {
         warn(std::to_string(m_clamped) + " state changes earlier than the previous one on their lane were "
@@ -286,15 +294,29 @@ Trace TraceBuilder::finish(TimeNs end) {
             std::sort(order.begin(), order.end(),
                       [&](TaskIndex a, TaskIndex b) { return tasks[a].jobId < tasks[b].jobId; });
         }
-        std::vector<Task> sorted;
-        sorted.reserve(tasks.size());
-        for (const auto index : order) {
-            sorted.push_back(std::move(tasks[index]));
+        // In place, a cycle of the permutation at a time: a sorted copy of the table was as
+        // many fresh pages again, faulted in one by one.
+        std::vector<bool> placed(tasks.size(), false);
+        for (std::size_t i = 0; i < tasks.size(); ++i) {
+            if (placed[i]) {
+                continue;
+            }
+            Task first = std::move(tasks[i]);
+            std::size_t at = i;
+            for (;;) {
+                placed[at] = true;
+                const std::size_t from = order[at];
+                if (from == i) {
+                    tasks[at] = std::move(first);
+                    break;
+                }
+                tasks[at] = std::move(tasks[from]);
+                at = from;
+            }
         }
-        tasks = std::move(sorted);
     }
     // Dependencies into the trace's one table, in the tasks' new order, as task indexes.
-    if (!m_dependencies.empty()) {
+    if (!m_dependencyTasks.empty()) {
         fillDependencies(order);
     }
     m_trace.indexTasks();
@@ -356,7 +378,7 @@ Trace TraceBuilder::finish(TimeNs end) {
     m_trace.end = std::max(end, m_latest);
     m_taskByJob.clear();
     m_denseTasks.clear();
-    m_stacks.clear();
+    m_laneBuilds.clear();
     return std::move(m_trace);
 }
 

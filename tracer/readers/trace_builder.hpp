@@ -2,11 +2,18 @@
 // Shared by the readers: turns a stream of Set/Push/Pop state changes per lane into sorted
 // spans, collects task records by job id and markers, then normalises the whole trace, so
 // the FxT and the Paje readers give the same model for the same run.
+//
+// Two threads may share one builder while a trace is read (the FxT reader's, model_ops.hpp):
+// one of them adds lanes and states (addLane, state, laneCount) and the trace's transfers,
+// while the other makes the state changes and the tasks, dependencies, markers, names and
+// warnings. The state changes keep their stacks and spans apart from the lanes' table for
+// that reason, until finish().
 
 #include "tracer/model/trace.hpp"
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -39,6 +46,10 @@ public:
     // About this many spans in the whole trace, from the input's size (see close()).
     void expectSpans(std::size_t count) { m_expectedSpans = count; }
     Task& taskAt(TaskIndex index) { return m_trace.tasks[index]; }
+    // A task's codelet or footprint, the other one kept (readers learn them from separate events).
+    NameId codeletOf(TaskIndex index) const { return m_trace.tasks[index].codelet; }
+    void setCodelet(TaskIndex index, NameId codelet) { m_trace.tasks[index].codelet = codelet; }
+    void setFootprint(TaskIndex index, std::uint32_t footprint) { m_trace.tasks[index].footprint = footprint; }
     NameId intern(std::string_view text) { return m_trace.names.intern(text); }
 
     // Paje semantics: set replaces the whole stack, push stacks on top, pop removes the top,
@@ -48,7 +59,10 @@ public:
     // Returns false when the stack was empty (the pop is then ignored).
     bool popState(std::int32_t lane, TimeNs time);
     void resetState(std::int32_t lane, TimeNs time);
-    std::size_t openDepth(std::int32_t lane) const { return m_stacks[static_cast<std::size_t>(lane)].size(); }
+    std::size_t openDepth(std::int32_t lane) const {
+        const auto at = static_cast<std::size_t>(lane);
+        return at < m_laneBuilds.size() ? m_laneBuilds[at].stack.size() : 0;
+    }
 
     void addMarker(TimeNs time, std::int32_t lane, std::string_view text);
     void addDependency(std::uint64_t jobId, std::uint64_t dependsOn);
@@ -68,7 +82,22 @@ private:
         std::uint32_t state;
         TaskIndex task;
     };
-    void close(std::int32_t lane, std::size_t depth, TimeNs end);
+    // A lane's state changes so far: its open states, its clock and its spans (moved into the
+    // lane by finish).
+    struct LaneBuild {
+        std::vector<Open> stack;
+        TimeNs clock = std::numeric_limits<TimeNs>::min();
+        std::vector<std::vector<Span>> levels;
+    };
+    // Grown by the state changes, not by addLane: their thread alone touches this table.
+    LaneBuild& laneBuild(std::int32_t lane) {
+        const auto at = static_cast<std::size_t>(lane);
+        if (at >= m_laneBuilds.size()) {
+            m_laneBuilds.resize(at + 1);
+        }
+        return m_laneBuilds[at];
+    }
+    void close(std::int32_t lane, LaneBuild& build, std::size_t depth, TimeNs end);
     // The reading index of the task with this job id; kNoTask when there is none.
     TaskIndex findTask(std::uint64_t jobId) const;
     // Trace::dependencies from the job ids read, once the tasks are in job order (order: the
@@ -77,11 +106,10 @@ private:
 
     // Time only moves forward on a lane: an earlier time (damaged input) is clamped to the
     // lane's clock, so spans of one level never overlap.
-    TimeNs clock(std::int32_t lane, TimeNs time);
+    TimeNs clock(LaneBuild& build, TimeNs time);
 
     Trace m_trace;
-    std::vector<std::vector<Open>> m_stacks;
-    std::vector<TimeNs> m_clocks;
+    std::vector<LaneBuild> m_laneBuilds;
     std::size_t m_clamped = 0;
     TimeNs m_latest = 0;          // end of the latest span, even one beyond kMaxTraceTime
     std::size_t m_outOfRange = 0;   // spans beyond what the model holds, left out
@@ -95,9 +123,11 @@ private:
     std::unordered_map<std::uint64_t, TaskIndex> m_taskByJob;
     std::unordered_map<std::string, std::uint32_t> m_stateByName;
     std::size_t m_droppedMarkers = 0;
-    // The job ids each task waited for, by task index while reading (Trace::dependencies
-    // once finished); empty while the trace has none.
-    std::vector<std::vector<std::uint64_t>> m_dependencies;
+    // Each dependency read: the reading index of the task that waited and the job id it waited
+    // for, side by side (Trace::dependencies once finished); empty while the trace has none. A
+    // vector per task cost an allocation per task and copies as the table of them grew.
+    std::vector<TaskIndex> m_dependencyTasks;
+    std::vector<std::uint64_t> m_dependencyJobs;
     std::size_t m_expectedSpans = 0;
     std::size_t m_spanReservations = 8;   // lanes whose base level is reserved whole
 };

@@ -163,51 +163,7 @@ std::optional<std::uint64_t> walk(const unsigned char* d, std::uint64_t size, st
     return std::nullopt;
 }
 
-// The walk in a thread of its own, handing the events over in batches: reading a big trace,
-// the walk (and the page faults of the mapping) runs on one core while the model is built on
-// the other. A batch holds the offsets of the events in the mapping, a few MB of file behind
-// the walk at most, so the consumer finds them in the cache the cores share (copies of the
-// events in the batches took the same CPU in four times the memory). The mapping must outlive
-// the pipeline.
-class Pipeline {
-public:
-    Pipeline(const unsigned char* data, std::uint64_t size, std::uint64_t firstCode, std::uint64_t lastCode);
-    // Stops the walk if it still runs (the consumer gave up) and waits for its thread.
-    ~Pipeline();
-    Pipeline(const Pipeline&) = delete;
-    Pipeline& operator=(const Pipeline&) = delete;
-
-    struct Batch {
-        const std::uint64_t* offsets = nullptr;   // of events, checked whole by the walk
-        std::size_t size = 0;
-        std::uint64_t origin = 0;   // time of the file's first event
-    };
-    // The next batch in file order, empty once the walk is done; the one before is released.
-    Batch next();
-    // After next() returned an empty batch: what the walk found.
-    DirectFxtSummary summary() { return std::move(m_summary); }
-
-private:
-    struct Impl;
-    void produce();
-
-    const unsigned char* m_data;
-    std::uint64_t m_size;
-    std::uint64_t m_firstCode;
-    std::uint64_t m_lastCode;
-    DirectFxtSummary m_summary;   // the producer's until the last batch is handed over
-    std::unique_ptr<Impl> m_impl;
-};
-
 } // namespace fxt_direct
-
-// How readFxtDirect runs the walk: in the calling thread, or in a thread of its own beside
-// the caller's handling of the events (the same events, in the same order).
-enum class DirectDecode { Serial, Pipelined };
-
-// Below this size readFxt keeps one thread: the walk takes a few ms at most, less than what a
-// thread and its hand-overs may cost (a bound chosen, not measured).
-inline constexpr std::uint64_t kPipelineMinBytes = std::uint64_t{4} << 20;
 
 // Calls onEvent for every event whose code is in [firstCode, lastCode], in file order; onEvent
 // or progress returning false cancels (ErrorCode::Cancelled). A template, so that the per-event
@@ -215,8 +171,7 @@ inline constexpr std::uint64_t kPipelineMinBytes = std::uint64_t{4} << 20;
 template <typename OnEvent>
 TraceResult<DirectFxtSummary> readFxtDirect(const std::filesystem::path& file, std::uint64_t firstCode,
                                             std::uint64_t lastCode, OnEvent&& onEvent,
-                                            const std::function<bool(double)>& progress,
-                                            DirectDecode mode = DirectDecode::Serial) {
+                                            const std::function<bool(double)>& progress) {
     using namespace fxt_direct;
     files::MappedFile map(file);
     if (auto opened = fxt_direct::open(map, file); !opened) {
@@ -228,51 +183,24 @@ TraceResult<DirectFxtSummary> readFxtDirect(const std::filesystem::path& file, s
         return !progress || progress(static_cast<double>(offset) / static_cast<double>(size));
     };
     RawEvent ev;
-    if (mode == DirectDecode::Serial) {
-        DirectFxtSummary out;
-        Params params;
-        const auto stopped = walk(
-            d, size, firstCode, lastCode, out,
-            [&](std::uint64_t time, std::uint64_t code, std::uint32_t count, const unsigned char* raw, std::uint64_t) {
-                ev.time = time;
-                ev.origin = out.stream.firstTime;
-                ev.code = code;
-                ev.paramCount = count;
-                ev.params = params.load(raw, count);
-                ev.paramsStay = true;
-                return static_cast<bool>(onEvent(ev));
-            },
-            reportProgress);
-        if (stopped) {
-            return fail(cancelled(file, *stopped));
-        }
-        return out;
-    }
-    Pipeline pipeline(d, size, firstCode, lastCode);
-    std::uint64_t nextProgress = 0;
+    DirectFxtSummary out;
     Params params;
-    for (auto batch = pipeline.next(); batch.size > 0; batch = pipeline.next()) {
-        ev.origin = batch.origin;
-        for (std::size_t i = 0; i < batch.size; ++i) {
-            const std::uint64_t offset = batch.offsets[i];
-            const std::uint64_t word = load64(d + offset + 16);
-            ev.time = load64(d + offset);
-            ev.code = word >> 8;
-            ev.paramCount = static_cast<std::uint32_t>((word & 0xff) - 1);
-            ev.params = params.load(d + offset + kEventHeader, ev.paramCount);
+    const auto stopped = walk(
+        d, size, firstCode, lastCode, out,
+        [&](std::uint64_t time, std::uint64_t code, std::uint32_t count, const unsigned char* raw, std::uint64_t) {
+            ev.time = time;
+            ev.origin = out.stream.firstTime;
+            ev.code = code;
+            ev.paramCount = count;
+            ev.params = params.load(raw, count);
             ev.paramsStay = true;
-            if (!onEvent(ev)) {
-                return fail(cancelled(file, offset));   // the pipeline's destructor stops the walk
-            }
-            if (offset >= nextProgress) {
-                nextProgress = offset + (size >> 6);
-                if (!reportProgress(offset)) {
-                    return fail(cancelled(file, offset));
-                }
-            }
-        }
+            return static_cast<bool>(onEvent(ev));
+        },
+        reportProgress);
+    if (stopped) {
+        return fail(cancelled(file, *stopped));
     }
-    return pipeline.summary();
+    return out;
 }
 
 } // namespace starscope::tracer::detail

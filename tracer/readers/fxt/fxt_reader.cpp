@@ -8,6 +8,7 @@
 // until its next state change after the restart, since nothing says what it did.
 
 #include "tracer/readers/fxt/fxt_source.hpp"
+#include "tracer/readers/fxt/model_ops.hpp"
 #include "tracer/readers/fxt/mpi_merge.hpp"
 #include "tracer/readers/fxt/starpu_mpi_codes.hpp"
 #include "tracer/readers/fxt/starpu_1_4_12_codes.hpp"
@@ -35,33 +36,37 @@ namespace {
 // The codes both versions share (starpu_layout.cpp checks they are equal); what differs is
 // read from the StarpuFxtLayout.
 namespace codes = detail::starpu_1_4_12;
+using detail::ModelOpSink;
 using detail::RawEvent;
 using detail::StarpuFxtLayout;
 using detail::TraceBuilder;
 
 // A string packed into the parameters from index `from` on (NUL-terminated, or cut at the
-// end of the event as starpu_fxt_tool does).
-std::string paramString(const RawEvent& ev, std::uint32_t from) {
+// end of the event as starpu_fxt_tool does), valid while the event is.
+std::string_view paramString(const RawEvent& ev, std::uint32_t from) {
     if (ev.paramCount <= from) {
         return {};
     }
     const auto* bytes = reinterpret_cast<const char*>(ev.params + from);
     const std::size_t max = (ev.paramCount - from) * sizeof(std::uint64_t);
-    return std::string(bytes, strnlen(bytes, max));
+    return {bytes, strnlen(bytes, max)};
 }
 
 class FileDecoder {
 public:
     // clock and traffic for one rank of several (mpi_merge.hpp), null for one process alone.
-    FileDecoder(TraceBuilder& builder, const StarpuFxtLayout& layout, std::string lanePrefix, std::uint64_t jobBase,
-                const detail::RankClock* clock = nullptr, detail::RankTraffic* traffic = nullptr)
-        : m_b(builder), m_layout(layout), m_prefix(std::move(lanePrefix)), m_jobBase(jobBase), m_clock(clock),
-          m_traffic(traffic) {
+    // The lanes and states are added to the builder, everything else goes through ops.
+    FileDecoder(TraceBuilder& builder, ModelOpSink& ops, const StarpuFxtLayout& layout, std::string lanePrefix,
+                std::uint64_t jobBase, const detail::RankClock* clock = nullptr,
+                detail::RankTraffic* traffic = nullptr)
+        : m_b(builder), m_ops(ops), m_layout(layout), m_prefix(std::move(lanePrefix)), m_jobBase(jobBase),
+          m_clock(clock), m_traffic(traffic) {
         m_workerStates.assign(layout.states.size(), -1);
         m_userStates.assign(layout.states.size(), -1);
     }
 
     bool handle(const RawEvent& ev);
+    // After the last event: waits for the ops to be applied, then warns.
     void finish();
     std::size_t executedTasks() const { return m_executedTasks; }
     std::size_t workers() const { return m_workerLanes.size(); }
@@ -139,19 +144,19 @@ private:
     std::uint32_t workerState(std::string_view alias) { return cachedState(alias, LaneKind::CpuWorker); }
 
     // Every state change goes through these three: while profiling is stopped there are none.
-    void set(std::int32_t lane, TimeNs time, std::uint32_t state, TaskIndex task = kNoTask) {
+    void set(std::int32_t lane, TimeNs time, std::uint32_t state) {
         if (!m_stopped) {
-            m_b.setState(lane, time, state, task);
+            m_ops.set(lane, time, state);
         }
     }
     void push(std::int32_t lane, TimeNs time, std::uint32_t state) {
         if (!m_stopped) {
-            m_b.pushState(lane, time, state);
+            m_ops.push(lane, time, state);
         }
     }
     void pop(std::int32_t lane, TimeNs time) {
-        if (!m_stopped && !m_b.popState(lane, time)) {
-            ++m_unbalancedPops;
+        if (!m_stopped) {
+            m_ops.pop(lane, time);
         }
     }
 
@@ -222,6 +227,7 @@ private:
     }
 
     TraceBuilder& m_b;
+    ModelOpSink& m_ops;
     const StarpuFxtLayout& m_layout;
     std::string m_prefix;
     std::uint64_t m_jobBase;
@@ -256,7 +262,6 @@ private:
     bool m_stopped = false;                     // FxT profiling stopped by the key mask
     std::size_t m_profilingStops = 0;
     std::size_t m_executedTasks = 0;
-    std::size_t m_unbalancedPops = 0;
     std::size_t m_unknownWorkers = 0;
     std::set<std::uint64_t> m_unknownKinds;
     std::size_t m_starpuEvents = 0;
@@ -301,18 +306,18 @@ void FileDecoder::keymask(std::uint64_t mask, TimeNs time) {
         // Whatever each thread was doing is no longer recorded: every lane is "Not profiled".
         ++m_profilingStops;
         for (const auto& [workerId, lane] : m_workerLanes) {
-            m_b.resetState(lane, time);
-            m_b.setState(lane, time, notProfiledState(LaneKind::CpuWorker));
+            m_ops.reset(lane, time);
+            m_ops.set(lane, time, notProfiledState(LaneKind::CpuWorker));
         }
         for (const auto& [tid, lane] : m_userLanes) {
-            m_b.resetState(lane, time);
-            m_b.setState(lane, time, notProfiledState(LaneKind::MainThread));
+            m_ops.reset(lane, time);
+            m_ops.set(lane, time, notProfiledState(LaneKind::MainThread));
         }
     } else {
         // A worker's state stays unknown until its next change; a user thread's states are
         // all pushed, so from here on its base level is simply application code.
         for (const auto& [tid, lane] : m_userLanes) {
-            m_b.resetState(lane, time);
+            m_ops.reset(lane, time);
         }
     }
     m_stopped = stopped;
@@ -344,7 +349,7 @@ void FileDecoder::initStart(const RawEvent& ev) {
             m_laneByWorker[workerId] = lane;
         }
         if (m_stopped) {
-            m_b.setState(lane, now(ev), notProfiledState(LaneKind::CpuWorker));
+            m_ops.set(lane, now(ev), notProfiledState(LaneKind::CpuWorker));
         }
     }
     m_threads[tid] = Thread{lane, sync};
@@ -387,7 +392,7 @@ bool FileDecoder::handle(const RawEvent& ev) {
     case codes::WorkerDeinitEnd:
         // starpu_fxt_tool destroys the thread's container: its worker's states end here.
         if (const auto* th = worker(p(ev, 1))) {
-            m_b.resetState(th->lane, t);
+            m_ops.reset(th->lane, t);
         }
         break;
     case codes::StartCodeletBody: {
@@ -395,18 +400,19 @@ bool FileDecoder::handle(const RawEvent& ev) {
         if (lane < 0 || ev.paramCount < (m_layout.codeletBodyCarriesName ? 5U : 4U)) {
             break;
         }
-        const auto index = m_b.task(job(p(ev, 0)));
-        auto& task = m_b.taskAt(index);
+        const auto id = job(p(ev, 0));
         if (m_layout.codeletBodyCarriesName) {
-            task.codelet = m_b.intern(p(ev, 4) != 0 ? paramString(ev, 5) : std::string("unknown"));
-        } else if (task.codelet == kNoName) {
-            task.codelet = m_b.intern("unknown");   // 1.4 names tasks at submission (TaskName)
+            m_ops.taskCodelet(id, p(ev, 4) != 0 ? paramString(ev, 5) : std::string_view("unknown"));
+        } else {
+            m_ops.taskNameIfUnset(id, "unknown");   // 1.4 names tasks at submission (TaskName)
         }
         if (m_executing < 0) {
             m_executing = m_b.state(detail::kExecutingState, LaneKind::CpuWorker);
         }
         ++m_executedTasks;
-        set(lane, t, static_cast<std::uint32_t>(m_executing), index);
+        if (!m_stopped) {
+            m_ops.setTask(lane, t, static_cast<std::uint32_t>(m_executing), id);
+        }
         break;
     }
     case codes::EndCodeletBody: {
@@ -416,7 +422,7 @@ bool FileDecoder::handle(const RawEvent& ev) {
         }
         const auto* th = worker(p(ev, 4));
         set(lane, t, workerState(th != nullptr && th->sync ? "B" : "I"));
-        m_b.taskAt(m_b.task(job(p(ev, 0)))).footprint = static_cast<std::uint32_t>(p(ev, 2));
+        m_ops.taskFootprint(job(p(ev, 0)), static_cast<std::uint32_t>(p(ev, 2)));
         break;
     }
     case codes::StartCallback:
@@ -477,43 +483,40 @@ bool FileDecoder::handle(const RawEvent& ev) {
     case codes::TaskMpiPostEnd:
     case codes::TaskWaitForAllEnd:
     case codes::TaskWaitEnd: submitPop(p(ev, 0), t); break;
-    case codes::TaskSubmit: m_b.taskAt(m_b.task(job(p(ev, 0)))).submit = t; break;
+    case codes::TaskSubmit: m_ops.taskSubmit(job(p(ev, 0)), t); break;
     case codes::StartDriverCopy:
     case codes::EndDriverCopy: driverCopy(ev, t); break;
     case codes::TaskName:
         if (ev.paramCount > m_layout.taskNameAt) {
-            auto& task = m_b.taskAt(m_b.task(job(p(ev, 0))));
-            if (task.codelet == kNoName) {
-                task.codelet = m_b.intern(paramString(ev, m_layout.taskNameAt));
-            }
+            m_ops.taskNameIfUnset(job(p(ev, 0)), paramString(ev, m_layout.taskNameAt));
         }
         break;
     case codes::CodeletDetails:
         if (ev.paramCount >= 7) {
-            m_b.taskAt(m_b.task(job(p(ev, 6)))).footprint = static_cast<std::uint32_t>(p(ev, 2));
+            m_ops.taskFootprint(job(p(ev, 6)), static_cast<std::uint32_t>(p(ev, 2)));
         }
         break;
-    case codes::TaskDeps: m_b.addDependency(job(p(ev, 1)), job(p(ev, 0))); break;
+    case codes::TaskDeps: m_ops.dependency(job(p(ev, 1)), job(p(ev, 0))); break;
     case codes::Tag: m_tagJobs[p(ev, 0)] = job(p(ev, 1)); break;
     case codes::TagDeps: m_tagDeps.emplace_back(p(ev, 0), p(ev, 1)); break;
     case codes::Event: {
-        std::string text = paramString(ev, 0);
+        const auto text = paramString(ev, 0);
         if (text == detail::kStopProfilingEvent) {
             keymask(0, t);
         }
-        m_b.addMarker(t, -1, std::move(text));
+        m_ops.marker(t, -1, text);
         break;
     }
     case codes::ThreadEvent: {
         const auto* th = worker(p(ev, 0));
         const auto user = m_userLanes.find(p(ev, 0));
         const std::int32_t lane = th ? th->lane : user != m_userLanes.end() ? user->second : -1;
-        m_b.addMarker(t, lane, paramString(ev, 1));
+        m_ops.marker(t, lane, paramString(ev, 1));
         break;
     }
     case codes::UserEvent: {
         const auto* th = worker(p(ev, 1));
-        m_b.addMarker(t, th ? th->lane : -1, std::to_string(p(ev, 0)));
+        m_ops.marker(t, th ? th->lane : -1, std::to_string(p(ev, 0)));
         break;
     }
     case detail::kFutSetupCode:
@@ -554,7 +557,7 @@ void FileDecoder::mpiEvent(const RawEvent& ev, TimeNs t) {
     case mpi::Stop:
         // starpu_fxt_tool destroys the thread's container here.
         if (m_commLane >= 0) {
-            m_b.resetState(m_commLane, t);
+            m_ops.reset(m_commLane, t);
         }
         break;
     case mpi::IsendSubmitBegin: commSet("SdS"); break;
@@ -646,11 +649,12 @@ void FileDecoder::finish() {
         const auto c = m_tagJobs.find(child);
         const auto f = m_tagJobs.find(father);
         if (c != m_tagJobs.end() && f != m_tagJobs.end()) {
-            m_b.addDependency(c->second, f->second);
+            m_ops.dependency(c->second, f->second);
         }
     }
-    if (m_unbalancedPops > 0) {
-        m_b.warn(m_prefix + std::to_string(m_unbalancedPops)
+    m_ops.drain();
+    if (m_ops.unbalancedPops() > 0) {
+        m_b.warn(m_prefix + std::to_string(m_ops.unbalancedPops())
                  + " state pops without a matching push were ignored");
     }
     if (m_unknownWorkers > 0) {
@@ -763,24 +767,21 @@ std::uintmax_t inputBytes(const std::vector<std::filesystem::path>& files) {
     return bytes;
 }
 
-// A big file is walked in a thread of its own while this one builds the model (the same
-// events in the same order). It costs about a tenth more CPU (stats on a 363 MB trace: 394 ms
-// instead of 360, medians of 7), which shows only when this process outranks everything else
-// on a busy machine: `stats` on that trace took 0.63 s instead of 0.55 s at nice 0 among
-// niced builds (load 8 on 2 cores); at equal priority among them, 1.34 s instead of 2.19 s
-// (medians of 5 alternating runs, load 7-9).
-// STARSCOPE_FXT_THREADS=1 or 2 chooses.
-detail::DirectDecode decodeMode(const std::filesystem::path& file) {
+// Below this size the model is built in the decoding thread: a second thread and its
+// hand-overs would cost about what they save (a bound chosen, not measured).
+constexpr std::uintmax_t kTwoThreadsMinBytes = std::uintmax_t{4} << 20;
+
+// A big file's model is built by a thread of its own while this one walks and decodes the
+// events (model_ops.hpp: the same model). STARSCOPE_FXT_THREADS=1 or 2 chooses.
+bool buildInAThreadOfItsOwn(const std::filesystem::path& file) {
     const char* threads = std::getenv("STARSCOPE_FXT_THREADS");
     const std::string_view chosen = threads != nullptr ? threads : "";
     if (chosen == "1" || chosen == "2") {
-        return chosen == "2" ? detail::DirectDecode::Pipelined : detail::DirectDecode::Serial;
+        return chosen == "2";
     }
     std::error_code ec;
     const auto size = std::filesystem::file_size(file, ec);
-    return !ec && size >= detail::kPipelineMinBytes && std::thread::hardware_concurrency() >= 2
-               ? detail::DirectDecode::Pipelined
-               : detail::DirectDecode::Serial;
+    return !ec && size >= kTwoThreadsMinBytes && std::thread::hardware_concurrency() >= 2;
 }
 
 } // namespace
@@ -812,8 +813,10 @@ TraceResult<Trace> readFxt(const std::vector<std::filesystem::path>& files,
     const auto bytes = inputBytes(files);
     builder.reserveTasks(static_cast<std::size_t>(std::min<std::uintmax_t>(bytes / 512, std::uintmax_t{1} << 22)));
     builder.expectSpans(static_cast<std::size_t>(std::min<std::uintmax_t>(bytes / 128, std::uintmax_t{1} << 24)));
-    // A CNN training run writes a marker per 5 KB; a trace without them reserves untouched pages.
-    builder.reserveMarkers(static_cast<std::size_t>(std::min<std::uintmax_t>(bytes / 4096, std::uintmax_t{1} << 20)));
+    // A CNN training run writes a marker per 3.2 KB (75,000 in a 240 MB trace of 10 epochs: at
+    // one per 4 KB the table was copied once as it grew); a trace without them reserves
+    // untouched pages.
+    builder.reserveMarkers(static_cast<std::size_t>(std::min<std::uintmax_t>(bytes / 2048, std::uintmax_t{1} << 20)));
     TimeNs end = 0;
     std::string versions;
     std::size_t workers = 0;
@@ -848,7 +851,8 @@ TraceResult<Trace> readFxt(const std::vector<std::filesystem::path>& files,
         const std::size_t lanesBefore = builder.laneCount();
         const std::size_t markersBefore = builder.trace().markers.size();
         const std::size_t transfersBefore = builder.trace().transfers.size();
-        FileDecoder decoder(builder, *sniffed.layout, prefix, multi ? (std::uint64_t{i} << 48) : 0,
+        ModelOpSink ops(builder, buildInAThreadOfItsOwn(file));
+        FileDecoder decoder(builder, ops, *sniffed.layout, prefix, multi ? (std::uint64_t{i} << 48) : 0,
                             multi ? &ranks[i].clock : nullptr, multi ? &traffic[i] : nullptr);
         std::function<bool(double)> progress;
         if (options.progress) {
@@ -865,7 +869,7 @@ TraceResult<Trace> readFxt(const std::vector<std::filesystem::path>& files,
         std::vector<detail::DirectFxtProblem> problems;
         if (direct) {
             auto read = detail::readFxtDirect(file, detail::kFirstDecodedCode, detail::kLastDecodedCode, onEvent,
-                                              progress, decodeMode(file));
+                                              progress);
             if (!read) {
                 return fail(read.error());
             }

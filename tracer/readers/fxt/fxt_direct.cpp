@@ -1,5 +1,9 @@
 #include "tracer/readers/fxt/fxt_direct.hpp"
 
+#include <algorithm>
+#include <sys/mman.h>
+#include <unistd.h>
+
 namespace starscope::tracer::detail {
 
 bool isDirectFxtLayout(const std::filesystem::path& file) {
@@ -47,6 +51,21 @@ std::string damagedEvent(std::uint64_t words) {
 
 TraceError cancelled(const std::filesystem::path& file, std::uint64_t offset) {
     return TraceError{ErrorCode::Cancelled, "reading cancelled", file.string(), offset};
+}
+
+std::uint64_t mapAhead(const unsigned char* d, std::uint64_t size, std::uint64_t from) {
+    const std::uint64_t to = std::min(size, from + kMapAhead);
+#ifdef MADV_POPULATE_READ
+    // The mapping starts on a page; the chunk's start rounded down to one. const_cast: madvise
+    // takes a void*, and populating reads the pages without writing them. A kernel older than
+    // 5.14 refuses it: the walk then faults the pages in as before.
+    const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+    const std::uint64_t start = from & ~(page - 1);
+    (void)::madvise(const_cast<unsigned char*>(d + start), to - start, MADV_POPULATE_READ);
+#else
+    (void)d;
+#endif
+    return to;
 }
 
 } // namespace fxt_direct

@@ -63,7 +63,7 @@ Trace syntheticTrace(std::size_t spans, std::size_t workers) {
 
 // The model's own bytes: spans, task records, the lanes' task indexes (how a span finds its
 // task), the tasks' dependency lists with the jobs they name outside the trace, markers, and the
-// names table (codelets, and the arenas and texts markers keep there).
+// names table (codelets, and the arenas and texts markers keep there) with the tasks' codelet keys.
 struct ModelBytes {
     std::size_t spans = 0;
     std::size_t tasks = 0;
@@ -85,7 +85,7 @@ ModelBytes modelParts(const Trace& trace) {
                          + trace.dependencyStarts.capacity() * sizeof(std::uint32_t)
                          + trace.outsideJobs.capacity() * sizeof(std::uint64_t);
     bytes.markers = trace.markers.capacity() * sizeof(MarkerEvent);
-    bytes.names = trace.names.memoryBytes();
+    bytes.names = trace.names.memoryBytes() + trace.codeletKeys.memoryBytes();   // tasks' codelets and footprints
     return bytes;
 }
 
@@ -108,11 +108,11 @@ int printModel(const std::string& input) {
     // Where the bytes are, to see what a smaller layout has to shrink.
     std::printf("  per span: spans %.1f (sizeof(Span) %zu) + tasks %.1f (sizeof(Task) %zu, %.1f spans per task) + "
                 "lanes' task indexes %.1f + dependencies %.1f + markers %.1f (sizeof(MarkerEvent) %zu) + names %.1f "
-                "(%zu strings)\n",
+                "(%zu strings, %zu codelet keys)\n",
                 perSpan(parts.spans), sizeof(Span), perSpan(parts.tasks), sizeof(Task),
                 static_cast<double>(spans) / static_cast<double>(std::max<std::size_t>(trace->tasks.size(), 1)),
                 perSpan(parts.taskIndexes), perSpan(parts.dependencies), perSpan(parts.markers), sizeof(MarkerEvent),
-                perSpan(parts.names), trace->names.size());
+                perSpan(parts.names), trace->names.size(), trace->codeletKeys.size());
     return 0;
 }
 

@@ -73,7 +73,7 @@ tracer::Trace makeSyntheticTrace(const SyntheticOptions& o) {
         const int epoch = b / o.batchesPerEpoch;
         const int batch = b % o.batchesPerEpoch;
         auto begin = trace.makeMarker(batchStart, markers::Marker{markers::Kind::BatchBegin, epoch, batch, b % 2, -1, {}});
-        begin.lane = mainIndex;
+        begin.lane = tracer::Trace::shortIndex(mainIndex);
         trace.markers.push_back(begin);
 
         const TimeNs workStart = batchStart + o.submitNs;
@@ -89,11 +89,11 @@ tracer::Trace makeSyntheticTrace(const SyntheticOptions& o) {
                 const TimeNs length = taskLength();
                 tracer::Task task;
                 task.jobId = jobId++;
-                task.codelet = codelets[static_cast<std::size_t>(k) % codelets.size()];
+                trace.setCodelet(task, codelets[static_cast<std::size_t>(k) % codelets.size()], 0);
                 task.submit = batchStart + o.submitNs * (k + 1) / (o.tasksPerWorker + 1);
                 task.start = t;
                 task.end = t + length;
-                task.lane = static_cast<std::int32_t>(w);
+                task.lane = tracer::Trace::shortIndex(static_cast<std::int32_t>(w));
                 trace.tasks.push_back(std::move(task));
                 spans.push_back({t, t + length, executing, true});
                 t += length;
@@ -140,6 +140,7 @@ tracer::Trace makeSyntheticRanksTrace(const SyntheticOptions& o, int ranks) {
             // Every rank's trace interns the same states and codelets in the same order.
             out.states = t.states;
             out.names = t.names;
+            out.codeletKeys = t.codeletKeys;
         }
         const auto laneOffset = static_cast<std::int32_t>(out.lanes.size());
         for (auto& lane : t.lanes) {
@@ -148,12 +149,12 @@ tracer::Trace makeSyntheticRanksTrace(const SyntheticOptions& o, int ranks) {
         }
         for (auto& task : t.tasks) {
             task.jobId += static_cast<std::uint64_t>(r) * 1'000'000;
-            task.lane += laneOffset;
+            task.lane = tracer::Trace::shortIndex(task.lane + laneOffset);
             out.tasks.push_back(std::move(task));
         }
         for (auto& marker : t.markers) {
-            marker.rank = r;
-            marker.lane += laneOffset;
+            marker.rank = tracer::Trace::shortIndex(r);
+            marker.lane = tracer::Trace::shortIndex(marker.lane + laneOffset);
             if (marker.kind == markers::Kind::BatchEnd) {
                 rankEnds.push_back(marker.time);
             }

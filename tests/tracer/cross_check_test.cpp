@@ -53,8 +53,8 @@ void expectSameExecutedTasks(const Trace& fxt, const Trace& paje) {
         EXPECT_EQ(fxt.lanes[static_cast<std::size_t>(task.lane)].workerId,
                   paje.lanes[static_cast<std::size_t>(other.lane)].workerId)
             << "job " << task.jobId;
-        EXPECT_EQ(fxt.names.name(task.codelet), paje.names.name(other.codelet));
-        EXPECT_EQ(task.footprint, other.footprint) << "job " << task.jobId;
+        EXPECT_EQ(fxt.codeletOf(task), paje.codeletOf(other));
+        EXPECT_EQ(fxt.footprintOf(task), paje.footprintOf(other)) << "job " << task.jobId;
     }
     EXPECT_EQ(executed, paje.tasks.size());
 }

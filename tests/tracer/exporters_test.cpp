@@ -114,7 +114,7 @@ TEST(PajeExport, ReadsBackWithTheSameStatesAndTasks) {
         EXPECT_EQ(back->tasks[i].jobId, executed[i].jobId);
         EXPECT_EQ(back->tasks[i].start, executed[i].start);
         EXPECT_EQ(back->tasks[i].end, executed[i].end);
-        EXPECT_EQ(back->tasks[i].footprint, executed[i].footprint);
+        EXPECT_EQ(back->footprintOf(back->tasks[i]), trace.footprintOf(executed[i]));
     }
     EXPECT_EQ(back->markers.size(), trace.markers.size());
 }
@@ -162,7 +162,7 @@ TEST(PajeExport, PajengPjDumpReadsItWithIdenticalStateTotals) {
                 container.erase(container.find(' '), 1);
             }
             const Task* task = trace.taskOf(lane, span);
-            const std::string value = task != nullptr ? trace.names.name(task->codelet) : trace.states[span.state].name;
+            const std::string value = task != nullptr ? std::string(trace.codeletOf(*task)) : trace.states[span.state].name;
             ours[{container, value}] += static_cast<double>(span.duration()) / 1e6;
         }
     }

@@ -67,7 +67,7 @@ TEST(FxtReader, GoldenTraceHasWorkersTasksAndMarkers) {
         EXPECT_LE(task.start, task.end);
         ASSERT_GE(task.lane, 0);
         EXPECT_TRUE(trace->lanes[static_cast<std::size_t>(task.lane)].isWorker());
-        const auto& codelet = trace->names.name(task.codelet);
+        const std::string_view codelet = trace->codeletOf(task);
         spins += codelet == "sample_spin" ? 1U : 0U;
         gates += codelet == "sample_gate" ? 1U : 0U;
         EXPECT_GE(task.submit, 0);
@@ -97,7 +97,7 @@ TEST(FxtReader, Starpu14GoldenReadsWithItsOwnLayout) {
     std::size_t withDeps = 0;
     for (const auto& task : trace->tasks) {
         if (task.start >= 0) {
-            ++codelets[trace->names.name(task.codelet)];
+            ++codelets[std::string(trace->codeletOf(task))];
             EXPECT_GE(task.submit, 0);
         }
         withDeps += trace->dependenciesOf(task).empty() ? 0U : 1U;

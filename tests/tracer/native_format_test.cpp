@@ -156,7 +156,7 @@ TEST(NativeFormat, RunFolderUsesAnInconsistentCacheNever) {
     auto trace = readTrace(run);
     ASSERT_TRUE(trace);
     const auto good = *trace;
-    trace->tasks[0].codelet = 4040;   // its sources match: only its content is wrong
+    trace->setCodelet(trace->tasks[0], 4040, 0);   // its sources match: only its content is wrong
     ASSERT_TRUE(writeNativeFile(*trace, run / "trace.sstrace"));
     const auto read = readTrace(run);
     ASSERT_TRUE(read) << read.error().describe();
@@ -244,7 +244,7 @@ std::vector<Span>& longestLevel(Trace& trace) {
 
 std::vector<Inconsistency> inconsistencies() {
     return {
-        {"codelet name id", [](Trace& t) { t.tasks[3].codelet = 99999; }, "task 3"},
+        {"codelet name id", [](Trace& t) { t.setCodelet(t.tasks[3], 99999, t.footprintOf(t.tasks[3])); }, "task 3"},
         {"task lane too big", [](Trace& t) { t.tasks[2].lane = 4242; }, "task 2"},
         {"task lane negative", [](Trace& t) { t.tasks[1].lane = -7; }, "task 1"},
         {"task ends before start", [](Trace& t) { t.tasks[0].end = t.tasks[0].start - 1; }, "task 0"},
@@ -257,7 +257,7 @@ std::vector<Inconsistency> inconsistencies() {
         {"state class", [](Trace& t) { t.states[0].cls = static_cast<StateClass>(9); }, "state 0"},
         {"lane kind", [](Trace& t) { t.lanes[0].kind = static_cast<LaneKind>(8); }, "lane 0"},
         {"marker lane", [](Trace& t) { t.markers[1].lane = 555; }, "marker 1"},
-        {"marker kind", [](Trace& t) { t.markers[0].kind = static_cast<markers::Kind>(200); }, "marker 0"},
+        {"marker kind", [](Trace& t) { t.markers[0].kind = static_cast<markers::Kind>(100); }, "marker 0"},
         {"markers unsorted", [](Trace& t) { std::swap(t.markers[0].time, t.markers[3].time); }, "marker "},
         {"trace ends before it begins", [](Trace& t) { t.begin = t.end + 1; }, "header"},
         {"trace begins before 0", [](Trace& t) { t.begin = -5; }, "header"},
@@ -363,25 +363,43 @@ TEST(NativeFormat, SpanRecordsTheModelCannotHoldAreRefused) {
     }
 }
 
-// A file whose trace ends past what spans hold (48-bit times) is refused, not read wrapped.
-TEST(NativeFormat, TraceLongerThanTheModelHoldsIsRefused) {
+// The small trace changed beyond what the model holds, written and read back: refused as
+// unsupported with a message holding words, naming the file.
+void expectRefusedBeyondTheModel(const std::function<void(Trace&)>& change, const std::string& words) {
     auto trace = readTrace(smallProfFile());
     ASSERT_TRUE(trace);
-    trace->end = kMaxTraceTime + 1;
+    change(*trace);
     TempDir dir;
-    const auto file = dir / "long.sstrace";
+    const auto file = dir / "beyond.sstrace";
     writeBytes(file, bytes(*trace));
     const auto back = readNative(file);
     ASSERT_FALSE(back);
     EXPECT_EQ(back.error().code, ErrorCode::Unsupported);
-    EXPECT_NE(back.error().message.find("39 hours"), std::string::npos) << back.error().describe();
+    EXPECT_NE(back.error().message.find(words), std::string::npos) << back.error().describe();
     EXPECT_NE(back.error().describe().find(file.string()), std::string::npos);
+}
+
+// A file whose trace ends past what spans hold (48-bit times) is refused, not read wrapped.
+TEST(NativeFormat, TraceLongerThanTheModelHoldsIsRefused) {
+    expectRefusedBeyondTheModel([](Trace& trace) { trace.end = kMaxTraceTime + 1; }, "39 hours");
+}
+
+// Tasks and markers name their lane in 16 bits: a file with more lanes is refused, not read with
+// lanes lost.
+TEST(NativeFormat, MoreLanesThanTheModelHoldsAreRefused) {
+    expectRefusedBeyondTheModel(
+        [](Trace& trace) {
+            while (trace.lanes.size() <= kMaxLanes) {
+                trace.lanes.emplace_back().name = "extra";
+            }
+        },
+        "lanes, more than the " + std::to_string(kMaxLanes));
 }
 
 TEST(NativeFormat, ErrorOffsetIsTheBadRecord) {
     auto trace = readTrace(smallProfFile());
     ASSERT_TRUE(trace);
-    trace->tasks[3].codelet = 99999;
+    trace->setCodelet(trace->tasks[3], 99999, trace->footprintOf(trace->tasks[3]));
     const auto data = bytes(*trace);
     TempDir dir;
     writeBytes(dir / "bad.sstrace", data);

@@ -92,8 +92,8 @@ void expectSameTrace(const Trace& back, const Trace& trace) {
         const auto& a = back.tasks[i];
         const auto& b = *executed[i];
         EXPECT_EQ(a.jobId, b.jobId);
-        EXPECT_EQ(back.names.name(a.codelet), trace.names.name(b.codelet));
-        EXPECT_EQ(a.footprint, b.footprint);
+        EXPECT_EQ(back.codeletOf(a), trace.codeletOf(b));
+        EXPECT_EQ(back.footprintOf(a), trace.footprintOf(b));
         EXPECT_EQ(a.start, b.start);
         EXPECT_EQ(a.end, b.end);
         EXPECT_EQ(a.lane, b.lane);

@@ -304,7 +304,7 @@ TEST(PajeReader, StarpuPajeTraceGivesTasksWithJobIds) {
     std::size_t spins = 0;
     for (const auto& task : trace->tasks) {
         EXPECT_LT(task.jobId, std::uint64_t{1} << 62) << "a task without its JobId";
-        spins += trace->names.name(task.codelet) == "sample_spin" ? 1U : 0U;
+        spins += trace->codeletOf(task) == "sample_spin" ? 1U : 0U;
     }
     EXPECT_EQ(spins, 18U);
     EXPECT_EQ(trace->tasks.size(), 20U);

@@ -27,7 +27,7 @@ using namespace testing;
 TimeNs markerTime(const Trace& trace, std::string_view text) {
     const auto it = std::find_if(trace.markers.begin(), trace.markers.end(),
                                  [&](const MarkerEvent& m) { return trace.textOf(m) == text; });
-    return it == trace.markers.end() ? -1 : it->time;
+    return it == trace.markers.end() ? TimeNs{-1} : TimeNs{it->time};
 }
 
 // In nanoseconds whatever the trace's tick (a Paje trace may be read at a finer one).

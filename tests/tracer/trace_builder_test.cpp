@@ -55,5 +55,27 @@ TEST(TraceBuilder, ATaskRunTwiceKeepsItsLastSpan) {
     EXPECT_TRUE(hasWarning(trace, "ran again later"));
 }
 
+// A marker the model cannot hold as fields (a slot beyond kMaxMarkerSlot) is kept as its text,
+// and the reader says so; a task's codelet and footprint, set apart, are one key once finished.
+TEST(TraceBuilder, AMarkerBeyondTheModelIsTextWithAWarning) {
+    TraceBuilder b;
+    const auto lane = b.addLane("main", LaneKind::MainThread, 0, -1);
+    b.addMarker(5, lane, "ss1:batch_begin epoch=0 batch=1 slot=0");
+    b.addMarker(6, lane, "ss1:batch_begin epoch=0 batch=2 slot=999");
+    const auto job = b.task(1);
+    b.setFootprint(job, 0xabc);
+    b.setCodelet(job, b.intern("conv_fwd"));
+    const auto trace = b.finish(10);
+    ASSERT_EQ(trace.markers.size(), 2U);
+    EXPECT_TRUE(trace.markers[0].parsed);
+    EXPECT_EQ(trace.markers[0].lane, lane);
+    EXPECT_FALSE(trace.markers[1].parsed);
+    EXPECT_EQ(trace.textOf(trace.markers[1]), "ss1:batch_begin epoch=0 batch=2 slot=999");
+    EXPECT_TRUE(hasWarning(trace, "kept as plain text: \"ss1:batch_begin epoch=0 batch=2 slot=999\""));
+    EXPECT_EQ(trace.codeletOf(trace.tasks[0]), "conv_fwd");
+    EXPECT_EQ(trace.footprintOf(trace.tasks[0]), 0xabcU);
+    EXPECT_EQ(trace.codeletKeys.size(), 1U);
+}
+
 } // namespace
 } // namespace starscope::tracer

@@ -106,9 +106,9 @@ TEST(TraceModel, ExportersAndTheNativeFileKeepMarkerTexts) {
 }
 
 // A task's times hold what a span's do (48 bits, signed: the viewer shifts runs to negative
-// times), in a 40-byte record.
+// times), in a 32-byte record.
 TEST(TraceModel, TaskTimesHoldWhatSpansHold) {
-    EXPECT_EQ(sizeof(Task), 40U);
+    EXPECT_EQ(sizeof(Task), 32U);
     for (const TimeNs time : {TimeNs{-1}, TimeNs{0}, TimeNs{1}, TimeNs{65'536}, TimeNs{4'294'967'296},
                               kMaxTraceTime, -kMaxTraceTime - 1, TimeNs{-123'456'789'012}}) {
         Task task;
@@ -122,6 +122,107 @@ TEST(TraceModel, TaskTimesHoldWhatSpansHold) {
     EXPECT_EQ(unknown.submit, -1);
     EXPECT_EQ(unknown.start, -1);
     EXPECT_EQ(unknown.end, -1);
+}
+
+// A task names its codelet and footprint by one id: equal pairs share it, an unnamed task has none.
+TEST(TraceModel, ACodeletAndItsFootprintAreOneKey) {
+    Trace trace;
+    const auto conv = trace.names.intern("conv_fwd");
+    const auto dense = trace.names.intern("dense_fwd");
+    Task small;
+    Task large;
+    Task again;
+    Task other;
+    trace.setCodelet(small, conv, 0x10);
+    trace.setCodelet(large, conv, 0x20);
+    trace.setCodelet(again, conv, 0x10);
+    trace.setCodelet(other, dense, 0x10);
+    EXPECT_EQ(small.codeletKey, again.codeletKey);
+    EXPECT_NE(small.codeletKey, large.codeletKey);
+    EXPECT_NE(small.codeletKey, other.codeletKey);
+    EXPECT_EQ(trace.codeletKeys.size(), 3U);
+    EXPECT_EQ(trace.codeletOf(large), "conv_fwd");
+    EXPECT_EQ(trace.codeletIdOf(other), dense);
+    EXPECT_EQ(trace.footprintOf(large), 0x20U);
+    EXPECT_EQ(trace.footprintOf(other), 0x10U);
+    const Task unnamed;
+    EXPECT_EQ(unnamed.codeletKey, kNoCodeletKey);
+    EXPECT_EQ(trace.codeletIdOf(unnamed), kNoName);
+    EXPECT_EQ(trace.footprintOf(unnamed), 0U);
+    EXPECT_EQ(trace.codeletOf(unnamed), "");
+    trace.setCodelet(small, kNoName, 0);
+    EXPECT_EQ(small.codeletKey, kNoCodeletKey);
+}
+
+// A reader learns a task's codelet and its footprint from separate events, so the table gets
+// pairs no task keeps; once the tasks are indexed, the table is the pairs tasks use in the order
+// they first use them, whatever the order they were set in.
+TEST(TraceModel, IndexedTasksNumberTheirCodeletKeysByFirstUse) {
+    const auto build = [](bool footprintFirst) {
+        Trace trace;
+        const auto conv = trace.names.intern("conv_fwd");
+        const auto dense = trace.names.intern("dense_fwd");
+        trace.lanes.emplace_back().name = "CPU 0";
+        for (const std::uint64_t job : {1U, 2U, 3U}) {
+            Task task;
+            task.jobId = job;
+            task.lane = 0;
+            task.start = static_cast<TimeNs>(10 * job);
+            task.end = static_cast<TimeNs>(10 * job + 5);
+            trace.tasks.push_back(task);
+        }
+        const std::vector<std::pair<NameId, std::uint32_t>> keys = {{dense, 7}, {conv, 9}, {dense, 7}};
+        for (std::size_t i = 0; i < keys.size(); ++i) {
+            auto& task = trace.tasks[footprintFirst ? keys.size() - 1 - i : i];
+            const auto& key = keys[footprintFirst ? keys.size() - 1 - i : i];
+            if (footprintFirst) {
+                trace.setCodelet(task, kNoName, key.second);
+                trace.setCodelet(task, key.first, trace.footprintOf(task));
+            } else {
+                trace.setCodelet(task, key.first, 0);
+                trace.setCodelet(task, trace.codeletIdOf(task), key.second);
+            }
+        }
+        trace.indexTasks();
+        return trace;
+    };
+    const auto one = build(false);
+    const auto other = build(true);
+    ASSERT_EQ(one.codeletKeys.size(), 2U);
+    EXPECT_EQ(one.codeletKeys.keys()[0], (CodeletKey{one.names.find("dense_fwd"), 7}));
+    EXPECT_EQ(one.codeletKeys.keys()[1], (CodeletKey{one.names.find("conv_fwd"), 9}));
+    EXPECT_EQ(one.tasks[0].codeletKey, 0U);
+    EXPECT_EQ(one.tasks[2].codeletKey, 0U);
+    EXPECT_EQ(one, other);
+}
+
+// 32-byte markers: a time as a span's, a 16-bit lane and rank; a marker whose slot or handle count
+// is beyond what it holds is kept as the text it was, not wrapped.
+TEST(TraceModel, MarkerFieldsBeyondTheModelAreKeptAsText) {
+    EXPECT_EQ(sizeof(MarkerEvent), 32U);
+    Trace trace;
+    const std::string wideSlot = "ss1:batch_begin epoch=0 batch=1 slot=300";
+    const std::string wideHandles = "ss1:reset_wait_begin handles=4294967296 arena=batch0";
+    for (const auto& text : {wideSlot, wideHandles}) {
+        auto status = markers::ParseStatus::NotAMarker;
+        const auto event = trace.makeMarker(kMaxTraceTime, text, &status);
+        EXPECT_EQ(status, markers::ParseStatus::Ok) << text;
+        EXPECT_FALSE(event.parsed) << text;
+        EXPECT_EQ(trace.textOf(event), text);
+        EXPECT_EQ(static_cast<TimeNs>(event.time), kMaxTraceTime);
+    }
+    const markers::Marker edge{markers::Kind::ResetWaitEnd, 1, 2, kMaxMarkerSlot, kMaxMarkerHandles, "a"};
+    const auto kept = trace.makeMarker(0, edge);
+    EXPECT_TRUE(kept.parsed);
+    EXPECT_EQ(trace.markerOf(kept), edge);
+    auto beyond = edge;
+    beyond.slot = kMaxMarkerSlot + 1;
+    const auto text = trace.makeMarker(0, beyond);
+    EXPECT_FALSE(text.parsed);
+    EXPECT_EQ(trace.textOf(text), markers::format(beyond));
+    EXPECT_EQ(Trace::shortIndex(-1), -1);
+    EXPECT_EQ(Trace::shortIndex(kMaxRank), kMaxRank);
+    EXPECT_EQ(Trace::shortIndex(kMaxRank + 1), -1);
 }
 
 // Jobs 10, 20, 30; job 30 waited for 20, 10 and 99, which the trace does not hold.

@@ -258,10 +258,10 @@ Trace makeTrace(const std::vector<LaneSpec>& lanes, TimeNs end) {
             if (cls == StateClass::Executing) {
                 Task task;
                 task.jobId = job++;
-                task.codelet = trace.names.intern("work");
+                trace.setCodelet(task, trace.names.intern("work"), 0);
                 task.start = spec.start;
                 task.end = spec.end;
-                task.lane = static_cast<std::int32_t>(i);
+                task.lane = Trace::shortIndex(static_cast<std::int32_t>(i));
                 trace.tasks.push_back(task);
             }
             lane.levels[0].push_back(span);

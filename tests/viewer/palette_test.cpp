@@ -12,10 +12,11 @@ using starscope::tracer::Trace;
 namespace {
 
 // A task of lane 0 (a worker) running from start to end.
-starscope::tracer::Task task(std::uint64_t job, starscope::tracer::NameId codelet, TimeNs start, TimeNs end) {
+starscope::tracer::Task task(Trace& trace, std::uint64_t job, starscope::tracer::NameId codelet, TimeNs start,
+                             TimeNs end) {
     starscope::tracer::Task t;
     t.jobId = job;
-    t.codelet = codelet;
+    trace.setCodelet(t, codelet, 0);
     t.submit = 0;
     t.start = start;
     t.end = end;
@@ -43,8 +44,8 @@ Trace traceWithStates() {
     trace.lanes.push_back(mainLane);
     const auto a = trace.names.intern("gemm");
     const auto b = trace.names.intern("relu");
-    trace.tasks.push_back(task(1, a, 0, 10));
-    trace.tasks.push_back(task(2, b, 30, 40));
+    trace.tasks.push_back(task(trace, 1, a, 0, 10));
+    trace.tasks.push_back(task(trace, 2, b, 30, 40));
     trace.indexTasks();
     return trace;
 }
@@ -117,7 +118,7 @@ TEST(Palette, ManyCodeletsAreAllNamedBesideTheirShade) {
     Trace trace = traceWithStates();
     for (int i = 0; i < 10; ++i) {
         const auto name = trace.names.intern("codelet" + std::to_string(i));
-        trace.tasks.push_back(task(static_cast<std::uint64_t>(10 + i), name, 0, 1));
+        trace.tasks.push_back(task(trace, static_cast<std::uint64_t>(10 + i), name, 0, 1));
     }
     const Palette palette(trace);
     // 12 codelets over 6 shades, then Sleeping, Scheduling, FetchingInput, Submitting, Waiting all tasks.

@@ -18,7 +18,7 @@ starscope::tracer::Trace trace() {
     const auto add = [&](std::uint64_t job, starscope::tracer::NameId codelet, starscope::tracer::TimeNs start) {
         starscope::tracer::Task task;
         task.jobId = job;
-        task.codelet = codelet;
+        t.setCodelet(task, codelet, 0);
         task.start = start;
         task.end = start < 0 ? -1 : start + 10;
         t.tasks.push_back(task);

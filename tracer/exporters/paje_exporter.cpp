@@ -415,7 +415,7 @@ void PajeWriter::states() {
                 if (running != nullptr) {
                     const auto& task = *running;
                     char footprint[16];
-                    std::snprintf(footprint, sizeof footprint, "%08x", task.footprint);
+                    std::snprintf(footprint, sizeof footprint, "%08x", m_trace.footprintOf(task));
                     add(span.start, kPushOrder + depth,
                         "21 " + date(span.start) + ' ' + where + ' ' + pajeQuote(spanLabel(m_trace, lane, span)) + ' '
                             + std::to_string(task.jobId) + ' ' + footprint);

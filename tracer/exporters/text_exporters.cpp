@@ -203,7 +203,7 @@ void writeTasksCsv(const Trace& trace, std::ostream& out) {
     const auto ns = [&](TimeNs t) { return t < 0 ? std::to_string(t) : fixed(t, tps, kNsPerSecond); };
     for (const auto& task : trace.tasks) {
         char footprint[16];
-        std::snprintf(footprint, sizeof footprint, "%08x", task.footprint);
+        std::snprintf(footprint, sizeof footprint, "%08x", trace.footprintOf(task));
         const Lane* lane = trace.laneAt(task.lane);
         out << task.jobId << ',' << csvField(trace.codeletOf(task)) << ',' << footprint << ','
             << csvField(lane != nullptr ? std::string_view(lane->name) : std::string_view{})

@@ -36,6 +36,26 @@ std::size_t StringTable::memoryBytes() const {
            + m_ids.bucket_count() * sizeof(void*);
 }
 
+CodeletKeyId CodeletKeyTable::intern(const CodeletKey& key) {
+    const std::uint64_t packed = (std::uint64_t{key.codelet} << 32) | key.footprint;
+    const auto [it, added] = m_ids.try_emplace(packed, static_cast<CodeletKeyId>(m_keys.size()));
+    if (added) {
+        m_keys.push_back(key);
+    }
+    return it->second;
+}
+
+const CodeletKey& CodeletKeyTable::at(CodeletKeyId id) const {
+    static const CodeletKey kNone{};
+    assert(id == kNoCodeletKey || id < m_keys.size());
+    return id < m_keys.size() ? m_keys[id] : kNone;
+}
+
+std::size_t CodeletKeyTable::memoryBytes() const {
+    const std::size_t node = sizeof(void*) + sizeof(std::pair<const std::uint64_t, CodeletKeyId>);
+    return m_keys.capacity() * sizeof(CodeletKey) + m_ids.size() * node + m_ids.bucket_count() * sizeof(void*);
+}
+
 const std::vector<Span>& Lane::spans() const {
     static const std::vector<Span> kEmpty;
     return levels.empty() ? kEmpty : levels.front();
@@ -171,7 +191,7 @@ MarkerEvent Trace::makeMarker(TimeNs time, std::string_view text, markers::Parse
         *status = parsed.status;
     }
     MarkerEvent event;
-    if (parsed.status == markers::ParseStatus::Ok) {
+    if (parsed.status == markers::ParseStatus::Ok && fits(parsed.marker)) {
         event = makeMarker(time, parsed.marker);
         // Exporters write the text as recorded: kept when the fields would not give it back
         // (unknown keys, another field order, leading zeros).
@@ -185,15 +205,29 @@ MarkerEvent Trace::makeMarker(TimeNs time, std::string_view text, markers::Parse
     return event;
 }
 
+bool Trace::fits(const markers::Marker& marker) {
+    return marker.slot <= kMaxMarkerSlot && marker.slot >= -1 && marker.handles <= kMaxMarkerHandles
+           && marker.handles >= -1;
+}
+
+std::int16_t Trace::shortIndex(std::int32_t value) {
+    static_assert(kMaxRank + 1 == static_cast<std::int32_t>(kMaxLanes));
+    return value >= -1 && value <= kMaxRank ? static_cast<std::int16_t>(value) : std::int16_t{-1};
+}
+
 MarkerEvent Trace::makeMarker(TimeNs time, const markers::Marker& marker) {
     MarkerEvent event;
     event.time = time;
+    if (!fits(marker)) {
+        event.rawText = names.intern(markers::format(marker));
+        return event;
+    }
     event.parsed = true;
     event.kind = marker.kind;
     event.epoch = marker.epoch;
     event.batch = marker.batch;
-    event.slot = marker.slot;
-    event.handles = marker.handles;
+    event.slot = static_cast<std::int8_t>(marker.slot);       // within fits()
+    event.handles = static_cast<std::int32_t>(marker.handles);
     event.arena = marker.arena.empty() ? kNoName : names.intern(marker.arena);
     return event;
 }
@@ -216,6 +250,23 @@ std::string Trace::textOf(const MarkerEvent& event) const {
 }
 
 void Trace::indexTasks() {
+    // Codelet keys in first-use order: how a trace was built (a reader setting a task's codelet
+    // before its footprint, a native file listing tasks by job) does not change its table.
+    std::vector<CodeletKeyId> renumbered(codeletKeys.size(), kNoCodeletKey);
+    CodeletKeyTable used;
+    for (auto& task : tasks) {
+        if (task.codeletKey < renumbered.size()) {
+            auto& id = renumbered[task.codeletKey];
+            if (id == kNoCodeletKey) {
+                id = used.intern(codeletKeys.at(task.codeletKey));
+            }
+            task.codeletKey = id;
+        } else {
+            assert(task.codeletKey == kNoCodeletKey);
+            task.codeletKey = kNoCodeletKey;
+        }
+    }
+    codeletKeys = std::move(used);
     for (auto& lane : lanes) {
         lane.tasks.clear();
     }
@@ -242,8 +293,9 @@ const Lane* Trace::laneAt(std::int32_t index) const {
 }
 
 std::string_view Trace::codeletOf(const Task& task) const {
-    assert(task.codelet == kNoName || task.codelet < names.size());
-    return task.codelet < names.size() ? std::string_view(names.name(task.codelet)) : std::string_view{};
+    const NameId codelet = codeletIdOf(task);
+    assert(codelet == kNoName || codelet < names.size());
+    return codelet < names.size() ? std::string_view(names.name(codelet)) : std::string_view{};
 }
 
 std::size_t Trace::spanCount() const {

@@ -121,7 +121,7 @@ struct Lane {
 };
 
 // A time in 6 bytes, as spans hold theirs (48 bits, signed; readers refuse a trace beyond
-// kMaxTraceTime), read and assigned as a TimeNs: three of them make a task record 40 bytes
+// kMaxTraceTime), read and assigned as a TimeNs: three of them make a task record 32 bytes
 // instead of 48. Aligned on 2 bytes, they pack between the task's 4-byte fields.
 class PackedTime {
 public:
@@ -146,20 +146,57 @@ private:
     std::uint16_t m_words[3] = {0, 0, 0};
 };
 
-struct Task {
-    std::uint64_t jobId = 0;
+// Lanes a trace may have: tasks and markers name theirs in 16 bits. Readers refuse more.
+inline constexpr std::size_t kMaxLanes = std::size_t{1} << 15;
+// Ranks a marker may name (16 bits, as lanes); readers refuse a trace with a rank beyond.
+inline constexpr std::int32_t kMaxRank = (std::int32_t{1} << 15) - 1;
+
+// What ran, as StarPU's performance models key it: a codelet and its input's footprint. A trace
+// holds few distinct ones (a codelet per kernel, a footprint per data size), so tasks name theirs
+// by an id into Trace::codeletKeys: 4 bytes where the two took 8.
+struct CodeletKey {
     NameId codelet = kNoName;        // in Trace::names
     std::uint32_t footprint = 0;
+
+    bool operator==(const CodeletKey&) const = default;
+};
+using CodeletKeyId = std::uint32_t;
+// The key of a task whose codelet and footprint are unknown: {kNoName, 0}, in no table.
+inline constexpr CodeletKeyId kNoCodeletKey = std::numeric_limits<CodeletKeyId>::max();
+
+// Interns codelet keys to dense ids (as StringTable does names). Trace::indexTasks renumbers
+// them in the order tasks first use them, so two traces with the same tasks have the same table.
+class CodeletKeyTable {
+public:
+    CodeletKeyId intern(const CodeletKey& key);
+    // {kNoName, 0} for kNoCodeletKey or an invalid id (asserted).
+    const CodeletKey& at(CodeletKeyId id) const;
+    std::size_t size() const { return m_keys.size(); }
+    std::span<const CodeletKey> keys() const { return m_keys; }
+    std::size_t memoryBytes() const;
+
+    bool operator==(const CodeletKeyTable& other) const { return m_keys == other.m_keys; }
+
+private:
+    std::vector<CodeletKey> m_keys;
+    std::unordered_map<std::uint64_t, CodeletKeyId> m_ids;   // codelet << 32 | footprint
+};
+
+// 32 bytes: its codelet and footprint are one id (Trace::codeletOf, codeletIdOf, footprintOf
+// read them, Trace::setCodelet sets them) and its lane is 16 bits (kMaxLanes).
+struct Task {
+    std::uint64_t jobId = 0;
+    CodeletKeyId codeletKey = kNoCodeletKey;   // in Trace::codeletKeys
     PackedTime submit{-1};           // -1 when unknown
     PackedTime start{-1};
     PackedTime end{-1};
-    std::int32_t lane = -1;          // index into Trace::lanes of the worker that ran it
+    std::int16_t lane = -1;          // index into Trace::lanes of the worker that ran it
     // What it waited for is in Trace::dependencies (Trace::dependenciesOf): a vector per task
     // cost 24 bytes and an allocation each.
 
     bool operator==(const Task&) const = default;
 };
-static_assert(sizeof(Task) == 40, "tasks must stay compact");
+static_assert(sizeof(Task) == 32, "tasks must stay compact");
 
 // A dependency entry of Trace::dependencies: a task index of the trace, or with kOutsideJob set
 // an index into Trace::outsideJobs (a job the trace does not hold). 4 bytes where a job id
@@ -218,28 +255,33 @@ private:
     std::span<const std::uint64_t> m_outside;
 };
 
-// A starscope marker (common/markers.hpp) or any other user event of the trace, in 48 bytes
+// A starscope marker (common/markers.hpp) or any other user event of the trace, in 32 bytes
 // (a markers::Marker and its text as strings took 112 and an allocation each). A marker's arena
 // is interned in Trace::names and its text is not stored: it is markers::format of its fields.
 // The raw text is kept (interned) only for a user event that is not a starscope marker, or a
 // marker whose text format() would not give back. Trace::makeMarker builds one from a text or
 // a marker; Trace::markerOf and Trace::textOf give back the marker and the text.
+// Its time is 48 bits as a span's, its lane 16 (kMaxLanes), its rank 16 (kMaxRank); a marker
+// whose slot or handle count does not fit (kMaxMarkerSlot, kMaxMarkerHandles: rings of a few
+// arenas, handle counts of an arena) is kept as plain text (Trace::fits), its text unchanged.
+inline constexpr std::int32_t kMaxMarkerSlot = 127;
+inline constexpr std::int64_t kMaxMarkerHandles = std::numeric_limits<std::int32_t>::max();
 struct MarkerEvent {
-    TimeNs time = 0;
-    std::int64_t handles = -1;       // the marker's fields (markers::Marker), valid when parsed
-    std::int32_t epoch = -1;
+    PackedTime time{0};
+    std::int16_t lane = -1;          // lane that emitted it; -1 when unknown
+    std::int32_t epoch = -1;         // the marker's fields (markers::Marker), valid when parsed
     std::int32_t batch = -1;
-    std::int32_t slot = -1;
+    std::int32_t handles = -1;
     NameId arena = kNoName;          // in Trace::names; kNoName when the marker names none
-    std::int32_t lane = -1;          // lane that emitted it; -1 when unknown
-    std::int32_t rank = -1;          // rank of the process that emitted it; -1 in a one-process trace
     NameId rawText = kNoName;        // in Trace::names; kNoName when the text is format(marker)
-    markers::Kind kind = markers::Kind::BatchBegin;
-    bool parsed = false;             // true when text follows the starscope grammar
+    std::int16_t rank = -1;          // rank of the process that emitted it; -1 in a one-process trace
+    std::int8_t slot = -1;
+    markers::Kind kind : 7 = markers::Kind::BatchBegin;
+    bool parsed : 1 = false;         // true when text follows the starscope grammar
 
     bool operator==(const MarkerEvent&) const = default;
 };
-static_assert(sizeof(MarkerEvent) <= 48, "markers must stay compact");
+static_assert(sizeof(MarkerEvent) == 32, "markers must stay compact");
 
 // One process of a StarPU-MPI run (one prof file), on the trace's common clock. starpu_fxt_tool
 // maps a rank's recorded FxT time t to t - offset(t): offset is clockOffset up to the first
@@ -309,6 +351,7 @@ struct Trace {
     std::vector<Lane> lanes;
     std::vector<StateInfo> states;
     StringTable names;               // codelet names and other interned strings
+    CodeletKeyTable codeletKeys;     // the tasks' codelets and footprints (Task::codeletKey)
     std::vector<Task> tasks;         // sorted by jobId
     // Every task's dependencies in one table: tasks[i] waited for the entries
     // dependencies[dependencyStarts[i] .. dependencyStarts[i + 1]) (kOutsideJob), in job id
@@ -339,6 +382,14 @@ struct Trace {
     TaskIndex findTask(const Lane& lane, TimeNs from, TimeNs to) const;
     const Lane* laneAt(std::int32_t index) const;       // nullptr for -1 or an invalid index
     std::string_view codeletOf(const Task& task) const;   // empty for kNoName or an invalid id
+    NameId codeletIdOf(const Task& task) const { return codeletKeys.at(task.codeletKey).codelet; }
+    std::uint32_t footprintOf(const Task& task) const { return codeletKeys.at(task.codeletKey).footprint; }
+    void setCodelet(Task& task, NameId codelet, std::uint32_t footprint) {
+        task.codeletKey = codelet == kNoName && footprint == 0 ? kNoCodeletKey : codeletKeys.intern({codelet, footprint});
+    }
+    // A lane index or a rank as tasks and markers hold them (16 bits): -1 for none, and for one
+    // beyond kMaxLanes or kMaxRank, which readers refuse (readTrace, the native reader).
+    static std::int16_t shortIndex(std::int32_t value);
     std::size_t spanCount() const;
     const RankInfo* rankInfo(std::int32_t rank) const;   // nullptr when the trace has no such rank
     // What a task of this trace waited for (job ids in order); empty for a task of another trace.
@@ -360,12 +411,15 @@ struct Trace {
     // starscope grammar, its strings interned in names; status, when given, receives the
     // outcome of the parse (readers warn about a malformed one). lane and rank are left -1.
     MarkerEvent makeMarker(TimeNs time, std::string_view text, markers::ParseStatus* status = nullptr);
+    // A marker whose fields do not fit a MarkerEvent (fits) becomes a plain text event.
     MarkerEvent makeMarker(TimeNs time, const markers::Marker& marker);
+    static bool fits(const markers::Marker& marker);
     markers::Marker markerOf(const MarkerEvent& event) const;
     std::string textOf(const MarkerEvent& event) const;     // as the trace recorded it
     std::string_view arenaOf(const MarkerEvent& event) const;   // empty when it names none
-    // Builds every lane's task index from the tasks' lane, start and end: whoever fills the
-    // task table (readers, tests) calls it once the table is complete.
+    // Builds every lane's task index from the tasks' lane, start and end, and numbers the codelet
+    // keys in the order tasks first use them (dropping unused ones): whoever fills the task
+    // table (readers, tests) calls it once the table is complete.
     void indexTasks();
     bool operator==(const Trace&) const = default;
 };

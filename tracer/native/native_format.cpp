@@ -141,12 +141,13 @@ std::string payload(const Trace& trace) {
     w.put(static_cast<std::uint64_t>(trace.tasks.size()));
     for (const auto& task : trace.tasks) {
         w.put(task.jobId);
-        w.put(task.codelet);
-        w.put(task.footprint);
+        // The file keeps each task's codelet and footprint (the model interns the pair).
+        w.put(trace.codeletIdOf(task));
+        w.put(trace.footprintOf(task));
         w.put(static_cast<TimeNs>(task.submit));
         w.put(static_cast<TimeNs>(task.start));
         w.put(static_cast<TimeNs>(task.end));
-        w.put(task.lane);
+        w.put(static_cast<std::int32_t>(task.lane));   // 32 bits in the file, 16 in the model
         // The file names dependencies by job id, as the model did before its 4-byte entries.
         const auto dependencies = trace.dependenciesOf(task);
         w.put(static_cast<std::uint64_t>(dependencies.size()));
@@ -156,15 +157,16 @@ std::string payload(const Trace& trace) {
     }
     w.put(static_cast<std::uint64_t>(trace.markers.size()));
     for (const auto& m : trace.markers) {
-        w.put(m.time);
-        w.put(m.lane);
-        w.put(m.rank);
+        // The file's widths, wider than the model's (MarkerEvent).
+        w.put(static_cast<TimeNs>(m.time));
+        w.put(static_cast<std::int32_t>(m.lane));
+        w.put(static_cast<std::int32_t>(m.rank));
         w.put(static_cast<std::uint8_t>(m.parsed ? 1 : 0));
         w.put(static_cast<std::uint8_t>(m.kind));
         w.put(m.epoch);
         w.put(m.batch);
-        w.put(m.slot);
-        w.put(m.handles);
+        w.put(static_cast<std::int32_t>(m.slot));
+        w.put(static_cast<std::int64_t>(m.handles));
         w.str(trace.arenaOf(m));
         w.str(trace.textOf(m));
     }
@@ -293,6 +295,12 @@ TraceResult<Done> parseRanks(const fs::path& file, Cursor& c, Trace& trace) {
             || !c.get(r.localSyncStart) || !c.get(r.localSyncEnd) || !c.get(r.clockOffset) || !c.get(r.clockOffsetEnd)) {
             return fail(corrupt(file, c, "rank table"));
         }
+        if (r.rank > kMaxRank) {
+            return fail(TraceError{ErrorCode::Unsupported,
+                                   "rank " + std::to_string(r.rank) + ", beyond the rank " + std::to_string(kMaxRank)
+                                       + " starscope's model holds",
+                                   file.string(), at});
+        }
         if (r.rank < 0 || (i > 0 && r.rank <= trace.ranks[i - 1].rank)) {
             return fail(inconsistent(file, at, "rank entry " + std::to_string(i),
                                      "rank " + std::to_string(r.rank) + " is negative, repeated or unsorted"));
@@ -420,6 +428,12 @@ TraceResult<Trace> parsePayload(const fs::path& file, std::string_view data, std
         return fail(corrupt(file, c, "lane table"));
     }
     trace.lanes.resize(n);
+    if (trace.lanes.size() > kMaxLanes) {
+        return fail(TraceError{ErrorCode::Unsupported,
+                               std::to_string(trace.lanes.size()) + " lanes, more than the " + std::to_string(kMaxLanes)
+                                   + " starscope's model holds",
+                               file.string(), c.offset()});
+    }
     if (trace.states.size() > kMaxStates) {
         return fail(TraceError{ErrorCode::Unsupported,
                                std::to_string(trace.states.size()) + " states, more than the " + std::to_string(kMaxStates)
@@ -527,8 +541,11 @@ TraceResult<Trace> parsePayload(const fs::path& file, std::string_view data, std
         TimeNs submit = -1;
         TimeNs start = -1;
         TimeNs end = -1;
-        if (!c.get(task.jobId) || !c.get(task.codelet) || !c.get(task.footprint) || !c.get(submit) || !c.get(start)
-            || !c.get(end) || !c.get(task.lane) || !c.count(deps, 8)) {
+        NameId codelet = kNoName;
+        std::uint32_t footprint = 0;
+        std::int32_t lane = -1;
+        if (!c.get(task.jobId) || !c.get(codelet) || !c.get(footprint) || !c.get(submit) || !c.get(start)
+            || !c.get(end) || !c.get(lane) || !c.count(deps, 8)) {
             return fail(corrupt(file, c, "task table"));
         }
         // One table for every task's dependencies, indexed by 32-bit starts.
@@ -540,16 +557,18 @@ TraceResult<Trace> parsePayload(const fs::path& file, std::string_view data, std
         dependencyJobs.resize(dependencyJobs.size() + deps);
         c.raw(dependencyJobs.data() + dependencyJobs.size() - deps, deps * sizeof(std::uint64_t));
         const std::string record = "task " + std::to_string(i) + " (job " + std::to_string(task.jobId) + ")";
-        if (task.codelet != kNoName && task.codelet >= trace.names.size()) {
+        if (codelet != kNoName && codelet >= trace.names.size()) {
             return fail(inconsistent(file, at, record,
-                                     outOfRange("codelet name id", task.codelet, trace.names.size(), "name table")));
+                                     outOfRange("codelet name id", codelet, trace.names.size(), "name table")));
         }
-        if (task.lane < -1 || (task.lane >= 0 && static_cast<std::size_t>(task.lane) >= trace.lanes.size())) {
+        if (lane < -1 || (lane >= 0 && static_cast<std::size_t>(lane) >= trace.lanes.size())) {
             return fail(inconsistent(file, at, record,
-                                     task.lane < 0 ? "lane index " + std::to_string(task.lane) + " is negative"
-                                                   : outOfRange("lane index", static_cast<std::uint64_t>(task.lane),
-                                                                trace.lanes.size(), "lane table")));
+                                     lane < 0 ? "lane index " + std::to_string(lane) + " is negative"
+                                              : outOfRange("lane index", static_cast<std::uint64_t>(lane),
+                                                           trace.lanes.size(), "lane table")));
         }
+        trace.setCodelet(task, codelet, footprint);
+        task.lane = Trace::shortIndex(lane);   // the lane table holds at most kMaxLanes
         if (!validTaskTime(submit) || !validTaskTime(start) || !validTaskTime(end)) {
             return fail(inconsistent(file, at, record, "a time below -1 (unknown)"));
         }
@@ -639,15 +658,28 @@ TraceResult<Trace> parsePayload(const fs::path& file, std::string_view data, std
                                      "at " + std::to_string(time) + ", before the previous marker ("
                                          + std::to_string(trace.markers[i - 1].time) + "): markers are unsorted"));
         }
+        if (rank < -1 || rank > kMaxRank) {
+            return fail(inconsistent(file, at, record, "rank " + std::to_string(rank) + " is out of range"));
+        }
+        if (time < -kMaxTraceTime || time > kMaxTraceTime) {   // the model holds 48-bit times
+            return fail(inconsistent(file, at, record,
+                                     "a time beyond what the model holds (" + std::to_string(kMaxTraceTime) + " ns)"));
+        }
         // The fields as the file gives them, and the text kept where they would not give it back.
+        // Fields wider than the model holds (a file of an older starscope) leave the text only.
         marker.kind = static_cast<markers::Kind>(kind);
-        auto m = trace.makeMarker(time, marker);
-        m.parsed = parsed != 0;
+        MarkerEvent m;
+        if (Trace::fits(marker)) {
+            m = trace.makeMarker(time, marker);
+            m.parsed = parsed != 0;
+        } else {
+            m.time = time;
+        }
         if (!m.parsed || markers::format(marker) != text) {
             m.rawText = trace.names.intern(text);
         }
-        m.lane = lane;
-        m.rank = rank;
+        m.lane = Trace::shortIndex(lane);   // validLane: within the lane table
+        m.rank = Trace::shortIndex(rank);
         trace.markers.push_back(m);
     }
     if (ranks) {

@@ -247,8 +247,9 @@ TraceResult<InputFormat> detectFormat(const fs::path& input) {
 
 namespace {
 
-// The model packs span times in 48 bits and state ids in 15 (Span): a longer trace, or one with
-// more states, is refused here rather than shown with wrapped times.
+// The model packs span times in 48 bits and state ids in 15 (Span), lanes and ranks in 16 (Task,
+// MarkerEvent): a longer trace, or one with more states, lanes or ranks, is refused here rather
+// than shown with wrapped times or lost lanes.
 TraceResult<Trace> withinModel(TraceResult<Trace> trace, const fs::path& input) {
     if (!trace) {
         return trace;
@@ -263,6 +264,17 @@ TraceResult<Trace> withinModel(TraceResult<Trace> trace, const fs::path& input) 
         return fail(error(ErrorCode::Unsupported, input,
                           "the trace has " + std::to_string(trace->states.size()) + " distinct states, more than the "
                               + std::to_string(kMaxStates) + " starscope's model holds"));
+    }
+    // Tasks and markers name their lane and rank in 16 bits.
+    if (trace->lanes.size() > kMaxLanes) {
+        return fail(error(ErrorCode::Unsupported, input,
+                          "the trace has " + std::to_string(trace->lanes.size()) + " threads, more than the "
+                              + std::to_string(kMaxLanes) + " starscope's model holds"));
+    }
+    if (!trace->ranks.empty() && trace->ranks.back().rank > kMaxRank) {
+        return fail(error(ErrorCode::Unsupported, input,
+                          "the trace has a process of rank " + std::to_string(trace->ranks.back().rank)
+                              + ", beyond the rank " + std::to_string(kMaxRank) + " starscope's model holds"));
     }
     return trace;
 }

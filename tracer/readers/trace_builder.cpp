@@ -94,7 +94,7 @@ void TraceBuilder::close(std::int32_t lane, LaneBuild& build, std::size_t depth,
         m_rerunTasks += t.lane >= 0 ? 1U : 0U;   // its earlier span no longer finds it (finish)
         t.start = open.start;
         t.end = end;
-        t.lane = lane;
+        t.lane = Trace::shortIndex(lane);
     }
     // A zero-length state carries no time; starpu_fxt_tool emits some (set "B" then "I" at
     // the same instant) and dropping them keeps both readers' spans identical.
@@ -176,11 +176,15 @@ void TraceBuilder::resetState(std::int32_t lane, TimeNs time) {
 void TraceBuilder::addMarker(TimeNs time, std::int32_t lane, std::string_view text) {
     auto status = markers::ParseStatus::Ok;
     auto event = m_trace.makeMarker(time, text, &status);
-    event.lane = lane;
+    event.lane = Trace::shortIndex(lane);
     if (status == markers::ParseStatus::TooNew) {
         ++m_droppedMarkers;
     } else if (status == markers::ParseStatus::Malformed) {
         warn("malformed starscope marker kept as plain text: \"" + std::string(text) + "\"");
+    } else if (status == markers::ParseStatus::Ok && !event.parsed) {
+        warn("starscope marker with a slot beyond " + std::to_string(kMaxMarkerSlot) + " or a handle count beyond "
+             + std::to_string(kMaxMarkerHandles) + " (more than the model holds) kept as plain text: \""
+             + std::string(text) + "\"");
     }
     m_trace.markers.push_back(event);
 }

@@ -41,15 +41,21 @@ public:
             m_denseTasks.emplace_back().reserve(std::min<std::size_t>(count, kDenseJobs));
         }
     }
-    // Capacity for about this many markers: they are 48-byte records, copied at each growth.
+    // Capacity for about this many markers: they are 32-byte records, copied at each growth.
     void reserveMarkers(std::size_t count) { m_trace.markers.reserve(count); }
     // About this many spans in the whole trace, from the input's size (see close()).
     void expectSpans(std::size_t count) { m_expectedSpans = count; }
     Task& taskAt(TaskIndex index) { return m_trace.tasks[index]; }
     // A task's codelet or footprint, the other one kept (readers learn them from separate events).
-    NameId codeletOf(TaskIndex index) const { return m_trace.tasks[index].codelet; }
-    void setCodelet(TaskIndex index, NameId codelet) { m_trace.tasks[index].codelet = codelet; }
-    void setFootprint(TaskIndex index, std::uint32_t footprint) { m_trace.tasks[index].footprint = footprint; }
+    NameId codeletOf(TaskIndex index) const { return m_trace.codeletIdOf(m_trace.tasks[index]); }
+    void setCodelet(TaskIndex index, NameId codelet) {
+        auto& t = m_trace.tasks[index];
+        m_trace.setCodelet(t, codelet, m_trace.footprintOf(t));
+    }
+    void setFootprint(TaskIndex index, std::uint32_t footprint) {
+        auto& t = m_trace.tasks[index];
+        m_trace.setCodelet(t, m_trace.codeletIdOf(t), footprint);
+    }
     NameId intern(std::string_view text) { return m_trace.names.intern(text); }
 
     // Paje semantics: set replaces the whole stack, push stacks on top, pop removes the top,

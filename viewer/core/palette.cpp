@@ -81,11 +81,12 @@ Palette::Palette(const tracer::Trace& trace) {
     std::size_t nextShade = 0;
     m_taskColours.reserve(trace.tasks.size());
     for (const auto& task : trace.tasks) {
-        if (task.codelet == tracer::kNoName || task.codelet >= shadeOfName.size()) {
+        const auto codelet = trace.codeletIdOf(task);
+        if (codelet == tracer::kNoName || codelet >= shadeOfName.size()) {
             m_taskColours.push_back(kExecutingGreen);
             continue;
         }
-        auto& shade = shadeOfName[task.codelet];
+        auto& shade = shadeOfName[codelet];
         if (shade < 0) {
             shade = static_cast<std::int32_t>(nextShade++);
         }

@@ -67,7 +67,7 @@ TaskSearch::TaskSearch(const tracer::Trace& trace, std::string_view query) : m_q
             nameMatches[n] = lowered(trace.names.name(static_cast<tracer::NameId>(n))).find(needle) != std::string::npos;
         }
         for (std::size_t i = 0; i < tasks.size(); ++i) {
-            const auto codelet = tasks[i].codelet;
+            const auto codelet = trace.codeletIdOf(tasks[i]);
             if (tasks[i].start >= 0 && codelet < nameMatches.size() && nameMatches[codelet]) {
                 m_matches.push_back(static_cast<tracer::TaskIndex>(i));
             }

@@ -360,8 +360,9 @@ QString GanttPlot::describe(const SpanHit& hit) const {
     QString text;
     if (const tracer::Task* running = trace.taskOf(trace.lanes[hit.lane], span)) {
         const auto& task = *running;
-        const QString codelet = task.codelet == tracer::kNoName ? QStringLiteral("(unnamed codelet)")
-                                                                : toQString(trace.names.name(task.codelet));
+        const auto name = trace.codeletIdOf(task);
+        const QString codelet =
+            name == tracer::kNoName ? QStringLiteral("(unnamed codelet)") : toQString(trace.names.name(name));
         text = QStringLiteral("<b>%1</b><br>job %2").arg(codelet.toHtmlEscaped()).arg(task.jobId);
     } else {
         text = QStringLiteral("<b>%1</b>").arg(toQString(state.name).toHtmlEscaped());
@@ -410,7 +411,7 @@ QString GanttPlot::details(const SpanHit& hit) const {
                 .arg(toQString(trace.states[span.state].name).toHtmlEscaped(), duration(trace, static_cast<double>(span.end)));
     if (const auto index = trace.taskIndexOf(trace.lanes[hit.lane], span); index != tracer::kNoTask) {
         const auto& task = trace.tasks[index];
-        text += QStringLiteral("<br>footprint: %1").arg(task.footprint, 8, 16, QLatin1Char('0'));
+        text += QStringLiteral("<br>footprint: %1").arg(trace.footprintOf(task), 8, 16, QLatin1Char('0'));
         if (task.submit >= 0) {
             text += QStringLiteral("<br>submitted: %1 (waited %2)")
                         .arg(duration(trace, static_cast<double>(task.submit)),

@@ -76,7 +76,7 @@ void SpanNamePlottable::draw(QCPPainter* painter) {
             }
             const auto& span = spans[run.first];
             const tracer::Task* task = trace.taskOf(lane, span);
-            if (task == nullptr || task->codelet == tracer::kNoName) {
+            if (task == nullptr || trace.codeletIdOf(*task) == tracer::kNoName) {
                 continue;
             }
             // The bar as the rows draw it (whole pixels), and its visible part only.

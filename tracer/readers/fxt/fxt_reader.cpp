@@ -930,7 +930,7 @@ TraceResult<Trace> readFxt(const std::vector<std::filesystem::path>& files,
             builder.trace().transfers[x].rank = rank;
         }
         for (std::size_t m = markersBefore; m < builder.trace().markers.size(); ++m) {
-            builder.trace().markers[m].rank = rank;
+            builder.trace().markers[m].rank = Trace::shortIndex(rank);   // readTrace refuses a rank beyond
         }
         if (decoder.workers() == 0 && noWorker.empty()) {
             noWorker = decoder.noWorkerFound();

@@ -666,9 +666,7 @@ bool PajeParser::process() {
                     break;
                 }
                 task = m_b.task(jobId != 0 ? jobId : m_syntheticJob++);
-                auto& t = m_b.taskAt(task);
-                t.codelet = m_b.intern(m_strings[e.value]);
-                t.footprint = footprintOf(e);
+                m_b.trace().setCodelet(m_b.taskAt(task), m_b.intern(m_strings[e.value]), footprintOf(e));
                 state = stateFor(id(executing), laneKind);
             } else {
                 state = stateFor(e.value, laneKind);

@@ -43,19 +43,20 @@ if command -v perf > /dev/null && perf stat -e task-clock true > /dev/null 2>&1;
 work="$(mktemp -d "${TMPDIR:-/tmp}/starscope-stats-bench.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 
-# Runs a command, its output thrown away; prints "WALL_S CPU_MS" (CPU "-" without perf).
+# Runs a command, its output thrown away; prints "WALL_S CPU_MS" (CPU "-" without perf). With
+# perf the wall time is perf's own, from the command's start to its end: timing perf as well
+# added its start-up, about 20 ms, to every run.
 measure() {
-  local s e cpu="-"
-  s=$(date +%s.%N)
+  local s e
   if [ "$have_perf" = 1 ]; then
-    perf stat -x, -e task-clock -o "$work/stat" "$@" > /dev/null 2> "$work/err" || die "failed: $* ($(tail -n 3 "$work/err"))"
-    e=$(date +%s.%N)
-    cpu=$(awk -F, '/task-clock/ {printf "%.2f", $1}' "$work/stat")
+    perf stat -e task-clock -o "$work/stat" "$@" > /dev/null 2> "$work/err" || die "failed: $* ($(tail -n 3 "$work/err"))"
+    awk '/task-clock/ {c = $1} /seconds time elapsed/ {w = $1} END {gsub(",", "", c); printf "%s %.2f\n", w, c}' "$work/stat"
   else
+    s=$(date +%s.%N)
     "$@" > /dev/null 2> "$work/err" || die "failed: $* ($(tail -n 3 "$work/err"))"
     e=$(date +%s.%N)
+    echo "$(echo "$e - $s" | bc -l) -"
   fi
-  echo "$(echo "$e - $s" | bc -l) $cpu"
 }
 median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
 

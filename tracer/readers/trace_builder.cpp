@@ -7,6 +7,8 @@
 #include <limits>
 #include <numeric>
 #include <span>
+#include <sys/mman.h>
+#include <unistd.h>
 
 namespace starscope::tracer::detail {
 
@@ -118,7 +120,31 @@ void TraceBuilder::close(std::int32_t lane, LaneBuild& build, std::size_t depth,
             levels[0].reserve(m_expectedSpans);
         }
     }
-    levels[depth].push_back(Span{open.start, end, open.state, open.task != kNoTask});
+    auto& spans = levels[depth];
+    spans.push_back(Span{open.start, end, open.state, open.task != kNoTask});
+    if (spans.size() % kSpansMappedAhead == 1) {
+        mapAheadForWriting(spans);
+    }
+}
+
+// A span is bit-fields, so its first store into a fresh page reads the page first: the kernel
+// maps its shared zero page, then copies it at the write, a second fault per page, and with a
+// second thread in the process (the FxT reader's) a TLB flush on the other core each, an
+// interrupt there. The next pages of the table's capacity are mapped writable in one call
+// instead (madvise only maps them: their contents stay as they are).
+void TraceBuilder::mapAheadForWriting(const std::vector<Span>& spans) {
+#ifdef MADV_POPULATE_WRITE
+    const std::size_t ahead = std::min(spans.capacity() - spans.size(), kSpansMappedAhead) * sizeof(Span);
+    if (ahead < sizeof(Span)) {
+        return;
+    }
+    static const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+    const auto from = reinterpret_cast<std::uintptr_t>(spans.data() + spans.size()) & ~(page - 1);
+    const auto to = reinterpret_cast<std::uintptr_t>(spans.data() + spans.size()) + ahead;
+    (void)::madvise(reinterpret_cast<void*>(from), to - from, MADV_POPULATE_WRITE);
+#else
+    (void)spans;
+#endif
 }
 
 TimeNs TraceBuilder::clock(LaneBuild& build, TimeNs time) {

@@ -104,6 +104,8 @@ private:
         return m_laneBuilds[at];
     }
     void close(std::int32_t lane, LaneBuild& build, std::size_t depth, TimeNs end);
+    static constexpr std::size_t kSpansMappedAhead = 16384;   // 256 KB of spans
+    static void mapAheadForWriting(const std::vector<Span>& spans);
     // The reading index of the task with this job id; kNoTask when there is none.
     TaskIndex findTask(std::uint64_t jobId) const;
     // Trace::dependencies from the job ids read, once the tasks are in job order (order: the

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The main job: sets everything up, builds, then records a short training run (a few batches
+# The main job: sets everything up, builds, then records a short training run (300 batches
 # of the CNN on MNIST, traced with FxT, then a quick test on 1,000 images) with two strategies
 # into runs/:
 #   runs/single-naive     one batch arena (a full barrier at every batch) + naive loader
@@ -17,7 +17,7 @@ cd "$root"
 run_step "build (default preset)" configure_and_build default
 
 starscope="$root/build/default/workloads/starscope"
-batches=${STARSCOPE_DEMO_BATCHES:-40}
+batches=${STARSCOPE_DEMO_BATCHES:-300}
 for strategy in single:naive double:advanced; do
   arenas=${strategy%%:*}
   loader=${strategy##*:}

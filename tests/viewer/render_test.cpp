@@ -7,6 +7,8 @@
 #include "tests/viewer/pixel_support.hpp"
 #include "tests/viewer/qt_test_environment.hpp"
 #include "tests/support/synthetic_trace.hpp"
+#include "tracer/model/time_unit.hpp"
+#include "viewer/core/time_format.hpp"
 #include "viewer/gui/gantt_plot.hpp"
 #include "viewer/gui/gantt_plottable.hpp"
 #include "viewer/gui/overlay_plottable.hpp"
@@ -353,6 +355,35 @@ TEST(RenderToFile, WritesPngAndPdfAndRejectsUnknownFormats) {
     EXPECT_NE(missing.error().message.find((dir / "no" / "such" / "out.png").string()), std::string::npos)
         << missing.error().message;
     EXPECT_NE(missing.error().message.find("No such file or directory"), std::string::npos) << missing.error().message;
+}
+
+// A --range that misses the trace is refused with the trace's extent, nothing written; one that
+// overlaps it is drawn.
+TEST(RenderToFile, ARangeOutsideTheTraceIsRefusedWithItsExtent) {
+    starscope::testing::TempDir dir;
+    const auto document = prepareDocument(makeSyntheticTrace({}), "synthetic");
+    const auto barriers = std::make_shared<const Barriers>(computeBarriers(*document, 100'000));
+    const double nsPerTick = starscope::tracer::nsPerTick(document->trace);
+    const double begin = static_cast<double>(document->trace.begin) * nsPerTick;
+    const double end = static_cast<double>(document->trace.end) * nsPerTick;
+    RenderRequest request;
+    request.size = {400, 300};
+    const QString png = QString::fromStdString((dir / "out.png").string());
+    request.range = TimeRange{end + 1e9, end + 2e9};
+    const auto after = renderToFile(document, barriers, request, png);
+    ASSERT_FALSE(after);
+    EXPECT_EQ(after.error().code, ViewerErrorCode::InvalidArgument);
+    EXPECT_NE(after.error().message.find("--range"), std::string::npos) << after.error().message;
+    EXPECT_NE(after.error().message.find("lies outside the trace, which runs from " + formatDuration(begin) + " to "
+                                         + formatDuration(end)),
+              std::string::npos)
+        << after.error().message;
+    EXPECT_FALSE(std::filesystem::exists(dir / "out.png"));
+    request.range = TimeRange{begin - 2e9, begin - 1e9};
+    EXPECT_FALSE(renderToFile(document, barriers, request, png));
+    request.range = TimeRange{end / 2, end + 1e9};
+    ASSERT_TRUE(renderToFile(document, barriers, request, png));
+    EXPECT_EQ(QImage(png).size(), QSize(400, 300));
 }
 
 // --render OUT and File > Export used to hand OUT to Qt, which replaces whatever is there: a

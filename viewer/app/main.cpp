@@ -193,7 +193,8 @@ int render(const QCommandLineParser& parser, starscope::tracer::TimeNs threshold
     const QString output = parser.value(QStringLiteral("render"));
     if (auto written = renderToFile(plot, loaded->document, barriers, request, output); !written) {
         std::fprintf(stderr, "starscope-viewer: %s\n", written.error().message.c_str());
-        return 1;
+        // A --range outside the trace is a bad flag value, as the usage errors are.
+        return written.error().code == ViewerErrorCode::InvalidArgument ? 2 : 1;
     }
     return 0;
 }

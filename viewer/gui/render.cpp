@@ -2,6 +2,7 @@
 
 #include "common/file_writer.hpp"
 #include "tracer/model/time_unit.hpp"
+#include "viewer/core/time_format.hpp"
 #include "viewer/gui/gantt_plot.hpp"
 #include "viewer/gui/png_encoder.hpp"
 
@@ -33,6 +34,25 @@ void prepare(GanttPlot& plot, std::shared_ptr<const TraceDocument> document, std
         const double nsPerTick = plot.document() ? tracer::nsPerTick(plot.document()->trace) : 1.0;
         plot.setView(request.range->startNs / nsPerTick, request.range->endNs / nsPerTick);
     }
+}
+
+// A --range that misses the trace altogether would draw the part of it nearest the range (the
+// plot keeps its view on the trace, as it must when scrolling), under an axis the user did not
+// ask for: refused, with the trace's extent. A range that overlaps it is drawn as given.
+ViewerResult<Done> checkRangeMeetsTrace(const TraceDocument* document, const RenderRequest& request) {
+    if (!request.range || document == nullptr) {
+        return Done{};
+    }
+    const double nsPerTick = tracer::nsPerTick(document->trace);
+    const double begin = static_cast<double>(document->trace.begin) * nsPerTick;
+    const double end = static_cast<double>(document->trace.end) * nsPerTick;
+    if (request.range->endNs > begin && request.range->startNs < end) {
+        return Done{};
+    }
+    return fail(ViewerError{ViewerErrorCode::InvalidArgument,
+                            "--range " + formatDuration(request.range->startNs) + " to "
+                                + formatDuration(request.range->endNs) + " lies outside the trace, which runs from "
+                                + formatDuration(begin) + " to " + formatDuration(end)});
 }
 
 // A picture is drawn again in a moment: replaced whole, but not synced to the disk.
@@ -145,6 +165,9 @@ ViewerResult<Done> renderToFile(std::shared_ptr<const TraceDocument> document,
 ViewerResult<Done> renderToFile(GanttPlot& plot, std::shared_ptr<const TraceDocument> document,
                                 std::shared_ptr<const Barriers> barriers, const RenderRequest& request,
                                 const QString& output) {
+    if (auto met = checkRangeMeetsTrace(document.get(), request); !met) {
+        return met;
+    }
     prepare(plot, std::move(document), std::move(barriers), request);
     return exportPlot(plot, output);
 }

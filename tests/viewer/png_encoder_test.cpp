@@ -1,7 +1,7 @@
-// The viewer's PNG encoders: what Qt's own reader decodes from their files is the image given,
+// The viewer's PNG encoder: what Qt's own reader decodes from its files is the image given,
 // pixel for pixel, with and without alpha, through rows that repeat the row above (the Up filter's
-// zeros) and rows that differ in every byte (its wrap-around); the resolution is kept. The run
-// encoder's stream is also checked whole by zlib (its codes, its end, its checksum), and through
+// zeros) and rows that differ in every byte (its wrap-around); the resolution is kept. The
+// stream is also checked whole by zlib (its codes, its end, its checksum), and through
 // runs longer than deflate's longest copy and runs that stop one or two bytes past one.
 #include "tests/support/synthetic_trace.hpp"
 #include "tests/viewer/qt_test_environment.hpp"
@@ -51,37 +51,6 @@ void expectSamePixels(const QImage& expected, const QImage& decoded) {
             ASSERT_EQ(a.pixel(x, y), b.pixel(x, y)) << "at " << x << "," << y;
         }
     }
-}
-
-TEST(PngEncoder, OpaqueImageDecodesToTheSamePixels) {
-    QImage image = testImage(QImage::Format_RGB32, 37, 24);
-    image.setDotsPerMeterX(3779);
-    image.setDotsPerMeterY(2000);
-    const QByteArray png = encodePng(image, 1);
-    ASSERT_TRUE(png.startsWith("\x89PNG\r\n\x1a\n"));
-    const QImage decoded = QImage::fromData(png, "PNG");
-    EXPECT_FALSE(decoded.hasAlphaChannel());
-    expectSamePixels(image, decoded);
-    EXPECT_EQ(decoded.dotsPerMeterX(), 3779);
-    EXPECT_EQ(decoded.dotsPerMeterY(), 2000);
-}
-
-TEST(PngEncoder, TranslucentImageKeepsItsAlpha) {
-    const QImage image = testImage(QImage::Format_ARGB32, 19, 10);
-    const QImage decoded = QImage::fromData(encodePng(image, 6), "PNG");
-    EXPECT_TRUE(decoded.hasAlphaChannel());
-    expectSamePixels(image, decoded);
-}
-
-TEST(PngEncoder, NullImageGivesNoFile) { EXPECT_TRUE(encodePng(QImage(), 1).isEmpty()); }
-
-TEST(PngEncoder, RenderedChartReadsBackAsTheImageDrawn) {
-    const auto document = prepareDocument(makeSyntheticTrace({}), "synthetic");
-    const auto barriers = std::make_shared<const Barriers>(computeBarriers(*document, 100'000));
-    RenderRequest request;
-    request.size = {640, 360};
-    const QImage image = renderImage(document, barriers, request);
-    expectSamePixels(image, QImage::fromData(encodePng(image, 1), "PNG"));
 }
 
 // The IDAT chunks of a PNG file, joined: its zlib stream.

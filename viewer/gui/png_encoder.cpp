@@ -205,42 +205,6 @@ QByteArray assemblePng(const QImage& image, bool alpha, const unsigned char* ida
 
 } // namespace
 
-QByteArray encodePng(const QImage& source, int zlibLevel) {
-    if (source.isNull()) {
-        return {};
-    }
-    const bool alpha = source.hasAlphaChannel();
-    // Bytes in PNG's channel order: what QImage holds as RGB888 / RGBA8888 (no premultiplying).
-    const QImage image = source.convertToFormat(alpha ? QImage::Format_RGBA8888 : QImage::Format_RGB888);
-    const auto width = static_cast<std::size_t>(image.width());
-    const auto height = static_cast<std::size_t>(image.height());
-    const std::size_t rowBytes = width * (alpha ? 4U : 3U);
-
-    z_stream zs{};
-    if (::deflateInit(&zs, zlibLevel) != Z_OK) {
-        return {};
-    }
-    std::vector<unsigned char> idat(::deflateBound(&zs, static_cast<uLong>((rowBytes + 1) * height)));
-    zs.next_out = idat.data();
-    zs.avail_out = static_cast<uInt>(idat.size());
-    std::vector<unsigned char> filtered(rowBytes + 1);
-    bool ok = true;
-    for (std::size_t y = 0; y < height && ok; ++y) {
-        upFilter(image, y, rowBytes, filtered);
-        zs.next_in = filtered.data();
-        zs.avail_in = static_cast<uInt>(filtered.size());
-        ok = ::deflate(&zs, y + 1 == height ? Z_FINISH : Z_NO_FLUSH) != Z_STREAM_ERROR && zs.avail_in == 0;
-    }
-    ok = ok && zs.avail_out > 0 && zs.total_out > 0;
-    const std::size_t compressed = zs.total_out;
-    ::deflateEnd(&zs);
-    if (!ok) {
-        return {};
-    }
-
-    return assemblePng(image, alpha, idat.data(), compressed);
-}
-
 QByteArray encodePngRuns(const QImage& source) {
     if (source.isNull()) {
         return {};

@@ -6,6 +6,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 
 packages=(
   build-essential cmake ninja-build pkg-config git ca-certificates
+  # compiler cache: the test stages and later clones reuse each other's object files
+  ccache
   # StarPU's build and FxT tracing
   libfxt-dev fxt-tools libhwloc-dev dpkg-dev autoconf automake libtool
   # StarPU-MPI (multi-rank training and traces) and mpirun

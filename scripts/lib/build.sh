@@ -1,5 +1,10 @@
 # Build helpers. Sourced after common.sh.
 
+# ccache keys on paths relative to the project, so a clone elsewhere (CI's) reuses the objects
+# an earlier build compiled; sanitizer flags are part of the key, so presets never mix.
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$starscope_root}"
+export CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-1}"
+
 # configure PRESET: configures a CMake preset; warnings are errors in CI.
 configure() {
   local preset=$1

@@ -96,6 +96,8 @@ command -v mpicc >/dev/null \
 
 if [ -n "$tarball" ]; then
   [ -f "$tarball" ] || die "StarPU source tarball '$tarball' does not exist or is not a regular file"
+  # The build runs in a temporary folder: a path relative to the caller's folder must not change meaning.
+  tarball=$(realpath "$tarball")
   version=$(basename "$tarball" | sed -n 's/^starpu-\([0-9][0-9.]*[0-9]\)\.tar\.gz$/\1/p')
   [ -n "$version" ] || die "cannot tell the StarPU version from '$tarball' (expected starpu-X.Y.Z.tar.gz)"
   identity="$version tarball sha256 $(sha256sum "$tarball" | cut -c1-64)"

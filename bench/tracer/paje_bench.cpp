@@ -9,6 +9,7 @@
 // paje_bench [--runs N] [--states N] [--containers N] [--keep DIR]
 
 #include "bench/tracer/bench_support.hpp"
+#include "tracer/readers/paje/paje_reader.hpp"
 #include "tracer/readers/read_trace.hpp"
 
 #include <cstdio>

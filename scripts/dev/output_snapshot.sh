@@ -31,6 +31,7 @@ for spec in "$@"; do
   run "$name" convert.txt "$bin" convert -o "$tmp/trace.sstrace" "${inputs[@]}"
   [ -f "$tmp/trace.sstrace" ] && cp "$tmp/trace.sstrace" "$out/$name/convert.sstrace"
   [ -f "$tmp/trace.sstrace" ] && run "$name" convert.stats.json "$bin" stats --json "$tmp/trace.sstrace"
-  sed -i "s#$tmp#TMP#g" "$out/$name"/convert.txt* 2>/dev/null
+  # The temporary folder's name is no output of ours.
+  find "$out/$name" -type f ! -name convert.sstrace -exec sed -i "s#$tmp#TMP#g" {} +
   rm -rf "$tmp"
 done

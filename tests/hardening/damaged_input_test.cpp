@@ -49,7 +49,7 @@ protected:
             return {format, small / "paje.trace", true};
         }
         if (format == "native") {
-            auto trace = tracer::readFxt({small / "prof_file__0"});
+            auto trace = tracer::readTrace({small / "prof_file__0"});
             EXPECT_TRUE(trace.ok());
             const auto file = m_dir / "golden.sstrace";
             EXPECT_TRUE(tracer::writeNativeFile(*trace, file).ok());

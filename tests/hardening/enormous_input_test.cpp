@@ -91,7 +91,7 @@ TEST(EnormousInput, IdxFileOfManyGibibytesIsRefused) {
 class EnormousNativeTest : public ::testing::Test {
 protected:
     void SetUp() override {
-        auto trace = tracer::readFxt({smallTraces() / "prof_file__0"});
+        auto trace = tracer::readTrace({smallTraces() / "prof_file__0"});
         ASSERT_TRUE(trace.ok()) << trace.error().describe();
         const auto small = m_dir / "small.sstrace";
         ASSERT_TRUE(tracer::writeNativeFile(*trace, small).ok());

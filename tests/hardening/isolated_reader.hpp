@@ -4,6 +4,8 @@
 // and the child's peak memory.
 
 #include "tests/hardening/trace_pipeline.hpp"
+#include "tracer/native/native_format.hpp"
+#include "tracer/readers/paje/paje_reader.hpp"
 #include "tracer/readers/read_trace.hpp"
 #include "workloads/dataset/idx_file.hpp"
 
@@ -50,7 +52,7 @@ inline Outcome traceOutcome(const tracer::TraceResult<tracer::Trace>& trace,
 inline Reader readerFor(const std::string& format) {
     using Path = std::filesystem::path;
     if (format == "fxt") {
-        return [](const Path& f) { return traceOutcome(tracer::readFxt({f}), f); };
+        return [](const Path& f) { return traceOutcome(tracer::readTrace({f}), f); };
     }
     if (format == "paje") {
         return [](const Path& f) { return traceOutcome(tracer::readPaje(f), f); };

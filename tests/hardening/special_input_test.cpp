@@ -6,6 +6,8 @@
 
 #include "tests/support/test_support.hpp"
 #include "tests/workloads/idx_writer.hpp"
+#include "tracer/native/native_format.hpp"
+#include "tracer/readers/paje/paje_reader.hpp"
 #include "tracer/readers/read_trace.hpp"
 #include "workloads/dataset/idx_file.hpp"
 #include "workloads/dataset/mnist_dataset.hpp"

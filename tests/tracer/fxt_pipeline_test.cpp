@@ -21,13 +21,11 @@ using namespace testing;
 using starscope::testing::readFile;
 using starscope::testing::TempDir;
 
-// readFxt with the threads chosen, not left to the file's size or the machine.
+// The FxT reader with the threads chosen, not left to the file's size or the machine.
 TraceResult<Trace> readWithThreads(const char* threads, const std::filesystem::path& file,
-                                   const ReadOptions& options = {}) {
-    ::setenv("STARSCOPE_FXT_THREADS", threads, 1);
-    auto read = readFxt({file}, options);
-    ::unsetenv("STARSCOPE_FXT_THREADS");
-    return read;
+                                   ReadOptions options = {}) {
+    options.threads = std::string_view(threads) == "2" ? 2U : 1U;
+    return readTrace(file, options);
 }
 
 // A trace of about 9 MB: many batches of ops, and above the size from which readFxt builds

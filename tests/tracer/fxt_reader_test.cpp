@@ -50,7 +50,7 @@ TEST(FxtReader, DirectLayoutReaderSeesExactlyWhatLibfxtSees) {
 }
 
 TEST(FxtReader, GoldenTraceHasWorkersTasksAndMarkers) {
-    const auto trace = readFxt({smallProfFile()});
+    const auto trace = readTrace({smallProfFile()});
     ASSERT_TRUE(trace) << trace.error().describe();
     EXPECT_EQ(countLanes(*trace, LaneKind::CpuWorker), 2U);
     ASSERT_GE(countLanes(*trace, LaneKind::MainThread), 1U);
@@ -87,7 +87,7 @@ TEST(FxtReader, GoldenTraceHasWorkersTasksAndMarkers) {
 
 // StarPU 1.4 numbers worker kinds from 0x100 (CPU) and names tasks in TaskName events only.
 TEST(FxtReader, Starpu14GoldenReadsWithItsOwnLayout) {
-    const auto trace = readFxt({goldenRun("small14") / "prof_file__0"});
+    const auto trace = readTrace({goldenRun("small14") / "prof_file__0"});
     ASSERT_TRUE(trace) << trace.error().describe();
     EXPECT_EQ(trace->metadata.at("starpu.codes"), "1.4.12");
     EXPECT_NE(trace->metadata.at("starpu.layout").find("1.4.12 ("), std::string::npos);
@@ -142,7 +142,7 @@ TEST(FxtReader, UnknownWorkerKindsAreAnErrorThatNamesThem) {
     starscope::testing::TempDir dir;
     const auto file = dir / "prof_file__0";
     setWorkerKinds(goldenRun("small14") / "prof_file__0", file, 0x1f0);
-    const auto trace = readFxt({file});
+    const auto trace = readTrace({file});
     ASSERT_FALSE(trace);
     EXPECT_EQ(trace.error().code, ErrorCode::Unsupported);
     EXPECT_EQ(trace.error().file, file.string());
@@ -163,7 +163,7 @@ TEST(FxtReader, WorkersWithoutAnyTaskAreAWarning) {
 }
 
 TEST(FxtReader, SpansAreSortedNonOverlappingAndWithinTheTrace) {
-    const auto trace = readFxt({smallProfFile()});
+    const auto trace = readTrace({smallProfFile()});
     ASSERT_TRUE(trace);
     for (const auto& lane : trace->lanes) {
         for (const auto& level : lane.levels) {
@@ -180,7 +180,7 @@ TEST(FxtReader, SpansAreSortedNonOverlappingAndWithinTheTrace) {
 }
 
 TEST(FxtReader, ExecutingSpansCarryTheirTask) {
-    const auto trace = readFxt({smallProfFile()});
+    const auto trace = readTrace({smallProfFile()});
     ASSERT_TRUE(trace);
     std::size_t executing = 0;
     for (const auto& lane : trace->lanes) {
@@ -202,7 +202,7 @@ TEST(FxtReader, ExecutingSpansCarryTheirTask) {
 }
 
 TEST(FxtReader, ImplicitDataDependenciesBecomeTaskDependencies) {
-    const auto trace = readFxt({smallProfFile()});
+    const auto trace = readTrace({smallProfFile()});
     ASSERT_TRUE(trace);
     // Two chains of RW tasks per batch: each task after the first of its chain depends on one.
     std::size_t withDeps = 0;
@@ -245,9 +245,9 @@ TEST(FxtReader, ProgressReportsAndCancels) {
 }
 
 TEST(FxtReader, SeveralProcessesMergeWithPrefixedLanes) {
-    const auto trace = readFxt({smallProfFile(), smallProfFile()});
+    const auto trace = readTrace({smallProfFile(), smallProfFile()});
     ASSERT_TRUE(trace) << trace.error().describe();
-    const auto single = readFxt({smallProfFile()});
+    const auto single = readTrace({smallProfFile()});
     ASSERT_TRUE(single);
     EXPECT_EQ(trace->lanes.size(), 2 * single->lanes.size());
     EXPECT_EQ(trace->tasks.size(), 2 * single->tasks.size());

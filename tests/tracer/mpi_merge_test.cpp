@@ -7,7 +7,9 @@
 #include "tests/tracer/tracer_test_support.hpp"
 #include "tracer/analysis/barriers.hpp"
 #include "tracer/exporters/exporters.hpp"
+#include "tracer/native/native_format.hpp"
 #include "tracer/readers/fxt/mpi_merge.hpp"
+#include "tracer/readers/paje/paje_reader.hpp"
 #include "tracer/readers/read_trace.hpp"
 #include "tracer/model/time_unit.hpp"
 
@@ -120,16 +122,16 @@ TEST_F(MpiMerge, TwoRanksMatchStarpuFxtTool) {
 TEST_F(MpiMerge, FileOrderDoesNotMatter) {
     auto files = findProfFiles(golden2());
     ASSERT_EQ(files.size(), 2U);
-    const auto forward = readFxt(files);
+    const auto forward = readTrace(files);
     std::swap(files[0], files[1]);
-    const auto backward = readFxt(files);
+    const auto backward = readTrace(files);
     ASSERT_TRUE(forward && backward);
     EXPECT_EQ(forward->lanes, backward->lanes);
     EXPECT_EQ(forward->messages, backward->messages);
 }
 
 TEST_F(MpiMerge, RanksAndMessagesSurviveTheNativeFormat) {
-    const auto trace = readFxt(findProfFiles(golden2()));
+    const auto trace = readTrace(findProfFiles(golden2()));
     ASSERT_TRUE(trace) << trace.error().describe();
     starscope::testing::TempDir dir;
     ASSERT_TRUE(writeNativeFile(*trace, dir / "t.sstrace"));
@@ -144,13 +146,13 @@ TEST_F(MpiMerge, RanksAndMessagesSurviveTheNativeFormat) {
 TEST_F(MpiMerge, TwoFilesOfOneRankAreRefused) {
     const auto files = findProfFiles(golden2());
     ASSERT_EQ(files.size(), 2U);
-    const auto read = readFxt({files[0], files[0]});
+    const auto read = readTrace({files[0], files[0]});
     ASSERT_FALSE(read);
     EXPECT_NE(read.error().message.find("two prof files of rank 0"), std::string::npos) << read.error().describe();
 }
 
 TEST_F(MpiMerge, ExportsCarryRanksAndMessages) {
-    const auto trace = readFxt(findProfFiles(golden2()));
+    const auto trace = readTrace(findProfFiles(golden2()));
     ASSERT_TRUE(trace) << trace.error().describe();
     std::ostringstream chrome;
     writeChromeJson(*trace, chrome);
@@ -182,7 +184,7 @@ TEST_F(MpiMerge, ExportsCarryRanksAndMessages) {
 // 10 us), and its memory managers ("Mm", which StarPU-MPI's receive buffers give states) are
 // no lanes, so each rank has the workers the FxT reader finds.
 TEST_F(MpiMerge, StarpuFxtToolPajeHasTheMessagesAndOnlyTheWorkers) {
-    const auto ours = readFxt(findProfFiles(golden2()));
+    const auto ours = readTrace(findProfFiles(golden2()));
     const auto tool = readPaje(golden2() / "paje.trace");
     ASSERT_TRUE(ours) << ours.error().describe();
     ASSERT_TRUE(tool) << tool.error().describe();
@@ -239,7 +241,7 @@ TEST(MpiTransfers, DriverCopiesMatchStarpuFxtToolAndSurviveTheExports) {
     ASSERT_TRUE(recordRanks(program, "256 64", 2, dir.path(),
                             "STARPU_DISK_SWAP='" + (dir / "swap").string()
                                 + "' STARPU_DISK_SWAP_SIZE=200 STARPU_LIMIT_CPU_MEM=1"));
-    const auto ours = readFxt(findProfFiles(dir.path()));
+    const auto ours = readTrace(findProfFiles(dir.path()));
     const auto tool = readPaje(dir / "paje.trace");
     ASSERT_TRUE(ours) << ours.error().describe();
     ASSERT_TRUE(tool) << tool.error().describe();

@@ -29,7 +29,7 @@ Trace fromProf(const std::vector<std::string>& runs) {
     for (const auto& run : runs) {
         files.push_back(goldenRun(run) / "prof_file__0");
     }
-    auto trace = readFxt(files);
+    auto trace = readTrace(files);
     EXPECT_TRUE(trace) << trace.error().describe();
     return std::move(trace).value();
 }

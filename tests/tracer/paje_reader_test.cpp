@@ -7,6 +7,7 @@
 #include "tracer/exporters/exporters.hpp"
 #include "tracer/model/time_unit.hpp"
 #include "tracer/native/native_format.hpp"
+#include "tracer/readers/paje/paje_reader.hpp"
 #include "tracer/readers/read_trace.hpp"
 
 #include <gtest/gtest.h>

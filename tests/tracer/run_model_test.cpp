@@ -235,7 +235,7 @@ TEST_F(RunFolders, AnUntracedRunSaysItHasNoTrace) {
     const auto dir = m_dir / "untraced";
     fs::create_directories(dir);
     ASSERT_TRUE(writeRunRecord(dir / kRunJsonName, untraced));
-    auto trace = readRunTrace(dir);
+    auto trace = readTrace(dir);
     ASSERT_FALSE(trace);
     EXPECT_EQ(trace.error().code, ErrorCode::Unsupported);
     EXPECT_EQ(trace.error().file, dir.string());
@@ -248,11 +248,11 @@ TEST_F(RunFolders, AnUntracedRunSaysItHasNoTrace) {
 
     const auto empty = m_dir / "empty";
     fs::create_directories(empty);
-    auto none = readRunTrace(empty);
+    auto none = readTrace(empty);
     ASSERT_FALSE(none);
     EXPECT_NE(none.error().message.find("no prof_file_*"), std::string::npos) << none.error().message;
     // A traced run is read as readTrace reads it.
-    EXPECT_TRUE(readRunTrace(make("traced", completed("single", "naive", 10))));
+    EXPECT_TRUE(readTrace(make("traced", completed("single", "naive", 10))));
 }
 
 TEST_F(RunFolders, MixedWorkloadsAreRefusedNamingTheDifferenceOrLabelledWhenAllowed) {

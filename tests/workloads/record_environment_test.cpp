@@ -56,7 +56,7 @@ protected:
 };
 
 long cpuWorkersInTrace(const std::filesystem::path& folder) {
-    auto trace = starscope::tracer::readFxt(findProfFiles(folder));
+    auto trace = starscope::tracer::readTrace(findProfFiles(folder));
     if (!trace) {
         ADD_FAILURE() << trace.error().message;
         return -1;

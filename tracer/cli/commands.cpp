@@ -5,9 +5,9 @@
 #include "tracer/cli/detail.hpp"
 #include "tracer/exporters/exporters.hpp"
 #include "tracer/readers/read_trace.hpp"
-#include "tracer/run/run_folder.hpp"
 
 #include <atomic>
+#include <cstdlib>
 #include <cstdio>
 #include <iomanip>
 #include <iostream>
@@ -35,43 +35,33 @@ int reportError(const std::string& command, const TraceError& error, const Io& i
     return exitCodeFor(error);
 }
 
+// STARSCOPE_READ_THREADS=1 or 2 sets how many threads the readers use (the benchmarks compare
+// both); unset, each reader chooses. Read here, at the front, so that the readers read no
+// environment.
+ReadOptions readOptions() {
+    ReadOptions options;
+    const char* threads = std::getenv("STARSCOPE_READ_THREADS");
+    const std::string_view chosen = threads != nullptr ? threads : "";
+    if (chosen == "1" || chosen == "2") {
+        options.threads = chosen == "2" ? 2U : 1U;
+    }
+    return options;
+}
+
 std::optional<Trace> load(const std::string& command, const std::filesystem::path& input, const Io& io) {
-    auto trace = run::readRunTrace(input);
-    if (!trace) {
-        reportError(command, trace.error(), io);
-        return std::nullopt;
-    }
-    for (const auto& warning : trace->warnings) {
-        *io.err << "starscope " << command << ": warning: " << input.string() << ": " << warning << "\n";
-    }
-    return std::move(trace).value();
+    return load(command, std::vector<std::string>{input.string()}, io);
 }
 
 std::optional<Trace> load(const std::string& command, const std::vector<std::string>& inputs, const Io& io) {
-    if (inputs.size() == 1) {
-        return load(command, inputs.front(), io);
-    }
-    std::vector<std::filesystem::path> files;
-    for (const auto& input : inputs) {
-        const auto format = detectFormat(input);
-        if (!format) {
-            reportError(command, format.error(), io);
-            return std::nullopt;
-        }
-        if (*format != InputFormat::Fxt) {
-            *io.err << "starscope " << command << ": " << input
-                    << ": several inputs must all be FxT prof files (one per process of a run)\n";
-            return std::nullopt;
-        }
-        files.emplace_back(input);
-    }
-    auto trace = readFxt(files);
+    auto trace = readTrace(std::vector<std::filesystem::path>(inputs.begin(), inputs.end()), readOptions());
     if (!trace) {
         reportError(command, trace.error(), io);
         return std::nullopt;
     }
+    // One input: the warning names it; several: each warning names its file.
+    const std::string where = inputs.size() == 1 ? inputs.front() + ": " : std::string();
     for (const auto& warning : trace->warnings) {
-        *io.err << "starscope " << command << ": warning: " << warning << "\n";
+        *io.err << "starscope " << command << ": warning: " << where << warning << "\n";
     }
     return std::move(trace).value();
 }

@@ -197,7 +197,7 @@ RunFigures measureRun(const Trace& trace, const fs::path& runFolder, TimeNs thre
 }
 
 TraceResult<RunFigures> measureRun(const fs::path& runFolder, TimeNs thresholdNs) {
-    auto trace = readRunTrace(runFolder);
+    auto trace = readTrace(runFolder);
     if (!trace) {
         return fail(trace.error());
     }

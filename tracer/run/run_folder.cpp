@@ -32,22 +32,6 @@ fs::path RunFolder::identity() const {
     return ec ? fs::absolute(m_path, ec).lexically_normal() : canonical;
 }
 
-TraceResult<Trace> readRunTrace(const fs::path& input, const ReadOptions& options) {
-    std::error_code ec;
-    if (fs::is_directory(input, ec) && findProfFiles(input).empty()) {
-        const RunFolder folder(input);
-        if (const auto run = readRunRecord(folder.runJson()); run && !run->traced) {
-            return fail(TraceError{ErrorCode::Unsupported,
-                                   "no trace: this run was recorded without tracing (record --no-trace; "
-                                   "run.json says \"traced\": false); it has run.json's figures only. "
-                                   "Record it again without --no-trace to see its trace",
-                                   input.string(),
-                                   {}});
-        }
-    }
-    return readTrace(input, options);
-}
-
 std::vector<std::string> sweepStrategies(const fs::path& sweepFolder) {
     auto record = readSweepRecord(sweepFolder / kSweepJsonName);
     return record ? std::move(record->strategies) : std::vector<std::string>{};

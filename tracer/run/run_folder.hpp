@@ -6,6 +6,7 @@
 #include "tracer/model/error.hpp"
 #include "tracer/model/trace.hpp"
 #include "tracer/readers/read_trace.hpp"
+#include "tracer/run/run_record.hpp"   // kRunJsonName
 
 #include <filesystem>
 #include <string>
@@ -13,7 +14,6 @@
 
 namespace starscope::tracer::run {
 
-inline constexpr const char* kRunJsonName = "run.json";
 inline constexpr const char* kNativeCacheName = "trace.sstrace";
 inline constexpr const char* kSweepJsonName = "sweep.json";
 
@@ -36,11 +36,6 @@ public:
 private:
     std::filesystem::path m_path;
 };
-
-// Reads any input readTrace takes. A run folder recorded with `record --no-trace` has run.json
-// and no prof file: it is refused saying so (not as a folder without a trace), since that is
-// what the run is, not a damaged folder.
-TraceResult<Trace> readRunTrace(const std::filesystem::path& input, const ReadOptions& options = {});
 
 // A sweep's sweep.json: the strategies in the order the sweep recorded them; empty when the
 // folder is no sweep or its sweep.json cannot be read.

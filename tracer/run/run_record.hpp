@@ -21,6 +21,7 @@
 
 namespace starscope::tracer::run {
 
+inline constexpr const char* kRunJsonName = "run.json";   // in every run folder
 inline constexpr int kRunRecordVersion = 2;
 inline constexpr const char* kRunRecordFormat = "starscope-run";
 

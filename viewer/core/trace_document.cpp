@@ -56,7 +56,7 @@ std::shared_ptr<const TraceDocument> prepareDocument(tracer::Trace trace, std::s
 
 tracer::TraceResult<std::shared_ptr<const TraceDocument>> loadDocument(const std::filesystem::path& input,
                                                                        const tracer::ReadOptions& options) {
-    auto trace = tracer::run::readRunTrace(input, options);
+    auto trace = tracer::readTrace(input, options);
     if (!trace) {
         return fail(trace.error());
     }

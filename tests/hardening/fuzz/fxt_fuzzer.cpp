@@ -1,4 +1,4 @@
-// Fuzzes the FxT reader (readFxt) on one prof file, and the pipeline on what it accepts.
+// Fuzzes the FxT reader (through readTrace) on one prof file, and the pipeline on what it accepts.
 //
 // Inputs that do not have libfxt's 64-bit layout would go to the libfxt fallback, which forks
 // a child per file; that path is isolated by design, and forking per input would cut the
@@ -12,6 +12,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (!starscope::tracer::detail::isDirectFxtLayout(file)) {
         return 0;
     }
-    starscope::hardening::fuzzPipeline("fxt", starscope::tracer::readFxt({file}));
+    starscope::hardening::fuzzPipeline("fxt", starscope::tracer::readTrace({file}));
     return 0;
 }

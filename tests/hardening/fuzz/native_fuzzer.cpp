@@ -6,6 +6,7 @@
 // regression is stored repaired, as the reader saw it: FuzzRegressions replays files as they are.
 #include "fuzz_input_file.hpp"
 #include "common/fnv1a.hpp"
+#include "tracer/native/native_format.hpp"
 #include "tracer/readers/read_trace.hpp"
 
 #include <cstring>

@@ -39,9 +39,10 @@ TimeNs RankClock::map(std::uint64_t recorded) const {
 namespace {
 
 // One pass over a file's StarPU-MPI start and barrier events.
-TraceResult<RankFile> scanFile(const std::filesystem::path& file) {
+TraceResult<RankFile> scanFile(const FxtEvents& events, std::size_t source) {
     RankFile out;
-    out.file = file;
+    out.file = events.file();
+    out.source = source;
     const auto onEvent = [&](const RawEvent& ev) {
         const auto p = [&ev](std::uint32_t i) { return i < ev.paramCount ? ev.params[i] : 0; };
         out.start = ev.origin;
@@ -73,36 +74,23 @@ TraceResult<RankFile> scanFile(const std::filesystem::path& file) {
         }
         return true;
     };
-    std::optional<FxtStreamSummary> summary;
-    if (isDirectFxtLayout(file)) {
-        auto read = readFxtDirect(file, mpi::Start, mpi::Barrier, onEvent, {});
-        if (read) {
-            summary = read->stream;
-        } else if (read.error().code != ErrorCode::Cancelled) {
-            return fail(read.error());
-        }
-    } else {
-        auto read = streamFxtEvents(file, mpi::Start, mpi::Barrier, onEvent, {});
-        if (read) {
-            summary = *read;
-        } else if (read.error().code != ErrorCode::Cancelled) {
-            return fail(read.error());
-        }
-    }
-    if (summary) {
-        out.start = summary->firstTime;   // a pass that ended early set it from an event
+    const auto read = events.walk(mpi::Start, mpi::Barrier, onEvent, {});
+    if (read) {
+        out.start = read->stream.firstTime;   // a pass that ended early set it from an event
+    } else if (read.error().code != ErrorCode::Cancelled) {
+        return fail(read.error());
     }
     return out;
 }
 
 } // namespace
 
-TraceResult<RankPlan> planRanks(const std::vector<std::filesystem::path>& files) {
+TraceResult<RankPlan> planRanks(const std::vector<FxtEvents>& files) {
     RankPlan plan;
     auto& ranks = plan.files;
     auto& warnings = plan.warnings;
-    for (const auto& file : files) {
-        auto scanned = scanFile(file);
+    for (std::size_t i = 0; i < files.size(); ++i) {
+        auto scanned = scanFile(files[i], i);
         if (!scanned) {
             return fail(scanned.error());
         }

@@ -16,6 +16,7 @@
 
 #include "tracer/model/error.hpp"
 #include "tracer/model/trace.hpp"
+#include "tracer/readers/fxt/fxt_events.hpp"
 
 #include <cstdint>
 #include <filesystem>
@@ -48,6 +49,7 @@ private:
 // What a prof file says about its process, from one pass over its events.
 struct RankFile {
     std::filesystem::path file;
+    std::size_t source = 0;          // its index in the files given to planRanks
     std::int32_t rank = -1;          // -1 when neither a sync point nor an MPI start names it
     std::int32_t worldSize = 0;
     std::uint32_t syncPoints = 0;    // sync points used: 1.3 uses its first, 1.4 its first two
@@ -67,7 +69,7 @@ struct RankPlan {
 
 // The files of one run in rank order, with their clocks. A file naming no rank takes the
 // first rank no other file has. Errors: a file that cannot be read, two files of one rank.
-TraceResult<RankPlan> planRanks(const std::vector<std::filesystem::path>& files);
+TraceResult<RankPlan> planRanks(const std::vector<FxtEvents>& files);
 
 // What the decoder of one rank's file saw of StarPU-MPI's point-to-point traffic.
 struct MpiSend {

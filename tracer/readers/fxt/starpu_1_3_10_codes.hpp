@@ -103,6 +103,11 @@ enum Code : std::uint64_t {
     TaskThrottleEnd = 0x5181,        // tid
 };
 
+// Parameters the FxT reader finds at other places in other releases (StarpuFxtLayout).
+inline constexpr std::uint32_t kCodeletBodyParams = 5;   // StartCodeletBody: up to the name flag (at 4); the name from 5
+inline constexpr std::uint32_t kCodeletNameFlagAt = 4;
+inline constexpr std::uint32_t kTaskNameAt = 1;          // TaskName: str@1
+
 // StarPU's codes all live in 0x5100..0x51ff; FxT's own bookkeeping events are outside.
 inline constexpr std::uint64_t kFirstCode = 0x5100;
 inline constexpr std::uint64_t kLastCode = 0x51ff;

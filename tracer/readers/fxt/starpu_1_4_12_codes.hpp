@@ -123,6 +123,10 @@ enum Code : std::uint64_t {
     EndParallelSync = 0x518b,        // tid, job
 };
 
+// Parameters the FxT reader finds at other places in other releases (StarpuFxtLayout).
+inline constexpr std::uint32_t kCodeletBodyParams = 4;   // StartCodeletBody: no codelet name
+inline constexpr std::uint32_t kTaskNameAt = 2;          // TaskName: tid first, then str@2
+
 // StarPU's codes all live in 0x5100..0x51ff; FxT's own bookkeeping events are outside.
 inline constexpr std::uint64_t kFirstCode = 0x5100;
 inline constexpr std::uint64_t kLastCode = 0x51ff;

@@ -96,12 +96,16 @@ std::optional<TransferKind> transferKind14(std::uint64_t prefetch) {
 } // namespace
 
 const StarpuFxtLayout& starpu13Layout() {
-    static const StarpuFxtLayout layout{v13::kVersion, kStarpu13States, workerKind13, true, 1, transferKind13};
+    static const StarpuFxtLayout layout{v13::kVersion,         kStarpu13States,          workerKind13,
+                                        v13::kCodeletBodyParams, v13::kCodeletNameFlagAt, v13::kTaskNameAt,
+                                        transferKind13};
     return layout;
 }
 
 const StarpuFxtLayout& starpu14Layout() {
-    static const StarpuFxtLayout layout{v14::kVersion, kStarpu14States, workerKind14, false, 2, transferKind14};
+    static const StarpuFxtLayout layout{v14::kVersion,         kStarpu14States, workerKind14,
+                                        v14::kCodeletBodyParams, std::nullopt,    v14::kTaskNameAt,
+                                        transferKind14};
     return layout;
 }
 
@@ -118,7 +122,7 @@ const StarpuFxtLayout* LayoutSniffer::feed(const RawEvent& ev) {
     switch (ev.code) {
     case v14::StartCodeletBody:
         // 1.3 always appends has_name (and the name); 1.4 never does.
-        return ev.paramCount == 4 ? decide(starpu14Layout(), "StartCodeletBody with 4 parameters")
+        return ev.paramCount == v14::kCodeletBodyParams ? decide(starpu14Layout(), "StartCodeletBody with 4 parameters")
                                   : decide(starpu13Layout(), "StartCodeletBody with the codelet name");
     case v14::WorkerInitStart:
         // 1.3's key 0x100 is "APPS", which its CPU, CUDA, ... workers never use; it is 1.4's CPU.

@@ -6,6 +6,7 @@
 #include "tracer/model/starpu_states.hpp"
 #include "tracer/model/trace.hpp"
 #include "tracer/readers/fxt/fxt_source.hpp"
+#include "tracer/readers/fxt/starpu_records.hpp"   // WorkerKind
 
 #include <cstdint>
 #include <optional>
@@ -26,16 +27,15 @@ inline constexpr std::string_view kStopProfilingEvent = "stop_profiling";
 inline constexpr std::uint64_t kFirstDecodedCode = 0x5100;
 inline constexpr std::uint64_t kLastDecodedCode = 0xffff;
 
-struct WorkerKind {
-    LaneKind lane = LaneKind::OtherWorker;
-    std::string_view name;    // lane name prefix: "CPU", "CUDA", ...
-};
-
+// What differs between releases in the events the reader decodes, as data taken from each
+// release's codes header (starpu_1_3_10_codes.hpp, starpu_1_4_12_codes.hpp), where they are
+// checked against that release's source. decodeStarpuEvent reads events through it.
 struct StarpuFxtLayout {
     std::string_view version;                 // the release the codes were checked against
     std::span<const StarpuState> states;      // the release's state table
     std::optional<WorkerKind> (*workerKind)(std::uint64_t key);   // nullopt: unknown key
-    bool codeletBodyCarriesName = false;      // 1.3: StartCodeletBody p4 has_name, str@5
+    std::uint32_t codeletBodyParams = 4;      // StartCodeletBody's parameters
+    std::optional<std::uint32_t> codeletNameFlagAt;   // 1.3: has_name there, the name after it
     std::uint32_t taskNameAt = 1;             // first parameter of TaskName's string
     std::optional<TransferKind> (*transferKind)(std::uint64_t prefetch) = nullptr;   // of a driver copy
     // Profiling is stopped while the key mask has no bit but FUT_KEYMASK0 (1.4 keeps its

@@ -15,6 +15,7 @@
 #include "tracer/model/starpu_states.hpp"
 #include "tracer/model/time_unit.hpp"
 #include "tracer/readers/paje/paje_names.hpp"
+#include "tracer/readers/paje/paje_reader.hpp"
 #include "tracer/readers/paje/paje_syntax.hpp"
 #include "tracer/readers/paje/paje_time.hpp"
 #include "tracer/readers/read_trace.hpp"

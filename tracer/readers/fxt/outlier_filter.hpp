@@ -1,0 +1,72 @@
+#pragma once
+// A damaged event can carry an absurd timestamp; the FxT reader passes every event through this
+// filter, which drops such events before they reach the decoder.
+
+#include "tracer/model/trace.hpp"
+#include "tracer/readers/fxt/fxt_direct.hpp"
+#include "tracer/readers/fxt/fxt_source.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+
+namespace starscope::tracer::detail {
+
+// A damaged event can carry an absurd timestamp. Such an event is an isolated jump away from
+// both its neighbours (a real pause moves all later events with it), so each event waits for
+// the next one before it is decoded.
+template <typename Decoder> class OutlierFilter {
+public:
+    explicit OutlierFilter(Decoder& decoder) : m_decoder(decoder) {}
+
+    bool push(const RawEvent& ev) {
+        if (ev.time < ev.origin) {
+            ++m_dropped;
+            return true;
+        }
+        if (m_holding) {
+            const std::uint64_t held = m_held.time;
+            const bool up = m_hasPrev && held > m_prev + kJump && held > ev.time + kJump;
+            const bool down = m_hasPrev && held + kJump < m_prev && held + kJump < ev.time;
+            if (up || down) {
+                ++m_dropped;
+            } else if (!release()) {
+                return false;
+            }
+        }
+        m_held = ev;
+        // Parameters that stay valid until the next event is handled are not copied; others go
+        // into a fixed buffer (a vector's assign per event was a visible share of reading, and
+        // so was this copy, a memmove call per event).
+        if (!ev.paramsStay) {
+            std::copy_n(ev.params, ev.paramCount, m_heldParams.begin());
+            m_held.params = m_heldParams.data();
+        }
+        m_holding = true;
+        return true;
+    }
+    bool flush() { return !m_holding || release(); }
+    std::size_t dropped() const { return m_dropped; }
+    TimeNs lastTime() const { return m_hasPrev ? m_decoder.mapTime(m_last, m_held.origin) : 0; }
+
+private:
+    static constexpr std::uint64_t kJump = 1'000'000'000; // 1 s
+    bool release() {
+        m_holding = false;
+        m_prev = m_held.time;
+        m_last = std::max(m_last, m_held.time);
+        m_hasPrev = true;
+        return m_decoder.handle(m_held);
+    }
+
+    Decoder& m_decoder;
+    RawEvent m_held;
+    std::array<std::uint64_t, fxt_direct::kMaxParams> m_heldParams{};
+    bool m_holding = false;
+    bool m_hasPrev = false;
+    std::uint64_t m_prev = 0;
+    std::uint64_t m_last = 0;
+    std::size_t m_dropped = 0;
+};
+
+} // namespace starscope::tracer::detail

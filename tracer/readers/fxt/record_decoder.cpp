@@ -1,0 +1,370 @@
+#include "tracer/readers/fxt/record_decoder.hpp"
+
+#include "tracer/readers/fxt/starpu_mpi_codes.hpp"
+#include "tracer/readers/fxt/starpu_record_decoding.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace starscope::tracer::detail {
+
+RecordDecoder::RecordDecoder(TraceBuilder& builder, ModelOpSink& ops, const StarpuFxtLayout& layout,
+                             std::string lanePrefix, std::uint64_t jobBase, const RankClock* clock,
+                             RankTraffic* traffic)
+    : m_b(builder), m_ops(ops), m_layout(layout), m_prefix(std::move(lanePrefix)),
+      m_jobBase(jobBase), m_clock(clock), m_traffic(traffic) {
+    m_workerStates.assign(layout.states.size(), -1);
+    m_userStates.assign(layout.states.size(), -1);
+}
+
+bool RecordDecoder::handle(const RawEvent& ev) {
+    m_now = mapTime(ev.time, ev.origin);
+    m_starpuEvents += ev.code < kFutKeychangeCode ? 1U : 0U;
+    decodeStarpuEvent(ev, m_layout, *this);
+    return true;
+}
+
+std::uint32_t RecordDecoder::lookupState(std::string_view alias, LaneKind kind) {
+    auto& cache = kind == LaneKind::MainThread ? m_userStates : m_workerStates;
+    const auto& table = m_layout.states;
+    std::size_t i = 0;
+    while (i < table.size() && table[i].alias != alias) {
+        ++i;
+    }
+    if (i == table.size()) {
+        return m_b.state(alias, kind);
+    }
+    if (cache[i] < 0) {
+        cache[i] = static_cast<std::int64_t>(m_b.state(table[i].name, kind));
+    }
+    return static_cast<std::uint32_t>(cache[i]);
+}
+
+std::uint32_t RecordDecoder::notProfiledState(LaneKind kind) {
+    auto& cached = kind == LaneKind::MainThread ? m_notProfiledUser : m_notProfiledWorker;
+    if (cached < 0) {
+        cached = static_cast<std::int64_t>(m_b.state(kNotProfiledState, kind));
+    }
+    return static_cast<std::uint32_t>(cached);
+}
+
+std::int32_t RecordDecoder::userLane(std::uint64_t tid) {
+    // Every push and pop of the main thread asks: the last answer first.
+    if (m_lastUserLane >= 0 && m_lastUserTid == tid) {
+        return m_lastUserLane;
+    }
+    std::int32_t lane = -1;
+    if (const auto it = m_userLanes.find(tid); it != m_userLanes.end()) {
+        lane = it->second;
+    } else {
+        std::string name = m_userLanes.empty() ? "main" : "UserThread" + std::to_string(tid);
+        lane = m_b.addLane(m_prefix + name, LaneKind::MainThread, -1, -1);
+        m_userLanes.emplace(tid, lane);
+    }
+    m_lastUserTid = tid;
+    m_lastUserLane = lane;
+    return lane;
+}
+
+void RecordDecoder::threadPush(std::uint64_t tid, std::string_view alias) {
+    if (const auto* t = worker(tid)) {
+        if (t->sync) {
+            push(t->lane, m_now, workerState(alias));
+        }
+        return;
+    }
+    if (!m_stopped) {
+        push(userLane(tid), m_now, cachedState(alias, LaneKind::MainThread));
+    }
+}
+
+void RecordDecoder::threadPop(std::uint64_t tid) {
+    if (const auto* t = worker(tid)) {
+        if (t->sync) {
+            pop(t->lane, m_now);
+        }
+        return;
+    }
+    if (!m_stopped) {
+        pop(userLane(tid), m_now);
+    }
+}
+
+std::uint32_t RecordDecoder::commState(std::string_view alias) {
+    for (const auto& s : starpu_mpi::kCommStates) {
+        if (s.alias == alias) {
+            return m_b.state(s.name, LaneKind::MpiThread);
+        }
+    }
+    return m_b.state(alias, LaneKind::MpiThread);
+}
+
+void RecordDecoder::keymask(std::uint64_t mask, TimeNs time) {
+    const bool stopped = StarpuFxtLayout::profilingStopped(mask);
+    if (stopped == m_stopped) {
+        return;
+    }
+    if (stopped) {
+        // Whatever each thread was doing is no longer recorded: every lane is "Not profiled".
+        ++m_profilingStops;
+        for (const auto& [workerId, lane] : m_workerLanes) {
+            m_ops.reset(lane, time);
+            m_ops.set(lane, time, notProfiledState(LaneKind::CpuWorker));
+        }
+        for (const auto& [tid, lane] : m_userLanes) {
+            m_ops.reset(lane, time);
+            m_ops.set(lane, time, notProfiledState(LaneKind::MainThread));
+        }
+    } else {
+        // A worker's state stays unknown until its next change; a user thread's states are
+        // all pushed, so from here on its base level is simply application code.
+        for (const auto& [tid, lane] : m_userLanes) {
+            m_ops.reset(lane, time);
+        }
+    }
+    m_stopped = stopped;
+}
+
+void RecordDecoder::on(const starpu::WorkerStart& r) {
+    if (!r.kind) {
+        ++m_unknownWorkers;
+        m_unknownKinds.insert(r.kindKey);
+        return;
+    }
+    std::int32_t lane = workerLane(r.workerId);
+    if (lane < 0) {
+        lane = m_b.addLane(m_prefix + std::string(r.kind->name) + " " + std::to_string(r.devId),
+                           r.kind->lane, r.memNode, static_cast<std::int32_t>(r.workerId));
+        m_workerLanes.emplace(r.workerId, lane);
+        if (r.workerId < kDenseWorkers) {
+            m_laneByWorker.resize(std::max<std::size_t>(m_laneByWorker.size(), r.workerId + 1), -1);
+            m_laneByWorker[r.workerId] = lane;
+        }
+        if (m_stopped) {
+            m_ops.set(lane, m_now, notProfiledState(LaneKind::CpuWorker));
+        }
+    }
+    m_threads[r.tid] = Thread{lane, r.sync};
+    m_lastKnown = false;
+    threadSet(r.tid, starpu::kInitializing);
+}
+
+void RecordDecoder::on(const starpu::WorkerReady& r) {
+    const Thread* th = worker(r.tid);
+    const std::int32_t lane = r.workerId ? workerLane(*r.workerId) : (th ? th->lane : -1);
+    threadSet(r.tid, starpu::kOverhead);
+    if (lane >= 0) {
+        set(lane, m_now, workerState(starpu::kIdle));
+    }
+}
+
+void RecordDecoder::on(const starpu::WorkerEnd& r) {
+    // starpu_fxt_tool destroys the thread's container: its worker's states end here.
+    if (const auto* th = worker(r.tid)) {
+        m_ops.reset(th->lane, m_now);
+    }
+}
+
+void RecordDecoder::on(const starpu::CodeletStart& r) {
+    const auto lane = workerLane(r.workerId);
+    if (lane < 0) {
+        return;
+    }
+    const auto id = job(r.job);
+    if (r.codelet) {
+        m_ops.taskCodelet(id, *r.codelet);
+    } else {
+        m_ops.taskNameIfUnset(id, "unknown"); // named at submission (TaskName)
+    }
+    if (m_executing < 0) {
+        m_executing = m_b.state(kExecutingState, LaneKind::CpuWorker);
+    }
+    ++m_executedTasks;
+    if (!m_stopped) {
+        m_ops.setTask(lane, m_now, static_cast<std::uint32_t>(m_executing), id);
+    }
+}
+
+void RecordDecoder::on(const starpu::CodeletEnd& r) {
+    const auto lane = workerLane(r.workerId);
+    if (lane < 0) {
+        return;
+    }
+    const auto* th = worker(r.tid);
+    set(lane, m_now, workerState(th != nullptr && th->sync ? starpu::kOverhead : starpu::kIdle));
+    m_ops.taskFootprint(job(r.job), r.footprint);
+}
+
+void RecordDecoder::on(const starpu::Callback& r) {
+    if (worker(r.tid) != nullptr) {
+        threadSet(r.tid, r.start ? starpu::kCallback : starpu::kOverhead);
+    } else if (r.start) {
+        on(starpu::SubmitPush{r.tid, starpu::kCallback});
+    } else {
+        on(starpu::SubmitPop{r.tid});
+    }
+}
+
+void RecordDecoder::on(const starpu::WorkerSet& r) {
+    if (const auto lane = workerLane(r.workerId); lane >= 0) {
+        set(lane, m_now, workerState(r.state));
+    }
+}
+
+void RecordDecoder::on(const starpu::SubmitPush& r) {
+    if (commThread(r.tid)) {
+        push(m_commLane, m_now, commState(r.state));
+    } else {
+        threadPush(r.tid, r.state);
+    }
+}
+
+void RecordDecoder::on(const starpu::SubmitPop& r) {
+    if (commThread(r.tid)) {
+        pop(m_commLane, m_now);
+    } else {
+        threadPop(r.tid);
+    }
+}
+
+void RecordDecoder::on(const starpu::DriverCopy& r) {
+    if (!r.kind) {
+        ++m_badEvents;
+        return;
+    }
+    if (m_stopped) {
+        return;
+    }
+    if (r.start) {
+        m_copies[r.comId] = CopyStart{m_now, r.fromNode, r.toNode, r.size, *r.kind};
+        return;
+    }
+    const auto it = m_copies.find(r.comId);
+    if (it == m_copies.end()) {
+        return; // started before the trace (or profiling) did: starpu_fxt_tool draws no link either
+    }
+    const auto& start = it->second;
+    Transfer transfer;
+    transfer.fromNode = start.fromNode;
+    transfer.toNode = start.toNode;
+    transfer.kind = start.kind;
+    transfer.start = start.time;
+    transfer.end = std::max(m_now, start.time);
+    transfer.size = start.size;
+    m_b.trace().transfers.push_back(transfer);
+    m_copies.erase(it);
+}
+
+void RecordDecoder::on(const starpu::UserString& r) {
+    if (r.text == kStopProfilingEvent) {
+        keymask(0, m_now);
+    }
+    m_ops.marker(m_now, -1, r.text);
+}
+
+void RecordDecoder::on(const starpu::ThreadString& r) {
+    const auto* th = worker(r.tid);
+    const auto user = m_userLanes.find(r.tid);
+    const std::int32_t lane = th ? th->lane : user != m_userLanes.end() ? user->second : -1;
+    m_ops.marker(m_now, lane, r.text);
+}
+
+void RecordDecoder::on(const starpu::UserValue& r) {
+    const auto* th = worker(r.tid);
+    m_ops.marker(m_now, th ? th->lane : -1, std::to_string(r.value));
+}
+
+// starpu_fxt_tool's handle_mpi_*: the communication thread's states, and the sends and
+// receives it matches into messages when it reads several ranks.
+void RecordDecoder::on(const starpu::MpiStart& r) {
+    if (r.tid && m_commLane < 0) {
+        m_commTid = *r.tid;
+        m_commLane = m_b.addLane(m_prefix + "MPI thread", LaneKind::MpiThread, -1, -1);
+        if (m_traffic != nullptr) {
+            m_traffic->commLane = m_commLane;
+        }
+    }
+    commSet(starpu::kSleeping);
+}
+
+void RecordDecoder::on(const starpu::MpiStop&) {
+    // starpu_fxt_tool destroys the thread's container here.
+    if (m_commLane >= 0) {
+        m_ops.reset(m_commLane, m_now);
+    }
+}
+
+void RecordDecoder::on(const starpu::MpiCommPush& r) {
+    if (m_commLane >= 0) {
+        push(m_commLane, m_now, commState(r.state));
+    }
+}
+
+void RecordDecoder::on(const starpu::MpiCommPop&) {
+    if (m_commLane >= 0) {
+        pop(m_commLane, m_now);
+    }
+}
+
+void RecordDecoder::on(const starpu::SendSubmitted& r) {
+    if (m_traffic != nullptr) {
+        m_traffic->sends.push_back(MpiSend{r.dest, r.mpiTag, r.size, m_now,
+                                           r.job > 0 ? job(static_cast<std::uint64_t>(r.job)) : 0});
+    }
+}
+
+void RecordDecoder::on(const starpu::ReceiveTerminated& r) {
+    if (m_traffic != nullptr) {
+        m_traffic->receives.push_back(MpiReceive{
+            r.source, r.mpiTag, m_now, r.job > 0 ? job(static_cast<std::uint64_t>(r.job)) : 0});
+    }
+}
+
+void RecordDecoder::finish() {
+    for (const auto& [child, father] : m_tagDeps) {
+        const auto c = m_tagJobs.find(child);
+        const auto f = m_tagJobs.find(father);
+        if (c != m_tagJobs.end() && f != m_tagJobs.end()) {
+            m_ops.dependency(c->second, f->second);
+        }
+    }
+    m_ops.drain();
+    if (m_ops.unbalancedPops() > 0) {
+        m_b.warn(m_prefix + std::to_string(m_ops.unbalancedPops())
+                 + " state pops without a matching push were ignored");
+    }
+    if (m_unknownWorkers > 0) {
+        m_b.warn(m_prefix + std::to_string(m_unknownWorkers)
+                 + " workers of an unknown kind were dropped");
+    }
+    if (m_badEvents > 0) {
+        m_b.warn(m_prefix + std::to_string(m_badEvents)
+                 + " events with too few parameters were dropped");
+    }
+    if (m_profilingStops > 0) {
+        m_b.warn(m_prefix + "FxT profiling was stopped " + std::to_string(m_profilingStops)
+                 + (m_profilingStops == 1 ? " time" : " times")
+                 + " (starpu_fxt_stop_profiling): that time is \"Not profiled\", not sleeping");
+    }
+}
+
+std::string RecordDecoder::noWorkerFound() const {
+    std::string what = "no StarPU worker found in the FxT trace: ";
+    if (m_unknownWorkers > 0) {
+        std::string keys;
+        for (const auto key : m_unknownKinds) {
+            char hex[24];
+            std::snprintf(hex, sizeof hex, "%s0x%llx", keys.empty() ? "" : ", ",
+                          static_cast<unsigned long long>(key));
+            keys += hex;
+        }
+        what += std::to_string(m_unknownWorkers) + " worker starts of kinds StarPU "
+                + std::string(m_layout.version) + " does not have (" + keys + ")";
+    } else {
+        what += std::to_string(m_starpuEvents) + " StarPU events but no worker start";
+    }
+    return what
+           + "; starscope reads the FxT traces of StarPU 1.3 and 1.4 (is this another StarPU?)";
+}
+
+} // namespace starscope::tracer::detail

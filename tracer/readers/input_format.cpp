@@ -1,0 +1,100 @@
+#include "tracer/readers/input_format.hpp"
+
+#include "common/input_file.hpp"
+#include "tracer/native/native_format.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <string>
+#include <string_view>
+
+namespace starscope::tracer {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+TraceError error(ErrorCode code, const fs::path& file, std::string message,
+                 std::optional<std::uint64_t> offset = std::nullopt) {
+    return TraceError{code, std::move(message), file.string(), offset};
+}
+
+bool looksLikePaje(std::string_view head) {
+    // A Paje file starts with its event definitions ("%EventDef ..."), maybe after comments.
+    std::size_t pos = 0;
+    while (pos < head.size()) {
+        const auto eol = head.find('\n', pos);
+        auto line = head.substr(pos, eol == std::string_view::npos ? head.size() - pos : eol - pos);
+        while (!line.empty()
+               && (line.front() == ' ' || line.front() == '\t' || line.front() == '\r')) {
+            line.remove_prefix(1);
+        }
+        if (!line.empty() && line.front() != '#') {
+            return line.starts_with("%EventDef") || line.starts_with("% EventDef");
+        }
+        if (eol == std::string_view::npos) {
+            break;
+        }
+        pos = eol + 1;
+    }
+    return false;
+}
+
+} // namespace
+
+std::vector<fs::path> findProfFiles(const fs::path& folder) {
+    std::vector<fs::path> files;
+    std::error_code ec;
+    for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
+        if (it->path().filename().string().starts_with("prof_file_") && it->is_regular_file(ec)) {
+            files.push_back(it->path());
+        }
+    }
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+TraceResult<InputFormat> detectFormat(const fs::path& input) {
+    std::error_code ec;
+    const auto status = fs::status(input, ec);
+    if (ec || !fs::exists(status)) {
+        return fail(error(ErrorCode::Io, input, "no such file or folder"));
+    }
+    if (fs::is_directory(status)) {
+        return InputFormat::RunFolder;
+    }
+    // Every input passes here before any reader opens it: a FIFO would block the open.
+    if (const auto why = files::notRegularFile(input)) {
+        return fail(error(ErrorCode::Io, input, *why));
+    }
+    std::ifstream in(input, std::ios::binary);
+    if (!in) {
+        return fail(error(ErrorCode::Io, input, "cannot open for reading"));
+    }
+    std::string head(4096, '\0');
+    in.read(head.data(), static_cast<std::streamsize>(head.size()));
+    head.resize(static_cast<std::size_t>(in.gcount()));
+    if (head.empty()) {
+        return fail(error(ErrorCode::Format, input, "empty file: not a trace", 0));
+    }
+    if (head.starts_with(kNativeMagic)) {
+        return InputFormat::Native;
+    }
+    if (looksLikePaje(head)) {
+        return InputFormat::Paje;
+    }
+    // FxT files are binary from their first bytes on; text that is not Paje is not a trace.
+    const bool binary = std::any_of(head.begin(), head.end(), [](char c) {
+        const auto u = static_cast<unsigned char>(c);
+        return u == 0 || (u < 0x20 && c != '\n' && c != '\r' && c != '\t');
+    });
+    if (binary) {
+        return InputFormat::Fxt;
+    }
+    return fail(error(ErrorCode::Format, input,
+                      "not a trace: neither an FxT prof file, a Paje trace (no %EventDef header) "
+                      "nor a starscope native file",
+                      0));
+}
+
+} // namespace starscope::tracer

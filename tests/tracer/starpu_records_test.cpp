@@ -7,8 +7,6 @@
 #include "tracer/readers/fxt/starpu_record_decoding.hpp"
 
 #include <gtest/gtest.h>
-
-#include <cstring>
 #include <string>
 #include <vector>
 
@@ -25,10 +23,13 @@ public:
     Event(std::uint64_t code, std::vector<std::uint64_t> params) : m_params(std::move(params)) {
         m_ev.code = code;
     }
-    Event& string(const std::string& text) {
-        std::vector<std::uint64_t> words((text.size() + sizeof(std::uint64_t)) / sizeof(std::uint64_t), 0);
-        std::memcpy(words.data(), text.data(), text.size());
-        m_params.insert(m_params.end(), words.begin(), words.end());
+    Event& string(std::string_view text) {
+        const std::size_t at = m_params.size();
+        m_params.resize(at + text.size() / sizeof(std::uint64_t) + 1, 0); // NUL-terminated
+        auto* bytes = reinterpret_cast<char*>(m_params.data() + at);
+        for (std::size_t i = 0; i < text.size(); ++i) {
+            bytes[i] = text[i];
+        }
         return *this;
     }
     const RawEvent& raw() {
@@ -42,47 +43,57 @@ private:
     RawEvent m_ev;
 };
 
-struct Collect {
+// The records of one event, with the event: a record's strings are views into its parameters,
+// which a move of the event keeps where they are.
+struct Decoded {
+    Event event;
     std::vector<Record> records;
-    template <typename R>
-    void on(const R& record) {
-        records.emplace_back(record);
-    }
 };
 
-std::vector<Record> decode(Event event, const StarpuFxtLayout& layout) {
+struct Collect {
+    std::vector<Record> records;
+    template <typename R> void on(const R& record) { records.emplace_back(record); }
+};
+
+Decoded decode(Event event, const StarpuFxtLayout& layout) {
     Collect sink;
     decodeStarpuEvent(event.raw(), layout, sink);
-    return sink.records;
+    return {std::move(event), std::move(sink.records)};
 }
 
-std::vector<Record> one(Record record) { return {std::move(record)}; }
+std::vector<Record> one(Record record) {
+    return {std::move(record)};
+}
 
 TEST(StarpuRecords, ACodeletStartNamesItsCodeletIn13AndLeavesItToTaskNameIn14) {
-    const auto named = decode(Event(v13::StartCodeletBody, {7, 0, 1, 0, 1}).string("conv_fwd"), starpu13Layout());
-    EXPECT_EQ(named, one(starpu::CodeletStart{7, 1, "conv_fwd"}));
+    const auto named =
+        decode(Event(v13::StartCodeletBody, {7, 0, 1, 0, 1}).string("conv_fwd"), starpu13Layout());
+    EXPECT_EQ(named.records, one(starpu::CodeletStart{7, 1, "conv_fwd"}));
     const auto unnamed = decode(Event(v13::StartCodeletBody, {7, 0, 1, 0, 0}), starpu13Layout());
-    EXPECT_EQ(unnamed, one(starpu::CodeletStart{7, 1, "unknown"}));
+    EXPECT_EQ(unnamed.records, one(starpu::CodeletStart{7, 1, "unknown"}));
     const auto in14 = decode(Event(v14::StartCodeletBody, {7, 0, 1, 0}), starpu14Layout());
-    EXPECT_EQ(in14, one(starpu::CodeletStart{7, 1, std::nullopt}));
+    EXPECT_EQ(in14.records, one(starpu::CodeletStart{7, 1, std::nullopt}));
     // Cut before the name flag: 1.3's layout has nothing to say about it.
-    EXPECT_TRUE(decode(Event(v13::StartCodeletBody, {7, 0, 1, 0}), starpu13Layout()).empty());
+    EXPECT_TRUE(
+        decode(Event(v13::StartCodeletBody, {7, 0, 1, 0}), starpu13Layout()).records.empty());
 }
 
 TEST(StarpuRecords, ATaskNameIsTheSameRecordWhereverItsStringStarts) {
     const auto in13 = decode(Event(v13::TaskName, {42}).string("gemm"), starpu13Layout());
     const auto in14 = decode(Event(v14::TaskName, {42, 9999}).string("gemm"), starpu14Layout());
-    EXPECT_EQ(in13, one(starpu::TaskName{42, "gemm"}));
-    EXPECT_EQ(in14, in13);
+    EXPECT_EQ(in13.records, one(starpu::TaskName{42, "gemm"}));
+    EXPECT_EQ(in14.records, in13.records);
 }
 
 TEST(StarpuRecords, WorkerKindsAreEachReleasesOwn) {
-    const auto cpu13 = decode(Event(v13::WorkerInitStart, {v13::kCpuKey, 3, 1, 0, 3, 1, 555}), starpu13Layout());
-    const auto cpu14 = decode(Event(v14::WorkerInitStart, {v14::kCpuKey, 3, 1, 0, 3, 1, 555}), starpu14Layout());
-    ASSERT_EQ(cpu13.size(), 1U);
-    ASSERT_EQ(cpu14.size(), 1U);
-    const auto& a = std::get<starpu::WorkerStart>(cpu13.front());
-    const auto& b = std::get<starpu::WorkerStart>(cpu14.front());
+    const auto cpu13 =
+        decode(Event(v13::WorkerInitStart, {v13::kCpuKey, 3, 1, 0, 3, 1, 555}), starpu13Layout());
+    const auto cpu14 =
+        decode(Event(v14::WorkerInitStart, {v14::kCpuKey, 3, 1, 0, 3, 1, 555}), starpu14Layout());
+    ASSERT_EQ(cpu13.records.size(), 1U);
+    ASSERT_EQ(cpu14.records.size(), 1U);
+    const auto& a = std::get<starpu::WorkerStart>(cpu13.records.front());
+    const auto& b = std::get<starpu::WorkerStart>(cpu14.records.front());
     ASSERT_TRUE(a.kind && b.kind);
     EXPECT_EQ(a.kind->lane, LaneKind::CpuWorker);
     EXPECT_EQ(*a.kind, *b.kind);
@@ -91,20 +102,25 @@ TEST(StarpuRecords, WorkerKindsAreEachReleasesOwn) {
     EXPECT_TRUE(a.sync);
     EXPECT_EQ(a.tid, 555U);
     // 1.3's key 0x100 is APPS, not a CPU; 1.4 has no key 0x1ff.
-    EXPECT_NE(std::get<starpu::WorkerStart>(decode(Event(v13::WorkerInitStart, {0x100, 0, 0, 0, 0, 1, 1}),
-                                                   starpu13Layout()).front()).kind->lane,
+    EXPECT_NE(std::get<starpu::WorkerStart>(
+                  decode(Event(v13::WorkerInitStart, {0x100, 0, 0, 0, 0, 1, 1}), starpu13Layout())
+                      .records.front())
+                  .kind->lane,
               LaneKind::CpuWorker);
-    EXPECT_FALSE(std::get<starpu::WorkerStart>(
-                     decode(Event(v14::WorkerInitStart, {0x1ff, 0, 0, 0, 0, 1, 1}), starpu14Layout()).front())
-                     .kind);
-    EXPECT_EQ(decode(Event(v14::WorkerInitStart, {v14::kCpuKey, 3}), starpu14Layout()),
+    EXPECT_FALSE(
+        std::get<starpu::WorkerStart>(
+            decode(Event(v14::WorkerInitStart, {0x1ff, 0, 0, 0, 0, 1, 1}), starpu14Layout())
+                .records.front())
+            .kind);
+    EXPECT_EQ(decode(Event(v14::WorkerInitStart, {v14::kCpuKey, 3}), starpu14Layout()).records,
               one(starpu::TooFewParameters{}));
 }
 
 TEST(StarpuRecords, ADriverCopysReasonIsReadWithItsReleasesValues) {
     const auto copy = [](const StarpuFxtLayout& layout, std::uint64_t prefetch) {
-        const auto records = decode(Event(v14::StartDriverCopy, {0, 1, 4096, 17, prefetch, 0}), layout);
-        return std::get<starpu::DriverCopy>(records.front());
+        const auto decoded =
+            decode(Event(v14::StartDriverCopy, {0, 1, 4096, 17, prefetch, 0}), layout);
+        return std::get<starpu::DriverCopy>(decoded.records.front());
     };
     EXPECT_EQ(copy(starpu13Layout(), 1).kind, TransferKind::Prefetch);
     EXPECT_EQ(copy(starpu14Layout(), 1).kind, TransferKind::TaskPrefetch);
@@ -116,24 +132,30 @@ TEST(StarpuRecords, ADriverCopysReasonIsReadWithItsReleasesValues) {
 
 TEST(StarpuRecords, AnMpiSendIsTheSameRecordInBothLayouts) {
     // 1.3: dest, tag, size, job, tid. 1.4: type, dest, tag, size, job, handle, prio, tid.
-    const auto in13 = decode(Event(starpu_mpi::IsendSubmitEnd, {1, 12, 800, 5, 9}), starpu13Layout());
-    const auto in14 = decode(Event(starpu_mpi::IsendSubmitEnd, {0, 1, 12, 800, 5, 77, 0, 9}), starpu14Layout());
-    const std::vector<Record> expected{starpu::MpiCommSet{"P"}, starpu::SendSubmitted{1, 12, 800, 5}};
-    EXPECT_EQ(in13, expected);
-    EXPECT_EQ(in14, expected);
+    const auto in13 =
+        decode(Event(starpu_mpi::IsendSubmitEnd, {1, 12, 800, 5, 9}), starpu13Layout());
+    const auto in14 =
+        decode(Event(starpu_mpi::IsendSubmitEnd, {0, 1, 12, 800, 5, 77, 0, 9}), starpu14Layout());
+    const std::vector<Record> expected{starpu::MpiCommSet{"P"},
+                                       starpu::SendSubmitted{1, 12, 800, 5}};
+    EXPECT_EQ(in13.records, expected);
+    EXPECT_EQ(in14.records, expected);
 }
 
 TEST(StarpuRecords, StatesAndMarkersCarryTheirThreadAndText) {
-    EXPECT_EQ(decode(Event(v13::WorkerSleepStart, {31}), starpu13Layout()),
+    EXPECT_EQ(decode(Event(v13::WorkerSleepStart, {31}), starpu13Layout()).records,
               one(starpu::ThreadSet{31, starpu::kSleeping}));
-    EXPECT_EQ(decode(Event(v14::TaskWaitStart, {8, 31}), starpu14Layout()),
+    EXPECT_EQ(decode(Event(v14::TaskWaitStart, {8, 31}), starpu14Layout()).records,
               one(starpu::SubmitPush{31, starpu::kWaitingTask}));
-    EXPECT_EQ(decode(Event(v14::TaskDeps, {4, 5, 0, 1}), starpu14Layout()), one(starpu::TaskDependency{5, 4}));
-    EXPECT_EQ(decode(Event(v13::Event, {}).string("starscope:1:batch_begin"), starpu13Layout()),
-              one(starpu::UserString{"starscope:1:batch_begin"}));
-    EXPECT_EQ(decode(Event(kFutKeychangeCode, {0x1}), starpu14Layout()), one(starpu::KeyMask{0x1}));
+    EXPECT_EQ(decode(Event(v14::TaskDeps, {4, 5, 0, 1}), starpu14Layout()).records,
+              one(starpu::TaskDependency{5, 4}));
+    EXPECT_EQ(
+        decode(Event(v13::Event, {}).string("starscope:1:batch_begin"), starpu13Layout()).records,
+        one(starpu::UserString{"starscope:1:batch_begin"}));
+    EXPECT_EQ(decode(Event(kFutKeychangeCode, {0x1}), starpu14Layout()).records,
+              one(starpu::KeyMask{0x1}));
     // A code the reader does not decode gives no record.
-    EXPECT_TRUE(decode(Event(v14::JobPush, {1, 0, 2}), starpu14Layout()).empty());
+    EXPECT_TRUE(decode(Event(v14::JobPush, {1, 0, 2}), starpu14Layout()).records.empty());
 }
 
 } // namespace

@@ -1,17 +1,17 @@
-#include "viewer/gui/gantt_plot.hpp"
+#include "viewer/gui/chart/gantt_plot.hpp"
 
 #include "tracer/model/time_unit.hpp"
-#include "viewer/core/span_folding.hpp"
 #include "viewer/core/overview_profile.hpp"
+#include "viewer/core/span_folding.hpp"
 #include "viewer/core/time_format.hpp"
-#include "viewer/gui/gantt_plottable.hpp"
-#include "viewer/gui/link_plottable.hpp"
-#include "viewer/gui/message_arrows.hpp"
-#include "viewer/gui/overlay_plottable.hpp"
-#include "viewer/gui/span_name_plottable.hpp"
-#include "viewer/gui/span_selection.hpp"
-#include "viewer/gui/qt_support.hpp"
-#include "viewer/gui/time_ticker.hpp"
+#include "viewer/gui/chart/gantt_plottable.hpp"
+#include "viewer/gui/chart/link_plottable.hpp"
+#include "viewer/gui/chart/message_arrows.hpp"
+#include "viewer/gui/chart/overlay_plottable.hpp"
+#include "viewer/gui/chart/qt_support.hpp"
+#include "viewer/gui/chart/span_name_plottable.hpp"
+#include "viewer/gui/chart/span_selection.hpp"
+#include "viewer/gui/chart/time_ticker.hpp"
 
 #include <QToolTip>
 

@@ -10,7 +10,7 @@
 #include "workloads/sweep/sweep_summary.hpp"
 #ifdef STARSCOPE_WITH_VIEWER
 #include "viewer/core/comparison.hpp"
-#include "viewer/gui/comparison_model.hpp"
+#include "viewer/gui/comparison/comparison_model.hpp"
 #endif
 
 #include <CLI/CLI.hpp>

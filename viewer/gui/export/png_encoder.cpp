@@ -1,4 +1,4 @@
-#include "viewer/gui/png_encoder.hpp"
+#include "viewer/gui/export/png_encoder.hpp"
 
 #include <zlib.h>
 

@@ -1,23 +1,23 @@
-#include "viewer/gui/gantt_plot.hpp"
+#include "viewer/gui/chart/gantt_plot.hpp"
 
 #include "tracer/model/time_unit.hpp"
-#include "viewer/core/span_folding.hpp"
 #include "viewer/core/overview_profile.hpp"
+#include "viewer/core/span_folding.hpp"
 #include "viewer/core/time_format.hpp"
-#include "viewer/gui/gantt_plottable.hpp"
-#include "viewer/gui/link_plottable.hpp"
-#include "viewer/gui/message_arrows.hpp"
-#include "viewer/gui/overlay_plottable.hpp"
-#include "viewer/gui/span_name_plottable.hpp"
-#include "viewer/gui/span_selection.hpp"
-#include "viewer/gui/qt_support.hpp"
-#include "viewer/gui/time_ticker.hpp"
+#include "viewer/gui/chart/gantt_plottable.hpp"
+#include "viewer/gui/chart/link_plottable.hpp"
+#include "viewer/gui/chart/message_arrows.hpp"
+#include "viewer/gui/chart/overlay_plottable.hpp"
+#include "viewer/gui/chart/qt_support.hpp"
+#include "viewer/gui/chart/span_description.hpp"
+#include "viewer/gui/chart/span_name_plottable.hpp"
+#include "viewer/gui/chart/span_selection.hpp"
+#include "viewer/gui/chart/time_ticker.hpp"
 
 #include <QToolTip>
 
 #include <algorithm>
 #include <cmath>
-#include <span>
 
 namespace starscope::viewer {
 
@@ -29,9 +29,8 @@ constexpr double kKeyPan = 0.1;
 // Zoomed out, one arrow per this many pixels between two rows: denser ones would hide the rows.
 constexpr double kMessageSpacingPx = 12.0;
 
-// Trace times are ticks (ns, or finer for some Paje traces: time_unit.hpp).
-QString duration(const tracer::Trace& trace, double ticks) {
-    return QString::fromStdString(formatDuration(ticks * tracer::nsPerTick(trace)));
+ShownBarriers shownBarriers(const OverlayPlottable& overlay) {
+    return {overlay.barriers().get(), overlay.rankBarriers().get()};
 }
 
 } // namespace
@@ -204,11 +203,13 @@ void GanttPlot::rebuildRowsAndLegend() {
     }
     wrapLegend();
     const auto& trace = m_document->trace;
+    // Trace times are ticks (ns, or finer for some Paje traces: time_unit.hpp).
+    const double lengthNs = static_cast<double>(m_document->length) * tracer::nsPerTick(trace);
     m_title->setText(QStringLiteral("%1  -  %2 lanes, %3, %4")
                          .arg(toQString(m_document->source))
                          .arg(trace.lanes.size())
                          .arg(toQString(taskCountText(*m_document)))
-                         .arg(duration(trace, static_cast<double>(m_document->length))));
+                         .arg(QString::fromStdString(formatDuration(lengthNs))));
 }
 
 QString GanttPlot::title() const { return m_title->text(); }
@@ -354,72 +355,13 @@ std::optional<SpanHit> GanttPlot::hitTest(const QPointF& pos) const {
 }
 
 QString GanttPlot::describe(const SpanHit& hit) const {
-    const auto& trace = m_document->trace;
-    const auto& span = trace.lanes[hit.lane].levels[hit.level][hit.span];
-    const auto& state = trace.states[span.state];
-    QString text;
-    if (const tracer::Task* running = trace.taskOf(trace.lanes[hit.lane], span)) {
-        const auto& task = *running;
-        const auto name = trace.codeletIdOf(task);
-        const QString codelet =
-            name == tracer::kNoName ? QStringLiteral("(unnamed codelet)") : toQString(trace.names.name(name));
-        text = QStringLiteral("<b>%1</b><br>job %2").arg(codelet.toHtmlEscaped()).arg(task.jobId);
-    } else {
-        text = QStringLiteral("<b>%1</b>").arg(toQString(state.name).toHtmlEscaped());
-    }
-    text += QStringLiteral("<br>worker: %1").arg(toQString(trace.lanes[hit.lane].name).toHtmlEscaped());
-    text += QStringLiteral("<br>start: %1<br>duration: %2")
-                .arg(duration(trace, static_cast<double>(span.start)), duration(trace, static_cast<double>(span.duration())));
-    if (const auto* batch = m_document->batchAt(span.start)) {
-        text += QStringLiteral("<br>batch: %1").arg(toQString(batchLabel(trace.markerOf(*batch))));
-    }
-    // The job's barrier the span starts in, and its rank's own: each with its cause.
-    const auto inBarrier = [&](std::span<const tracer::Barrier> barriers, const QString& what) {
-        const auto it = std::partition_point(barriers.begin(), barriers.end(),
-                                             [&](const tracer::Barrier& b) { return b.end <= span.start; });
-        if (it == barriers.end() || it->start > span.start) {
-            return;
-        }
-        text += QStringLiteral("<br>in %1 of %2").arg(what, duration(trace, static_cast<double>(it->duration())));
-        if (!it->transitionLabel.empty()) {
-            text += QStringLiteral(" (%1)").arg(toQString(it->transitionLabel).toHtmlEscaped());
-        }
-        if (it->cause != tracer::BarrierCause::Unattributed) {
-            text += QStringLiteral(": %1").arg(toQString(tracer::describeCause(trace, *it)).toHtmlEscaped());
-        }
-    };
-    if (const auto& barriers = m_overlay->barriers()) {
-        inBarrier(*barriers, QStringLiteral("a barrier"));
-    }
-    const std::int32_t rank = trace.lanes[hit.lane].rank;
-    if (const auto& rankBarriers = m_overlay->rankBarriers(); rankBarriers && rank >= 0) {
-        inBarrier(barriersOfRank(*rankBarriers, rank), QStringLiteral("a barrier of rank %1").arg(rank));
-    }
-    if (hit.nearby > 1) {
-        text += QStringLiteral("<br><i>%1 spans within %2 px here: zoom in to separate them</i>")
-                    .arg(hit.nearby)
-                    .arg(2 * kDefaultFoldPx);
-    }
-    return text;
+    return describeSpan(*m_document, shownBarriers(*m_overlay),
+                        SpanRef{hit.lane, hit.level, hit.span}, hit.nearby);
 }
 
 QString GanttPlot::details(const SpanHit& hit) const {
-    const auto& trace = m_document->trace;
-    const auto& span = trace.lanes[hit.lane].levels[hit.level][hit.span];
-    QString text = describe(hit);
-    text += QStringLiteral("<br>state: %1<br>end: %2")
-                .arg(toQString(trace.states[span.state].name).toHtmlEscaped(), duration(trace, static_cast<double>(span.end)));
-    if (const auto index = trace.taskIndexOf(trace.lanes[hit.lane], span); index != tracer::kNoTask) {
-        const auto& task = trace.tasks[index];
-        text += QStringLiteral("<br>footprint: %1").arg(trace.footprintOf(task), 8, 16, QLatin1Char('0'));
-        if (task.submit >= 0) {
-            text += QStringLiteral("<br>submitted: %1 (waited %2)")
-                        .arg(duration(trace, static_cast<double>(task.submit)),
-                             duration(trace, static_cast<double>(std::max<tracer::TimeNs>(0, task.start - task.submit))));
-        }
-        text += dependencyHtml(*m_document, index);
-    }
-    return text;
+    return spanDetails(*m_document, shownBarriers(*m_overlay),
+                       SpanRef{hit.lane, hit.level, hit.span}, hit.nearby);
 }
 
 void GanttPlot::wheelEvent(QWheelEvent* event) {

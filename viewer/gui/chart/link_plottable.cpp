@@ -1,4 +1,4 @@
-#include "viewer/gui/link_plottable.hpp"
+#include "viewer/gui/chart/link_plottable.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,11 +1,11 @@
-#include "viewer/gui/comparison_view.hpp"
+#include "viewer/gui/comparison/comparison_view.hpp"
 
-#include "viewer/gui/comparison_charts.hpp"
-#include "viewer/gui/comparison_model.hpp"
 #include "viewer/core/rank_comparison.hpp"
-#include "viewer/gui/gantt_plot.hpp"
-#include "viewer/gui/group_table_model.hpp"
-#include "viewer/gui/render.hpp"
+#include "viewer/gui/chart/gantt_plot.hpp"
+#include "viewer/gui/comparison/comparison_charts.hpp"
+#include "viewer/gui/comparison/comparison_model.hpp"
+#include "viewer/gui/export/render.hpp"
+#include "viewer/gui/panels/group_table_model.hpp"
 
 #include <QCoreApplication>
 #include <QFileInfo>

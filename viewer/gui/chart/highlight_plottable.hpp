@@ -4,7 +4,7 @@
 // inside, so it reads on any state colour. A box narrower than a few pixels is widened about
 // its centre: a selected 1 us task stays visible at fit-all.
 
-#include "viewer/gui/decoration_plottable.hpp"
+#include "viewer/gui/chart/decoration_plottable.hpp"
 
 #include <vector>
 

@@ -1,6 +1,6 @@
-#include "viewer/gui/comparison_model.hpp"
+#include "viewer/gui/comparison/comparison_model.hpp"
 
-#include "viewer/gui/metric_cells.hpp"
+#include "viewer/gui/panels/metric_cells.hpp"
 
 #include <cmath>
 

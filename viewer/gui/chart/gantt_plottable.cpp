@@ -1,7 +1,7 @@
-#include "viewer/gui/gantt_plottable.hpp"
+#include "viewer/gui/chart/gantt_plottable.hpp"
 
 #include "viewer/core/overview_profile.hpp"
-#include "viewer/gui/qt_support.hpp"
+#include "viewer/gui/chart/qt_support.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -5,7 +5,7 @@
 // dependency, a StarPU-MPI message between ranks): the caller keeps that beside the links and
 // finds it again by the index hitTest returns.
 
-#include "viewer/gui/decoration_plottable.hpp"
+#include "viewer/gui/chart/decoration_plottable.hpp"
 
 #include <QColor>
 #include <QPointF>

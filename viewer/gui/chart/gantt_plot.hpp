@@ -73,7 +73,8 @@ public:
 
     // The span under a widget position, if any.
     std::optional<SpanHit> hitTest(const QPointF& pos) const;
-    // Tooltip text for a hit: codelet, job id, worker, start, duration, batch.
+    // Tooltip text for a hit: codelet, job id, worker, start, duration, batch
+    // (span_description.hpp).
     QString describe(const SpanHit& hit) const;
     // Rich text with all the task's fields, for the details panel.
     QString details(const SpanHit& hit) const;

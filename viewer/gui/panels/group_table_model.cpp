@@ -1,6 +1,6 @@
-#include "viewer/gui/group_table_model.hpp"
+#include "viewer/gui/panels/group_table_model.hpp"
 
-#include "viewer/gui/metric_cells.hpp"
+#include "viewer/gui/panels/metric_cells.hpp"
 
 #include <QStringList>
 

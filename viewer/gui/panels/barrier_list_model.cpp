@@ -1,4 +1,4 @@
-#include "viewer/gui/barrier_list_model.hpp"
+#include "viewer/gui/panels/barrier_list_model.hpp"
 
 #include "viewer/core/time_format.hpp"
 

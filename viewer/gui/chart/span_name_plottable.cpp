@@ -1,8 +1,8 @@
-#include "viewer/gui/span_name_plottable.hpp"
+#include "viewer/gui/chart/span_name_plottable.hpp"
 
 #include "viewer/core/span_folding.hpp"
-#include "viewer/gui/gantt_plottable.hpp"
-#include "viewer/gui/qt_support.hpp"
+#include "viewer/gui/chart/gantt_plottable.hpp"
+#include "viewer/gui/chart/qt_support.hpp"
 
 #include <algorithm>
 #include <cmath>

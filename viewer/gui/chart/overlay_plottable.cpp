@@ -1,10 +1,10 @@
-#include "viewer/gui/overlay_plottable.hpp"
+#include "viewer/gui/chart/overlay_plottable.hpp"
 
 #include "tracer/model/time_unit.hpp"
 
 #include "viewer/core/label_layout.hpp"
 #include "viewer/core/time_format.hpp"
-#include "viewer/gui/qt_support.hpp"
+#include "viewer/gui/chart/qt_support.hpp"
 
 #include <QStringList>
 

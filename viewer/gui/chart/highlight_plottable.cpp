@@ -1,4 +1,4 @@
-#include "viewer/gui/highlight_plottable.hpp"
+#include "viewer/gui/chart/highlight_plottable.hpp"
 
 #include <algorithm>
 #include <cmath>

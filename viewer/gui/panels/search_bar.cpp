@@ -1,7 +1,7 @@
-#include "viewer/gui/search_bar.hpp"
+#include "viewer/gui/panels/search_bar.hpp"
 
-#include "viewer/gui/gantt_plot.hpp"
-#include "viewer/gui/span_selection.hpp"
+#include "viewer/gui/chart/gantt_plot.hpp"
+#include "viewer/gui/chart/span_selection.hpp"
 
 #include <QHBoxLayout>
 #include <QKeyEvent>

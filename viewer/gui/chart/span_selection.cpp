@@ -1,9 +1,9 @@
-#include "viewer/gui/span_selection.hpp"
+#include "viewer/gui/chart/span_selection.hpp"
 
-#include "viewer/gui/gantt_plottable.hpp"
-#include "viewer/gui/highlight_plottable.hpp"
-#include "viewer/gui/link_plottable.hpp"
-#include "viewer/gui/qt_support.hpp"
+#include "viewer/gui/chart/gantt_plottable.hpp"
+#include "viewer/gui/chart/highlight_plottable.hpp"
+#include "viewer/gui/chart/link_plottable.hpp"
+#include "viewer/gui/chart/qt_support.hpp"
 
 #include <QStringList>
 

@@ -1,4 +1,4 @@
-#include "viewer/gui/metric_cells.hpp"
+#include "viewer/gui/panels/metric_cells.hpp"
 
 #include <QBrush>
 #include <QColor>

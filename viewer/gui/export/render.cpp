@@ -1,10 +1,10 @@
-#include "viewer/gui/render.hpp"
+#include "viewer/gui/export/render.hpp"
 
 #include "common/file_writer.hpp"
 #include "tracer/model/time_unit.hpp"
 #include "viewer/core/time_format.hpp"
-#include "viewer/gui/gantt_plot.hpp"
-#include "viewer/gui/png_encoder.hpp"
+#include "viewer/gui/chart/gantt_plot.hpp"
+#include "viewer/gui/export/png_encoder.hpp"
 
 #include <QFile>
 #include <QFileInfo>

@@ -8,7 +8,7 @@
 #include "viewer/core/span_folding.hpp"
 #include "viewer/core/trace_document.hpp"
 
-#include "viewer/gui/decoration_plottable.hpp"
+#include "viewer/gui/chart/decoration_plottable.hpp"
 
 #include <memory>
 #include <vector>

@@ -1,16 +1,16 @@
-#include "viewer/gui/main_window.hpp"
+#include "viewer/gui/window/main_window.hpp"
 
 #include "tracer/analysis/stats.hpp"
 #include "tracer/model/time_unit.hpp"
 #include "viewer/core/time_format.hpp"
-#include "viewer/gui/barrier_list_model.hpp"
-#include "viewer/gui/gantt_plot.hpp"
-#include "viewer/gui/overview_strip.hpp"
-#include "viewer/gui/range_stats_model.hpp"
-#include "viewer/gui/render.hpp"
-#include "viewer/gui/search_bar.hpp"
-#include "viewer/gui/span_selection.hpp"
-#include "viewer/gui/trace_loader.hpp"
+#include "viewer/gui/chart/gantt_plot.hpp"
+#include "viewer/gui/chart/span_selection.hpp"
+#include "viewer/gui/export/render.hpp"
+#include "viewer/gui/panels/barrier_list_model.hpp"
+#include "viewer/gui/panels/overview_strip.hpp"
+#include "viewer/gui/panels/range_stats_model.hpp"
+#include "viewer/gui/panels/search_bar.hpp"
+#include "viewer/gui/window/trace_loader.hpp"
 
 #include <QAction>
 #include <QCloseEvent>

@@ -1,4 +1,4 @@
-#include "viewer/gui/range_stats_model.hpp"
+#include "viewer/gui/panels/range_stats_model.hpp"
 
 namespace starscope::viewer {
 

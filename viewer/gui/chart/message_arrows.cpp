@@ -1,8 +1,8 @@
-#include "viewer/gui/message_arrows.hpp"
+#include "viewer/gui/chart/message_arrows.hpp"
 
 #include "tracer/model/time_unit.hpp"
 #include "viewer/core/time_format.hpp"
-#include "viewer/gui/link_plottable.hpp"
+#include "viewer/gui/chart/link_plottable.hpp"
 
 namespace starscope::viewer {
 

@@ -1,6 +1,6 @@
-#include "viewer/gui/comparison_window.hpp"
+#include "viewer/gui/comparison/comparison_window.hpp"
 
-#include "viewer/gui/comparison_view.hpp"
+#include "viewer/gui/comparison/comparison_view.hpp"
 
 #include <QComboBox>
 #include <QLabel>

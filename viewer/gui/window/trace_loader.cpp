@@ -1,4 +1,4 @@
-#include "viewer/gui/trace_loader.hpp"
+#include "viewer/gui/window/trace_loader.hpp"
 
 #include "viewer/core/heap_release.hpp"
 

@@ -1,4 +1,4 @@
-#include "viewer/gui/time_ticker.hpp"
+#include "viewer/gui/chart/time_ticker.hpp"
 
 #include <cmath>
 

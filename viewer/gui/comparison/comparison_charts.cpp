@@ -1,4 +1,4 @@
-#include "viewer/gui/comparison_charts.hpp"
+#include "viewer/gui/comparison/comparison_charts.hpp"
 
 #include <algorithm>
 #include <array>

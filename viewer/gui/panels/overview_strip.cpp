@@ -1,8 +1,8 @@
-#include "viewer/gui/overview_strip.hpp"
+#include "viewer/gui/panels/overview_strip.hpp"
 
 #include "viewer/core/overview_profile.hpp"
-#include "viewer/gui/overlay_plottable.hpp"
-#include "viewer/gui/qt_support.hpp"
+#include "viewer/gui/chart/overlay_plottable.hpp"
+#include "viewer/gui/chart/qt_support.hpp"
 
 #include <QMouseEvent>
 #include <QPainter>

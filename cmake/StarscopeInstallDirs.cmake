@@ -34,16 +34,18 @@ endfunction()
 # starscope_add_man_page(TARGET TEMPLATE): the section 1 page of the program TARGET, made at build
 # time from TEMPLATE (the parts written by hand) and the program's own --help and each of its
 # subcommands' --help (cmake/man_page.sh), so that the page lists the options the
-# installed program has. Installed into ${CMAKE_INSTALL_MANDIR}/man1.
+# installed program has. Installed gzipped into ${CMAKE_INSTALL_MANDIR}/man1.
 function(starscope_add_man_page target template)
   set(page "${PROJECT_BINARY_DIR}/man/${target}.1")
   file(MAKE_DIRECTORY "${PROJECT_BINARY_DIR}/man")
-  add_custom_command(OUTPUT "${page}"
+  # Compressed as Debian ships man pages (gzip -9n: no name or time stamp in the file).
+  add_custom_command(OUTPUT "${page}" "${page}.gz"
     COMMAND bash "${PROJECT_SOURCE_DIR}/cmake/man_page.sh" "$<TARGET_FILE:${target}>" ${target}
             ${PROJECT_VERSION} "${template}" "${page}"
+    COMMAND gzip -9nkf "${page}"
     DEPENDS ${target} "${template}" "${PROJECT_SOURCE_DIR}/cmake/man_page.sh"
     COMMENT "Man page ${target}.1 from ${target} --help"
     VERBATIM)
-  add_custom_target(${target}_man ALL DEPENDS "${page}")
-  install(FILES "${page}" DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+  add_custom_target(${target}_man ALL DEPENDS "${page}" "${page}.gz")
+  install(FILES "${page}.gz" DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 endfunction()

@@ -9,13 +9,16 @@ set(CPACK_PACKAGE_NAME starscope)
 set(CPACK_PACKAGE_VENDOR "starscope")
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "StarPU trace analyser and Gantt viewer that finds where workers wait")
+# Lines of Debian's usual width; CPack indents them for the control file.
 string(CONCAT CPACK_PACKAGE_DESCRIPTION
-    "starscope reads traces of programs run on the StarPU task runtime (FxT prof files, Paje traces, "
-    "its own native files) and shows where the workers wait: time per worker and state, the barriers "
-    "in which no worker executes a task with the batch transition they fall in, StarPU's efficiencies "
-    "and the critical path. starscope-viewer draws the traces as Gantt charts with the barriers "
-    "highlighted and compares runs side by side. This package is the analyser and the viewer; "
-    "recording (starscope record) needs a build with StarPU built with FxT.")
+    "starscope reads traces of programs run on the StarPU task runtime (FxT prof\n"
+    "files, Paje traces, its own native files) and shows where the workers wait:\n"
+    "time per worker and state, the barriers in which no worker executes a task\n"
+    "with the batch transition they fall in, StarPU's efficiencies and the\n"
+    "critical path. starscope-viewer draws the traces as Gantt charts with the\n"
+    "barriers highlighted and compares runs side by side.\n"
+    "This package is the analyser and the viewer; recording (starscope record)\n"
+    "needs a build with StarPU built with FxT.")
 set(STARSCOPE_PACKAGE_MAINTAINER "starscope developers" CACHE STRING
     "The Debian package's Maintainer field (name <address>)")
 set(CPACK_PACKAGE_CONTACT "${STARSCOPE_PACKAGE_MAINTAINER}")
@@ -29,7 +32,8 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_STRIP_FILES ON)
 set(CPACK_GENERATOR DEB)
 set(CPACK_SOURCE_GENERATOR "")
-# Read by cpack itself (cmake/StarscopeCPackCheck.cmake), where it refuses a recorder build.
-set(STARSCOPE_PACKAGE_HAS_RECORDER ${STARSCOPE_BUILD_RECORDER})
+# Read by cpack itself (cmake/StarscopeCPackCheck.cmake), where it refuses a recorder build;
+# cpack sees only the CPACK_ variables.
+set(CPACK_STARSCOPE_HAS_RECORDER ${STARSCOPE_BUILD_RECORDER})
 set(CPACK_PROJECT_CONFIG_FILE ${PROJECT_SOURCE_DIR}/cmake/StarscopeCPackCheck.cmake)
 include(CPack)

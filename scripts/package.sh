@@ -15,7 +15,7 @@ source "$root/scripts/lib/build.sh"
 cd "$root"
 
 case "${1:-}" in
-  -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
+  -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
   "") ;;
   *) die "package.sh: unknown option '$1' (it takes none)" ;;
 esac

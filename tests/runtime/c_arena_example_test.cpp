@@ -4,6 +4,7 @@
 // project would, against this build tree's exported starscope::arena.
 
 #include "common/markers.hpp"
+#include "tests/support/starpu_support.hpp"
 #include "tests/support/test_support.hpp"
 #include "tracer/analysis/barriers.hpp"
 #include "tracer/readers/read_trace.hpp"

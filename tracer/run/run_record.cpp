@@ -3,16 +3,113 @@
 #include "common/file_writer.hpp"
 #include "common/input_file.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 namespace starscope::tracer::run {
 
 using nlohmann::json;
+
+namespace {
+
+template <typename Enum, std::size_t N>
+std::string_view nameIn(const std::array<std::pair<Enum, std::string_view>, N>& names, Enum value) {
+    for (const auto& [v, name] : names) {
+        if (v == value) {
+            return name;
+        }
+    }
+    return "unknown";
+}
+
+template <typename Enum, std::size_t N>
+std::optional<Enum> parseIn(const std::array<std::pair<Enum, std::string_view>, N>& names,
+                            std::string_view text) {
+    for (const auto& [v, name] : names) {
+        if (name == text) {
+            return v;
+        }
+    }
+    return std::nullopt;
+}
+
+// Arguments up to this length name a command's runs as they are; longer ones by a digest.
+constexpr std::size_t kLabelArgumentsMax = 32;
+
+// StarPU's variables that say where and how the trace is written, not how the program runs:
+// they do not tell two runs of a command apart.
+bool isTraceSetting(std::string_view name) {
+    return name == "STARPU_FXT_TRACE" || name == "STARPU_FXT_PREFIX"
+           || name == "STARPU_TRACE_BUFFER_SIZE";
+}
+
+} // namespace
+
+std::string_view workloadKindName(WorkloadKind kind) {
+    return nameIn(kWorkloadKindNames, kind);
+}
+std::optional<WorkloadKind> parseWorkloadKind(std::string_view name) {
+    return parseIn(kWorkloadKindNames, name);
+}
+std::string_view starpuVersionSourceName(StarpuVersionSource source) {
+    return nameIn(kStarpuVersionSourceNames, source);
+}
+std::optional<StarpuVersionSource> parseStarpuVersionSource(std::string_view name) {
+    return parseIn(kStarpuVersionSourceNames, name);
+}
+
+std::string ProgramRecord::label() const {
+    if (argv.empty()) {
+        return "command";
+    }
+    std::string name = std::filesystem::path(argv.front()).filename().string();
+    if (name.empty()) {
+        name = argv.front();
+    }
+    std::string arguments;
+    for (std::size_t i = 1; i < argv.size(); ++i) {
+        arguments += (i > 1 ? " " : "") + argv[i];
+    }
+    if (arguments.empty()) {
+        return name;
+    }
+    // Shown as they are when short and unambiguous: an argument with a blank in it would read
+    // as two.
+    const bool blanks = std::any_of(argv.begin() + 1, argv.end(), [](const std::string& a) {
+        return a.find_first_of(" \t\n") != std::string::npos || a.empty();
+    });
+    if (arguments.size() <= kLabelArgumentsMax && !blanks) {
+        return name + " " + arguments;
+    }
+    // FNV-1a over the arguments, each ended by a zero byte, so that "a b" and "a" "b" differ.
+    std::uint64_t hash = 14695981039346656037ULL;
+    for (std::size_t i = 1; i < argv.size(); ++i) {
+        for (const char c : argv[i] + '\0') {
+            hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
+        }
+    }
+    char digest[8];
+    std::snprintf(digest, sizeof digest, "%06llx",
+                  static_cast<unsigned long long>(hash & 0xffffffULL));
+    return name + " #" + digest;
+}
+
+std::string RunRecord::label() const {
+    if (workload != WorkloadKind::Command || !program) {
+        return strategy.name();
+    }
+    std::string out = program->label();
+    for (const auto& e : environment) {
+        if (e.from == "environment" && !isTraceSetting(e.name)) {
+            out += " " + e.name + "=" + e.value;
+        }
+    }
+    return out;
+}
 
 std::string StrategyRecord::name() const {
     if (arenas.empty() && loader.empty()) {
@@ -60,6 +157,49 @@ json papiJson(const PapiRecord& papi) {
     return out;
 }
 
+// The CNN's measurements: epochs, test, counters and arenas.
+void addCnnSections(const RunRecord& r, json& out) {
+    json epochs = json::array();
+    for (const auto& e : r.epochStats) {
+        epochs.push_back({{"epoch", e.epoch},
+                          {"batches", e.batches},
+                          {"loss", e.loss},
+                          {"accuracy", e.accuracy},
+                          {"seconds", e.seconds}});
+    }
+    out["epoch_stats"] = epochs;
+    if (r.test) {
+        const auto& t = *r.test;
+        out["test"] = t.accuracy
+                          ? json{{"images", t.images}, {"accuracy", *t.accuracy}, {"loss", t.loss}}
+                          : json{{"images", t.images}, {"accuracy", nullptr}, {"reason", t.reason}};
+    }
+    json energy = availabilityJson(r.energy.availability);
+    if (r.energy.availability.available) {
+        energy["joules"] = r.energy.joules.value_or(0.0);
+        energy["domains"] = r.energy.domains;
+    }
+    out["counters"] = {{"papi", papiJson(r.papi)}, {"energy", energy}};
+    json arenas = json::array();
+    for (const auto& a : r.arenas) {
+        json entry{{"name", a.name},
+                   {"role", a.role},
+                   {"peak_bytes", a.peakBytes},
+                   {"bytes_reserved", a.bytesReserved},
+                   {"blocks", a.blocks},
+                   {"resets", a.resets},
+                   {"deferred_resets", a.deferredResets},
+                   {"handles_released", a.handlesReleased},
+                   {"wait_ns", a.waitNs},
+                   {"max_wait_ns", a.maxWaitNs}};
+        entry["sde"] = a.sde.available ? json{{"available", true}, {"values", a.sdeValues}}
+                                       : unavailable(a.sde.reason);
+        arenas.push_back(entry);
+    }
+    out["arenas"] = arenas;
+    out["peak_arena_bytes"] = r.peakArenaBytes.value_or(std::map<std::string, std::uint64_t>{});
+}
+
 json toJson(const RunRecord& r) {
     json out;
     out["format"] = kRunRecordFormat;
@@ -73,7 +213,23 @@ json toJson(const RunRecord& r) {
     }
     out["started_at"] = r.startedAt;
     out["command"] = r.command;
-    out["strategy"] = {{"arenas", r.strategy.arenas}, {"ring_slots", r.strategy.ringSlots}, {"loader", r.strategy.loader}};
+    json workload{{"kind", workloadKindName(r.workload)}};
+    if (r.program) {
+        const auto& p = *r.program;
+        workload["argv"] = p.argv;
+        workload["executable"] = p.executable;
+        workload["cwd"] = p.cwd;
+        workload["exit"] = p.signal ? json{{"signal", p.signalName}, {"signal_number", *p.signal}}
+                                    : json{{"code", p.exitCode.value_or(0)}};
+    }
+    out["workload"] = workload;
+    // The CNN's own sections: a command run has no strategy, epochs, arenas or counters.
+    const bool cnn = r.workload == WorkloadKind::Cnn;
+    if (cnn) {
+        out["strategy"] = {{"arenas", r.strategy.arenas},
+                           {"ring_slots", r.strategy.ringSlots},
+                           {"loader", r.strategy.loader}};
+    }
     if (r.dataset) {
         const auto& d = *r.dataset;
         out["dataset"] = {{"dir", d.dir},   {"train_images", d.trainImages}, {"test_images", d.testImages},
@@ -105,6 +261,10 @@ json toJson(const RunRecord& r) {
                        {"buffer_size_mb", r.fxt.bufferSizeMb},
                        {"trace_files", r.fxt.traceFiles}}},
                      {"environment", environment}};
+    out["starpu"]["version_from"] = starpuVersionSourceName(r.starpuVersionFrom);
+    if (!r.starscopeStarpu.empty()) {
+        out["starpu"]["starscope_built_against"] = r.starscopeStarpu;
+    }
     if (!r.starpuIdleWorkers.empty()) {
         out["starpu"]["idle_workers"] = r.starpuIdleWorkers;
     }
@@ -113,17 +273,9 @@ json toJson(const RunRecord& r) {
     put("train_time_s", r.trainTimeS);
     put("eval_time_s", r.evalTimeS);
     put("batches_run", r.batchesRun);
-    json epochs = json::array();
-    for (const auto& e : r.epochStats) {
-        epochs.push_back({{"epoch", e.epoch}, {"batches", e.batches}, {"loss", e.loss}, {"accuracy", e.accuracy}, {"seconds", e.seconds}});
-    }
-    out["epoch_stats"] = epochs;
-    if (r.test) {
-        const auto& t = *r.test;
-        out["test"] = t.accuracy ? json{{"images", t.images}, {"accuracy", *t.accuracy}, {"loss", t.loss}}
-                                 : json{{"images", t.images}, {"accuracy", nullptr}, {"reason", t.reason}};
-    }
-    json tasks{{"estimated", r.tasks.estimated}};
+    // A command's executed tasks come from its trace; the CNN's estimate and submissions from
+    // record itself.
+    json tasks = cnn ? json{{"estimated", r.tasks.estimated}} : json::object();
     if (r.tasks.submitted) {
         tasks["submitted"] = *r.tasks.submitted;
     }
@@ -131,29 +283,9 @@ json toJson(const RunRecord& r) {
         tasks["executed"] = *r.tasks.executed;
     }
     out["tasks"] = tasks;
-    json energy = availabilityJson(r.energy.availability);
-    if (r.energy.availability.available) {
-        energy["joules"] = r.energy.joules.value_or(0.0);
-        energy["domains"] = r.energy.domains;
+    if (cnn) {
+        addCnnSections(r, out);
     }
-    out["counters"] = {{"papi", papiJson(r.papi)}, {"energy", energy}};
-    json arenas = json::array();
-    for (const auto& a : r.arenas) {
-        json entry{{"name", a.name},
-                   {"role", a.role},
-                   {"peak_bytes", a.peakBytes},
-                   {"bytes_reserved", a.bytesReserved},
-                   {"blocks", a.blocks},
-                   {"resets", a.resets},
-                   {"deferred_resets", a.deferredResets},
-                   {"handles_released", a.handlesReleased},
-                   {"wait_ns", a.waitNs},
-                   {"max_wait_ns", a.maxWaitNs}};
-        entry["sde"] = a.sde.available ? json{{"available", true}, {"values", a.sdeValues}} : unavailable(a.sde.reason);
-        arenas.push_back(entry);
-    }
-    out["arenas"] = arenas;
-    out["peak_arena_bytes"] = r.peakArenaBytes.value_or(std::map<std::string, std::uint64_t>{});
     return out;
 }
 
@@ -288,6 +420,33 @@ RunRecord readRecord(const Fields& f) {
     r.interruptedBy = f.text("interrupted_by");
     r.startedAt = f.text("started_at");
     r.command = f.texts("command");
+    if (f.has("workload")) {
+        const auto w = f.object("workload");
+        const std::string kind = w.text("kind");
+        if (const auto parsed = parseWorkloadKind(kind)) {
+            r.workload = *parsed;
+        } else {
+            w.wrong("kind", "\"cnn\" or \"command\"");
+        }
+        if (r.workload == WorkloadKind::Command) {
+            ProgramRecord p;
+            p.argv = w.texts("argv");
+            if (p.argv.empty()) {
+                w.wrong("argv",
+                        "a non-empty array of strings (the command's program and arguments)");
+            }
+            p.executable = w.text("executable");
+            p.cwd = w.text("cwd");
+            const auto exit = w.object("exit");
+            if (exit.has("signal_number")) {
+                p.signal = static_cast<int>(exit.integer("signal_number"));
+                p.signalName = exit.text("signal");
+            } else {
+                p.exitCode = static_cast<int>(exit.integer("code"));
+            }
+            r.program = std::move(p);
+        }
+    }
     if (const json* s = f.find("strategy"); s && s->is_string()) {
         r.strategy.text = s->get<std::string>();
     } else {
@@ -316,6 +475,14 @@ RunRecord readRecord(const Fields& f) {
     r.ranks = f.count("ranks").value_or(1);
     const auto starpu = f.object("starpu");
     r.starpuVersion = starpu.text("version");
+    if (starpu.has("version_from")) {
+        const auto from = parseStarpuVersionSource(starpu.text("version_from"));
+        if (!from) {
+            starpu.wrong("version_from", "\"linked\", \"trace layout\" or \"unknown\"");
+        }
+        r.starpuVersionFrom = from.value_or(StarpuVersionSource::Unknown);
+    }
+    r.starscopeStarpu = starpu.text("starscope_built_against");
     r.starpuIdleWorkers = starpu.text("idle_workers");
     const auto fxt = starpu.object("fxt");
     r.fxt = FxtRecord{fxt.text("prefix"), fxt.count("buffer_size_mb").value_or(0), fxt.texts("trace_files")};

@@ -276,6 +276,66 @@ TEST(RecordProgramEnds, AProgramKilledBySigkillIsMarkedWithTheSignal) {
     EXPECT_FALSE(fs::exists(lost));
 }
 
+// `sweep -- PROGRAM`: --repeat runs per value of --vary, interleaved, each a `record --
+// PROGRAM` with the variable set; compare gives one column per value; a rerun skips them.
+TEST(SweepProgram, RepeatsTheProgramPerValueOfVaryAndCompareTellsThemApart) {
+    const auto program = example("starpu_example_sgemm");
+    REQUIRE_EXAMPLE(program);
+    TempDir dir;
+    const auto sweepDir = dir / "sweep";
+    const auto sweepArgs = kStarpuWorkers + "'" + STARSCOPE_BINARY + "' sweep --out '"
+                           + sweepDir.string() + "' --repeat 2 --vary STARPU_SCHED=lws,eager -- '"
+                           + program.string() + "' -size 256 -iter 1 > '"
+                           + (dir / "sweep.log").string() + "' 2>&1";
+    ASSERT_EQ(starscope::testing::runCommand(sweepArgs), 0) << readFile(dir / "sweep.log");
+    const std::vector<std::string> order{
+        "starpu_example_sgemm-lws-r0", "starpu_example_sgemm-eager-r0",
+        "starpu_example_sgemm-lws-r1", "starpu_example_sgemm-eager-r1"};
+    const std::string log = readFile(dir / "sweep.log");
+    std::size_t at = 0;
+    for (const auto& name : order) {
+        const auto found = log.find("record " + name + ": completed", at);
+        ASSERT_NE(found, std::string::npos) << name << " in " << log;
+        at = found;
+        const auto json = readJson(sweepDir / name / "run.json");
+        EXPECT_EQ(json["workload"]["kind"], "command");
+        bool sched = false;
+        for (const auto& v : json["starpu"]["environment"]) {
+            sched =
+                sched
+                || (v["name"] == "STARPU_SCHED" && v["from"] == "environment"
+                    && name.find("-" + v["value"].get<std::string>() + "-") != std::string::npos);
+        }
+        EXPECT_TRUE(sched) << json["starpu"]["environment"].dump();
+    }
+    const auto compared = starscope::testing::runCommand(
+        std::string("'") + STARSCOPE_BINARY + "' compare --json '" + sweepDir.string() + "' > '"
+        + (dir / "compare.json").string() + "' 2> '" + (dir / "compare.err").string() + "'");
+    ASSERT_EQ(compared, 0) << readFile(dir / "compare.err");
+    const auto comparison = readJson(dir / "compare.json");
+    const std::string text = comparison.dump();
+    // One column per value, named by the command and the StarPU variables set (the test's own
+    // among them).
+    const std::string baseline = comparison["baseline"].get<std::string>();
+    EXPECT_TRUE(baseline.starts_with("starpu_example_sgemm -size 256 -iter 1 ")) << baseline;
+    for (const char* value : {"STARPU_SCHED=lws\"", "STARPU_SCHED=eager\""}) {
+        EXPECT_NE(text.find(value), std::string::npos) << value << " in " << text.substr(0, 2000);
+    }
+    ASSERT_EQ(starscope::testing::runCommand(sweepArgs), 0) << readFile(dir / "sweep.log");
+    EXPECT_NE(readFile(dir / "sweep.log").find("0 recorded, 4 skipped, 0 failed"),
+              std::string::npos)
+        << readFile(dir / "sweep.log");
+    const auto cnnOption = starscope::testing::runCommand(
+        std::string("'") + STARSCOPE_BINARY + "' sweep --out '" + (dir / "other").string()
+        + "' --loaders naive -- /bin/true > '" + (dir / "refused.log").string() + "' 2>&1");
+    EXPECT_EQ(cnnOption, 2);
+    EXPECT_NE(
+        readFile(dir / "refused.log").find("--loaders is an option of the built-in CNN workload"),
+        std::string::npos)
+        << readFile(dir / "refused.log");
+    EXPECT_FALSE(fs::exists(dir / "other"));
+}
+
 // The threads of pid's first child (0 while it has none): StarPU's workers are threads.
 std::size_t childThreads(pid_t pid) {
     std::ifstream children("/proc/" + std::to_string(pid) + "/task/" + std::to_string(pid)

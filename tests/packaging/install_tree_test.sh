@@ -39,6 +39,8 @@ if [ "$recorder" = ON ]; then
   expected+=(
     "$LIBDIR/libstarscope_runtime.so" "$LIBDIR/libstarscope_runtime.so.${version%.*}"
     "$LIBDIR/libstarscope_runtime.so.$version"
+    "$LIBDIR/libstarscope_arena.so" "$LIBDIR/libstarscope_arena.so.${version%%.*}"
+    "$LIBDIR/libstarscope_arena.so.$version" "$INCLUDEDIR/starscope/arena.h"
     "$LIBDIR/cmake/starscope/starscopeConfig.cmake" "$LIBDIR/cmake/starscope/starscopeConfigVersion.cmake"
     "$LIBDIR/cmake/starscope/starscopeTargets.cmake" "$LIBDIR/pkgconfig/starscope.pc"
   )

@@ -128,7 +128,9 @@ TEST(Presentations, CompareSweepSummaryAndViewerShowTheSameFigures) {
         fs::copy_file(tracer::testing::smallProfFile(), folder / "prof_file__0");
         ASSERT_TRUE(run::writeRunRecord(folder / run::kRunJsonName, record(loader, counters)));
         folders.push_back(folder);
-        rows.push_back(measureRun(SweepRun{folder.filename().string(), "single", loader, 0, folder, {}}, rows.size(), SweepAction::Recorded));
+        rows.push_back(
+            measureRun(SweepRun{folder.filename().string(), "single", loader, 0, folder, {}, 1, {}},
+                       rows.size(), SweepAction::Recorded));
     }
     ASSERT_TRUE(writeSummary(dir.path(), rows));
     std::ifstream in(dir / "summary.json");

@@ -417,7 +417,7 @@ TraceResult<Trace> parsePayload(const fs::path& file, std::string_view data, std
         if (!c.str(state.name) || !c.get(cls)) {
             return fail(corrupt(file, c, "state table"));
         }
-        if (cls > static_cast<std::uint8_t>(StateClass::NotProfiled)) {
+        if (cls > static_cast<std::uint8_t>(kLastStateClass)) {
             return fail(inconsistent(file, at, "state " + std::to_string(i) + " (\"" + state.name + "\")",
                                      "unknown state class " + std::to_string(cls)));
         }

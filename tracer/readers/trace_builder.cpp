@@ -16,6 +16,9 @@ StateClass classOfState(std::string_view name, LaneKind kind) {
     if (name == kNotProfiledState) {
         return StateClass::NotProfiled;
     }
+    if (name == kTraceFlushState) {
+        return StateClass::Tracing;
+    }
     if (kind == LaneKind::MainThread) {
         return StateClass::User;
     }
@@ -196,6 +199,23 @@ void TraceBuilder::resetState(std::int32_t lane, TimeNs time) {
     while (!stack.empty()) {
         close(lane, build, stack.size() - 1, time);
         stack.pop_back();
+    }
+}
+
+void TraceBuilder::interruptState(std::int32_t lane, TimeNs from, TimeNs to, std::uint32_t state) {
+    auto& build = laneBuild(lane);
+    from = clock(build, from);
+    auto& stack = build.stack;
+    std::vector<Open> resumed(stack.begin(), stack.end());
+    for (std::size_t depth = stack.size(); depth > 0; --depth) {
+        close(lane, build, depth - 1, from);
+    }
+    stack.assign(1, Open{from, state, kNoTask});
+    to = clock(build, to);
+    close(lane, build, 0, to);
+    stack.clear();
+    for (const auto& open : resumed) {
+        stack.push_back(Open{to, open.state, kNoTask});
     }
 }
 

@@ -65,6 +65,10 @@ public:
     // Returns false when the stack was empty (the pop is then ignored).
     bool popState(std::int32_t lane, TimeNs time);
     void resetState(std::int32_t lane, TimeNs time);
+    // The lane is in `state` from `from` to `to`, whatever it was doing, on its base level: its
+    // open states end at `from` (a task running in one ends its execution there) and resume at
+    // `to`, without their tasks (a task's execution is one interval).
+    void interruptState(std::int32_t lane, TimeNs from, TimeNs to, std::uint32_t state);
     std::size_t openDepth(std::int32_t lane) const {
         const auto at = static_cast<std::size_t>(lane);
         return at < m_laneBuilds.size() ? m_laneBuilds[at].stack.size() : 0;

@@ -590,7 +590,7 @@ bool PajeParser::process() {
         auto& known = runtimeValue[value];
         if (known == 0) {
             const auto& name = m_strings[value];
-            const bool runtime = name == kNotProfiledState
+            const bool runtime = name == kNotProfiledState || name == kTraceFlushState
                                  || std::any_of(std::begin(starpuStates), std::end(starpuStates),
                                                 [&](const auto& s) { return s.alias == name || s.name == name; });
             known = runtime ? 1 : 2;

@@ -324,5 +324,24 @@ TEST_F(RecordedFlushes, TheNativeFileAndAPajeExportKeepThem) {
     EXPECT_EQ(summarize(*paje).withoutTracing, summarize(trace).withoutTracing);
 }
 
+TEST_F(RecordedFlushes, TheRecordersTotalsAreTheTracesWithoutReadingIt) {
+    const auto totals = measureFxtFlushes(s_prof);
+    ASSERT_TRUE(totals) << totals.error().describe();
+    FxtFlushTotals expected;
+    for (const auto& [start, end] : s_raw->intervals) {
+        ++expected.count;
+        expected.totalNs += end - start;
+        expected.maxNs = std::max(expected.maxNs, end - start);
+    }
+    EXPECT_EQ(*totals, expected);
+    const auto summary = summarize(*s_trace);
+    EXPECT_EQ(totals->count, summary.traceFlushes);
+    EXPECT_EQ(totals->totalNs, summary.traceFlushTotal);
+    EXPECT_EQ(totals->maxNs, summary.traceFlushMax);
+    const auto none = measureFxtFlushes(goldenRun("small") / "prof_file__0");
+    ASSERT_TRUE(none) << none.error().describe();
+    EXPECT_EQ(*none, FxtFlushTotals{});
+}
+
 } // namespace
 } // namespace starscope::tracer

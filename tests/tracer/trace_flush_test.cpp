@@ -1,7 +1,7 @@
 // FxT's buffer flushes: the thread that wrote the buffer found from the events around libfxt's
 // fut_start_flush / fut_stop_flush, its lane "Trace flush" for exactly that interval, a task it
-// ran ending where the write began, the barriers it caused attributed to it, the figures without
-// it, and the flushes kept by the native file and a Paje export.
+// ran kept as the longer part beside it, the barriers it caused attributed to it, the figures
+// without it, and the flushes kept by the native file and a Paje export.
 
 #include "tests/support/test_support.hpp"
 #include "tests/tracer/tracer_test_support.hpp"
@@ -60,38 +60,51 @@ TEST(BufferFlushes, WithoutStarpusEventAFlushFindsNoThread) {
     EXPECT_EQ(flushes.unattributed(), 2U);
 }
 
-TEST(TraceBuilder, AnInterruptionEndsTheTaskAndResumesTheStatesWithoutIt) {
+// One worker runs job 1 from 10 to `end`, interrupted by a flush [50,80); the main thread waits
+// from 0 to 40, interrupted by a flush [20,30).
+Trace interrupted(TimeNs end) {
     detail::TraceBuilder b;
     const auto worker = b.addLane("CPU 0", LaneKind::CpuWorker, 0, 0);
     const auto main = b.addLane("main", LaneKind::MainThread, -1, -1);
     const auto executing = b.state(detail::kExecutingState, LaneKind::CpuWorker);
-    const auto overhead = b.state("Overhead", LaneKind::CpuWorker);
-    const auto flushWorker = b.state(kTraceFlushState, LaneKind::CpuWorker);
-    const auto waiting = b.state("Waiting all tasks", LaneKind::MainThread);
-    const auto flushMain = b.state(kTraceFlushState, LaneKind::MainThread);
     b.setState(worker, 10, executing, b.task(1));
-    b.interruptState(worker, 50, 80, flushWorker);
-    b.setState(worker, 100, overhead);
-    b.pushState(main, 0, waiting);
-    b.interruptState(main, 20, 30, flushMain);
+    b.interruptState(worker, 50, 80, b.state(kTraceFlushState, LaneKind::CpuWorker));
+    b.setState(worker, end, b.state("Overhead", LaneKind::CpuWorker));
+    b.pushState(main, 0, b.state("Waiting all tasks", LaneKind::MainThread));
+    b.interruptState(main, 20, 30, b.state(kTraceFlushState, LaneKind::MainThread));
     b.popState(main, 40);
-    const auto trace = b.finish(120);
+    return b.finish(300);
+}
 
-    EXPECT_EQ(trace.states[flushWorker].cls, StateClass::Tracing);
-    EXPECT_EQ(trace.states[flushMain].cls, StateClass::Tracing);
-    ASSERT_EQ(trace.tasks.size(), 1U);
-    EXPECT_EQ(trace.tasks[0].start, 10);
-    EXPECT_EQ(trace.tasks[0].end, 50);
-    const auto& spans = trace.lanes[0].spans();
-    ASSERT_EQ(spans.size(), 4U);
-    EXPECT_EQ(spans[0], (Span{10, 50, executing, true}));
-    EXPECT_EQ(spans[1], (Span{50, 80, flushWorker}));
-    EXPECT_EQ(spans[2], (Span{80, 100, executing})); // the rest of the codelet, no task
-    EXPECT_EQ(spans[3], (Span{100, 120, overhead}));
-    // The main thread's state (its first push is its base level) around the flush.
-    EXPECT_EQ(trace.lanes[1].levels,
-              (std::vector<std::vector<Span>>{
-                  {Span{0, 20, waiting}, Span{20, 30, flushMain}, Span{30, 40, waiting}}}));
+TEST(TraceBuilder, AnInterruptedTaskIsItsLongerPartAndTheStatesResume) {
+    // Executing, the flush, executing again, overhead: the task is the longer part.
+    for (const TimeNs end : {TimeNs{100}, TimeNs{200}}) {
+        const auto trace = interrupted(end);
+        const auto& spans = trace.lanes[0].spans();
+        ASSERT_EQ(spans.size(), 4U) << end;
+        EXPECT_EQ(trace.stateOf(spans[1]).name, kTraceFlushState);
+        EXPECT_EQ(trace.stateOf(spans[1]).cls, StateClass::Tracing);
+        EXPECT_EQ(std::make_pair(spans[1].start, spans[1].end),
+                  std::make_pair(TimeNs{50}, TimeNs{80}));
+        EXPECT_EQ(trace.stateOf(spans[2]).name, detail::kExecutingState);
+        ASSERT_EQ(trace.tasks.size(), 1U);
+        const auto& task = trace.tasks[0];
+        const bool before = end == 100; // 40 ns before the flush, 20 after; else 120 after
+        EXPECT_EQ(task.start, before ? 10 : 80) << end;
+        EXPECT_EQ(task.end, before ? 50 : end) << end;
+        EXPECT_EQ(spans[0].runsTask, before ? 1U : 0U) << end;
+        EXPECT_EQ(spans[2].runsTask, before ? 0U : 1U) << end;
+        EXPECT_EQ(trace.taskOf(trace.lanes[0], spans[before ? 0 : 2]), &task);
+        EXPECT_TRUE(trace.warnings.empty());
+        // The main thread's state (its first push is its base level) around the flush.
+        const auto& main = trace.lanes[1].spans();
+        ASSERT_EQ(main.size(), 3U);
+        EXPECT_EQ(trace.stateOf(main[0]).name, "Waiting all tasks");
+        EXPECT_EQ(trace.stateOf(main[1]).cls, StateClass::Tracing);
+        EXPECT_EQ(trace.stateOf(main[2]).name, "Waiting all tasks");
+        EXPECT_EQ(std::make_pair(main[2].start, main[2].end),
+                  std::make_pair(TimeNs{30}, TimeNs{40}));
+    }
 }
 
 // Worker A executes [0,100), writes the trace [100,150) and executes [150,300); worker B
@@ -166,37 +179,40 @@ TEST(TraceFlushes, WithoutAnyTheFiguresWithoutThemAreTheFigures) {
     EXPECT_EQ(s.withoutTracing.barrierShare, s.barrierShare);
 }
 
-// What the prof file itself says: libfxt's flush intervals, and when each task's end was
-// recorded (EndCodeletBody), on the trace's clock.
+// What the prof file itself says: libfxt's flush intervals, and when each task's start and end
+// were recorded (StartCodeletBody, EndCodeletBody), on the trace's clock.
 struct RawFlushes {
     std::vector<std::pair<TimeNs, TimeNs>> intervals;
-    std::map<std::uint64_t, TimeNs> codeletEnds; // by job
+    std::map<std::uint64_t, TimeNs> codeletStarts; // by job
+    std::map<std::uint64_t, TimeNs> codeletEnds;
 };
 
 RawFlushes rawFlushes(const std::filesystem::path& file) {
     RawFlushes raw;
     TimeNs start = -1;
     const detail::FxtEvents events(file);
-    const auto walked = events.walk(detail::kFirstDecodedCode, detail::kLastDecodedCode,
-                                    [&](const detail::RawEvent& ev) {
-                                        const auto time = static_cast<TimeNs>(ev.time - ev.origin);
-                                        if (ev.code == detail::kFutStartFlushCode) {
-                                            start = time;
-                                        } else if (ev.code == detail::kFutStopFlushCode) {
-                                            raw.intervals.emplace_back(start, time);
-                                        } else if (ev.code == detail::starpu_1_4_12::EndCodeletBody
-                                                   && ev.paramCount > 0) {
-                                            raw.codeletEnds[ev.params[0]] = time;
-                                        }
-                                        return true;
-                                    },
-                                    {});
+    const auto walked = events.walk(
+        detail::kFirstDecodedCode, detail::kLastDecodedCode,
+        [&](const detail::RawEvent& ev) {
+            const auto time = static_cast<TimeNs>(ev.time - ev.origin);
+            if (ev.code == detail::kFutStartFlushCode) {
+                start = time;
+            } else if (ev.code == detail::kFutStopFlushCode) {
+                raw.intervals.emplace_back(start, time);
+            } else if (ev.paramCount > 0 && ev.code == detail::starpu_1_4_12::StartCodeletBody) {
+                raw.codeletStarts[ev.params[0]] = time;
+            } else if (ev.paramCount > 0 && ev.code == detail::starpu_1_4_12::EndCodeletBody) {
+                raw.codeletEnds[ev.params[0]] = time;
+            }
+            return true;
+        },
+        {});
     EXPECT_TRUE(walked) << walked.error().describe();
     return raw;
 }
 
 // One worker whose tasks record 1,000 events each, into a 1 MB FxT buffer: it fills about
-// every 25 tasks, in the middle of one, and that worker writes it.
+// every 25 tasks, mostly in the middle of one, and that worker writes it.
 class RecordedFlushes : public ::testing::Test {
 protected:
     static void SetUpTestSuite() {
@@ -264,13 +280,17 @@ TEST_F(RecordedFlushes, NeverCountAsExecution) {
             const auto& task = trace.tasks[t];
             EXPECT_FALSE(task.start < f.end && task.end > f.start)
                 << "job " << task.jobId << " runs during a flush";
-            // A task whose body was running: it ends where the write began, though its end was
-            // recorded after the write.
+            // A task whose recorded execution holds the write is the longer of its two parts.
+            const auto start = s_raw->codeletStarts.find(task.jobId);
             const auto end = s_raw->codeletEnds.find(task.jobId);
-            if (task.end == f.start && task.start < f.start && end != s_raw->codeletEnds.end()
-                && end->second > f.end) {
-                ++midTask;
+            if (start == s_raw->codeletStarts.end() || end == s_raw->codeletEnds.end()
+                || start->second > f.start || end->second < f.end) {
+                continue;
             }
+            ++midTask;
+            const bool before = f.start - start->second >= end->second - f.end;
+            EXPECT_EQ(task.start, before ? start->second : f.end) << "job " << task.jobId;
+            EXPECT_EQ(task.end, before ? f.start : end->second) << "job " << task.jobId;
         }
     }
     EXPECT_GE(midTask, 1U) << "no flush fell in the middle of a task";

@@ -7,7 +7,7 @@
 //
 // Where a thread wrote FxT's full buffer to the trace file (buffer_flushes.hpp), its lane is
 // "Trace flush" for that time over whatever it was doing, which resumes after; a task running
-// there ends its execution where the write began.
+// there is the longer of its parts (TraceBuilder::interruptState).
 //
 // One exception: while FxT profiling is stopped (starpu_fxt_stop_profiling), starpu_fxt_tool
 // keeps drawing each worker's last state; here every lane is "Not profiled" from the stop

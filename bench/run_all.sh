@@ -64,7 +64,7 @@ else
   mid=(--epochs 5)
 fi
 
-starscope="$build/workloads/starscope"
+starscope="$build/cli/starscope"
 tracer_bench="$build/bench/tracer/starscope_tracer_bench"
 viewer="$build/viewer/starscope-viewer"
 [ -x "$starscope" ] || die "no $starscope: build the starscope target"

@@ -2,7 +2,8 @@
 # environment's STARSCOPE_STARPU_PREFIX (a user's own StarPU), else the project-local prefix
 # scripts/setup.sh builds (.deps/starpu-1.3.10-fxt). Refuses a StarPU without FxT, so Debian's
 # binary package (built without it) is never picked by mistake.
-# Defines StarPU::starpu, StarPU_PREFIX, StarPU_VERSION and StarPU_FXT_TOOL (starpu_fxt_tool).
+# Defines StarPU::starpu, StarPU_PREFIX, StarPU_VERSION and StarPU_FXT_TOOL (starpu_fxt_tool);
+# when none is usable, StarPU_NOT_FOUND_MESSAGE says why (REQUIRED stops with it).
 # Optional component: StarPU-MPI (starpumpi-1.3 / starpumpi-1.4 of the same prefix, with an MPI
 # for C): StarPU_MPI_FOUND and StarPU::starpumpi when the prefix was built --enable-mpi.
 find_package(PkgConfig REQUIRED)
@@ -20,24 +21,28 @@ foreach(_candidate starpu-1.4 starpu-1.3)
     set(_starpu_module ${_candidate})
   endif()
 endforeach()
+set(StarPU_NOT_FOUND_MESSAGE "")
 if(NOT _starpu_module)
-  message(FATAL_ERROR "No StarPU 1.3 or 1.4 in ${STARPU_PREFIX} (no lib/pkgconfig/starpu-1.3.pc or "
-                      "starpu-1.4.pc): run scripts/setup.sh, or pass -DSTARPU_PREFIX=<prefix of a StarPU "
-                      "built --with-fxt> (or set STARSCOPE_STARPU_PREFIX)")
+  string(CONCAT StarPU_NOT_FOUND_MESSAGE
+      "No StarPU 1.3 or 1.4 in ${STARPU_PREFIX} (no lib/pkgconfig/starpu-1.3.pc or starpu-1.4.pc): run "
+      "scripts/setup.sh, or pass -DSTARPU_PREFIX=<prefix of a StarPU built --with-fxt> (or set "
+      "STARSCOPE_STARPU_PREFIX)")
 endif()
 # Only the chosen prefix: a system StarPU must not shadow it.
-set(_starpu_saved_pc_path "$ENV{PKG_CONFIG_PATH}")
-set(ENV{PKG_CONFIG_PATH} "${STARPU_PREFIX}/lib/pkgconfig")
-# A prefix of its own: pkg_check_modules(STARPU ...) would overwrite STARPU_PREFIX.
 unset(STARPU_PC_FOUND CACHE)
-pkg_check_modules(STARPU_PC QUIET IMPORTED_TARGET GLOBAL ${_starpu_module})
-# StarPU-MPI of the same prefix and series, when StarPU was built with it.
-string(REPLACE "starpu-" "starpumpi-" _starpu_mpi_module "${_starpu_module}")
 unset(STARPU_MPI_PC_FOUND CACHE)
-if(EXISTS "${STARPU_PREFIX}/lib/pkgconfig/${_starpu_mpi_module}.pc")
-  pkg_check_modules(STARPU_MPI_PC QUIET IMPORTED_TARGET GLOBAL ${_starpu_mpi_module})
+if(_starpu_module)
+  set(_starpu_saved_pc_path "$ENV{PKG_CONFIG_PATH}")
+  set(ENV{PKG_CONFIG_PATH} "${STARPU_PREFIX}/lib/pkgconfig")
+  # A prefix of its own: pkg_check_modules(STARPU ...) would overwrite STARPU_PREFIX.
+  pkg_check_modules(STARPU_PC QUIET IMPORTED_TARGET GLOBAL ${_starpu_module})
+  # StarPU-MPI of the same prefix and series, when StarPU was built with it.
+  string(REPLACE "starpu-" "starpumpi-" _starpu_mpi_module "${_starpu_module}")
+  if(EXISTS "${STARPU_PREFIX}/lib/pkgconfig/${_starpu_mpi_module}.pc")
+    pkg_check_modules(STARPU_MPI_PC QUIET IMPORTED_TARGET GLOBAL ${_starpu_mpi_module})
+  endif()
+  set(ENV{PKG_CONFIG_PATH} "${_starpu_saved_pc_path}")
 endif()
-set(ENV{PKG_CONFIG_PATH} "${_starpu_saved_pc_path}")
 
 set(_starpu_fxt_ok FALSE)
 if(STARPU_PC_FOUND)
@@ -51,9 +56,11 @@ if(STARPU_PC_FOUND)
   endif()
 endif()
 if(STARPU_PC_FOUND AND NOT _starpu_fxt_ok)
-  message(FATAL_ERROR "The StarPU in ${STARPU_PREFIX} was built without FxT "
-                      "(STARPU_USE_FXT is not defined in ${STARPU_CONFIG_HEADER}). starscope needs "
-                      "FxT tracing: run scripts/setup.sh to build StarPU --with-fxt.")
+  string(CONCAT StarPU_NOT_FOUND_MESSAGE
+      "The StarPU in ${STARPU_PREFIX} was built without FxT (STARPU_USE_FXT is not defined in "
+      "${STARPU_CONFIG_HEADER}). starscope needs FxT tracing: run scripts/setup.sh to build StarPU --with-fxt.")
+elseif(_starpu_module AND NOT STARPU_PC_FOUND)
+  set(StarPU_NOT_FOUND_MESSAGE "pkg-config could not read ${STARPU_PREFIX}/lib/pkgconfig/${_starpu_module}.pc")
 endif()
 set(StarPU_PREFIX "${STARPU_PREFIX}")
 set(StarPU_VERSION "${STARPU_PC_VERSION}")
@@ -62,7 +69,8 @@ set(StarPU_FXT_TOOL "${STARPU_PREFIX}/bin/starpu_fxt_tool")
 include(FindPackageHandleStandardArgs)
 find_package_handle_standard_args(StarPU
   REQUIRED_VARS STARPU_PC_LINK_LIBRARIES _starpu_fxt_ok
-  VERSION_VAR STARPU_PC_VERSION)
+  VERSION_VAR STARPU_PC_VERSION
+  REASON_FAILURE_MESSAGE "${StarPU_NOT_FOUND_MESSAGE}")
 if(StarPU_FOUND AND NOT TARGET StarPU::starpu)
   add_library(StarPU::starpu ALIAS PkgConfig::STARPU_PC)
 endif()

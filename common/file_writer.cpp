@@ -21,8 +21,8 @@ constexpr int kMaxSymlinks = 40;
 
 std::string errnoText(int err) { return std::strerror(err); }
 
-Unexpected<WriteError> failure(const fs::path& path, std::string message) {
-    return fail(WriteError{path.string(), std::move(message)});
+Unexpected<WriteError> failure(WriteErrorCode code, const fs::path& path, std::string message) {
+    return fail(WriteError{code, std::move(message), path.string(), {}});
 }
 
 // A stream buffer over a file descriptor: writes go out in 64 KiB pieces, so that an export of
@@ -91,15 +91,16 @@ WriteResult<Done> writeThrough(const fs::path& named, const fs::path& target,
         fd = ::open(target.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY);
     } while (fd < 0 && errno == EINTR);
     if (fd < 0) {
-        return failure(named, "cannot open for writing: " + errnoText(errno));
+        return failure(WriteErrorCode::Create, named,
+                       "cannot open for writing: " + errnoText(errno));
     }
     const int err = fillDescriptor(fd, fill);
     const int closed = ::close(fd);
     if (err != 0) {
-        return failure(named, "write failed: " + errnoText(err));
+        return failure(WriteErrorCode::Write, named, "write failed: " + errnoText(err));
     }
     if (closed != 0 && errno != EINTR) {
-        return failure(named, "write failed: " + errnoText(errno));
+        return failure(WriteErrorCode::Write, named, "write failed: " + errnoText(errno));
     }
     return Done{};
 }
@@ -130,8 +131,9 @@ WriteResult<Done> replaceAtomically(const fs::path& named, const fs::path& targe
     const fs::path temp = temporaryFor(target);
     const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (fd < 0) {
-        return failure(named, "cannot create a temporary file beside it (" + temp.filename().string()
-                                  + "): " + errnoText(errno));
+        return failure(WriteErrorCode::Create, named,
+                       "cannot create a temporary file beside it (" + temp.filename().string()
+                           + "): " + errnoText(errno));
     }
     // The replacement keeps the permissions of the file it replaces.
     if (exists) {
@@ -146,12 +148,13 @@ WriteResult<Done> replaceAtomically(const fs::path& named, const fs::path& targe
     }
     if (err != 0) {
         ::unlink(temp.c_str());
-        return failure(named, "write failed: " + errnoText(err));
+        return failure(WriteErrorCode::Write, named, "write failed: " + errnoText(err));
     }
     if (::rename(temp.c_str(), target.c_str()) != 0) {
         err = errno;
         ::unlink(temp.c_str());
-        return failure(named, "cannot move the written file into place: " + errnoText(err));
+        return failure(WriteErrorCode::Replace, named,
+                       "cannot move the written file into place: " + errnoText(err));
     }
     if (durability == Durability::Durable) {
         syncFolder(target.parent_path());
@@ -163,7 +166,7 @@ WriteResult<Done> replaceAtomically(const fs::path& named, const fs::path& targe
 
 WriteResult<Target> resolveTarget(const fs::path& path) {
     if (path.empty()) {
-        return failure(path, "empty file name");
+        return failure(WriteErrorCode::InvalidPath, path, "empty file name");
     }
     fs::path current = path;
     for (int links = 0; links <= kMaxSymlinks; ++links) {
@@ -172,13 +175,14 @@ WriteResult<Target> resolveTarget(const fs::path& path) {
             if (errno == ENOENT) {
                 return Target{current, TargetKind::New};
             }
-            return failure(path, errnoText(errno));
+            return failure(WriteErrorCode::Unreachable, path, errnoText(errno));
         }
         if (S_ISLNK(info.st_mode)) {
             std::error_code ec;
             const fs::path next = fs::read_symlink(current, ec);
             if (ec) {
-                return failure(path, "cannot read the symlink " + current.string() + ": " + ec.message());
+                return failure(WriteErrorCode::Unreachable, path,
+                               "cannot read the symlink " + current.string() + ": " + ec.message());
             }
             current = next.is_absolute() ? next : current.parent_path() / next;
             continue;
@@ -191,7 +195,7 @@ WriteResult<Target> resolveTarget(const fs::path& path) {
         }
         return Target{current, TargetKind::Special};
     }
-    return failure(path, errnoText(ELOOP));
+    return failure(WriteErrorCode::Unreachable, path, errnoText(ELOOP));
 }
 
 WriteResult<Done> writeFile(const fs::path& path, const std::function<void(std::ostream&)>& fill,
@@ -202,7 +206,7 @@ WriteResult<Done> writeFile(const fs::path& path, const std::function<void(std::
     }
     switch (target->kind) {
     case TargetKind::Directory:
-        return failure(path, "is a folder; name a file to write");
+        return failure(WriteErrorCode::InvalidPath, path, "is a folder; name a file to write");
     case TargetKind::Special:
         return writeThrough(path, target->path, fill);
     case TargetKind::Regular:

@@ -8,8 +8,10 @@
 //   never renamed over (`-o /dev/null` must not replace /dev/null with a regular file);
 // - a folder: refused.
 
+#include "common/error.hpp"
 #include "common/result.hpp"
 
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <iosfwd>
@@ -18,14 +20,17 @@
 
 namespace starscope::files {
 
-struct WriteError {
-    std::string path; // the path the caller named
-    std::string message;
-
-    // "path: message"
-    std::string describe() const { return path + ": " + message; }
-    bool operator==(const WriteError&) const = default;
+// What stopped a write; the message says it in words ("is a folder; name a file to write").
+enum class WriteErrorCode : std::uint8_t {
+    InvalidPath, // an empty name, or a folder
+    Unreachable, // the path or one of its symlinks cannot be followed
+    Create,      // the file (or the temporary file beside it) cannot be opened or created
+    Write,       // writing, syncing or closing failed
+    Replace,     // the written temporary file cannot be renamed over the target
 };
+
+// file is the path the caller named; describe() gives "path: message".
+using WriteError = Error<WriteErrorCode>;
 
 template <typename T> using WriteResult = Result<T, WriteError>;
 

@@ -226,8 +226,12 @@ RuntimeResult<Done> Arena::checkRegistration(const void* ptr, std::size_t bytes,
                               "arena '" + m_name + "': cannot register an empty "
                                   + std::string(what));
     }
-    assert(contains(ptr, bytes) && "registered memory must come from this arena");
-    (void)ptr;
+    if (!contains(ptr, bytes)) {
+        return runtimeFailure(RuntimeErrorCode::InvalidArgument,
+                              "arena '" + m_name + "': cannot register a " + std::string(what)
+                                  + " of " + std::to_string(bytes)
+                                  + " bytes: its memory does not lie in the arena");
+    }
     return Done{};
 }
 

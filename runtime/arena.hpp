@@ -126,9 +126,10 @@ public:
     }
 
     // ---- StarPU handles on arena memory. Each helper registers on STARPU_MAIN_RAM and tracks
-    // the handle; the arena unregisters it at the next reset. ptr must lie in this arena's
-    // current memory (asserted). Fails when StarPU is not initialised or a size overflows the
-    // 32-bit counts of StarPU's interfaces.
+    // the handle; the arena unregisters it at the next reset. Fails when StarPU is not
+    // initialised, when the memory does not lie in this arena's current blocks (a handle on
+    // memory the arena does not own would outlive it, or be waited for by the wrong arena) or a
+    // size overflows the 32-bit counts of StarPU's interfaces.
     RuntimeResult<starpu_data_handle_t> registerVector(void* ptr, std::size_t count,
                                                       std::size_t elemSize);
     // Column-major as StarPU's matrix interface: nx elements per row run contiguously, ld >= nx.
@@ -187,6 +188,9 @@ public:
 
     ArenaStats stats() const;
     std::size_t trackedHandles() const { return m_tracked.size(); }
+    // Whether reset(), waitDeferred() or the destructor would call StarPU: handles are tracked,
+    // or deferred resets still hold theirs. Such calls need an initialised StarPU.
+    bool needsStarpu() const { return !m_tracked.empty() || !m_deferred.empty(); }
     // Whether [ptr, ptr + bytes) lies in a block of the current chain.
     bool contains(const void* ptr, std::size_t bytes = 1) const;
 

@@ -2,8 +2,10 @@
 // The runtime library's one error type (common/error.hpp's shape with the runtime's codes; a
 // runtime failure seldom names a file). Expected failures (StarPU not initialised, pinned
 // memory exhausted, a bad loader name or configuration, a PAPI/SDE registration refused) come
-// back as Result<T, RuntimeError>; programming errors (a pointer outside the arena, a
-// non-power-of-two alignment) assert instead.
+// back as Result<T, RuntimeError>, and so does what a C program may hand the C API unchecked
+// (memory outside the arena given to a register call, a bad alignment given to tryAllocate);
+// programming errors on the C++ fast paths (a non-power-of-two alignment given to the inline
+// allocate()) assert instead.
 
 #include "common/error.hpp"
 #include "common/result.hpp"

@@ -16,7 +16,7 @@ cd "$root"
 "$root/scripts/setup.sh"
 run_step "build (default preset)" configure_and_build default
 
-starscope="$root/build/default/workloads/starscope"
+starscope="$root/build/default/cli/starscope"
 batches=${STARSCOPE_DEMO_BATCHES:-300}
 for strategy in single:naive double:advanced; do
   arenas=${strategy%%:*}

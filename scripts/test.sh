@@ -5,7 +5,10 @@
 #   3. runtime, workload and tracer tests against StarPU 1.4.12 (preset starpu14), built with
 #      FxT from ../shared/starpu/starpu-1.4.12.tar.gz (or $STARSCOPE_STARPU14_TARBALL) when that
 #      file exists (it always does in CI; elsewhere the stage is skipped with a note)
-#   4. every test, viewer included, in the default preset (StarPU 1.3.10)
+#   4. the analysis-only build (preset analysis: no StarPU, no PAPI, no recorder) and its tests:
+#      the tracer, common, hardening and viewer tests that need no StarPU; built after the
+#      default preset's objects, which ccache then serves to it
+#   5. every test, viewer included, in the default preset (StarPU 1.3.10)
 # The other stages come first so CTest's summary of the full run closes the output. Exits
 # non-zero when any stage failed.
 # Options: --no-sanitizers  skip stages 1 and 2
@@ -60,6 +63,11 @@ if [ $starpu14 = 1 ]; then
 fi
 
 run_step "build (default preset)" configure_and_build default
+
+run_step "build (analysis preset)" configure_and_build analysis
+say "==> tests of the analysis-only build (no StarPU, no PAPI)"
+ctest --preset analysis -j"$jobs" || failed+=(analysis)
+
 [ ${#failed[@]} -eq 0 ] || say "==> earlier stages FAILED: ${failed[*]} (see above)"
 say "==> all tests (default preset)"
 status=0

@@ -41,6 +41,27 @@ public:
     explicit ScopedStopSignals(void (*handler)(int)) {
         struct sigaction action {};
         action.sa_handler = handler;
+        install(action);
+    }
+    // A handler that needs to know who sent the signal (si_code SI_KERNEL: the terminal, which
+    // signals its whole foreground process group; SI_USER: kill(2) to this process alone).
+    explicit ScopedStopSignals(void (*handler)(int, siginfo_t*, void*)) {
+        struct sigaction action {};
+        action.sa_sigaction = handler;
+        action.sa_flags = SA_SIGINFO;
+        install(action);
+    }
+    ~ScopedStopSignals() {
+        for (std::size_t i = 0; i < std::size(kStopSignals); ++i) {
+            ::sigaction(kStopSignals[i], &m_previous[i], nullptr);
+        }
+        ::sigaction(SIGPIPE, &m_previousPipe, nullptr);
+    }
+    ScopedStopSignals(const ScopedStopSignals&) = delete;
+    ScopedStopSignals& operator=(const ScopedStopSignals&) = delete;
+
+private:
+    void install(struct sigaction& action) {
         sigemptyset(&action.sa_mask);
         // One handler at a time: the count of signals it keeps stays exact.
         for (const int signal : kStopSignals) {
@@ -56,16 +77,7 @@ public:
         sigemptyset(&ignore.sa_mask);
         ::sigaction(SIGPIPE, &ignore, &m_previousPipe);
     }
-    ~ScopedStopSignals() {
-        for (std::size_t i = 0; i < std::size(kStopSignals); ++i) {
-            ::sigaction(kStopSignals[i], &m_previous[i], nullptr);
-        }
-        ::sigaction(SIGPIPE, &m_previousPipe, nullptr);
-    }
-    ScopedStopSignals(const ScopedStopSignals&) = delete;
-    ScopedStopSignals& operator=(const ScopedStopSignals&) = delete;
 
-private:
     struct sigaction m_previous[std::size(kStopSignals)] {};
     struct sigaction m_previousPipe {};
 };

@@ -9,6 +9,7 @@
 // paje_bench [--runs N] [--states N] [--containers N] [--keep DIR]
 
 #include "bench/tracer/bench_support.hpp"
+#include "tracer/exporters/exporters.hpp"
 #include "tracer/readers/paje/paje_reader.hpp"
 #include "tracer/readers/read_trace.hpp"
 
@@ -16,6 +17,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <string_view>
 #include <unistd.h>
 #include <vector>
 
@@ -28,29 +30,9 @@ using starscope::bench::shell;
 
 namespace {
 
-constexpr const char* kHeader = R"(%EventDef PajeDefineContainerType 1
-% Alias string
-% Type string
-% Name string
-%EndEventDef
-%EventDef PajeDefineStateType 3
-% Alias string
-% Type string
-% Name string
-%EndEventDef
-%EventDef PajeCreateContainer 7
-% Time date
-% Alias string
-% Type string
-% Container string
-% Name string
-%EndEventDef
-%EventDef PajeDestroyContainer 8
-% Time date
-% Name string
-% Type string
-%EndEventDef
-%EventDef PajeSetState 10
+// The exporter's event definitions, one of StarPU's it lacks (SetState 10: same-instant sets
+// replace each other, where pushes would stack), and a program with one thread.
+constexpr std::string_view kSetStateAndThread = R"(%EventDef PajeSetState 10
 % Time date
 % Container string
 % Type string
@@ -64,9 +46,14 @@ constexpr const char* kHeader = R"(%EventDef PajeDefineContainerType 1
 7 0.000000 t0 T p "thread"
 )";
 
+void writeHeader(std::ofstream& out) {
+    out << pajeEventDefinitions() << kSetStateAndThread;
+}
+
 void writeSameInstant(const fs::path& file, std::size_t states) {
     std::ofstream out(file, std::ios::binary);
-    out << kHeader << "7 0.000000 w0 W t0 CPU0\n";
+    writeHeader(out);
+    out << "7 0.000000 w0 W t0 CPU0\n";
     for (std::size_t i = 0; i < states; ++i) {
         out << "10 1.000000 w0 WS codelet_" << i % 16 << "\n";
     }
@@ -75,7 +62,7 @@ void writeSameInstant(const fs::path& file, std::size_t states) {
 
 void writeManyContainers(const fs::path& file, std::size_t containers) {
     std::ofstream out(file, std::ios::binary);
-    out << kHeader;
+    writeHeader(out);
     for (std::size_t i = 0; i < containers; ++i) {
         out << "7 0.000000 w" << i << " W t0 CPU" << i << "\n";
     }
@@ -89,10 +76,12 @@ void writeManyContainers(const fs::path& file, std::size_t containers) {
 
 // Returns false when a reader failed.
 bool compare(const std::string& label, const fs::path& file, int runs, bool havePjDump) {
-    std::printf("\n%s: %s (%.1f MB)\n", label.c_str(), file.c_str(), static_cast<double>(fs::file_size(file)) / 1e6);
+    std::printf("\n%s: %s (%.1f MB)\n", label.c_str(), file.c_str(),
+                static_cast<double>(fs::file_size(file)) / 1e6);
     std::vector<double> ours;
     std::vector<double> reference;
-    const std::string pjDump = "pj_dump -q '" + file.string() + "' > /dev/null 2> '" + file.string() + ".err'";
+    const std::string pjDump =
+        "pj_dump -q '" + file.string() + "' > /dev/null 2> '" + file.string() + ".err'";
     for (int r = 0; r < runs; ++r) {
         auto start = Clock::now();
         const auto trace = readPaje(file);
@@ -101,8 +90,8 @@ bool compare(const std::string& label, const fs::path& file, int runs, bool have
             std::fprintf(stderr, "paje_bench: %s\n", trace.error().describe().c_str());
             return false;
         }
-        std::printf("run %d: starscope %.3f s (%zu lanes, %zu spans)", r + 1, ours.back(), trace->lanes.size(),
-                    trace->spanCount());
+        std::printf("run %d: starscope %.3f s (%zu lanes, %zu spans)", r + 1, ours.back(),
+                    trace->lanes.size(), trace->spanCount());
         if (havePjDump) {
             start = Clock::now();
             if (shell(pjDump) != 0) {
@@ -141,7 +130,9 @@ int main(int argc, char** argv) {
         } else if (flag == "--keep") {
             keep = value;
         } else {
-            std::fprintf(stderr, "usage: paje_bench [--runs N] [--states N] [--containers N] [--keep DIR]\n");
+            std::fprintf(
+                stderr,
+                "usage: paje_bench [--runs N] [--states N] [--containers N] [--keep DIR]\n");
             return 2;
         }
     }
@@ -149,15 +140,18 @@ int main(int argc, char** argv) {
     if (!havePjDump) {
         std::printf("pj_dump not found (Debian package pajeng): only our reader is timed\n");
     }
-    const fs::path dir = keep.empty() ? fs::temp_directory_path() / ("starscope-paje-bench-" + std::to_string(::getpid()))
+    const fs::path dir = keep.empty() ? fs::temp_directory_path()
+                                            / ("starscope-paje-bench-" + std::to_string(::getpid()))
                                       : fs::path(keep);
     fs::create_directories(dir);
     const auto sameInstant = dir / "same_instant.paje";
     const auto manyContainers = dir / "many_containers.paje";
     writeSameInstant(sameInstant, states);
     writeManyContainers(manyContainers, containers);
-    const bool ok = compare(std::to_string(states) + " states at one instant on one lane", sameInstant, runs, havePjDump)
-                    && compare(std::to_string(containers) + " containers", manyContainers, runs, havePjDump);
+    const bool ok =
+        compare(std::to_string(states) + " states at one instant on one lane", sameInstant, runs,
+                havePjDump)
+        && compare(std::to_string(containers) + " containers", manyContainers, runs, havePjDump);
     if (keep.empty()) {
         fs::remove_all(dir);
     }

@@ -30,7 +30,7 @@ done
 [ ${#files[@]} -gt 0 ] || usage
 [[ "$runs" =~ ^[1-9][0-9]*$ ]] || die "--runs: '$runs' is not a count of at least 1"
 [ -d "$build" ] || die "no build folder $build (--build DIR or STARSCOPE_BUILD)"
-starscope="$build/workloads/starscope"
+starscope="$build/cli/starscope"
 [ -x "$starscope" ] || die "no $starscope: build the starscope target"
 # The starpu_fxt_tool of the StarPU this build links (cmake/FindStarPU.cmake's STARPU_PREFIX).
 prefix="$(sed -n 's/^STARPU_PREFIX:[A-Z]*=//p' "$build/CMakeCache.txt" 2>/dev/null | head -n1)"

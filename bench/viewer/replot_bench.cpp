@@ -8,8 +8,8 @@
 #include "viewer/core/command_line.hpp"
 #include "viewer/core/span_folding.hpp"
 #include "viewer/core/trace_document.hpp"
-#include "viewer/gui/gantt_plot.hpp"
-#include "viewer/gui/gantt_plottable.hpp"
+#include "viewer/gui/chart/gantt_plot.hpp"
+#include "viewer/gui/chart/gantt_plottable.hpp"
 
 #include <QApplication>
 

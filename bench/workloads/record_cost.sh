@@ -16,7 +16,7 @@
 #   bench/workloads/record_cost.sh [--build DIR] [--reps N] [--keep DIR] [--rep K --figures FILE]
 #                                  [-- RECORD_OPTIONS...]
 #
-# --build DIR (or STARSCOPE_BUILD=DIR): the build whose workloads/starscope runs (default
+# --build DIR (or STARSCOPE_BUILD=DIR): the build whose cli/starscope runs (default
 #   build/default).
 # --reps N: repetitions, each one traced and one untraced run (default 5).
 # --keep DIR: record into DIR (traced-K, untraced-K) and keep the folders; default: a temporary
@@ -60,7 +60,7 @@ if [ -n "$rep" ] || [ -n "$figures" ]; then
   [[ "$rep" =~ ^[1-9][0-9]*$ ]] || die "--rep: '$rep' is not a repetition number of at least 1"
 fi
 [ -d "$build" ] || die "no build folder $build (--build DIR or STARSCOPE_BUILD)"
-starscope="$(cd "$build" && pwd)/workloads/starscope"
+starscope="$(cd "$build" && pwd)/cli/starscope"
 [ -x "$starscope" ] || die "no $starscope: build the starscope target"
 [ -x /usr/bin/time ] || die "no /usr/bin/time (Debian package time)"
 

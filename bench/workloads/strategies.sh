@@ -10,7 +10,7 @@
 #   bench/workloads/strategies.sh [--reps N] [--batches B] [--keep DIR]
 #                                 [--build LABEL=DIR]... [-- RECORD_OPTIONS...]
 #
-# --build 'LABEL=DIR [OPTIONS...]': a build folder with workloads/starscope (default:
+# --build 'LABEL=DIR [OPTIONS...]': a build folder with cli/starscope (default:
 #   build/default, labelled by its folder name), and record options for its runs only (words
 #   NAME=VALUE among them go into those runs' environment instead); give several to compare
 #   them (e.g. before=build/a after=build/b, 'w1=build/a --workers 1' or
@@ -66,7 +66,7 @@ if [ ${#builds[@]} -eq 0 ]; then
   labels=(default); builds=("${STARSCOPE_BUILD:-$root/build/default}"); build_options=("")
 fi
 for i in "${!builds[@]}"; do
-  [ -x "${builds[$i]}/workloads/starscope" ] || die "--build ${labels[$i]}=${builds[$i]}: no workloads/starscope there (build the starscope target)"
+  [ -x "${builds[$i]}/cli/starscope" ] || die "--build ${labels[$i]}=${builds[$i]}: no cli/starscope there (build the starscope target)"
   [[ "${labels[$i]}" =~ ^[A-Za-z0-9._+-]+$ ]] || die "--build: label '${labels[$i]}' may only have letters, digits and . _ + -"
 done
 
@@ -83,7 +83,7 @@ echo "strategies: ${labels[*]}, $reps repetitions, $([ "$batches" = 0 ] && echo 
 strategies=("single naive" "double advanced")
 for ((r = 1; r <= reps; ++r)); do
   for i in "${!builds[@]}"; do
-    starscope="${builds[$i]}/workloads/starscope"
+    starscope="${builds[$i]}/cli/starscope"
     read -r -a words <<< "${build_options[$i]}"
     own=(); environment=()
     for word in "${words[@]}"; do

@@ -85,7 +85,8 @@ TEST(FileWriter, FailedFillLeavesTheOldFileAndNoTemporary) {
         stream.setstate(std::ios::badbit);
     });
     ASSERT_FALSE(written);
-    EXPECT_EQ(written.error().path, out.string());
+    EXPECT_EQ(written.error().file, out.string());
+    EXPECT_EQ(written.error().code, WriteErrorCode::Write);
     EXPECT_EQ(readFile(out), "old");
     EXPECT_TRUE(othersIn(dir.path(), {"out.txt"}).empty());
 }
@@ -131,6 +132,7 @@ TEST(FileWriter, SymlinkLoopIsAnError) {
     fs::create_symlink("a", dir / "b");
     const auto written = writeFile(dir / "a", "x");
     ASSERT_FALSE(written);
+    EXPECT_EQ(written.error().code, WriteErrorCode::Unreachable);
     EXPECT_NE(written.error().describe().find("symbolic links"), std::string::npos) << written.error().describe();
 }
 
@@ -179,7 +181,10 @@ TEST(FileWriter, DirectoryIsRefusedClearly) {
     fs::create_directory(dir / "folder");
     const auto written = writeFile(dir / "folder", "x");
     ASSERT_FALSE(written);
-    EXPECT_EQ(written.error().path, (dir / "folder").string());
+    EXPECT_EQ(written.error().file, (dir / "folder").string());
+    EXPECT_EQ(written.error().code, WriteErrorCode::InvalidPath);
+    EXPECT_EQ(written.error().describe(),
+              (dir / "folder").string() + ": is a folder; name a file to write");
     EXPECT_NE(written.error().message.find("is a folder"), std::string::npos) << written.error().message;
     EXPECT_TRUE(fs::is_empty(dir / "folder"));
     EXPECT_TRUE(othersIn(dir.path(), {"folder"}).empty());
@@ -189,7 +194,8 @@ TEST(FileWriter, MissingFolderIsReportedWithTheNamedPath) {
     TempDir dir;
     const auto written = writeFile(dir / "no" / "such" / "out.csv", "x");
     ASSERT_FALSE(written);
-    EXPECT_EQ(written.error().path, (dir / "no" / "such" / "out.csv").string());
+    EXPECT_EQ(written.error().file, (dir / "no" / "such" / "out.csv").string());
+    EXPECT_EQ(written.error().code, WriteErrorCode::Create);
     EXPECT_NE(written.error().message.find("No such file or directory"), std::string::npos)
         << written.error().message;
 }

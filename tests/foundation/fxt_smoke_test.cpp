@@ -2,6 +2,7 @@
 // the resulting prof_file and the prefix's starpu_fxt_tool turns it into Paje with the tasks'
 // Executing states.
 
+#include "tests/support/starpu_support.hpp"
 #include "tests/support/test_support.hpp"
 
 #include "tracer/readers/read_trace.hpp"

@@ -109,14 +109,14 @@ TEST_P(DamagedInputTest, RandomByteFlipsNeverCrashOrHang) {
     RecordProperty("errors", errors);
 }
 
-INSTANTIATE_TEST_SUITE_P(Formats, DamagedInputTest, ::testing::Values("fxt", "paje", "native", "idx"));
+INSTANTIATE_TEST_SUITE_P(Formats, DamagedInputTest, ::testing::ValuesIn(readerFormats()));
 
 // Inputs the fuzzers found crashing or hanging (tests/data/hardening/<target>/), replayed
 // through their reader (readTrace and the whole pipeline as well for the trace formats).
 TEST(FuzzRegressions, EveryKeptInputEndsInErrorOrTrace) {
     const auto root = starscope::testing::testDataDir() / "hardening";
     int replayed = 0;
-    for (const std::string target : {"fxt", "paje", "native", "idx"}) {
+    for (const std::string& target : readerFormats()) {
         if (!fs::is_directory(root / target)) {
             continue;
         }

@@ -7,21 +7,22 @@
 #include "tracer/native/native_format.hpp"
 #include "tracer/readers/paje/paje_reader.hpp"
 #include "tracer/readers/read_trace.hpp"
+#if STARSCOPE_HARDENING_IDX
 #include "workloads/dataset/idx_file.hpp"
+#endif
 
+#include <csignal>
+#include <cstddef>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <functional>
 #include <gtest/gtest.h>
-
+#include <string>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-#include <csignal>
-#include <cstdio>
-#include <cstdlib>
-#include <cstddef>
-#include <filesystem>
-#include <functional>
-#include <string>
+#include <vector>
 
 namespace starscope::hardening {
 
@@ -47,8 +48,18 @@ inline Outcome traceOutcome(const tracer::TraceResult<tracer::Trace>& trace,
     return trace->warnings.empty() ? TraceWithoutWarning : TraceWithWarning;
 }
 
+// The formats whose readers this build has: the trace formats, and IDX where the workloads'
+// MNIST reader is built (with the recorder: tests/hardening/CMakeLists.txt).
+inline std::vector<std::string> readerFormats() {
+    std::vector<std::string> formats{"fxt", "paje", "native"};
+#if STARSCOPE_HARDENING_IDX
+    formats.emplace_back("idx");
+#endif
+    return formats;
+}
+
 // "fxt", "paje", "native", "any" (readTrace), "pipeline" (readTrace and trace_pipeline.hpp)
-// or "idx".
+// or "idx" (when readerFormats() has it).
 inline Reader readerFor(const std::string& format) {
     using Path = std::filesystem::path;
     if (format == "fxt") {
@@ -78,6 +89,7 @@ inline Reader readerFor(const std::string& format) {
             return traceOutcome(trace, f);
         };
     }
+#if STARSCOPE_HARDENING_IDX
     // IDX: both kinds; a file of the other kind must be refused, so only errors count.
     return [](const Path& f) {
         for (const auto kind : {workloads::IdxKind::Images, workloads::IdxKind::Labels}) {
@@ -97,6 +109,9 @@ inline Reader readerFor(const std::string& format) {
         }
         return ErrorNamingFile;
     };
+#else
+    std::abort(); // no such reader in this build: readerFormats() does not offer it
+#endif
 }
 
 // Runs the reader in a child; sets the outcome (and the child's peak resident memory in KiB

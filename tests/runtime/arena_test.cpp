@@ -175,6 +175,14 @@ TEST(Arena, RejectsImpossibleRegistrations) {
     auto empty = arena.registerVector(p, 0, sizeof(float));
     ASSERT_FALSE(empty);
     EXPECT_NE(empty.error().message.find("arena 'bad'"), std::string::npos);
+    std::array<float, 4> outside{};
+    auto foreign = arena.registerVector(outside.data(), 4, sizeof(float));
+    ASSERT_FALSE(foreign);
+    EXPECT_EQ(foreign.error().code, starscope::runtime::RuntimeErrorCode::InvalidArgument);
+    EXPECT_EQ(foreign.error().message, "arena 'bad': cannot register a vector of 16 bytes: its "
+                                       "memory does not lie in the arena");
+    EXPECT_FALSE(arena.registerVariable(p + 4, 1024)) << "runs past the arena's block";
+    EXPECT_EQ(arena.stats().handlesTracked, 0U);
     auto badLd = arena.registerMatrix(p, 1, 2, 2, sizeof(float));
     ASSERT_FALSE(badLd);
     EXPECT_NE(badLd.error().message.find("ld=1"), std::string::npos);

@@ -3,16 +3,15 @@
 // order (the reset returns only after gate j opened, while later batches' gates stay shut).
 
 #include "runtime/batch_arena_ring.hpp"
+#include "tests/runtime/gated_task.hpp"
 
 #include <gtest/gtest.h>
 #include <starpu.h>
 
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstdlib>
 #include <deque>
-#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -25,38 +24,8 @@ namespace {
 // gate, not on the CPU). Set before the environment's starpu_init.
 [[maybe_unused]] const int g_workers = ::setenv("STARPU_NCPU", "4", 1);
 
-struct Gate {
-    std::mutex mutex;
-    std::condition_variable opened;
-    bool open = false;
-    std::atomic<bool> finished{false};
-
-    void release() {
-        const std::lock_guard lock(mutex);
-        open = true;
-        opened.notify_all();
-    }
-};
-
-void gatedTask(void* /*buffers*/[], void* arg) {
-    auto* gate = static_cast<Gate*>(arg);
-    std::unique_lock lock(gate->mutex);
-    gate->opened.wait(lock, [gate] { return gate->open; });
-    gate->finished.store(true, std::memory_order_release);
-}
-
-starpu_codelet* gatedCodelet() {
-    static starpu_codelet codelet = [] {
-        starpu_codelet c;
-        starpu_codelet_init(&c);
-        c.cpu_funcs[0] = gatedTask;
-        c.nbuffers = 1;
-        c.modes[0] = STARPU_RW;
-        c.name = "test_gated";
-        return c;
-    }();
-    return &codelet;
-}
+using starscope::runtime::testing::Gate;
+using starscope::runtime::testing::gatedCodelet;
 
 ArenaOptions quiet() {
     ArenaOptions options;

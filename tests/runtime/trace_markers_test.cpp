@@ -6,6 +6,7 @@
 #include "runtime/batch_arena_ring.hpp"
 #include "runtime/image_loader.hpp"
 #include "runtime/trace_markers.hpp"
+#include "tests/support/starpu_support.hpp"
 #include "tests/support/test_support.hpp"
 
 #include "tracer/readers/read_trace.hpp"

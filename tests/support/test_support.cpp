@@ -33,24 +33,6 @@ TempDir::~TempDir() {
 
 fs::path sourceDir() { return STARSCOPE_SOURCE_DIR; }
 fs::path testDataDir() { return STARSCOPE_TEST_DATA_DIR; }
-fs::path starpuFxtTool() { return STARSCOPE_STARPU_FXT_TOOL; }
-
-std::string starpuVersion() { return STARSCOPE_STARPU_VERSION; }
-
-std::string starpuSeries() {
-    const std::string version = starpuVersion();
-    return version.substr(0, version.find('.', version.find('.') + 1));
-}
-
-bool starpuIdleWorkersSpinPerConfigHeader() {
-    const fs::path header =
-        starpuFxtTool().parent_path().parent_path() / "include" / "starpu" / starpuSeries() / "starpu_config.h";
-    const std::string text = readFile(header);
-    if (text.find("STARPU_NON_BLOCKING_DRIVERS") == std::string::npos) {
-        throw std::runtime_error(header.string() + " does not mention STARPU_NON_BLOCKING_DRIVERS");
-    }
-    return text.find("#define STARPU_NON_BLOCKING_DRIVERS 1") != std::string::npos;
-}
 
 std::string readFile(const fs::path& path) {
     std::ifstream in(path, std::ios::binary);

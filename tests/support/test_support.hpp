@@ -27,16 +27,6 @@ private:
 
 std::filesystem::path sourceDir();
 std::filesystem::path testDataDir();
-// starpu_fxt_tool of the project's StarPU-with-FxT prefix.
-std::filesystem::path starpuFxtTool();
-// The StarPU release the tests were built against ("1.3.10", "1.4.12") and its series ("1.3").
-std::string starpuVersion();
-std::string starpuSeries();
-// Whether that StarPU keeps idle workers spinning: its starpu_config.h (prefix of
-// starpuFxtTool(), include/starpu/<series>/) defines STARPU_NON_BLOCKING_DRIVERS, i.e. it was
-// configured without --enable-blocking-drivers. Throws when the header cannot be read or does
-// not mention the setting at all.
-bool starpuIdleWorkersSpinPerConfigHeader();
 std::string readFile(const std::filesystem::path& path);
 
 // Writes head to path and extends the file with a hole to apparentSize bytes: an "enormous"

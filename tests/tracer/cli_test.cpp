@@ -4,16 +4,14 @@
 #include "tests/support/fifo_reader.hpp"
 #include "tests/support/test_support.hpp"
 #include "tests/tracer/tracer_test_support.hpp"
-#include "tracer/analysis/stats.hpp"
 #include "tracer/cli/commands.hpp"
 #include "tracer/exporters/exporters.hpp"
 #include "tracer/native/native_format.hpp"
-#include "tracer/readers/read_trace.hpp"
 
-#include <cstdlib>
-#include <fstream>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+
+#include <fstream>
 #include <sstream>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -88,63 +86,6 @@ TEST(Cli, StatsJsonForScripts) {
 // A figure the input cannot support is n/a with the reason, never a number: the Paje trace
 // has no task dependencies (its critical path would be the longest single task), and a trace
 // without starscope markers has no batch transition to attribute barriers to.
-TEST(Cli, StatsOfATraceWithFlushesGiveTheFiguresWithoutThem) {
-    TempDir dir;
-    ::setenv("STARPU_TRACE_BUFFER_SIZE", "1", 1);
-    const int status = recordSample(
-        dir / "run", "--batches 2 --tasks 60 --task-us 50 --load-us 0 --ncpu 1 --task-events 1000");
-    ::unsetenv("STARPU_TRACE_BUFFER_SIZE");
-    ASSERT_EQ(status, 0);
-    const auto prof = (dir / "run" / "prof_file__0").string();
-    const auto trace = readTrace(prof);
-    ASSERT_TRUE(trace) << trace.error().describe();
-    const auto s = summarize(*trace);
-    ASSERT_GE(s.traceFlushes, 1U);
-
-    const auto r = run({"stats", "--json", prof});
-    ASSERT_EQ(r.code, 0) << r.err;
-    const auto doc = nlohmann::json::parse(r.out);
-    const auto& summary = doc.at("summary");
-    EXPECT_EQ(summary.at("trace_flushes"), (nlohmann::json{{"count", s.traceFlushes},
-                                                           {"total_ns", s.traceFlushTotal},
-                                                           {"max_ns", s.traceFlushMax}}));
-    EXPECT_EQ(summary.at("worker_time_ns").at("tracing"), s.workerTotals.tracing);
-    const auto& without = summary.at("without_tracing");
-    EXPECT_EQ(without.at("makespan_ns"), s.withoutTracing.makespan);
-    EXPECT_EQ(without.at("idleness"), s.withoutTracing.idleness);
-    EXPECT_EQ(without.at("barrier_share"), s.withoutTracing.barrierShare);
-    EXPECT_EQ(without.at("barriers").at("count"), s.withoutTracing.barrierCount);
-    EXPECT_EQ(without.at("barriers").at("total_ns"), s.withoutTracing.barrierTotal);
-    EXPECT_EQ(without.at("worker_time_ns").at("executing"),
-              s.withoutTracing.workerTotals.executing);
-    EXPECT_EQ(without.at("worker_time_ns").at("sleeping"), s.withoutTracing.workerTotals.sleeping);
-    TimeNs lanesTracing = 0;
-    for (const auto& lane : doc.at("lanes")) {
-        lanesTracing += lane.at("tracing_ns").get<TimeNs>();
-    }
-    EXPECT_EQ(lanesTracing, s.traceFlushTotal);
-
-    const auto text = run({"stats", prof});
-    ASSERT_EQ(text.code, 0) << text.err;
-    EXPECT_NE(text.out.find("trace flushes  " + std::to_string(s.traceFlushes) + " (total "),
-              std::string::npos)
-        << text.out;
-    EXPECT_NE(text.out.find("without them   makespan " + formatDuration(s.withoutTracing.makespan)),
-              std::string::npos)
-        << text.out;
-    EXPECT_NE(text.out.find("\noutside flushes "), std::string::npos) << text.out;
-    EXPECT_NE(text.out.find("trace flush   tasks\n"), std::string::npos) << text.out;
-
-    // A trace without flushes prints none of it (its golden outputs are unchanged).
-    const auto plain = run({"stats", "--json", smallProfFile().string()});
-    ASSERT_EQ(plain.code, 0) << plain.err;
-    const auto plainDoc = nlohmann::json::parse(plain.out);
-    EXPECT_FALSE(plainDoc.at("summary").contains("trace_flushes"));
-    EXPECT_FALSE(plainDoc.at("summary").contains("without_tracing"));
-    EXPECT_FALSE(plainDoc.at("summary").at("worker_time_ns").contains("tracing"));
-    EXPECT_FALSE(plainDoc.at("lanes").at(0).contains("tracing_ns"));
-}
-
 TEST(Cli, FiguresTheInputCannotSupportAreNaWithTheReason) {
     auto r = run({"stats", smallPaje().string()});
     ASSERT_EQ(r.code, 0) << r.err;

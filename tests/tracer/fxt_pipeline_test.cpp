@@ -4,6 +4,7 @@
 // waiting for it.
 
 #include "tests/support/test_support.hpp"
+#include "tests/tracer/recording_support.hpp"
 #include "tests/tracer/tracer_test_support.hpp"
 #include "tracer/readers/fxt/model_ops.hpp"
 #include "tracer/readers/read_trace.hpp"

@@ -1,4 +1,4 @@
-// The FxT reader on the golden trace and on traces recorded now by the sample program.
+// The FxT reader on the golden traces (on traces recorded now: recorded_traces_test.cpp).
 
 #include "tests/support/test_support.hpp"
 #include "tests/tracer/tracer_test_support.hpp"
@@ -150,18 +150,6 @@ TEST(FxtReader, UnknownWorkerKindsAreAnErrorThatNamesThem) {
     EXPECT_NE(trace.error().message.find("1.3 and 1.4"), std::string::npos) << trace.error().message;
 }
 
-TEST(FxtReader, WorkersWithoutAnyTaskAreAWarning) {
-    starscope::testing::TempDir dir;
-    ASSERT_EQ(recordSample(dir / "run", "--batches 1 --tasks 0 --load-us 0 --ncpu 2"), 0)
-        << starscope::testing::readFile(dir.path() / "run.log");
-    const auto trace = readTrace(dir / "run");
-    ASSERT_TRUE(trace) << trace.error().describe();
-    const bool warned = std::any_of(trace->warnings.begin(), trace->warnings.end(), [](const std::string& w) {
-        return w.find("no task execution") != std::string::npos;
-    });
-    EXPECT_TRUE(warned);
-}
-
 TEST(FxtReader, SpansAreSortedNonOverlappingAndWithinTheTrace) {
     const auto trace = readTrace({smallProfFile()});
     ASSERT_TRUE(trace);
@@ -223,7 +211,7 @@ TEST(FxtReader, RunFolderAndFileGiveTheSameTrace) {
     EXPECT_EQ(fromFolder->markers, fromFile->markers);
 }
 
-TEST(FxtReader, ProgressReportsAndCancels) {
+TEST(FxtReader, ProgressReports) {
     ReadOptions options;
     double last = 0;
     int calls = 0;
@@ -235,13 +223,6 @@ TEST(FxtReader, ProgressReportsAndCancels) {
     ASSERT_TRUE(readTrace(smallProfFile(), options));
     EXPECT_GE(last, 0.0);
     EXPECT_LE(last, 1.0);
-    options.progress = [](double) { return false; };
-    // A small file may finish before the first progress report; a bigger one cannot.
-    starscope::testing::TempDir dir;
-    ASSERT_EQ(recordSample(dir / "run", "--batches 2 --tasks 3000 --task-us 0 --load-us 0 --ncpu 2"), 0);
-    const auto cancelled = readTrace(dir / "run", options);
-    ASSERT_FALSE(cancelled);
-    EXPECT_EQ(cancelled.error().code, ErrorCode::Cancelled);
 }
 
 TEST(FxtReader, SeveralProcessesMergeWithPrefixedLanes) {
@@ -253,22 +234,6 @@ TEST(FxtReader, SeveralProcessesMergeWithPrefixedLanes) {
     EXPECT_EQ(trace->tasks.size(), 2 * single->tasks.size());
     EXPECT_EQ(trace->lanes.front().name.substr(0, 2), "0_");
     EXPECT_EQ(trace->lanes.back().name.substr(0, 2), "1_");
-}
-
-TEST(FxtReader, FreshRecordingWithBarriersBetweenBatches) {
-    starscope::testing::TempDir dir;
-    ASSERT_EQ(recordSample(dir / "run", "--batches 4 --tasks 40 --task-us 100 --load-us 0 --gate-us 2000 --ncpu 2"), 0)
-        << starscope::testing::readFile(dir.path() / "run.log");
-    const auto trace = readTrace(dir / "run");
-    ASSERT_TRUE(trace) << trace.error().describe();
-    std::size_t executed = 0;
-    for (const auto& task : trace->tasks) {
-        executed += task.start >= 0 ? 1U : 0U;
-    }
-    EXPECT_EQ(executed, 4U * 40U + 3U);   // plus one gate task per transition
-    EXPECT_EQ(trace->metadata.at("format"), "fxt");
-    // The layout is recognised from the trace: the codes of the StarPU series that recorded it.
-    EXPECT_EQ(trace->metadata.at("starpu.codes").substr(0, 3), starscope::testing::starpuSeries());
 }
 
 } // namespace

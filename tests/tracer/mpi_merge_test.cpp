@@ -3,7 +3,9 @@
 // tests are built against (scripts/build_starpu.sh installs them). No golden run is kept: two
 // ranks of the shortest example make over 600 KB of prof files and paje.trace.
 
+#include "tests/support/starpu_support.hpp"
 #include "tests/support/test_support.hpp"
+#include "tests/tracer/recording_support.hpp"
 #include "tests/tracer/tracer_test_support.hpp"
 #include "tracer/analysis/barriers.hpp"
 #include "tracer/exporters/exporters.hpp"

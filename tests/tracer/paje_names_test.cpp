@@ -1,12 +1,12 @@
 // The Paje reader's name interning and its event-definition lookup by small numbers.
 
 #include "tests/support/test_support.hpp"
+#include "tracer/exporters/exporters.hpp"
 #include "tracer/readers/paje/paje_names.hpp"
 #include "tracer/readers/read_trace.hpp"
 
-#include <gtest/gtest.h>
-
 #include <fstream>
+#include <gtest/gtest.h>
 #include <string>
 
 namespace starscope::tracer {
@@ -21,7 +21,7 @@ TEST(PajeNameIds, DenseIdsInOrderOfFirstUse) {
     EXPECT_EQ(ids.intern("CPU0"), 1U);
     EXPECT_EQ(ids.intern("WS"), 0U);
     EXPECT_EQ(ids.intern(""), 2U);
-    EXPECT_EQ(ids.intern(std::string_view("a\0b", 3)), 3U);   // a NUL inside is part of the name
+    EXPECT_EQ(ids.intern(std::string_view("a\0b", 3)), 3U); // a NUL inside is part of the name
     EXPECT_EQ(ids.intern("a"), 4U);
     EXPECT_EQ(ids.size(), 5U);
     EXPECT_EQ(ids[1], "CPU0");
@@ -30,7 +30,7 @@ TEST(PajeNameIds, DenseIdsInOrderOfFirstUse) {
 
 TEST(PajeNameIds, IdsSurviveTheTableGrowing) {
     NameIds ids;
-    constexpr std::uint32_t kNames = 20'000;   // many doublings of the slot table
+    constexpr std::uint32_t kNames = 20'000; // many doublings of the slot table
     for (std::uint32_t i = 0; i < kNames; ++i) {
         ASSERT_EQ(ids.intern("name " + std::to_string(i)), i);
     }
@@ -45,24 +45,8 @@ TEST(PajeNameIds, IdsSurviveTheTableGrowing) {
 TEST(PajeEventIds, NumbersWithALeadingZeroAreOtherIds) {
     TempDir dir;
     const auto path = dir / "ids.trace";
-    std::ofstream(path, std::ios::binary) << R"(%EventDef PajeDefineContainerType 1
-% Alias string
-% Type string
-% Name string
-%EndEventDef
-%EventDef PajeDefineStateType 3
-% Alias string
-% Type string
-% Name string
-%EndEventDef
-%EventDef PajeCreateContainer 7
-% Time date
-% Alias string
-% Type string
-% Container string
-% Name string
-%EndEventDef
-%EventDef PajeSetState 07
+    // The export's definitions (7 creates a container), and three more.
+    std::ofstream(path, std::ios::binary) << pajeEventDefinitions() << R"(%EventDef PajeSetState 07
 % Time date
 % Container string
 % Type string
@@ -106,8 +90,9 @@ x7 3.0 w0 S Sleeping
 TEST(PajeEventIds, AnUndefinedSmallNumberIsRefused) {
     TempDir dir;
     const auto path = dir / "undefined.trace";
-    std::ofstream(path, std::ios::binary) << "%EventDef PajeDefineContainerType 1\n% Alias string\n% Type string\n"
-                                             "% Name string\n%EndEventDef\n1 P 0 \"Program\"\n5 1.0 x y\n";
+    std::ofstream(path, std::ios::binary)
+        << "%EventDef PajeDefineContainerType 1\n% Alias string\n% Type string\n"
+           "% Name string\n%EndEventDef\n1 P 0 \"Program\"\n5 1.0 x y\n";
     const auto trace = readTrace(path);
     ASSERT_FALSE(trace);
     EXPECT_NE(trace.error().message.find("event id \"5\" has no %EventDef"), std::string::npos)

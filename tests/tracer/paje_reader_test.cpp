@@ -10,12 +10,10 @@
 #include "tracer/readers/paje/paje_reader.hpp"
 #include "tracer/readers/read_trace.hpp"
 
-#include <gtest/gtest.h>
-
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <fstream>
+#include <gtest/gtest.h>
 #include <map>
 #include <sstream>
 
@@ -168,11 +166,11 @@ TEST(PajeReader, ReadsAnyToolsTraceUnsortedWithNesting) {
     ASSERT_EQ(t1.levels.size(), 2U);
     const auto& base = t1.levels[0];
     ASSERT_EQ(base.size(), 3U);
-    EXPECT_EQ(trace->states[base[0].state].name, "Running code");   // entity alias resolved
+    EXPECT_EQ(trace->states[base[0].state].name, "Running code"); // entity alias resolved
     EXPECT_EQ(base[0].start, 1'000'000);
     EXPECT_EQ(base[0].end, 2'000'000);
     EXPECT_EQ(trace->states[base[1].state].name, "Waiting");
-    EXPECT_EQ(base[1].end, 4'000'000);   // reset state ends it
+    EXPECT_EQ(base[1].end, 4'000'000); // reset state ends it
     EXPECT_EQ(base[2].start, 6'000'000);
     ASSERT_EQ(t1.levels[1].size(), 1U);
     EXPECT_EQ(trace->states[t1.levels[1][0].state].name, "nested value");
@@ -188,7 +186,7 @@ TEST(PajeReader, ReadsAnyToolsTraceUnsortedWithNesting) {
     EXPECT_EQ(trace->metadata.at("paje.variable_events"), "2");
     EXPECT_EQ(trace->metadata.at("paje.link_events"), "2");
     EXPECT_EQ(trace->end, 7'000'000);
-    EXPECT_EQ(base[2].end, 7'000'000);   // still open at the end of the trace
+    EXPECT_EQ(base[2].end, 7'000'000); // still open at the end of the trace
 }
 
 // Spans hold 48-bit times: a trace longer than that (about 39 hours in ns) is refused naming
@@ -196,18 +194,19 @@ TEST(PajeReader, ReadsAnyToolsTraceUnsortedWithNesting) {
 TEST(PajeReader, TraceLongerThanTheModelHoldsIsRefused) {
     TempDir dir;
     const double lastMs = static_cast<double>(kMaxTraceTime) / 1e6;
-    const std::string within = std::string(kHeader) + "110 t1 1.0 ST r x\n110 t1 " + std::to_string(std::floor(lastMs) - 1.0)
-                               + " ST w x\n";
+    const std::string within = std::string(kHeader) + "110 t1 1.0 ST r x\n110 t1 "
+                               + std::to_string(std::floor(lastMs) - 1.0) + " ST w x\n";
     const auto fits = readTrace(write(dir, "long.paje", within));
     ASSERT_TRUE(fits) << fits.error().describe();
     ASSERT_FALSE(fits->lanes.empty());
     EXPECT_EQ(fits->end, static_cast<TimeNs>(std::floor(lastMs) - 1.0) * 1'000'000);
-    const std::string beyond = std::string(kHeader) + "110 t1 1.0 ST r x\n110 t1 " + std::to_string(lastMs + 1000.0)
-                               + " ST w x\n";
+    const std::string beyond = std::string(kHeader) + "110 t1 1.0 ST r x\n110 t1 "
+                               + std::to_string(lastMs + 1000.0) + " ST w x\n";
     const auto trace = readTrace(write(dir, "too_long.paje", beyond));
     ASSERT_FALSE(trace);
     EXPECT_EQ(trace.error().code, ErrorCode::Unsupported);
-    EXPECT_NE(trace.error().message.find("39 hours"), std::string::npos) << trace.error().describe();
+    EXPECT_NE(trace.error().message.find("39 hours"), std::string::npos)
+        << trace.error().describe();
     EXPECT_NE(trace.error().describe().find("too_long.paje"), std::string::npos);
 }
 
@@ -248,12 +247,14 @@ TEST(PajeReader, LinesAcrossManyBatchesKeepFileOrder) {
     for (int i = 0; i < kStates; ++i) {
         const char* value = i % 2 == 0 ? "r" : "w";
         if (i == kStates / 2) {
-            body += "%EventDef PajeSetState 110\n% Value string\n% Time date\n% Type string\n% Container string\n"
+            body += "%EventDef PajeSetState 110\n% Value string\n% Time date\n% Type string\n% "
+                    "Container string\n"
                     "%EndEventDef\n";
             lines += 6;
         }
-        body += i < kStates / 2 ? "110 t1 " + std::to_string(i) + " ST " + value + " x\n"
-                                : std::string("110 ") + value + " " + std::to_string(i) + " ST t1\n";
+        body += i < kStates / 2
+                    ? "110 t1 " + std::to_string(i) + " ST " + value + " x\n"
+                    : std::string("110 ") + value + " " + std::to_string(i) + " ST t1\n";
         ++lines;
         if (i % 3 == 0) {
             body += "# a comment\n120 " + std::to_string(i) + ".5 p MEM 1\n\n";
@@ -266,13 +267,13 @@ TEST(PajeReader, LinesAcrossManyBatchesKeepFileOrder) {
     ++variables;
     const auto good = write(dir, "long.paje", body);
     const auto bad = write(dir, "bad.paje", body + "110 r 1.0 ST\n");
-    // Prepared on this thread (1) and on another one (2): the same.
-    for (const char* threads : {"1", "2"}) {
-        SCOPED_TRACE(std::string("STARSCOPE_PAJE_THREADS=") + threads);
-        ::setenv("STARSCOPE_PAJE_THREADS", threads, 1);
-        const auto trace = readPaje(good);
-        const auto refused = readPaje(bad);
-        ::unsetenv("STARSCOPE_PAJE_THREADS");
+    // Prepared on this thread (1, and 0: the reader's choice) and on another one (2): the same.
+    for (const unsigned threads : {0U, 1U, 2U}) {
+        SCOPED_TRACE("ReadOptions::threads = " + std::to_string(threads));
+        ReadOptions options;
+        options.threads = threads;
+        const auto trace = readPaje(good, options);
+        const auto refused = readPaje(bad, options);
         ASSERT_TRUE(trace) << trace.error().describe();
         const auto& t1 = trace->lanes[0].name == "thread one" ? trace->lanes[0] : trace->lanes[1];
         ASSERT_EQ(t1.levels.size(), 1U);
@@ -281,17 +282,20 @@ TEST(PajeReader, LinesAcrossManyBatchesKeepFileOrder) {
             ASSERT_LT(static_cast<std::size_t>(i), base.size()) << "state " << i;
             const auto& span = base[static_cast<std::size_t>(i)];
             ASSERT_EQ(span.start, TimeNs{i} * 1'000'000) << "state " << i;
-            ASSERT_EQ(trace->states[span.state].name, i % 2 == 0 ? "Running code" : "Waiting") << "state " << i;
+            ASSERT_EQ(trace->states[span.state].name, i % 2 == 0 ? "Running code" : "Waiting")
+                << "state " << i;
         }
         EXPECT_EQ(trace->metadata.at("paje.variable_events"), std::to_string(variables));
-        EXPECT_EQ(trace->end, TimeNs{kStates} * 1'000'000);   // the last variable's date
+        EXPECT_EQ(trace->end, TimeNs{kStates} * 1'000'000); // the last variable's date
 
         ASSERT_FALSE(refused);
         EXPECT_EQ(refused.error().code, ErrorCode::Corrupt);
         EXPECT_EQ(refused.error().offset, body.size());
-        EXPECT_NE(refused.error().message.find("line " + std::to_string(lines + 1) + ":"), std::string::npos)
+        EXPECT_NE(refused.error().message.find("line " + std::to_string(lines + 1) + ":"),
+                  std::string::npos)
             << refused.error().message;
-        EXPECT_NE(refused.error().message.find("fields"), std::string::npos) << refused.error().message;
+        EXPECT_NE(refused.error().message.find("fields"), std::string::npos)
+            << refused.error().message;
     }
 }
 
@@ -330,10 +334,12 @@ TEST(PajeReader, StarpuPajeTraceGivesTasksWithJobIds) {
 // A trace of another tool keeps every event.
 TEST(PajeReader, StarpuRuntimeEventsAreNoMarkers) {
     TempDir dir;
-    const std::string events = "109 1.0 prog_event p first\n109 2.0 register p 5606a24a8360\n109 3.0 pu p 17\n"
-                               "109 4.0 prog_event p second\n109 5.0 po p 17\n";
-    const auto starpu = readTrace(write(dir, "starpu.paje", std::string(kHeader) + "104 prog_event P Program\n"
-                                                                + "104 register P Register\n" + events));
+    const std::string events =
+        "109 1.0 prog_event p first\n109 2.0 register p 5606a24a8360\n109 3.0 pu p 17\n"
+        "109 4.0 prog_event p second\n109 5.0 po p 17\n";
+    const auto starpu = readTrace(write(dir, "starpu.paje",
+                                        std::string(kHeader) + "104 prog_event P Program\n"
+                                            + "104 register P Register\n" + events));
     ASSERT_TRUE(starpu) << starpu.error().describe();
     ASSERT_EQ(starpu->markers.size(), 2U);
     EXPECT_EQ(starpu->markers[0].time, 1'000'000);
@@ -347,7 +353,9 @@ std::filesystem::path pajeData(const std::string& name) {
     return starscope::testing::testDataDir() / "tracer" / "paje" / name;
 }
 
-const StateInfo& stateOf(const Trace& trace, const Span& span) { return trace.states[span.state]; }
+const StateInfo& stateOf(const Trace& trace, const Span& span) {
+    return trace.states[span.state];
+}
 
 TEST(PajeReader, OldFieldNamesResolveEntityValues) {
     // ContainerType / EntityType instead of Type: StarPU's older traces and the Paje spec.
@@ -382,7 +390,7 @@ TEST(PajeReader, OldLinkFieldNamesAndNesting) {
 TEST(PajeReader, SubNanosecondDatesKeepEveryStateExactly) {
     const auto trace = readPaje(pajeData("sub_nanosecond.paje"));
     ASSERT_TRUE(trace) << trace.error().describe();
-    EXPECT_EQ(ticksPerSecond(*trace), 10'000'000'000'000);   // 1e-10 ms ticks
+    EXPECT_EQ(ticksPerSecond(*trace), 10'000'000'000'000); // 1e-10 ms ticks
     ASSERT_EQ(trace->lanes.size(), 1U);
     const auto& spans = trace->lanes[0].spans();
     const std::vector<TimeNs> expected = {3, 7, 5, 9, 2, 14, 5, 5};
@@ -417,7 +425,8 @@ TEST(PajeReader, SubNanosecondDatesKeepEveryStateExactly) {
 // (threshold 100 us), a 200 us one is; durations print in the finer unit.
 TEST(PajeReader, FinerUnitReachesBarriersAndDurations) {
     constexpr TimeNs kPsPerUs = 1'000'000;
-    Trace trace = makeTrace({{"CPU 0", LaneKind::CpuWorker,
+    Trace trace = makeTrace({{"CPU 0",
+                              LaneKind::CpuWorker,
                               {{"Executing", 0, 10 * kPsPerUs},
                                {"Sleeping", 10 * kPsPerUs, 60 * kPsPerUs},
                                {"Executing", 60 * kPsPerUs, 70 * kPsPerUs},
@@ -444,7 +453,7 @@ TEST(PajeReader, FinerUnitReachesBarriersAndDurations) {
 
 TEST(PajeReader, ExactDatesInAnySpelling) {
     TempDir dir;
-    const std::string body = std::string(kHeader) + "110 t1 1.5e-3 ST r x\n"   // 1.5 us
+    const std::string body = std::string(kHeader) + "110 t1 1.5e-3 ST r x\n" // 1.5 us
                              + "110 t1 +0.00200 ST w x\n" + "110 t1 3 ST r x\n" + "113 4 t1 ST\n";
     const auto trace = readPaje(write(dir, "spellings.paje", body));
     ASSERT_TRUE(trace) << trace.error().describe();
@@ -456,7 +465,8 @@ TEST(PajeReader, ExactDatesInAnySpelling) {
     EXPECT_EQ(spans[1].start, 2'000);
     EXPECT_EQ(spans[2].start, 3'000'000);
     for (const char* bad : {"1.2.3", "1e", "--1", "1e400", "0x10", "12345678901234567890123"}) {
-        const auto broken = readPaje(write(dir, "bad.paje", std::string(kHeader) + "110 t1 " + bad + " ST r x\n"));
+        const auto broken =
+            readPaje(write(dir, "bad.paje", std::string(kHeader) + "110 t1 " + bad + " ST r x\n"));
         ASSERT_FALSE(broken) << bad;
         EXPECT_NE(broken.error().message.find("bad time"), std::string::npos) << bad;
     }
@@ -494,15 +504,17 @@ TEST(PajeReader, ManySameInstantCodeletStartsAndContainers) {
 // clips those, where we keep them. So both sides count the states that start before that end
 // and last longer than zero (the model drops zero-length states).
 struct Reference {
-    std::map<std::string, std::size_t> counts;   // per container
+    std::map<std::string, std::size_t> counts; // per container
     long double endMs = 0;
 };
 
 Reference pjDump(const std::filesystem::path& file, const TempDir& dir) {
     const auto out = dir / "pj_dump.out";
-    const int status = starscope::testing::runCommand("pj_dump --no-strict --float-precision=15 '" + file.string()
-                                                      + "' > '" + out.string() + "' 2> '" + out.string() + ".err'");
-    EXPECT_EQ(status, 0) << "pj_dump failed on " << file << ": " << starscope::testing::readFile(out.string() + ".err");
+    const int status = starscope::testing::runCommand("pj_dump --no-strict --float-precision=15 '"
+                                                      + file.string() + "' > '" + out.string()
+                                                      + "' 2> '" + out.string() + ".err'");
+    EXPECT_EQ(status, 0) << "pj_dump failed on " << file << ": "
+                         << starscope::testing::readFile(out.string() + ".err");
     std::vector<std::vector<std::string>> lines;
     std::istringstream in(starscope::testing::readFile(out));
     Reference ref;
@@ -519,7 +531,8 @@ Reference pjDump(const std::filesystem::path& file, const TempDir& dir) {
         lines.push_back(std::move(fields));
     }
     for (const auto& f : lines) {
-        if (f.size() >= 6 && f[0] == "State" && std::stold(f[4]) > std::stold(f[3]) && std::stold(f[3]) < ref.endMs) {
+        if (f.size() >= 6 && f[0] == "State" && std::stold(f[4]) > std::stold(f[3])
+            && std::stold(f[3]) < ref.endMs) {
             ++ref.counts[f[1]];
         }
     }
@@ -528,16 +541,20 @@ Reference pjDump(const std::filesystem::path& file, const TempDir& dir) {
 
 TEST(PajeReader, StateCountsMatchPjDump) {
     if (starscope::testing::runCommand("command -v pj_dump > /dev/null 2>&1") != 0) {
-        GTEST_SKIP() << "pj_dump is not installed (Debian package pajeng; scripts/install_packages.sh installs it)";
+        GTEST_SKIP() << "pj_dump is not installed (Debian package pajeng; "
+                        "scripts/install_packages.sh installs it)";
     }
     TempDir dir;
     // pj_dump refuses dates out of order; this one is in order, with nesting and a destroy.
-    const auto other = write(dir, "other.paje", std::string(kHeader) + "110 t2 0.5 ST r x\n110 t1 1.0 ST r x\n"
-                                                    "110 t1 2.0 ST w \"c\"\n111 2.5 t1 ST \"nested value\"\n"
-                                                    "112 3.0 t1 ST\n108 5.0 t2 TH\n110 t1 6.0 ST r x\n"
-                                                    "120 7.0 p MEM 1\n");
-    for (const auto& file : {smallPaje(), pajeData("old_field_names.paje"), pajeData("sub_nanosecond.paje"),
-                             pajeData("nested_links.paje"), other}) {
+    const auto other = write(dir, "other.paje",
+                             std::string(kHeader)
+                                 + "110 t2 0.5 ST r x\n110 t1 1.0 ST r x\n"
+                                   "110 t1 2.0 ST w \"c\"\n111 2.5 t1 ST \"nested value\"\n"
+                                   "112 3.0 t1 ST\n108 5.0 t2 TH\n110 t1 6.0 ST r x\n"
+                                   "120 7.0 p MEM 1\n");
+    for (const auto& file :
+         {smallPaje(), pajeData("old_field_names.paje"), pajeData("sub_nanosecond.paje"),
+          pajeData("nested_links.paje"), other}) {
         SCOPED_TRACE(file.string());
         const auto reference = pjDump(file, dir);
         const auto trace = readPaje(file);
@@ -556,9 +573,10 @@ TEST(PajeReader, StateCountsMatchPjDump) {
         for (const auto& lane : trace->lanes) {
             std::size_t count = 0;
             for (const auto& level : lane.levels) {
-                count += static_cast<std::size_t>(std::count_if(level.begin(), level.end(), [&](const Span& span) {
-                    return static_cast<long double>(span.start) < reference.endMs * ticksPerMs;
-                }));
+                count += static_cast<std::size_t>(
+                    std::count_if(level.begin(), level.end(), [&](const Span& span) {
+                        return static_cast<long double>(span.start) < reference.endMs * ticksPerMs;
+                    }));
             }
             if (count > 0) {
                 ours.push_back(count);

@@ -64,6 +64,93 @@ TEST(RunRecord, WritesAndReadsBackTheSameRecord) {
     EXPECT_EQ(*back, r);
 }
 
+RunRecord commandRecord(std::vector<std::string> argv) {
+    RunRecord r;
+    r.workload = WorkloadKind::Command;
+    r.program = ProgramRecord{std::move(argv), "/opt/bin/prog", "/home/u", 0, std::nullopt, ""};
+    r.program->executable = "/opt/bin/" + fs::path(r.program->argv.front()).filename().string();
+    r.command = {"starscope", "record", "--"};
+    r.starpuVersion = "1.3";
+    r.starpuVersionFrom = StarpuVersionSource::TraceLayout;
+    r.starscopeStarpu = "1.3.10";
+    r.fxt = {"/runs/p", 64, {"prof_file_u_0"}};
+    r.environment = {{"STARPU_FXT_TRACE", "1", "default"}, {"STARPU_NCPU", "2", "environment"}};
+    r.wallTimeS = 1.5;
+    r.totalTimeS = 1.5;
+    r.workers = 2;
+    r.tasks.executed = 48;
+    return r;
+}
+
+// A command run (`record -- PROGRAM`): its program, folder and end read back, and none of the
+// CNN's sections are written for it.
+TEST(RunRecord, ACommandRunWritesAndReadsBackItsProgram) {
+    RunRecord exited = commandRecord({"prog", "-n", "3"});
+    exited.status = RunStatus::Failed;
+    exited.error = "prog exited with status 3";
+    exited.program->exitCode = 3;
+    const auto text = runRecordText(exited);
+    EXPECT_NE(text.find("\"kind\": \"command\""), std::string::npos) << text;
+    EXPECT_NE(text.find("\"code\": 3"), std::string::npos) << text;
+    EXPECT_NE(text.find("\"version_from\": \"trace layout\""), std::string::npos) << text;
+    for (const char* cnnOnly : {"\"strategy\"", "\"epoch_stats\"", "\"arenas\"", "\"counters\""}) {
+        EXPECT_EQ(text.find(cnnOnly), std::string::npos) << cnnOnly << " in " << text;
+    }
+    auto back = parseRunRecord(text, "run.json");
+    ASSERT_TRUE(back) << back.error().describe();
+    EXPECT_EQ(*back, exited);
+
+    RunRecord killed = commandRecord({"prog"});
+    killed.status = RunStatus::Failed;
+    killed.program->exitCode.reset();
+    killed.program->signal = 9;
+    killed.program->signalName = "SIGKILL";
+    auto killedBack = parseRunRecord(runRecordText(killed), "run.json");
+    ASSERT_TRUE(killedBack) << killedBack.error().describe();
+    EXPECT_EQ(*killedBack, killed);
+
+    // A CNN run says so; a file from before the field is a CNN run.
+    EXPECT_NE(runRecordText(sampleRecord()).find("\"kind\": \"cnn\""), std::string::npos);
+    auto v2 = parseRunRecord(
+        R"({"format": "starscope-run", "version": 2, "strategy": {"arenas": "single", "loader": "naive"}})",
+        "a");
+    ASSERT_TRUE(v2) << v2.error().describe();
+    EXPECT_EQ(v2->workload, WorkloadKind::Cnn);
+    EXPECT_EQ(v2->starpuVersionFrom, StarpuVersionSource::Linked);
+    EXPECT_EQ(v2->label(), "single+naive");
+
+    auto noArgv = parseRunRecord(
+        R"({"format": "starscope-run", "version": 3, "workload": {"kind": "command"}})", "b");
+    ASSERT_FALSE(noArgv);
+    EXPECT_NE(noArgv.error().message.find("workload.argv"), std::string::npos)
+        << noArgv.error().message;
+    auto badKind = parseRunRecord(
+        R"({"format": "starscope-run", "version": 3, "workload": {"kind": "movie"}})", "c");
+    ASSERT_FALSE(badKind);
+    EXPECT_NE(badKind.error().message.find("workload.kind"), std::string::npos)
+        << badKind.error().message;
+}
+
+// compare names a command's runs by the program, its arguments (a digest when long) and the
+// StarPU variables the user set; record's own trace settings do not tell runs apart.
+TEST(RunRecord, ACommandRunIsLabelledByProgramArgumentsAndTheUsersStarpuVariables) {
+    EXPECT_EQ(commandRecord({"/opt/bin/prog", "-n", "3"}).label(), "prog -n 3 STARPU_NCPU=2");
+    RunRecord noVariables = commandRecord({"prog"});
+    noVariables.environment = {{"STARPU_FXT_PREFIX", "/runs/p", "environment"}};
+    EXPECT_EQ(noVariables.label(), "prog");
+    const ProgramRecord longer{
+        {"prog", "--a-rather-long-option", "with-a-long-value"}, "", "", 0, {}, ""};
+    const ProgramRecord other{
+        {"prog", "--a-rather-long-option", "with-another-value"}, "", "", 0, {}, ""};
+    EXPECT_EQ(longer.label().substr(0, 6), "prog #");
+    EXPECT_EQ(longer.label().size(), 12U) << longer.label();
+    EXPECT_NE(longer.label(), other.label());
+    // The arguments' boundaries count: "a b" is not "a" "b".
+    const ProgramRecord joined{{"prog", "0123456789 0123456789 0123456789"}, "", "", 0, {}, ""};
+    const ProgramRecord split{{"prog", "0123456789", "0123456789 0123456789"}, "", "", 0, {}, ""};
+    EXPECT_NE(joined.label(), split.label());
+}
+
 TEST(RunRecord, ReadsOlderFilesAndRefusesNewerOrBrokenOnes) {
     // Version 1 (no ranks) and hand-written files without format or version still read.
     auto v1 = parseRunRecord(R"({"format": "starscope-run", "version": 1, "status": "failed", "error": "disk full"})", "a");
@@ -276,6 +363,42 @@ TEST_F(RunFolders, MixedWorkloadsAreRefusedNamingTheDifferenceOrLabelledWhenAllo
     EXPECT_EQ(mixed->groups[2].name, "double+advanced");
     EXPECT_TRUE(mixed->groups[2].differences.empty());
     EXPECT_EQ(mixed->baseline, "single+naive");
+}
+
+// Runs of one program are one workload, its argument sets and StarPU variables the columns;
+// another program, or the CNN, is another workload.
+TEST_F(RunFolders, CommandRunsAreGroupedByCommandAndOtherProgramsRefused) {
+    const auto small = make("small", commandRecord({"prog", "-n", "3"}));
+    const auto small2 = make("small2", commandRecord({"prog", "-n", "3"}));
+    RunRecord bigRecord = commandRecord({"prog", "-n", "30"});
+    const auto big = make("big", bigRecord);
+    RunRecord dmdaRecord = commandRecord({"prog", "-n", "3"});
+    dmdaRecord.environment.push_back({"STARPU_SCHED", "dmda", "environment"});
+    const auto dmda = make("dmda", dmdaRecord);
+    auto compared = compareRuns({input(small), input(big), input(small2), input(dmda)}, {});
+    ASSERT_TRUE(compared) << compared.error().message;
+    ASSERT_EQ(compared->groups.size(), 3U);
+    EXPECT_EQ(compared->groups[0].name, "prog -n 3 STARPU_NCPU=2");
+    EXPECT_EQ(compared->groups[0].runs.size(), 2U);
+    EXPECT_EQ(compared->groups[1].name, "prog -n 30 STARPU_NCPU=2");
+    EXPECT_EQ(compared->groups[2].name, "prog -n 3 STARPU_NCPU=2 STARPU_SCHED=dmda");
+    EXPECT_EQ(compared->baseline, "prog -n 3 STARPU_NCPU=2");
+
+    const auto other = make("other", commandRecord({"other", "-n", "3"}));
+    auto refused = compareRuns({input(small), input(other)}, {});
+    ASSERT_FALSE(refused);
+    EXPECT_NE(refused.error().message.find(other.string()
+                                           + " has program /opt/bin/other (/opt/bin/prog in "
+                                           + small.string() + ")"),
+              std::string::npos)
+        << refused.error().message;
+    const auto cnn = make("cnn", completed("single", "naive", 10));
+    auto mixed = compareRuns({input(cnn), input(small)}, {});
+    ASSERT_FALSE(mixed);
+    EXPECT_NE(mixed.error().message.find(small.string() + " has workload command (cnn in "
+                                         + cnn.string() + ")"),
+              std::string::npos)
+        << mixed.error().message;
 }
 
 // Runs that differ only by rank count are compared without --allow-mixed, one column per rank

@@ -3,7 +3,9 @@
 // against and read by starscope, against that StarPU's own starpu_fxt_tool. Nobody here wrote
 // these programs or their traces; cholesky and sgemm stop and restart profiling.
 
+#include "tests/support/starpu_support.hpp"
 #include "tests/support/test_support.hpp"
+#include "tests/tracer/recording_support.hpp"
 #include "tests/tracer/tracer_test_support.hpp"
 #include "tracer/analysis/stats.hpp"
 #include "tracer/readers/read_trace.hpp"

@@ -1,6 +1,6 @@
 #pragma once
-// Helpers for the tracer tests: the golden trace, recording fresh traces with the sample
-// program, hand-built traces, and state totals to compare readers.
+// Helpers for the tracer tests: the golden traces, hand-built traces, and state totals to
+// compare readers (recording fresh traces: recording_support.hpp).
 
 #include "tracer/model/trace.hpp"
 #include "tracer/readers/fxt/fxt_source.hpp"
@@ -21,13 +21,6 @@ std::filesystem::path smallPaje();
 // Golden run folders of other StarPU versions and runs, with the paje.trace of their own
 // starpu_fxt_tool (tests/data/tracer/README.md): "small14", "masked13", "masked14".
 std::filesystem::path goldenRun(const std::string& name);
-
-// Runs the sample program into dir (extra arguments appended); returns its exit status.
-int recordSample(const std::filesystem::path& dir, const std::string& arguments);
-// Runs starpu_fxt_tool -i on the prof file(s) (several: one per rank of a StarPU-MPI run),
-// writing dir/paje.trace; returns its exit status.
-int runStarpuFxtTool(const std::filesystem::path& profFile, const std::filesystem::path& dir);
-int runStarpuFxtTool(const std::vector<std::filesystem::path>& profFiles, const std::filesystem::path& dir);
 
 // Our reading of prof files against the same StarPU version's starpu_fxt_tool conversion of
 // them: the same workers (per rank) and executed tasks, per-worker executing within 1 %, and

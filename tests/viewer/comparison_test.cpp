@@ -7,11 +7,11 @@
 #include "tests/viewer/qt_test_environment.hpp"
 #include "viewer/core/comparison.hpp"
 #include "viewer/core/time_format.hpp"
-#include "viewer/gui/comparison_charts.hpp"
-#include "viewer/gui/comparison_model.hpp"
-#include "viewer/gui/comparison_view.hpp"
-#include "viewer/gui/gantt_plot.hpp"
-#include "viewer/gui/group_table_model.hpp"
+#include "viewer/gui/chart/gantt_plot.hpp"
+#include "viewer/gui/comparison/comparison_charts.hpp"
+#include "viewer/gui/comparison/comparison_model.hpp"
+#include "viewer/gui/comparison/comparison_view.hpp"
+#include "viewer/gui/panels/group_table_model.hpp"
 
 #include <gtest/gtest.h>
 

@@ -4,8 +4,8 @@
 #include "tests/support/synthetic_trace.hpp"
 #include "tests/viewer/qt_test_environment.hpp"
 #include "tracer/analysis/stats.hpp"
-#include "viewer/gui/barrier_list_model.hpp"
-#include "viewer/gui/range_stats_model.hpp"
+#include "viewer/gui/panels/barrier_list_model.hpp"
+#include "viewer/gui/panels/range_stats_model.hpp"
 
 #include <gtest/gtest.h>
 

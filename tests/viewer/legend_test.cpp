@@ -3,9 +3,9 @@
 // entry is cut; and the chart keeps most of a small window (the docks start narrow).
 #include "tests/support/test_support.hpp"
 #include "tests/viewer/qt_test_environment.hpp"
-#include "viewer/gui/gantt_plot.hpp"
-#include "viewer/gui/main_window.hpp"
 #include "viewer/core/trace_document.hpp"
+#include "viewer/gui/chart/gantt_plot.hpp"
+#include "viewer/gui/window/main_window.hpp"
 
 #include <gtest/gtest.h>
 

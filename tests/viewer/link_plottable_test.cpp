@@ -3,7 +3,7 @@
 // click on an end or on the shaft.
 
 #include "tests/viewer/qt_test_environment.hpp"
-#include "viewer/gui/link_plottable.hpp"
+#include "viewer/gui/chart/link_plottable.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,20 +1,20 @@
 // The window end to end, offscreen: loading off the UI thread, the reader's error in a
 // dialog while the app keeps running, cancelling, the threshold, recent files, clicks.
 
+#include "tests/support/synthetic_trace.hpp"
 #include "tests/support/test_support.hpp"
 #include "tests/viewer/qt_test_environment.hpp"
 #include "tests/viewer/window_support.hpp"
 #include "tracer/exporters/exporters.hpp"
 #include "tracer/native/native_format.hpp"
-#include "tests/support/synthetic_trace.hpp"
-#include "viewer/gui/barrier_list_model.hpp"
-#include "viewer/gui/gantt_plot.hpp"
-#include "viewer/gui/main_window.hpp"
-#include "viewer/gui/overview_strip.hpp"
-#include "viewer/gui/qt_support.hpp"
-#include "viewer/gui/range_stats_model.hpp"
-#include "viewer/gui/search_bar.hpp"
-#include "viewer/gui/trace_loader.hpp"
+#include "viewer/gui/chart/gantt_plot.hpp"
+#include "viewer/gui/chart/qt_support.hpp"
+#include "viewer/gui/panels/barrier_list_model.hpp"
+#include "viewer/gui/panels/overview_strip.hpp"
+#include "viewer/gui/panels/range_stats_model.hpp"
+#include "viewer/gui/panels/search_bar.hpp"
+#include "viewer/gui/window/main_window.hpp"
+#include "viewer/gui/window/trace_loader.hpp"
 
 #include <gtest/gtest.h>
 

@@ -4,7 +4,7 @@
 #include "tests/support/synthetic_trace.hpp"
 #include "tests/support/test_support.hpp"
 #include "tests/viewer/qt_test_environment.hpp"
-#include "viewer/gui/render.hpp"
+#include "viewer/gui/export/render.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 #pragma once
 // Colour checks of rendered pictures, shared by the render tests.
 
-#include "viewer/gui/qt_support.hpp"
+#include "viewer/gui/chart/qt_support.hpp"
 
 #include <gtest/gtest.h>
 

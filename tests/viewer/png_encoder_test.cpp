@@ -5,8 +5,8 @@
 // runs longer than deflate's longest copy and runs that stop one or two bytes past one.
 #include "tests/support/synthetic_trace.hpp"
 #include "tests/viewer/qt_test_environment.hpp"
-#include "viewer/gui/png_encoder.hpp"
-#include "viewer/gui/render.hpp"
+#include "viewer/gui/export/png_encoder.hpp"
+#include "viewer/gui/export/render.hpp"
 
 #include <gtest/gtest.h>
 

@@ -6,13 +6,13 @@
 #include "tests/support/synthetic_trace.hpp"
 #include "tests/viewer/pixel_support.hpp"
 #include "tests/viewer/qt_test_environment.hpp"
-#include "viewer/gui/gantt_plot.hpp"
-#include "viewer/gui/gantt_plottable.hpp"
-#include "viewer/gui/link_plottable.hpp"
-#include "viewer/gui/message_arrows.hpp"
-#include "viewer/gui/overlay_plottable.hpp"
-#include "viewer/gui/qt_support.hpp"
-#include "viewer/gui/render.hpp"
+#include "viewer/gui/chart/gantt_plot.hpp"
+#include "viewer/gui/chart/gantt_plottable.hpp"
+#include "viewer/gui/chart/link_plottable.hpp"
+#include "viewer/gui/chart/message_arrows.hpp"
+#include "viewer/gui/chart/overlay_plottable.hpp"
+#include "viewer/gui/chart/qt_support.hpp"
+#include "viewer/gui/export/render.hpp"
 
 #include <gtest/gtest.h>
 

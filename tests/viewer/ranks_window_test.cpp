@@ -7,11 +7,11 @@
 #include "tests/viewer/qt_test_environment.hpp"
 #include "tests/viewer/window_support.hpp"
 #include "tracer/native/native_format.hpp"
-#include "viewer/gui/gantt_plot.hpp"
-#include "viewer/gui/link_plottable.hpp"
-#include "viewer/gui/main_window.hpp"
-#include "viewer/gui/message_arrows.hpp"
-#include "viewer/gui/overlay_plottable.hpp"
+#include "viewer/gui/chart/gantt_plot.hpp"
+#include "viewer/gui/chart/link_plottable.hpp"
+#include "viewer/gui/chart/message_arrows.hpp"
+#include "viewer/gui/chart/overlay_plottable.hpp"
+#include "viewer/gui/window/main_window.hpp"
 
 #include <gtest/gtest.h>
 

@@ -3,17 +3,17 @@
 // line; on a synthetic trace with exact positions and on a real StarPU trace.
 
 #include "tests/support/fifo_reader.hpp"
+#include "tests/support/synthetic_trace.hpp"
 #include "tests/support/test_support.hpp"
 #include "tests/viewer/pixel_support.hpp"
 #include "tests/viewer/qt_test_environment.hpp"
-#include "tests/support/synthetic_trace.hpp"
 #include "tracer/model/time_unit.hpp"
 #include "viewer/core/time_format.hpp"
-#include "viewer/gui/gantt_plot.hpp"
-#include "viewer/gui/gantt_plottable.hpp"
-#include "viewer/gui/overlay_plottable.hpp"
-#include "viewer/gui/qt_support.hpp"
-#include "viewer/gui/render.hpp"
+#include "viewer/gui/chart/gantt_plot.hpp"
+#include "viewer/gui/chart/gantt_plottable.hpp"
+#include "viewer/gui/chart/overlay_plottable.hpp"
+#include "viewer/gui/chart/qt_support.hpp"
+#include "viewer/gui/export/render.hpp"
 
 #include <gtest/gtest.h>
 

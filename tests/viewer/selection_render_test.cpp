@@ -6,14 +6,14 @@
 
 #include "tests/support/synthetic_trace.hpp"
 #include "tests/viewer/qt_test_environment.hpp"
-#include "viewer/gui/gantt_plot.hpp"
-#include "viewer/gui/highlight_plottable.hpp"
-#include "viewer/gui/link_plottable.hpp"
-#include "viewer/gui/overlay_plottable.hpp"
-#include "viewer/gui/qt_support.hpp"
-#include "viewer/gui/span_name_plottable.hpp"
-#include "viewer/gui/span_selection.hpp"
-#include "viewer/gui/time_ticker.hpp"
+#include "viewer/gui/chart/gantt_plot.hpp"
+#include "viewer/gui/chart/highlight_plottable.hpp"
+#include "viewer/gui/chart/link_plottable.hpp"
+#include "viewer/gui/chart/overlay_plottable.hpp"
+#include "viewer/gui/chart/qt_support.hpp"
+#include "viewer/gui/chart/span_name_plottable.hpp"
+#include "viewer/gui/chart/span_selection.hpp"
+#include "viewer/gui/chart/time_ticker.hpp"
 
 #include <gtest/gtest.h>
 

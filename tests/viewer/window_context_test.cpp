@@ -5,9 +5,9 @@
 #include "tests/support/test_support.hpp"
 #include "tests/viewer/qt_test_environment.hpp"
 #include "tracer/native/native_format.hpp"
-#include "viewer/gui/gantt_plot.hpp"
-#include "viewer/gui/main_window.hpp"
-#include "viewer/gui/range_stats_model.hpp"
+#include "viewer/gui/chart/gantt_plot.hpp"
+#include "viewer/gui/panels/range_stats_model.hpp"
+#include "viewer/gui/window/main_window.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 #pragma once
 // Opening a trace in a shown main window, as the window tests start.
 
-#include "viewer/gui/main_window.hpp"
+#include "viewer/gui/window/main_window.hpp"
 
 #include <gtest/gtest.h>
 

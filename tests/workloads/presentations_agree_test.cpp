@@ -10,7 +10,7 @@
 #include "workloads/sweep/sweep_summary.hpp"
 #ifdef STARSCOPE_WITH_VIEWER
 #include "viewer/core/comparison.hpp"
-#include "viewer/gui/comparison_model.hpp"
+#include "viewer/gui/comparison/comparison_model.hpp"
 #endif
 
 #include <CLI/CLI.hpp>
@@ -128,7 +128,9 @@ TEST(Presentations, CompareSweepSummaryAndViewerShowTheSameFigures) {
         fs::copy_file(tracer::testing::smallProfFile(), folder / "prof_file__0");
         ASSERT_TRUE(run::writeRunRecord(folder / run::kRunJsonName, record(loader, counters)));
         folders.push_back(folder);
-        rows.push_back(measureRun(SweepRun{folder.filename().string(), "single", loader, 0, folder, {}}, rows.size(), SweepAction::Recorded));
+        rows.push_back(
+            measureRun(SweepRun{folder.filename().string(), "single", loader, 0, folder, {}, 1, {}},
+                       rows.size(), SweepAction::Recorded));
     }
     ASSERT_TRUE(writeSummary(dir.path(), rows));
     std::ifstream in(dir / "summary.json");

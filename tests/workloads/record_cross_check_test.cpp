@@ -4,7 +4,9 @@
 // StarPU-MPI ranks (record --ranks N, oversubscribed here), the same over all the run's prof
 // files, each rank's clock within 10 us of the tool's and its MPI links as our messages.
 
+#include "tests/support/starpu_support.hpp"
 #include "tests/support/test_support.hpp"
+#include "tests/tracer/recording_support.hpp"
 #include "tests/tracer/tracer_test_support.hpp"
 #include "tracer/analysis/stats.hpp"
 #include "tracer/readers/read_trace.hpp"

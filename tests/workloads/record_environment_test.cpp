@@ -6,6 +6,7 @@
 // actually ran (its worker count, not a --workers it could not honour) and whether its idle
 // workers spin, which the summary says once.
 
+#include "tests/support/starpu_support.hpp"
 #include "tests/support/test_support.hpp"
 #include "tests/workloads/run_folder.hpp"
 

@@ -2,6 +2,7 @@
 // (libfxt keeps two buffers), and for a StarPU-MPI rank from that rank's share of the job; and
 // its default worker count, from the hardware threads and how StarPU's idle workers wait.
 
+#include "tests/support/starpu_support.hpp"
 #include "tests/support/test_support.hpp"
 #include "workloads/record/rank_group.hpp"
 #include "workloads/record/record_plan.hpp"

@@ -22,6 +22,10 @@ namespace starscope::tracer {
 // nsubmitted variable. Times in milliseconds with the decimals the trace's unit needs. Our
 // Paje reader reads it back to the same lanes, spans, tasks and markers.
 void writePaje(const Trace& trace, std::ostream& out);
+// The %EventDef block writePaje's files start with: the id and field order of each event line
+// it writes. Hand-written Paje traces (tests, benchmarks) start with it too rather than retype
+// it.
+std::string_view pajeEventDefinitions();
 
 // Chrome trace-event JSON: one thread track per lane ("X" complete events), markers as
 // instant events, lanes named with metadata events, task dependencies as flow events.
@@ -29,8 +33,9 @@ void writePaje(const Trace& trace, std::ostream& out);
 void writeChromeJson(const Trace& trace, std::ostream& out);
 
 // CSV tables with a header line; times in ns.
-void writeSpansCsv(const Trace& trace, std::ostream& out);     // lane,level,state,class,start,end,task
-void writeTasksCsv(const Trace& trace, std::ostream& out);     // job,codelet,worker,submit,start,end,deps
+void writeSpansCsv(const Trace& trace, std::ostream& out); // lane,level,state,class,start,end,task
+void writeTasksCsv(const Trace& trace,
+                   std::ostream& out); // job,codelet,worker,submit,start,end,deps
 // Times in ns (with decimals when the trace's ticks are finer: pass ticksPerSecond(trace)).
 // rank -1 is a barrier across the job; cause as causeName() spells it.
 void writeBarriersCsv(const std::vector<Barrier>& barriers, std::ostream& out,

@@ -6,6 +6,7 @@
 // Our Paje reader inverts this naming exactly, so export -> read keeps the trace.
 
 #include "tracer/exporters/exporters.hpp"
+#include "tracer/exporters/paje_header.hpp"
 #include "tracer/exporters/text_format.hpp"
 #include "tracer/model/starpu_states.hpp"
 #include "tracer/model/time_unit.hpp"
@@ -40,11 +41,11 @@ struct StateColour {
     std::string_view colour;
 };
 constexpr StateColour kWorkerColours[] = {
-    {"I", ".9 .1 .0"},    {"In", "0.0 .7 1.0"}, {"D", "0.0 .1 .7"},  {"Fi", "1.0 .1 1.0"},
-    {"Po", "0.1 1.0 1.0"}, {"C", ".0 .3 .8"},   {"B", ".5 .18 .0"},  {"E", ".0 .6 .5"},
-    {"Sc", ".7 .36 .0"},  {"Sl", ".9 .1 .0"},   {"P", ".1 .3 .1"},   {"U", ".0 .0 1.0"},
-    {"H", ".5 .18 .0"},   {"Bu", ".5 .18 .0"},  {"Su", ".3 .09 .0"}, {"Th", ".8 .6 .6"},
-    {"MD", ".5 .18 .2"},  {"MPr", ".4 .14 .2"}, {"MPo", ".3 .09 .2"}, {"W", ".9 .1 .0"},
+    {"I", ".9 .1 .0"},     {"In", "0.0 .7 1.0"}, {"D", "0.0 .1 .7"},   {"Fi", "1.0 .1 1.0"},
+    {"Po", "0.1 1.0 1.0"}, {"C", ".0 .3 .8"},    {"B", ".5 .18 .0"},   {"E", ".0 .6 .5"},
+    {"Sc", ".7 .36 .0"},   {"Sl", ".9 .1 .0"},   {"P", ".1 .3 .1"},    {"U", ".0 .0 1.0"},
+    {"H", ".5 .18 .0"},    {"Bu", ".5 .18 .0"},  {"Su", ".3 .09 .0"},  {"Th", ".8 .6 .6"},
+    {"MD", ".5 .18 .2"},   {"MPr", ".4 .14 .2"}, {"MPo", ".3 .09 .2"}, {"W", ".9 .1 .0"},
     {"WA", ".9 .1 .0"},
 };
 // Ours: time FxT profiling was stopped is unknown, not idle; never red like sleeping.
@@ -60,128 +61,12 @@ std::string codeletColour(std::string_view name) {
         h = (h ^ static_cast<unsigned char>(c)) * 16777619U;
     }
     char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.2f %.2f %.2f", 0.3 * static_cast<double>(h & 0xff) / 255.0,
+    std::snprintf(buffer, sizeof buffer, "%.2f %.2f %.2f",
+                  0.3 * static_cast<double>(h & 0xff) / 255.0,
                   0.5 + 0.45 * static_cast<double>((h >> 8) & 0xff) / 255.0,
                   0.15 + 0.45 * static_cast<double>((h >> 16) & 0xff) / 255.0);
     return buffer;
 }
-
-constexpr std::string_view kPajeHeader = R"paje(%EventDef PajeDefineContainerType 1
-% Alias string
-% Type string
-% Name string
-%EndEventDef
-%EventDef PajeDefineEventType 2
-% Alias string
-% Type string
-% Name string
-%EndEventDef
-%EventDef PajeDefineStateType 3
-% Alias string
-% Type string
-% Name string
-%EndEventDef
-%EventDef PajeDefineVariableType 4
-% Alias string
-% Type string
-% Name string
-%EndEventDef
-%EventDef PajeDefineLinkType 5
-% Alias string
-% Type string
-% StartContainerType string
-% EndContainerType string
-% Name string
-%EndEventDef
-%EventDef PajeDefineEntityValue 6
-% Alias string
-% Type string
-% Name string
-% Color color
-%EndEventDef
-%EventDef PajeCreateContainer 7
-% Time date
-% Alias string
-% Type string
-% Container string
-% Name string
-%EndEventDef
-%EventDef PajeDestroyContainer 8
-% Time date
-% Name string
-% Type string
-%EndEventDef
-%EventDef PajeNewEvent 9
-% Time date
-% Type string
-% Container string
-% Value string
-%EndEventDef
-%EventDef PajePushState 11
-% Time date
-% Container string
-% Type string
-% Value string
-%EndEventDef
-%EventDef PajePopState 12
-% Time date
-% Container string
-% Type string
-%EndEventDef
-%EventDef PajeSetVariable 13
-% Time date
-% Container string
-% Type string
-% Value double
-%EndEventDef
-%EventDef PajeStartLink 18
-% Time date
-% Container string
-% Type string
-% StartContainer string
-% Value string
-% Key string
-%EndEventDef
-%EventDef PajeEndLink 19
-% Time date
-% Container string
-% Type string
-% EndContainer string
-% Value string
-% Key string
-%EndEventDef
-%EventDef PajePushState 21
-% Time date
-% Container string
-% Type string
-% Value string
-% JobId string
-% Footprint string
-%EndEventDef
-1 MPIP 0 "MPI Program"
-1 P MPIP "Program"
-1 Mn P "Memory Node"
-1 T Mn "Thread"
-1 UT P "User Thread"
-1 W T "Worker"
-1 MPICt P "MPI Communication Thread"
-1 Sc P "Scheduler State"
-1 Mm Mn "Memory Manager"
-2 prog_event P "program event type"
-2 barrier P "barrier (starscope)"
-2 thread_event T "thread event type"
-2 user_user_event UT "user event type"
-3 WS W "Worker State"
-3 US UT "User Thread State"
-3 CtS MPICt "Communication Thread State"
-4 nsubmitted Sc "Number of Submitted Uncompleted Tasks"
-5 dep P W W "Task dependency"
-5 MPIL MPIP MPICt MPICt "MPI communication"
-5 F P Mm Mm "Intra-node data Fetch"
-5 TF P Mm Mm "Intra-node data TaskPreFetch"
-5 PF P Mm Mm "Intra-node data PreFetch"
-5 IF P Mm Mm "Intra-node data IdleFetch"
-)paje";
 
 // The rank prefix the FxT reader gives the lanes of each process of a merged trace ("0_").
 std::string rankPrefix(std::string_view name) {
@@ -189,17 +74,19 @@ std::string rankPrefix(std::string_view name) {
     while (i < name.size() && name[i] >= '0' && name[i] <= '9') {
         ++i;
     }
-    return i > 0 && i < name.size() && name[i] == '_' ? std::string(name.substr(0, i + 1)) : std::string();
+    return i > 0 && i < name.size() && name[i] == '_' ? std::string(name.substr(0, i + 1))
+                                                      : std::string();
 }
 
 // StarPU names workers "CPU3", "CUDA0_1": our lanes "CPU 3" are written so. Other names verbatim.
 std::string workerContainerName(const std::string& lane, const std::string& prefix) {
     const auto rest = std::string_view(lane).substr(prefix.size());
     const auto space = rest.find(' ');
-    const bool starpuShape = space != std::string_view::npos && space > 0 && space + 1 < rest.size()
-                             && rest[space + 1] >= '0' && rest[space + 1] <= '9'
-                             && std::all_of(rest.begin(), rest.begin() + static_cast<std::ptrdiff_t>(space),
-                                            [](char c) { return (c >= 'A' && c <= 'Z') || c == '_'; });
+    const bool starpuShape =
+        space != std::string_view::npos && space > 0 && space + 1 < rest.size()
+        && rest[space + 1] >= '0' && rest[space + 1] <= '9'
+        && std::all_of(rest.begin(), rest.begin() + static_cast<std::ptrdiff_t>(space),
+                       [](char c) { return (c >= 'A' && c <= 'Z') || c == '_'; });
     if (!starpuShape) {
         return lane;
     }
@@ -208,9 +95,9 @@ std::string workerContainerName(const std::string& lane, const std::string& pref
 
 struct LaneContainer {
     std::string alias;
-    std::string stateType;    // WS or US
-    std::string program;      // alias of its P container
-    std::string thread;       // alias of its T container (workers)
+    std::string stateType; // WS or US
+    std::string program;   // alias of its P container
+    std::string thread;    // alias of its T container (workers)
 };
 
 // A line to write at a time; lines of one instant in (order, sequence) order.
@@ -230,7 +117,8 @@ constexpr int kPushOrder = 1000;
 
 class PajeWriter {
 public:
-    PajeWriter(const Trace& trace, std::ostream& out) : m_trace(trace), m_out(out), m_tps(ticksPerSecond(trace)) {}
+    PajeWriter(const Trace& trace, std::ostream& out)
+        : m_trace(trace), m_out(out), m_tps(ticksPerSecond(trace)) {}
     void write();
 
 private:
@@ -250,9 +138,9 @@ private:
     const Trace& m_trace;
     std::ostream& m_out;
     std::int64_t m_tps;
-    std::map<std::string, std::string> m_aliasOf;   // StarPU state name -> alias
+    std::map<std::string, std::string> m_aliasOf; // StarPU state name -> alias
     std::vector<LaneContainer> m_lanes;
-    std::vector<std::string> m_programs;            // rank prefixes, in first-lane order
+    std::vector<std::string> m_programs; // rank prefixes, in first-lane order
     std::vector<Line> m_lines;
 };
 
@@ -268,25 +156,29 @@ void PajeWriter::entityValues() {
     colourOf.emplace(kNotProfiledState, kNotProfiledColour);
     // Every StarPU value is declared, used or not, as starpu_fxt_tool does: tools and colour
     // legends find the same set in every file.
-    std::set<std::pair<std::string, std::string>> declared;   // (type, alias)
-    const auto declare = [&](const std::string& type, const std::string& alias, const std::string& name,
-                             const std::string& colour) {
+    std::set<std::pair<std::string, std::string>> declared; // (type, alias)
+    const auto declare = [&](const std::string& type, const std::string& alias,
+                             const std::string& name, const std::string& colour) {
         if (declared.emplace(type, alias).second) {
-            m_out << "6 " << pajeQuote(alias) << ' ' << type << ' ' << pajeQuote(name) << ' ' << pajeQuote(colour)
-                  << '\n';
+            m_out << "6 " << pajeQuote(alias) << ' ' << type << ' ' << pajeQuote(name) << ' '
+                  << pajeQuote(colour) << '\n';
         }
     };
     for (const auto& entry : kStarpu13States) {
         const std::string alias(entry.alias);
-        declare(alias == "W" || alias == "WA" ? "US" : "WS", alias, std::string(entry.name), colourOf[alias]);
+        declare(alias == "W" || alias == "WA" ? "US" : "WS", alias, std::string(entry.name),
+                colourOf[alias]);
     }
-    for (const auto* name : {"Building task", "Submitting task", "Callback", "Scheduling", "Throttling task submission",
-                             "Decoding task for MPI", "Preparing task for MPI", "Post-processing task for MPI"}) {
+    for (const auto* name : {"Building task", "Submitting task", "Callback", "Scheduling",
+                             "Throttling task submission", "Decoding task for MPI",
+                             "Preparing task for MPI", "Post-processing task for MPI"}) {
         const auto& alias = m_aliasOf[name];
         declare("US", alias, name, colourOf[alias]);
     }
-    declare("WS", std::string(kNotProfiledState), std::string(kNotProfiledState), std::string(kNotProfiledColour));
-    declare("US", std::string(kNotProfiledState), std::string(kNotProfiledState), std::string(kNotProfiledColour));
+    declare("WS", std::string(kNotProfiledState), std::string(kNotProfiledState),
+            std::string(kNotProfiledColour));
+    declare("US", std::string(kNotProfiledState), std::string(kNotProfiledState),
+            std::string(kNotProfiledColour));
     // States of no StarPU name, and codelets, as they occur. An MPI thread's states are
     // written by name (starpu_fxt_tool's CtS aliases are its own).
     for (const auto& lane : m_trace.lanes) {
@@ -294,8 +186,9 @@ void PajeWriter::entityValues() {
             for (const auto& level : lane.levels) {
                 for (const auto& span : level) {
                     const auto& name = m_trace.stateOf(span).name;
-                    declare("CtS", name, name, colourOf.contains(m_aliasOf[name]) ? colourOf[m_aliasOf[name]]
-                                                                                   : std::string(kOtherColour));
+                    declare("CtS", name, name,
+                            colourOf.contains(m_aliasOf[name]) ? colourOf[m_aliasOf[name]]
+                                                               : std::string(kOtherColour));
                 }
             }
             continue;
@@ -331,10 +224,10 @@ void PajeWriter::containers() {
         const auto program = prefix + "p";
         if (programs.insert(prefix).second) {
             m_programs.push_back(prefix);
-            m_out << "7 " << date(0) << ' ' << pajeQuote(program) << " P MPIroot " << pajeQuote("program " + prefix)
-                  << '\n';
-            m_out << "7 " << date(0) << ' ' << pajeQuote(prefix + "sched") << " Sc " << pajeQuote(program) << ' '
-                  << pajeQuote(prefix + "scheduler") << '\n';
+            m_out << "7 " << date(0) << ' ' << pajeQuote(program) << " P MPIroot "
+                  << pajeQuote("program " + prefix) << '\n';
+            m_out << "7 " << date(0) << ' ' << pajeQuote(prefix + "sched") << " Sc "
+                  << pajeQuote(program) << ' ' << pajeQuote(prefix + "scheduler") << '\n';
         }
         if (lane.kind == LaneKind::MpiThread) {
             // StarPU's "<rank>_mpict", one per process.
@@ -343,16 +236,16 @@ void PajeWriter::containers() {
                 alias = prefix + "lane" + std::to_string(i);
             }
             aliases.insert(alias);
-            m_out << "7 " << date(0) << ' ' << pajeQuote(alias) << " MPICt " << pajeQuote(program) << ' '
-                  << pajeQuote(alias) << '\n';
+            m_out << "7 " << date(0) << ' ' << pajeQuote(alias) << " MPICt " << pajeQuote(program)
+                  << ' ' << pajeQuote(alias) << '\n';
             m_lanes.push_back(LaneContainer{alias, "CtS", program, {}});
             continue;
         }
         if (lane.kind == LaneKind::MainThread) {
             const auto alias = prefix + "ut" + std::to_string(i);
             aliases.insert(alias);
-            m_out << "7 " << date(0) << ' ' << pajeQuote(alias) << " UT " << pajeQuote(program) << ' '
-                  << pajeQuote(lane.name) << '\n';
+            m_out << "7 " << date(0) << ' ' << pajeQuote(alias) << " UT " << pajeQuote(program)
+                  << ' ' << pajeQuote(lane.name) << '\n';
             m_lanes.push_back(LaneContainer{alias, "US", program, {}});
             continue;
         }
@@ -360,8 +253,8 @@ void PajeWriter::containers() {
         const auto node = lane.memoryNode >= 0 ? std::to_string(lane.memoryNode) : std::string();
         const auto memnode = prefix + "mn" + node;
         if (memoryNodes.insert(memnode).second) {
-            m_out << "7 " << date(0) << ' ' << pajeQuote(memnode) << " Mn " << pajeQuote(program) << ' '
-                  << pajeQuote(prefix + "MEMNODE" + node) << '\n';
+            m_out << "7 " << date(0) << ' ' << pajeQuote(memnode) << " Mn " << pajeQuote(program)
+                  << ' ' << pajeQuote(prefix + "MEMNODE" + node) << '\n';
         }
         // The worker id is read back from the alias "w<id>"; a lane without one (or one whose id
         // another lane of its process holds) gets an alias that does not look like an id.
@@ -385,18 +278,20 @@ void PajeWriter::containers() {
             m_programs.push_back(prefix);
             m_out << "7 " << date(0) << ' ' << pajeQuote(prefix + "p") << " P MPIroot "
                   << pajeQuote("program " + prefix) << '\n';
-            m_out << "7 " << date(0) << ' ' << pajeQuote(prefix + "sched") << " Sc " << pajeQuote(prefix + "p") << ' '
-                  << pajeQuote(prefix + "scheduler") << '\n';
+            m_out << "7 " << date(0) << ' ' << pajeQuote(prefix + "sched") << " Sc "
+                  << pajeQuote(prefix + "p") << ' ' << pajeQuote(prefix + "scheduler") << '\n';
         }
         for (const auto node : {x.fromNode, x.toNode}) {
             const auto n = std::to_string(node);
             if (memoryNodes.insert(prefix + "mn" + n).second) {
-                m_out << "7 " << date(0) << ' ' << pajeQuote(prefix + "mn" + n) << " Mn " << pajeQuote(prefix + "p")
-                      << ' ' << pajeQuote(prefix + "MEMNODE" + n) << '\n';
+                m_out << "7 " << date(0) << ' ' << pajeQuote(prefix + "mn" + n) << " Mn "
+                      << pajeQuote(prefix + "p") << ' ' << pajeQuote(prefix + "MEMNODE" + n)
+                      << '\n';
             }
             if (memoryNodes.insert(prefix + "mm" + n).second) {
-                m_out << "7 " << date(0) << ' ' << pajeQuote(prefix + "mm" + n) << " Mm " << pajeQuote(prefix + "mn" + n)
-                      << ' ' << pajeQuote(prefix + "MEMMANAGER" + n) << '\n';
+                m_out << "7 " << date(0) << ' ' << pajeQuote(prefix + "mm" + n) << " Mm "
+                      << pajeQuote(prefix + "mn" + n) << ' ' << pajeQuote(prefix + "MEMMANAGER" + n)
+                      << '\n';
             }
         }
     }
@@ -421,12 +316,14 @@ void PajeWriter::states() {
                     char footprint[16];
                     std::snprintf(footprint, sizeof footprint, "%08x", m_trace.footprintOf(task));
                     add(span.start, kPushOrder + depth,
-                        "21 " + date(span.start) + ' ' + where + ' ' + pajeQuote(spanLabel(m_trace, lane, span)) + ' '
+                        "21 " + date(span.start) + ' ' + where + ' '
+                            + pajeQuote(spanLabel(m_trace, lane, span)) + ' '
                             + std::to_string(task.jobId) + ' ' + footprint);
                 } else {
                     add(span.start, kPushOrder + depth,
                         "11 " + date(span.start) + ' ' + where + ' '
-                            + pajeQuote(byName ? m_trace.stateOf(span).name : alias(m_trace.stateOf(span).name)));
+                            + pajeQuote(byName ? m_trace.stateOf(span).name
+                                               : alias(m_trace.stateOf(span).name)));
                 }
                 add(span.end, -depth, "12 " + date(span.end) + ' ' + where);
             }
@@ -450,13 +347,14 @@ void PajeWriter::links() {
     std::size_t key = 0;
     for (const auto& task : m_trace.tasks) {
         if (!ran(&task)) {
-            continue;   // the link type joins workers
+            continue; // the link type joins workers
         }
         const auto& to = m_lanes[static_cast<std::size_t>(task.lane)];
         for (const auto dep : m_trace.dependenciesOf(task)) {
             const auto it = byJob.find(dep);
-            const bool joined = it != byJob.end() && ran(it->second)
-                                && m_lanes[static_cast<std::size_t>(it->second->lane)].program == to.program;
+            const bool joined =
+                it != byJob.end() && ran(it->second)
+                && m_lanes[static_cast<std::size_t>(it->second->lane)].program == to.program;
             const auto& from = joined ? m_lanes[static_cast<std::size_t>(it->second->lane)] : to;
             const auto value = pajeQuote(std::to_string(dep) + "->" + std::to_string(task.jobId));
             const auto k = "d" + std::to_string(key++);
@@ -464,10 +362,11 @@ void PajeWriter::links() {
             // predecessor ended (clock skew) gets a zero-length arrow at its start.
             const TimeNs start = joined ? std::min(it->second->end, task.start) : task.start;
             add(start, kMiddleOrder,
-                "18 " + date(start) + ' ' + pajeQuote(to.program) + " dep " + pajeQuote(from.alias) + ' ' + value + ' ' + k);
+                "18 " + date(start) + ' ' + pajeQuote(to.program) + " dep " + pajeQuote(from.alias)
+                    + ' ' + value + ' ' + k);
             add(task.start, kMiddleOrder,
-                "19 " + date(task.start) + ' ' + pajeQuote(to.program) + " dep " + pajeQuote(to.alias) + ' ' + value + ' '
-                    + k);
+                "19 " + date(task.start) + ' ' + pajeQuote(to.program) + " dep "
+                    + pajeQuote(to.alias) + ' ' + value + ' ' + k);
         }
     }
 }
@@ -478,16 +377,18 @@ void PajeWriter::messages() {
     for (std::size_t i = 0; i < m_trace.messages.size(); ++i) {
         const auto& m = m_trace.messages[i];
         if (m.fromLane < 0 || m.toLane < 0) {
-            continue;   // the link type joins communication threads
+            continue; // the link type joins communication threads
         }
         const auto key = "mpicom_" + std::to_string(i);
         const auto size = std::to_string(m.size);
         add(m.start, kMiddleOrder,
-            "18 " + date(m.start) + " MPIroot MPIL " + pajeQuote(m_lanes[static_cast<std::size_t>(m.fromLane)].alias) + ' '
-                + size + ' ' + key);
+            "18 " + date(m.start) + " MPIroot MPIL "
+                + pajeQuote(m_lanes[static_cast<std::size_t>(m.fromLane)].alias) + ' ' + size + ' '
+                + key);
         add(m.end, kMiddleOrder,
-            "19 " + date(m.end) + " MPIroot MPIL " + pajeQuote(m_lanes[static_cast<std::size_t>(m.toLane)].alias) + ' '
-                + size + ' ' + key);
+            "19 " + date(m.end) + " MPIroot MPIL "
+                + pajeQuote(m_lanes[static_cast<std::size_t>(m.toLane)].alias) + ' ' + size + ' '
+                + key);
     }
 }
 
@@ -500,9 +401,11 @@ void PajeWriter::transfers() {
         const auto where = pajeQuote(prefix + "p") + ' ' + std::string(linkTypeOf(x.kind)) + ' ';
         const auto tail = ' ' + std::to_string(x.size) + " com_" + std::to_string(i);
         add(x.start, kMiddleOrder,
-            "18 " + date(x.start) + ' ' + where + pajeQuote(prefix + "mm" + std::to_string(x.fromNode)) + tail);
+            "18 " + date(x.start) + ' ' + where
+                + pajeQuote(prefix + "mm" + std::to_string(x.fromNode)) + tail);
         add(x.end, kMiddleOrder,
-            "19 " + date(x.end) + ' ' + where + pajeQuote(prefix + "mm" + std::to_string(x.toNode)) + tail);
+            "19 " + date(x.end) + ' ' + where + pajeQuote(prefix + "mm" + std::to_string(x.toNode))
+                + tail);
     }
 }
 
@@ -518,8 +421,12 @@ void PajeWriter::events() {
         } else {
             // A rank's own markers on its program.
             const auto prefix = m.rank >= 0 ? std::to_string(m.rank) + "_" : std::string();
-            const bool known = std::find(m_programs.begin(), m_programs.end(), prefix) != m_programs.end();
-            line += "prog_event " + pajeQuote(known ? prefix + "p" : m_programs.empty() ? "p" : m_programs.front() + "p");
+            const bool known =
+                std::find(m_programs.begin(), m_programs.end(), prefix) != m_programs.end();
+            line += "prog_event "
+                    + pajeQuote(known                ? prefix + "p"
+                                : m_programs.empty() ? "p"
+                                                     : m_programs.front() + "p");
         }
         add(m.time, kEventOrder, line + ' ' + pajeQuote(m_trace.textOf(m)));
     }
@@ -534,16 +441,19 @@ void PajeWriter::events() {
                 continue;
             }
             add(b.start, kEventOrder,
-                "9 " + date(b.start) + " barrier " + pajeQuote(program + "p") + ' ' + pajeQuote("barrier begin" + label));
+                "9 " + date(b.start) + " barrier " + pajeQuote(program + "p") + ' '
+                    + pajeQuote("barrier begin" + label));
             add(b.end, kEventOrder,
-                "9 " + date(b.end) + " barrier " + pajeQuote(program + "p") + ' ' + pajeQuote("barrier end" + label));
+                "9 " + date(b.end) + " barrier " + pajeQuote(program + "p") + ' '
+                    + pajeQuote("barrier end" + label));
         }
     }
 }
 
 // StarPU's "nsubmitted" counter per process: tasks submitted and not yet finished.
 void PajeWriter::variables() {
-    std::map<std::string, std::map<TimeNs, std::int64_t>> deltas;   // program prefix -> time -> change
+    std::map<std::string, std::map<TimeNs, std::int64_t>>
+        deltas; // program prefix -> time -> change
     for (const auto& task : m_trace.tasks) {
         if (task.submit < 0) {
             continue;
@@ -565,13 +475,14 @@ void PajeWriter::variables() {
         std::int64_t value = 0;
         for (const auto& [time, change] : changes) {
             value += change;
-            add(time, kMiddleOrder, "13 " + date(time) + ' ' + sched + " nsubmitted " + std::to_string(value));
+            add(time, kMiddleOrder,
+                "13 " + date(time) + ' ' + sched + " nsubmitted " + std::to_string(value));
         }
     }
 }
 
 void PajeWriter::write() {
-    m_out << kPajeHeader;
+    m_out << pajeEventDefinitions() << detail::pajeTypeDeclarations();
     entityValues();
     containers();
     states();

@@ -18,6 +18,14 @@ std::vector<std::pair<std::string, std::string>> workloadParameters(const RunRec
             out.emplace_back(name, std::to_string(*value));
         }
     };
+    // A command's runs are one workload when they run the same program; its arguments and
+    // StarPU variables, like the CNN's strategy, name the columns compared (RunRecord::label).
+    out.emplace_back("workload", std::string(workloadKindName(r.workload)));
+    if (r.program) {
+        const auto& p = *r.program;
+        out.emplace_back("program",
+                         !p.executable.empty() || p.argv.empty() ? p.executable : p.argv.front());
+    }
     if (r.dataset) {
         out.emplace_back("dataset", r.dataset->dir);
         out.emplace_back("image size", std::to_string(r.dataset->rows) + "x" + std::to_string(r.dataset->cols));

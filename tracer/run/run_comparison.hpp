@@ -17,7 +17,8 @@
 namespace starscope::tracer::run {
 
 // The workload parameters that must match for runs to be compared, as (name, value) in a fixed
-// order: dataset, model, epochs, batches, batch size, chunk, train images, test images.
+// order: the workload (cnn or command), a command's program, then the CNN's dataset, model,
+// epochs, batches, batch size, chunk, train images, test images.
 // Strategy, scheduler, workers and ranks may differ (--batch-size is the global batch, the
 // same whatever the rank count). Empty when the record names none of them.
 std::vector<std::pair<std::string, std::string>> workloadParameters(const RunRecord& record);

@@ -135,7 +135,7 @@ void recordFigures(const fs::path& folder, RunFigures& r) {
     } else {
         r.recordProblem = record.error().describe();
     }
-    r.strategy = r.record ? r.record->strategy.name() : std::string();
+    r.strategy = r.record ? r.record->label() : std::string();
     if (r.strategy.empty()) {
         r.strategy = folder.filename().string();
     }

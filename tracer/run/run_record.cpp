@@ -3,11 +3,11 @@
 #include "common/file_writer.hpp"
 #include "common/input_file.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 namespace starscope::tracer::run {
@@ -60,6 +60,49 @@ json papiJson(const PapiRecord& papi) {
     return out;
 }
 
+// The CNN's measurements: epochs, test, counters and arenas.
+void addCnnSections(const RunRecord& r, json& out) {
+    json epochs = json::array();
+    for (const auto& e : r.epochStats) {
+        epochs.push_back({{"epoch", e.epoch},
+                          {"batches", e.batches},
+                          {"loss", e.loss},
+                          {"accuracy", e.accuracy},
+                          {"seconds", e.seconds}});
+    }
+    out["epoch_stats"] = epochs;
+    if (r.test) {
+        const auto& t = *r.test;
+        out["test"] = t.accuracy
+                          ? json{{"images", t.images}, {"accuracy", *t.accuracy}, {"loss", t.loss}}
+                          : json{{"images", t.images}, {"accuracy", nullptr}, {"reason", t.reason}};
+    }
+    json energy = availabilityJson(r.energy.availability);
+    if (r.energy.availability.available) {
+        energy["joules"] = r.energy.joules.value_or(0.0);
+        energy["domains"] = r.energy.domains;
+    }
+    out["counters"] = {{"papi", papiJson(r.papi)}, {"energy", energy}};
+    json arenas = json::array();
+    for (const auto& a : r.arenas) {
+        json entry{{"name", a.name},
+                   {"role", a.role},
+                   {"peak_bytes", a.peakBytes},
+                   {"bytes_reserved", a.bytesReserved},
+                   {"blocks", a.blocks},
+                   {"resets", a.resets},
+                   {"deferred_resets", a.deferredResets},
+                   {"handles_released", a.handlesReleased},
+                   {"wait_ns", a.waitNs},
+                   {"max_wait_ns", a.maxWaitNs}};
+        entry["sde"] = a.sde.available ? json{{"available", true}, {"values", a.sdeValues}}
+                                       : unavailable(a.sde.reason);
+        arenas.push_back(entry);
+    }
+    out["arenas"] = arenas;
+    out["peak_arena_bytes"] = r.peakArenaBytes.value_or(std::map<std::string, std::uint64_t>{});
+}
+
 json toJson(const RunRecord& r) {
     json out;
     out["format"] = kRunRecordFormat;
@@ -73,7 +116,23 @@ json toJson(const RunRecord& r) {
     }
     out["started_at"] = r.startedAt;
     out["command"] = r.command;
-    out["strategy"] = {{"arenas", r.strategy.arenas}, {"ring_slots", r.strategy.ringSlots}, {"loader", r.strategy.loader}};
+    json workload{{"kind", workloadKindName(r.workload)}};
+    if (r.program) {
+        const auto& p = *r.program;
+        workload["argv"] = p.argv;
+        workload["executable"] = p.executable;
+        workload["cwd"] = p.cwd;
+        workload["exit"] = p.signal ? json{{"signal", p.signalName}, {"signal_number", *p.signal}}
+                                    : json{{"code", p.exitCode.value_or(0)}};
+    }
+    out["workload"] = workload;
+    // The CNN's own sections: a command run has no strategy, epochs, arenas or counters.
+    const bool cnn = r.workload == WorkloadKind::Cnn;
+    if (cnn) {
+        out["strategy"] = {{"arenas", r.strategy.arenas},
+                           {"ring_slots", r.strategy.ringSlots},
+                           {"loader", r.strategy.loader}};
+    }
     if (r.dataset) {
         const auto& d = *r.dataset;
         out["dataset"] = {{"dir", d.dir},   {"train_images", d.trainImages}, {"test_images", d.testImages},
@@ -105,6 +164,10 @@ json toJson(const RunRecord& r) {
                        {"buffer_size_mb", r.fxt.bufferSizeMb},
                        {"trace_files", r.fxt.traceFiles}}},
                      {"environment", environment}};
+    out["starpu"]["version_from"] = starpuVersionSourceName(r.starpuVersionFrom);
+    if (!r.starscopeStarpu.empty()) {
+        out["starpu"]["starscope_built_against"] = r.starscopeStarpu;
+    }
     if (!r.starpuIdleWorkers.empty()) {
         out["starpu"]["idle_workers"] = r.starpuIdleWorkers;
     }
@@ -113,17 +176,9 @@ json toJson(const RunRecord& r) {
     put("train_time_s", r.trainTimeS);
     put("eval_time_s", r.evalTimeS);
     put("batches_run", r.batchesRun);
-    json epochs = json::array();
-    for (const auto& e : r.epochStats) {
-        epochs.push_back({{"epoch", e.epoch}, {"batches", e.batches}, {"loss", e.loss}, {"accuracy", e.accuracy}, {"seconds", e.seconds}});
-    }
-    out["epoch_stats"] = epochs;
-    if (r.test) {
-        const auto& t = *r.test;
-        out["test"] = t.accuracy ? json{{"images", t.images}, {"accuracy", *t.accuracy}, {"loss", t.loss}}
-                                 : json{{"images", t.images}, {"accuracy", nullptr}, {"reason", t.reason}};
-    }
-    json tasks{{"estimated", r.tasks.estimated}};
+    // A command's executed tasks come from its trace; the CNN's estimate and submissions from
+    // record itself.
+    json tasks = cnn ? json{{"estimated", r.tasks.estimated}} : json::object();
     if (r.tasks.submitted) {
         tasks["submitted"] = *r.tasks.submitted;
     }
@@ -131,29 +186,9 @@ json toJson(const RunRecord& r) {
         tasks["executed"] = *r.tasks.executed;
     }
     out["tasks"] = tasks;
-    json energy = availabilityJson(r.energy.availability);
-    if (r.energy.availability.available) {
-        energy["joules"] = r.energy.joules.value_or(0.0);
-        energy["domains"] = r.energy.domains;
+    if (cnn) {
+        addCnnSections(r, out);
     }
-    out["counters"] = {{"papi", papiJson(r.papi)}, {"energy", energy}};
-    json arenas = json::array();
-    for (const auto& a : r.arenas) {
-        json entry{{"name", a.name},
-                   {"role", a.role},
-                   {"peak_bytes", a.peakBytes},
-                   {"bytes_reserved", a.bytesReserved},
-                   {"blocks", a.blocks},
-                   {"resets", a.resets},
-                   {"deferred_resets", a.deferredResets},
-                   {"handles_released", a.handlesReleased},
-                   {"wait_ns", a.waitNs},
-                   {"max_wait_ns", a.maxWaitNs}};
-        entry["sde"] = a.sde.available ? json{{"available", true}, {"values", a.sdeValues}} : unavailable(a.sde.reason);
-        arenas.push_back(entry);
-    }
-    out["arenas"] = arenas;
-    out["peak_arena_bytes"] = r.peakArenaBytes.value_or(std::map<std::string, std::uint64_t>{});
     return out;
 }
 
@@ -288,6 +323,33 @@ RunRecord readRecord(const Fields& f) {
     r.interruptedBy = f.text("interrupted_by");
     r.startedAt = f.text("started_at");
     r.command = f.texts("command");
+    if (f.has("workload")) {
+        const auto w = f.object("workload");
+        const std::string kind = w.text("kind");
+        if (const auto parsed = parseWorkloadKind(kind)) {
+            r.workload = *parsed;
+        } else {
+            w.wrong("kind", "\"cnn\" or \"command\"");
+        }
+        if (r.workload == WorkloadKind::Command) {
+            ProgramRecord p;
+            p.argv = w.texts("argv");
+            if (p.argv.empty()) {
+                w.wrong("argv",
+                        "a non-empty array of strings (the command's program and arguments)");
+            }
+            p.executable = w.text("executable");
+            p.cwd = w.text("cwd");
+            const auto exit = w.object("exit");
+            if (exit.has("signal_number")) {
+                p.signal = static_cast<int>(exit.integer("signal_number"));
+                p.signalName = exit.text("signal");
+            } else {
+                p.exitCode = static_cast<int>(exit.integer("code"));
+            }
+            r.program = std::move(p);
+        }
+    }
     if (const json* s = f.find("strategy"); s && s->is_string()) {
         r.strategy.text = s->get<std::string>();
     } else {
@@ -316,6 +378,14 @@ RunRecord readRecord(const Fields& f) {
     r.ranks = f.count("ranks").value_or(1);
     const auto starpu = f.object("starpu");
     r.starpuVersion = starpu.text("version");
+    if (starpu.has("version_from")) {
+        const auto from = parseStarpuVersionSource(starpu.text("version_from"));
+        if (!from) {
+            starpu.wrong("version_from", "\"linked\", \"trace layout\" or \"unknown\"");
+        }
+        r.starpuVersionFrom = from.value_or(StarpuVersionSource::Unknown);
+    }
+    r.starscopeStarpu = starpu.text("starscope_built_against");
     r.starpuIdleWorkers = starpu.text("idle_workers");
     const auto fxt = starpu.object("fxt");
     r.fxt = FxtRecord{fxt.text("prefix"), fxt.count("buffer_size_mb").value_or(0), fxt.texts("trace_files")};

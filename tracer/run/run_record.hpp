@@ -6,24 +6,72 @@
 // and never look a key up themselves.
 //
 // Version 2 adds "ranks" (processes that wrote the run's prof files; StarPU-MPI runs have
-// several). Version 1 files, and older hand-written ones without "format" or "version", read
-// with what they hold; a newer version is refused with its own error.
+// several). Version 3 adds "workload": the built-in CNN, or a command (`record -- PROGRAM`: a
+// user's own StarPU program, whose argv, folder and end are recorded instead of the CNN's
+// parameters). Version 1 and 2 files, and older hand-written ones without "format" or
+// "version", read with what they hold (a CNN run); a newer version is refused with its own
+// error.
 
 #include "tracer/model/error.hpp"
 #include "tracer/run/run_status.hpp"
 
+#include <array>
 #include <cstdint>
 #include <filesystem>
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 namespace starscope::tracer::run {
 
 inline constexpr const char* kRunJsonName = "run.json";   // in every run folder
-inline constexpr int kRunRecordVersion = 2;
+inline constexpr int kRunRecordVersion = 3;
 inline constexpr const char* kRunRecordFormat = "starscope-run";
+
+// What ran: the built-in CNN training (strategy, dataset and parameters in the record) or a
+// command the user gave (`record -- PROGRAM ARGS`, in RunRecord::program).
+enum class WorkloadKind : std::uint8_t { Cnn, Command };
+
+inline constexpr std::array<std::pair<WorkloadKind, std::string_view>, 2> kWorkloadKindNames{{
+    {WorkloadKind::Cnn, "cnn"},
+    {WorkloadKind::Command, "command"},
+}};
+std::string_view workloadKindName(WorkloadKind kind);
+std::optional<WorkloadKind> parseWorkloadKind(std::string_view name);
+
+// Where RunRecord::starpuVersion comes from. The CNN runs in record's own process, on the
+// StarPU it is linked with; a command's program may use another StarPU, and StarPU writes no
+// version into its traces: the trace's event layout tells the release series (1.3, 1.4) only.
+enum class StarpuVersionSource : std::uint8_t { Linked, TraceLayout, Unknown };
+
+inline constexpr std::array<std::pair<StarpuVersionSource, std::string_view>, 3>
+    kStarpuVersionSourceNames{{
+        {StarpuVersionSource::Linked, "linked"},
+        {StarpuVersionSource::TraceLayout, "trace layout"},
+        {StarpuVersionSource::Unknown, "unknown"},
+    }};
+std::string_view starpuVersionSourceName(StarpuVersionSource source);
+std::optional<StarpuVersionSource> parseStarpuVersionSource(std::string_view name);
+
+// A command run's program (`record -- PROGRAM ARGS`) and how it ended: an exit code, or the
+// signal that killed it.
+struct ProgramRecord {
+    std::vector<std::string> argv; // as given, argv[0] the program
+    std::string executable;        // the file run (argv[0] resolved through PATH)
+    std::string cwd;               // the folder it ran in
+    std::optional<int> exitCode;   // it exited with this code
+    std::optional<int> signal;     // or a signal ended it (its number)
+    std::string signalName;        // "SIGKILL"
+
+    // "starpu_example_sgemm -size 512", or the program's name and a digest of its arguments
+    // ("prog #3f2a9c") when they are long or one holds a blank: how compare names a command's
+    // runs.
+    std::string label() const;
+    bool operator==(const ProgramRecord&) const = default;
+};
 
 struct StrategyRecord {
     std::string arenas;      // "single", "double" or a ring's slot count
@@ -140,6 +188,10 @@ struct EnvironmentRecord {
 
 struct RunRecord {
     int version = kRunRecordVersion;
+    // Files from before the field recorded the CNN.
+    WorkloadKind workload = WorkloadKind::Cnn;
+    // A command run's program; set exactly when workload is Command.
+    std::optional<ProgramRecord> program;
     // Files from before the status field were written only for finished runs.
     RunStatus status = RunStatus::Completed;
     std::string error;         // why, when failed
@@ -158,7 +210,12 @@ struct RunRecord {
     std::optional<std::uint64_t> workers;
     std::string scheduler;
     std::uint64_t ranks = 1; // processes (StarPU-MPI ranks) that wrote prof files
+    // "1.3.10" (the library record ran with) or "1.3" (a command's trace layout: the series).
     std::string starpuVersion;
+    StarpuVersionSource starpuVersionFrom = StarpuVersionSource::Linked;
+    // A command run: the StarPU starscope was built against, which the program may or may not
+    // use ("1.3.10"); empty for the CNN, which runs on it (starpuVersion).
+    std::string starscopeStarpu;
     // What StarPU's idle workers do: "spin" (built without --enable-blocking-drivers: they poll
     // on their core, competing with the main thread) or "block" (they sleep until a task comes).
     // Empty in files from before the field.
@@ -181,6 +238,10 @@ struct RunRecord {
     std::vector<ArenaRecord> arenas;
     // arena -> peak bytes; absent when the file records no arena peaks.
     std::optional<std::map<std::string, std::uint64_t>> peakArenaBytes;
+
+    // How compare and the summaries name the run: the strategy ("single+naive") for the CNN,
+    // the program's label, with the StarPU variables the user set, for a command.
+    std::string label() const;
 
     bool operator==(const RunRecord&) const = default;
 };

@@ -5,11 +5,11 @@
 #include "viewer/core/command_line.hpp"
 #include "viewer/core/comparison.hpp"
 #include "viewer/core/trace_document.hpp"
-#include "viewer/gui/comparison_view.hpp"
-#include "viewer/gui/comparison_window.hpp"
-#include "viewer/gui/gantt_plot.hpp"
-#include "viewer/gui/main_window.hpp"
-#include "viewer/gui/render.hpp"
+#include "viewer/gui/chart/gantt_plot.hpp"
+#include "viewer/gui/comparison/comparison_view.hpp"
+#include "viewer/gui/comparison/comparison_window.hpp"
+#include "viewer/gui/export/render.hpp"
+#include "viewer/gui/window/main_window.hpp"
 
 #include <QApplication>
 #include <QCommandLineParser>

@@ -41,7 +41,11 @@ std::vector<RunPanelRow> runPanelRows(const fs::path& input) {
     }
     const tracer::run::RunRecord& run = *record;
     std::vector<RunPanelRow> rows;
-    rows.push_back({"Strategy", orNotRecorded(run.strategy.name())});
+    if (run.workload == tracer::run::WorkloadKind::Command) {
+        rows.push_back({"Command", run.label()});
+    } else {
+        rows.push_back({"Strategy", orNotRecorded(run.strategy.name())});
+    }
     rows.push_back({"Scheduler", orNotRecorded(run.scheduler)});
     rows.push_back({"Workers", optionalCount(run.workers)});
     if (run.ranks > 1) {

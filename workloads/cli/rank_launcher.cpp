@@ -1,6 +1,7 @@
 #include "workloads/cli/rank_launcher.hpp"
 
 #include "tracer/run/run_record.hpp"
+#include "workloads/record/mpi_launch.hpp"
 #include "workloads/sigint_handler.hpp"
 
 #include <atomic>
@@ -80,9 +81,6 @@ std::vector<std::string> ownArguments() {
     return args;
 }
 
-// Open MPI's documented settings for one machine, set only where the user set nothing.
-void setDefault(const char* name, const char* value) { ::setenv(name, value, 0); }
-
 } // namespace
 
 int launchRanks(int ranks, const std::filesystem::path& runFolder, std::ostream& err) {
@@ -91,29 +89,14 @@ int launchRanks(int ranks, const std::filesystem::path& runFolder, std::ostream&
         err << "starscope record: --ranks: cannot read this program's arguments from /proc/self/cmdline\n";
         return 2;
     }
-    std::vector<std::string> command{"mpirun", "-np", std::to_string(ranks),
-                                     // more ranks than cores on one machine
-                                     "--oversubscribe",
-                                     // the ranks share the cores: no rank pinned to one
-                                     "--bind-to", "none"};
     // This very binary, whatever PATH says.
     char self[4096] = {};
     const ssize_t length = ::readlink("/proc/self/exe", self, sizeof self - 1);
-    command.push_back(length > 0 ? std::string(self, static_cast<std::size_t>(length)) : args[0]);
-    command.insert(command.end(), args.begin() + 1, args.end());
-
-    if (::geteuid() == 0) {
-        // Open MPI refuses to run as root without both.
-        setDefault("OMPI_ALLOW_RUN_AS_ROOT", "1");
-        setDefault("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
-    }
-    // After forwarding a SIGTERM, mpirun kills the ranks one second later by default: too
-    // soon for them to finish their batch and write their traces. mpirun also waits this long
-    // whenever a rank exits non-zero (even when every rank has exited), so it stays short.
-    setDefault("OMPI_MCA_odls_base_sigkill_timeout", "10");
-    // Ranks on one machine share its cores: StarPU must not pin every rank's workers to the
-    // same first cores.
-    setDefault("STARPU_WORKERS_NOBIND", "1");
+    std::vector<std::string> program{
+        length > 0 ? std::string(self, static_cast<std::size_t>(length)) : args[0]};
+    program.insert(program.end(), args.begin() + 1, args.end());
+    auto command = mpirunCommand(ranks, program);
+    setMpirunDefaults();
     ::setenv(kLaunchedRanksVariable, "1", 1);
 
     std::vector<char*> argv;

@@ -2,6 +2,7 @@
 
 #include "workloads/cli/option_ranges.hpp"
 #include "workloads/cli/rank_launcher.hpp"
+#include "workloads/cli/record_program.hpp"
 #include "workloads/record/rank_group.hpp"
 #include "workloads/record/recorder.hpp"
 
@@ -18,6 +19,7 @@ struct RecordState {
     RecordOptions options;
     std::vector<std::string> command;
     int ranks = 0; // --ranks; 0: not given (one process, or the MPI launcher's count)
+    std::vector<std::string> program; // after `--`: a program of the user's instead of the CNN
 };
 
 // Under an MPI launcher: joins the job as one of its ranks and makes the plan this rank's part.
@@ -53,21 +55,6 @@ std::unique_ptr<RankGroup> joinRanks(const RecordState& state, WorkloadResult<Re
         throw CLI::RuntimeError(2);
     }
     return std::move(ranks);
-}
-
-// What record put into StarPU's environment, and what it left as the user set it.
-void printStarpuEnvironment(std::ostream& out, const RecordPlan& plan) {
-    for (const bool users : {false, true}) {
-        std::string line;
-        for (const auto& v : plan.environment) {
-            if ((v.source == SettingSource::Environment) == users) {
-                line += " " + v.name + "=" + v.value;
-            }
-        }
-        if (!line.empty()) {
-            out << (users ? "  StarPU env    yours:" : "  StarPU env    set:") << line << "\n";
-        }
-    }
 }
 
 void printSummary(std::ostream& out, const RecordPlan& plan, const RecordOutcome& outcome) {
@@ -134,7 +121,7 @@ void printSummary(std::ostream& out, const RecordPlan& plan, const RecordOutcome
             << (plan.trace.source == SettingSource::Option ? " (--no-trace)" : " (STARPU_FXT_TRACE=0)")
             << "\n";
     }
-    printStarpuEnvironment(out, plan);
+    printStarpuEnvironment(out, plan.environment);
     out << "  run.json      " << outcome.runJson.string() << "\n";
     if (!record.error.empty()) {
         out << "  error         " << record.error << "\n";
@@ -146,8 +133,10 @@ void printSummary(std::ostream& out, const RecordPlan& plan, const RecordOutcome
 void addRecordCommand(CLI::App& app, std::ostream& out, std::ostream& err) {
     auto state = std::make_shared<RecordState>();
     auto* cmd = app.add_subcommand(
-        "record", "Train the CNN on MNIST as StarPU tasks with an arena/loader strategy and "
-                  "record the run (FxT trace + run.json) into a folder");
+        "record",
+        "Train the CNN on MNIST as StarPU tasks with an arena/loader strategy and "
+        "record the run (FxT trace + run.json) into a folder; or, after --, record your own "
+        "StarPU program: starscope record --out RUN -- PROGRAM [ARGS...]");
     auto& o = state->options;
     cmd->add_option("--arenas", o.arenas, "Batch arenas: single, double or a ring size N")
         ->capture_default_str();
@@ -179,6 +168,11 @@ void addRecordCommand(CLI::App& app, std::ostream& out, std::ostream& err) {
                     "Run folder to create (trace and run.json); default: $STARPU_FXT_PREFIX. A "
                     "STARPU_FXT_PREFIX naming another folder is refused");
     cmd->add_flag("--force", o.force, "Overwrite the run files of an existing folder");
+    cmd->add_option(
+           "--buffer-mb", o.bufferMb,
+           "FxT's trace buffer in MiB (default: $STARPU_TRACE_BUFFER_SIZE, else sized for the "
+           "CNN's run, or StarPU's 64 for a PROGRAM); libfxt keeps two resident")
+        ->check(CLI::Range(1, 1 << 20));
     cmd->add_flag("--no-trace", o.noTrace,
                   "FxT off (STARPU_FXT_TRACE=0): the same run without tracing, to measure what "
                   "tracing costs; run.json says \"traced\": false and there is no trace to read");
@@ -203,8 +197,20 @@ void addRecordCommand(CLI::App& app, std::ostream& out, std::ostream& err) {
                      "and --ranks, if given, must match. --batch-size is the global batch, split "
                      "between the ranks")
         ->check(CLI::Range(1, 1024));
+    cmd->add_option(
+        "program", state->program,
+        "After --: a StarPU program (linked against a StarPU built with FxT) and its arguments, "
+        "recorded instead of the CNN; --ranks N runs it under mpirun -np N");
 
-    cmd->callback([state, &out, &err]() {
+    cmd->callback([state, cmd, &out, &err]() {
+        if (!state->program.empty()) {
+            const auto& r = state->options;
+            recordProgram(
+                *cmd,
+                ProgramOptions{state->program, r.out, r.force, r.bufferMb, r.noTrace, state->ranks},
+                out, err);
+            return;
+        }
         if (state->ranks > 1 && !startedByMpiLauncher()) {
             if (!haveStarpuMpi()) {
                 err << "starscope record: --ranks: " << joinRankGroup().error().message << "\n";

@@ -47,7 +47,33 @@ void addSweepCommand(CLI::App& app, std::ostream& out, std::ostream& err) {
         ->capture_default_str()
         ->check(imageCountRange());
 
-    cmd->callback([options, &out, &err]() {
+    cmd->add_option(
+        "--vary", o.vary,
+        "With a PROGRAM: NAME=a,b,c runs it once per value of the environment variable NAME "
+        "(e.g. STARPU_SCHED=lws,dmda), each --repeat times");
+    cmd->add_option(
+        "program", o.program,
+        "After --: a StarPU program and its arguments, swept instead of the CNN (each run "
+        "`record -- PROGRAM ARGS`)");
+
+    cmd->callback([options, cmd, &out, &err]() {
+        // The CNN's options mean nothing to another program, --vary nothing to the CNN.
+        for (const char* option : {"--arenas", "--loaders", "--ranks", "--epochs", "--batches",
+                                   "--batch-size", "--chunk", "--workers", "--sched", "--dataset",
+                                   "--seed", "--train-images", "--test-images"}) {
+            if (!options->program.empty() && cmd->count(option) > 0) {
+                err << "starscope sweep: " << option
+                    << " is an option of the built-in CNN workload; with a PROGRAM (after --) "
+                       "sweep takes "
+                       "--out, --repeat and --vary\n";
+                throw CLI::RuntimeError(2);
+            }
+        }
+        if (options->program.empty() && !options->vary.empty()) {
+            err << "starscope sweep: --vary: varies a PROGRAM's environment: give the program "
+                   "after --\n";
+            throw CLI::RuntimeError(2);
+        }
         auto plan = planSweep(*options);
         if (!plan) {
             err << "starscope sweep: " << plan.error().describe() << "\n";

@@ -33,15 +33,6 @@ std::string joined(const std::vector<std::string>& names) {
 
 constexpr std::size_t kMaxWorkers = 1024;
 
-// A variable of the environment StarPU reads, when set to something.
-std::optional<std::string> environmentValue(const char* name) {
-    const char* value = std::getenv(name);
-    if (value == nullptr || *value == '\0') {
-        return std::nullopt;
-    }
-    return std::string(value);
-}
-
 WorkloadResult<StarpuSetting<std::size_t>> resolveWorkers(std::size_t option, bool idleWorkersSpin) {
     if (option != 0) {
         if (option > kMaxWorkers) {
@@ -69,44 +60,6 @@ WorkloadResult<StarpuSetting<std::size_t>> resolveWorkers(std::size_t option, bo
         return StarpuSetting<std::size_t>{count, SettingSource::Environment, variable};
     }
     return StarpuSetting<std::size_t>{defaultCpuWorkersHere(idleWorkersSpin), SettingSource::Default, {}};
-}
-
-// --no-trace > STARPU_FXT_TRACE (StarPU reads it as a number: 0 off, else on) > on.
-WorkloadResult<StarpuSetting<bool>> resolveTrace(bool noTrace) {
-    if (noTrace) {
-        return StarpuSetting<bool>{false, SettingSource::Option, {}};
-    }
-    if (const auto text = environmentValue("STARPU_FXT_TRACE")) {
-        long value = 0;
-        const char* end = text->data() + text->size();
-        const auto [ptr, ec] = std::from_chars(text->data(), end, value);
-        if (ec != std::errc{} || ptr != end) {
-            return workloadError(ErrorCode::InvalidArgument,
-                                 "'" + *text + "' is not a number (0: no trace, 1: trace): correct or "
-                                               "unset it, or pass --no-trace",
-                                 "STARPU_FXT_TRACE");
-        }
-        return StarpuSetting<bool>{value != 0, SettingSource::Environment, "STARPU_FXT_TRACE"};
-    }
-    return StarpuSetting<bool>{true, SettingSource::Default, {}};
-}
-
-// A user's STARPU_TRACE_BUFFER_SIZE (MiB, as StarPU reads it) wins over record's sizing.
-WorkloadResult<std::optional<std::uint64_t>> userTraceBuffer() {
-    const auto text = environmentValue("STARPU_TRACE_BUFFER_SIZE");
-    if (!text) {
-        return std::optional<std::uint64_t>();
-    }
-    std::uint64_t mb = 0;
-    const char* end = text->data() + text->size();
-    const auto [ptr, ec] = std::from_chars(text->data(), end, mb);
-    if (ec != std::errc{} || ptr != end || mb < 1 || mb > (std::uint64_t{1} << 20)) {
-        return workloadError(ErrorCode::InvalidArgument,
-                             "'" + *text + "' is not a buffer size in MiB from 1 to 1048576: correct or "
-                                           "unset it (record then sizes the buffer for the run)",
-                             "STARPU_TRACE_BUFFER_SIZE");
-    }
-    return std::optional<std::uint64_t>(mb);
 }
 
 // The user's value of a variable when set, else record's.
@@ -158,83 +111,6 @@ WorkloadResult<StarpuSetting<std::string>> resolveScheduler(const std::string& o
     return sched;
 }
 
-// The folder a path names, for comparing two spellings of it ("runs/a/", "./runs/a", a
-// symlink to it).
-fs::path comparablePath(const fs::path& path) {
-    std::error_code ec;
-    fs::path out = fs::weakly_canonical(fs::absolute(path, ec), ec);
-    if (ec) {
-        out = fs::absolute(path, ec).lexically_normal();
-    }
-    if (!out.has_filename() && out.has_relative_path()) {
-        out = out.parent_path();
-    }
-    return out;
-}
-
-WorkloadResult<fs::path> checkOutput(const std::string& out, bool force, bool& exists) {
-    if (out.empty()) {
-        return badFlag("--out", "missing: name the run folder to write (e.g. --out "
-                                "runs/single-naive), or set STARPU_FXT_PREFIX to it");
-    }
-    std::error_code ec;
-    fs::path dir = fs::absolute(out, ec).lexically_normal();
-    if (ec) {
-        return workloadError(ErrorCode::Io, "cannot resolve the path: " + ec.message(), out);
-    }
-    // "runs/a/" is the folder runs/a: run.json and the summary name it without the slash.
-    if (!dir.has_filename() && dir.has_relative_path()) {
-        dir = dir.parent_path();
-    }
-    const char* user = std::getenv("USER");
-    const std::size_t traceName =
-        std::strlen("/prof_file__0000000000") + (user != nullptr ? std::strlen(user) : 0);
-    if (dir.string().size() + traceName >= kStarpuTracePathMax) {
-        return workloadError(ErrorCode::InvalidArgument,
-                             "path too long: StarPU keeps the trace file path in "
-                                 + std::to_string(kStarpuTracePathMax)
-                                 + " bytes; choose a shorter --out",
-                             dir.string());
-    }
-    exists = fs::exists(dir, ec);
-    if (exists) {
-        if (!fs::is_directory(dir, ec)) {
-            return workloadError(ErrorCode::Io, "exists and is not a folder (--out)", dir.string());
-        }
-        if (const auto holder = folderLockHolder(dir)) {
-            return fail(lockedFolderError(dir, "run folder", *holder));
-        }
-        if (!force && !isEmptyRunFolder(dir)) {
-            return workloadError(ErrorCode::Io,
-                                 "run folder already exists and is not empty: pass --force to "
-                                 "overwrite it, or choose another --out",
-                                 dir.string());
-        }
-        if (::access(dir.c_str(), W_OK | X_OK) != 0) {
-            return workloadError(ErrorCode::Io,
-                                 std::string("run folder is not writable: ") + std::strerror(errno),
-                                 dir.string());
-        }
-        return dir;
-    }
-    fs::path parent = dir.parent_path();
-    while (!parent.empty() && !fs::exists(parent, ec)) {
-        parent = parent.parent_path();
-    }
-    if (parent.empty() || !fs::is_directory(parent, ec)) {
-        return workloadError(
-            ErrorCode::Io, "cannot create the run folder: " + parent.string() + " is not a folder",
-            dir.string());
-    }
-    if (::access(parent.c_str(), W_OK | X_OK) != 0) {
-        return workloadError(ErrorCode::Io,
-                             "cannot create the run folder: " + parent.string()
-                                 + " is not writable (" + std::strerror(errno) + ")",
-                             dir.string());
-    }
-    return dir;
-}
-
 } // namespace
 
 WorkloadResult<std::size_t> parseArenas(const std::string& text) {
@@ -252,15 +128,6 @@ WorkloadResult<std::size_t> parseArenas(const std::string& text) {
                                        + "': use single, double or a slot count 1-64");
     }
     return slots;
-}
-
-const char* settingSourceName(SettingSource source) {
-    switch (source) {
-    case SettingSource::Option: return "option";
-    case SettingSource::Environment: return "environment";
-    case SettingSource::Default: return "default";
-    }
-    return "default";
 }
 
 std::uint64_t traceBufferMbFor(std::uint64_t traceBytes) {
@@ -298,12 +165,13 @@ WorkloadResult<Done> sizeTrace(RecordPlan& plan) {
     plan.traceBufferMb = 0;
     plan.traceBufferSource = SettingSource::Default;
     if (plan.trace.value) {
-        auto userBuffer = userTraceBuffer();
-        if (!userBuffer) {
-            return fail(userBuffer.error());
+        auto buffer =
+            resolveTraceBuffer(plan.options.bufferMb, traceBufferMbFor(plan.expectedTraceBytes));
+        if (!buffer) {
+            return fail(buffer.error());
         }
-        plan.traceBufferMb = userBuffer->value_or(traceBufferMbFor(plan.expectedTraceBytes));
-        plan.traceBufferSource = *userBuffer ? SettingSource::Environment : SettingSource::Default;
+        plan.traceBufferMb = buffer->value;
+        plan.traceBufferSource = buffer->source;
     }
     plan.environment = starpuEnvironment(plan);
     return Done{};
@@ -337,10 +205,6 @@ std::size_t ranksOnThisMachine() {
         }
     }
     return 1;
-}
-
-std::string settingOrigin(SettingSource source, const std::string& variable) {
-    return source == SettingSource::Environment ? " (from " + variable + ")" : std::string();
 }
 
 std::vector<std::string> starpuSchedulers() {
@@ -404,14 +268,6 @@ WorkloadResult<RecordPlan> planRecord(const RecordOptions& options) {
         return fail(trace.error());
     }
     plan.trace = std::move(trace.value());
-    // StarPU names its trace file <STARPU_FXT_SUFFIX>_<id> instead of prof_file_<user>_<id>
-    // when it is set, and every reader looks for prof_file_*.
-    if (plan.trace.value && environmentValue("STARPU_FXT_SUFFIX")) {
-        return workloadError(ErrorCode::InvalidArgument,
-                             "is set, so StarPU would not name the trace prof_file_*, which is what "
-                             "every reader of a run folder opens: unset it",
-                             "STARPU_FXT_SUFFIX");
-    }
     if (!(options.learningRate > 0.0F)) {
         return badFlag("--learning-rate", "must be positive");
     }
@@ -458,23 +314,13 @@ WorkloadResult<RecordPlan> planRecord(const RecordOptions& options) {
     }
     plan.batchesPerEpoch = options.batches == 0 ? fullBatches : options.batches;
 
-    const auto prefix = environmentValue("STARPU_FXT_PREFIX");
-    plan.outSource = options.out.empty() && prefix ? SettingSource::Environment : SettingSource::Option;
-    auto out = checkOutput(plan.outSource == SettingSource::Environment ? *prefix : options.out,
-                           options.force, plan.outExists);
+    auto out = chooseRunFolder(options.out, options.force);
     if (!out) {
         return fail(out.error());
     }
-    plan.outDir = *out;
-    if (prefix && comparablePath(*prefix) != comparablePath(plan.outDir)) {
-        return workloadError(ErrorCode::InvalidArgument,
-                             "names " + *prefix + ", but the run folder (--out) is "
-                                 + plan.outDir.string()
-                                 + ": the trace must go into the run folder, which is what every "
-                                   "reader opens; unset STARPU_FXT_PREFIX, or pass the same folder "
-                                   "as --out",
-                             "STARPU_FXT_PREFIX");
-    }
+    plan.outDir = out->dir;
+    plan.outExists = out->exists;
+    plan.outSource = out->source;
 
     if (auto sized = sizeTrace(plan); !sized) {
         return fail(sized.error());

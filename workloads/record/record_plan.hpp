@@ -6,6 +6,7 @@
 #include "runtime/image_loader.hpp"
 #include "workloads/dataset/mnist_dataset.hpp"
 #include "workloads/error.hpp"
+#include "workloads/record/run_settings.hpp"
 #include "workloads/train/trainer.hpp"
 
 #include <cstddef>
@@ -32,6 +33,8 @@ struct RecordOptions {
     std::string dataset; // empty: defaultDatasetDir()
     std::string out; // empty: not given: $STARPU_FXT_PREFIX (see RecordPlan::outSource)
     bool force = false;
+    // FxT's buffer in MiB (0: not given: STARPU_TRACE_BUFFER_SIZE, else sized for the run).
+    std::uint64_t bufferMb = 0;
     // FxT off (STARPU_FXT_TRACE=0): the same run without its tracing, to measure what tracing
     // costs. run.json says "traced": false and there is no prof file to read.
     bool noTrace = false;
@@ -69,31 +72,6 @@ std::size_t defaultCpuWorkersHere(bool idleWorkersSpin, std::size_t ranksOnMachi
 // (OMPI_COMM_WORLD_LOCAL_SIZE for Open MPI, MPI_LOCALNRANKS for MPICH's Hydra); 1 when it does
 // not say.
 std::size_t ranksOnThisMachine();
-
-// Who chose a StarPU setting: the summary says so when it was the environment.
-enum class SettingSource : std::uint8_t { Option, Environment, Default };
-
-// "option", "environment" or "default", as run.json says who chose a StarPU variable.
-const char* settingSourceName(SettingSource source);
-
-// A StarPU environment variable as the run uses it. source Environment: the user's own value,
-// left alone; Option or Default: record sets it (from an option or as its default).
-struct StarpuVariable {
-    std::string name;
-    std::string value;
-    SettingSource source = SettingSource::Default;
-};
-
-// A setting and where it came from; `variable` names the environment variable read.
-template <typename T>
-struct StarpuSetting {
-    T value{};
-    SettingSource source = SettingSource::Default;
-    std::string variable;
-};
-
-// "" for an option or a default, " (from STARPU_SCHED)" when the environment chose.
-std::string settingOrigin(SettingSource source, const std::string& variable);
 
 struct RecordPlan {
     RecordOptions options;
@@ -165,9 +143,6 @@ std::uint64_t traceBufferMbFor(std::uint64_t traceBytes);
 // user's STARPU_TRACE_BUFFER_SIZE wins) and StarPU's environment. planRecord calls it, and
 // planRank again once the plan is a rank's.
 WorkloadResult<Done> sizeTrace(RecordPlan& plan);
-
-// StarPU builds the trace file name in a 128-byte buffer: "<prefix>/prof_file_<user>_<id>".
-inline constexpr std::size_t kStarpuTracePathMax = 128;
 
 WorkloadResult<RecordPlan> planRecord(const RecordOptions& options);
 

@@ -3,6 +3,7 @@
 #include "tracer/readers/read_trace.hpp"
 #include "tracer/run/run_folder.hpp"
 #include "workloads/record/folder_lock.hpp"
+#include "workloads/record/run_folder_setup.hpp"
 #include "workloads/sigint_handler.hpp"
 
 #include <atomic>
@@ -67,70 +68,6 @@ extern "C" void onRecordSignal(int signal) {
         std::signal(signal, SIG_DFL);
         std::raise(signal);
     }
-}
-
-std::string utcNow() {
-    const std::time_t now = std::time(nullptr);
-    std::tm parts{};
-    ::gmtime_r(&now, &parts);
-    char text[32];
-    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &parts);
-    return text;
-}
-
-bool isRunArtifact(const std::string& name) {
-    return name.starts_with("prof_file_") || name == "run.json" || name.starts_with("run.json.tmp")
-           || name.starts_with("trace.") || name == "paje.trace"
-           || (name.starts_with("weights_rank_") && name.ends_with(".txt"));
-}
-
-// Creates the folder (if needed), locks it, proves it writable, and with --force clears a
-// previous run's files. Undoes the creation on failure. The lock is held until the run is
-// written (the returned FolderLock lives as long as the recording).
-WorkloadResult<FolderLock> prepareRunFolder(const RecordPlan& plan) {
-    std::error_code ec;
-    // Whether this process made the folder: another record may have made it since the plan.
-    const bool created = fs::create_directories(plan.outDir, ec);
-    if (ec) {
-        return workloadError(ErrorCode::Io, "cannot create the run folder: " + ec.message(),
-                             plan.outDir.string());
-    }
-    const auto undo = [&] {
-        if (created) {
-            fs::remove_all(plan.outDir, ec);
-        }
-    };
-    auto lock = FolderLock::acquire(plan.outDir, "run folder");
-    if (!lock) {
-        undo();
-        return fail(lock.error());
-    }
-    const auto probe = plan.outDir / ".starscope-write-test";
-    std::FILE* file = std::fopen(probe.c_str(), "w");
-    if (file == nullptr) {
-        const int err = errno;
-        undo();
-        return workloadError(ErrorCode::Io,
-                             std::string("run folder is not writable: ") + std::strerror(err),
-                             plan.outDir.string());
-    }
-    std::fclose(file);
-    fs::remove(probe, ec);
-    // A folder that another record filled between the plan and the lock is not ours to clear.
-    if (!created && !plan.options.force && !isEmptyRunFolder(plan.outDir)) {
-        return workloadError(ErrorCode::Io,
-                             "run folder already exists and is not empty: pass --force to "
-                             "overwrite it, or choose another --out",
-                             plan.outDir.string());
-    }
-    if (plan.outExists && plan.options.force) {
-        for (const auto& entry : fs::directory_iterator(plan.outDir, ec)) {
-            if (isRunArtifact(entry.path().filename().string())) {
-                fs::remove(entry.path(), ec);
-            }
-        }
-    }
-    return std::move(lock).value();
 }
 
 std::optional<std::uint64_t> freeBytes(const char* dir) {
@@ -396,14 +333,17 @@ WorkloadResult<RecordOutcome> executeRecord(RecordPlan& plan,
     const bool leader = group == nullptr || group->rank() == 0;
     std::optional<FolderLock> lock;
     if (leader) {
-        auto prepared = prepareRunFolder(plan);
+        auto prepared = prepareRunFolder(plan.outDir, plan.options.force);
         if (group != nullptr) {
             group->shareFolderReady(static_cast<bool>(prepared));
         }
         if (!prepared) {
             return fail(prepared.error());
         }
-        lock.emplace(std::move(prepared).value());
+        if (plan.outExists && plan.options.force) {
+            removeRunArtifacts(plan.outDir);
+        }
+        lock.emplace(std::move(prepared->lock));
     } else if (!group->shareFolderReady(false)) {
         return workloadError(ErrorCode::Io, "rank 0 could not prepare the run folder (its message says why)",
                              plan.outDir.string());

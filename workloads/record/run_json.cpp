@@ -3,9 +3,9 @@
 #include "common/file_writer.hpp"
 #include "workloads/sigint_handler.hpp"
 
-#include <starpu.h>
-
 #include <algorithm>
+#include <ctime>
+#include <starpu.h>
 
 namespace starscope::workloads {
 
@@ -92,15 +92,24 @@ void addTraining(const TrainReport& t, run::RunRecord& out) {
                                      t.interrupted ? "interrupted before the evaluation" : "not evaluated"};
 }
 
-std::string starpuVersion() {
+} // namespace
+
+std::string utcNow() {
+    const std::time_t now = std::time(nullptr);
+    std::tm parts{};
+    ::gmtime_r(&now, &parts);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &parts);
+    return text;
+}
+
+std::string linkedStarpuVersion() {
     int major = 0;
     int minor = 0;
     int release = 0;
     starpu_get_version(&major, &minor, &release);
     return std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(release);
 }
-
-} // namespace
 
 run::RunRecord runRecord(const RecordPlan& plan, const RecordedRun& recorded) {
     const auto& o = plan.options;
@@ -128,7 +137,7 @@ run::RunRecord runRecord(const RecordPlan& plan, const RecordedRun& recorded) {
     out.workers = plan.workers;
     out.scheduler = plan.sched;
     out.ranks = std::max<std::uint64_t>(recorded.ranks.size(), 1);
-    out.starpuVersion = starpuVersion();
+    out.starpuVersion = linkedStarpuVersion();
     out.starpuIdleWorkers = plan.idleWorkersSpin ? "spin" : "block";
     out.fxt = {plan.outDir.string(), plan.traceBufferMb, recorded.traceFiles};
     out.traced = plan.trace.value;

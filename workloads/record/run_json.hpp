@@ -39,6 +39,13 @@ struct RecordedRun {
     std::string weightsFile;
 };
 
+// The version of the StarPU record is linked with ("1.3.10"): the CNN's, and what a command
+// run's run.json names as starscope's own.
+std::string linkedStarpuVersion();
+
+// Now in UTC, ISO 8601, as run.json's started_at.
+std::string utcNow();
+
 // The run.json content of a recorded run (StarPU's version is read from the library linked).
 tracer::run::RunRecord runRecord(const RecordPlan& plan, const RecordedRun& run);
 

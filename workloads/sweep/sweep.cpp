@@ -1,13 +1,14 @@
 #include "workloads/sweep/sweep.hpp"
 
-#include "workloads/record/folder_lock.hpp"
-#include "workloads/record/rank_group.hpp"
-#include "workloads/sweep/sweep_summary.hpp"
 #include "tracer/run/run_comparison.hpp"
 #include "tracer/run/run_folder.hpp"
 #include "tracer/run/run_record.hpp"
 #include "tracer/run/sweep_record.hpp"
+#include "workloads/record/folder_lock.hpp"
+#include "workloads/record/rank_group.hpp"
 #include "workloads/sigint_handler.hpp"
+#include "workloads/sweep/program_sweep.hpp"
+#include "workloads/sweep/sweep_summary.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -17,8 +18,8 @@
 #include <fcntl.h>
 #include <ostream>
 #include <sys/prctl.h>
-#include <tuple>
 #include <sys/wait.h>
+#include <tuple>
 #include <unistd.h>
 
 namespace starscope::workloads {
@@ -83,8 +84,9 @@ std::optional<tracer::run::RunStatus> runStatus(const fs::path& dir) {
 
 // Runs args with stdout and stderr in logFile, in its own process group so that the terminal's
 // Ctrl-C reaches only the sweep; signals are passed on by onSweepSignal. Returns the exit status.
-WorkloadResult<int> runChild(const fs::path& executable, const std::vector<std::string>& args,
+WorkloadResult<int> runChild(const fs::path& executable, const SweepRun& run,
                              const fs::path& logFile) {
+    const auto& args = run.args;
     // The run writes its log itself while it runs, so that it can be followed and survives a
     // sweep that dies: a stream opened here, not the one writer's whole-file replacement.
     const int fd = ::open(logFile.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -113,6 +115,9 @@ WorkloadResult<int> runChild(const fs::path& executable, const std::vector<std::
         ::setpgid(0, 0);
         ::dup2(fd, STDOUT_FILENO);
         ::dup2(fd, STDERR_FILENO);
+        for (const auto& [name, value] : run.environment) {
+            ::setenv(name.c_str(), value.c_str(), 1);
+        }
         ::execv(executable.c_str(), argv.data());
         const char* message = "starscope sweep: cannot run the recorder\n";
         [[maybe_unused]] const auto n = ::write(STDERR_FILENO, message, std::strlen(message));
@@ -174,7 +179,8 @@ std::vector<SweepRun> earlierRuns(const SweepPlan& plan, const std::vector<std::
                     || !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; })) {
                     continue;
                 }
-                runs.push_back(SweepRun{name, arenas, loader, std::stoul(digits), entry.path(), {}, ranks});
+                runs.push_back(SweepRun{
+                    name, arenas, loader, std::stoul(digits), entry.path(), {}, ranks, {}});
                 found = true;
             }
         }
@@ -216,6 +222,32 @@ WorkloadResult<std::vector<std::uint64_t>> parseRanks(const SweepOptions& option
         out.push_back(n);
     }
     return out;
+}
+
+// Resuming with other record options would mix incomparable runs in one summary.
+WorkloadResult<SweepPlan> checkResume(SweepPlan& plan) {
+    std::error_code ec;
+    if (const auto path = plan.dir / kSweepJsonName;
+        fs::exists(path, ec) || fs::is_symlink(path, ec)) {
+        const auto earlier = tracer::run::readSweepRecord(path);
+        if (!earlier) {
+            const auto& e = earlier.error();
+            return workloadError(e.code == tracer::ErrorCode::Io ? ErrorCode::Io
+                                                                 : ErrorCode::Corrupt,
+                                 e.message, path.string());
+        }
+        if (earlier->recordArgs != plan.recordArgs) {
+            std::string args;
+            for (const auto& a : earlier->recordArgs) {
+                args += (args.empty() ? "" : " ") + a;
+            }
+            return workloadError(ErrorCode::InvalidArgument,
+                                 "this sweep was recorded with other record options (" + args
+                                     + "): give the same ones to resume it, or another --out",
+                                 path.string());
+        }
+    }
+    return std::move(plan);
 }
 
 } // namespace
@@ -260,18 +292,6 @@ WorkloadResult<SweepPlan> planSweep(const SweepOptions& options) {
         return workloadError(ErrorCode::InvalidArgument,
                              "must be 1..100, got " + std::to_string(options.repeat), "--repeat");
     }
-    auto arenas = parseList(options.arenas, "--arenas");
-    if (!arenas) {
-        return fail(arenas.error());
-    }
-    auto loaders = parseList(options.loaders, "--loaders");
-    if (!loaders) {
-        return fail(loaders.error());
-    }
-    auto rankCounts = parseRanks(options);
-    if (!rankCounts) {
-        return fail(rankCounts.error());
-    }
     SweepPlan plan;
     std::error_code ec;
     plan.dir = fs::absolute(options.out, ec).lexically_normal();
@@ -300,6 +320,24 @@ WorkloadResult<SweepPlan> planSweep(const SweepOptions& options) {
                                  plan.dir.string());
         }
     }
+    if (!options.program.empty()) {
+        if (auto runs = planProgramRuns(options, plan); !runs) {
+            return fail(runs.error());
+        }
+        return checkResume(plan);
+    }
+    auto arenas = parseList(options.arenas, "--arenas");
+    if (!arenas) {
+        return fail(arenas.error());
+    }
+    auto loaders = parseList(options.loaders, "--loaders");
+    if (!loaders) {
+        return fail(loaders.error());
+    }
+    auto rankCounts = parseRanks(options);
+    if (!rankCounts) {
+        return fail(rankCounts.error());
+    }
     // The first run's plan checks the shared options and the dataset once; the strategy names
     // and each run folder are checked per run.
     std::string dataset;
@@ -307,7 +345,7 @@ WorkloadResult<SweepPlan> planSweep(const SweepOptions& options) {
         for (const auto ranks : *rankCounts) {
             for (const auto& a : *arenas) {
                 for (const auto& l : *loaders) {
-                    SweepRun run{runName(a, l, ranks, rep), a, l, rep, {}, {}, ranks};
+                    SweepRun run{runName(a, l, ranks, rep), a, l, rep, {}, {}, ranks, {}};
                     run.dir = plan.dir / run.name;
                     if (rep == 0 && ranks == rankCounts->front()) {
                         RecordOptions record = options.record;
@@ -333,25 +371,7 @@ WorkloadResult<SweepPlan> planSweep(const SweepOptions& options) {
         run.args.insert(run.args.end(), plan.recordArgs.begin(), plan.recordArgs.end());
         run.args.insert(run.args.end(), {"--out", run.dir.string(), "--force"});
     }
-    // Resuming with other record options would mix incomparable runs in one summary.
-    if (const auto path = plan.dir / kSweepJsonName; fs::exists(path, ec) || fs::is_symlink(path, ec)) {
-        const auto earlier = tracer::run::readSweepRecord(path);
-        if (!earlier) {
-            const auto& e = earlier.error();
-            return workloadError(e.code == tracer::ErrorCode::Io ? ErrorCode::Io : ErrorCode::Corrupt, e.message, path.string());
-        }
-        if (earlier->recordArgs != plan.recordArgs) {
-            std::string args;
-            for (const auto& a : earlier->recordArgs) {
-                args += (args.empty() ? "" : " ") + a;
-            }
-            return workloadError(ErrorCode::InvalidArgument,
-                                 "this sweep was recorded with other record options (" + args
-                                     + "): give the same ones to resume it, or another --out",
-                                 path.string());
-        }
-    }
-    return plan;
+    return checkResume(plan);
 }
 
 WorkloadResult<SweepOutcome> executeSweep(const SweepPlan& plan, std::ostream& log) {
@@ -374,7 +394,8 @@ WorkloadResult<SweepOutcome> executeSweep(const SweepPlan& plan, std::ostream& l
     std::vector<std::uint64_t> rankCounts = earlier ? earlier->ranks : std::vector<std::uint64_t>{};
     for (const auto& run : plan.runs) {
         const std::string name = run.arenas + "+" + run.loader;
-        if (std::find(strategies.begin(), strategies.end(), name) == strategies.end()) {
+        if (!run.arenas.empty()
+            && std::find(strategies.begin(), strategies.end(), name) == strategies.end()) {
             strategies.push_back(name);
         }
         if (std::find(rankCounts.begin(), rankCounts.end(), run.ranks) == rankCounts.end()) {
@@ -415,7 +436,7 @@ WorkloadResult<SweepOutcome> executeSweep(const SweepPlan& plan, std::ostream& l
             return workloadError(ErrorCode::Io, "cannot create the run folder: " + ec.message(),
                                  run.dir.string());
         }
-        auto code = runChild(plan.executable, run.args, run.dir / "record.log");
+        auto code = runChild(plan.executable, run, run.dir / "record.log");
         if (!code) {
             return fail(code.error());
         }

@@ -10,8 +10,8 @@
 // per run gives every strategy the same cold start (StarPU, FxT buffer, allocator), and a
 // crashing run cannot take the sweep down.
 
-#include "workloads/error.hpp"
 #include "tracer/run/run_figures.hpp"
+#include "workloads/error.hpp"
 #include "workloads/record/record_plan.hpp"
 
 #include <cstddef>
@@ -21,6 +21,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace starscope::workloads {
@@ -33,6 +34,11 @@ struct SweepOptions {
     std::string loaders = "naive,prefetch,advanced,double-prefetch";
     std::string ranks = "1"; // StarPU-MPI rank counts, each run `record --ranks N`
     std::filesystem::path executable; // empty: this process's own executable
+    // A user's program instead of the CNN (after `--`): every run is `record -- PROGRAM ARGS`,
+    // --repeat times, once per value of `vary` ("NAME=a,b,c": the environment variable NAME set
+    // to each value in turn; empty: no variable varied). The CNN's options are unused.
+    std::vector<std::string> program;
+    std::string vary;
 };
 
 struct SweepRun {
@@ -43,6 +49,8 @@ struct SweepRun {
     std::filesystem::path dir;
     std::vector<std::string> args; // argv of the child, argv[0] included
     std::uint64_t ranks = 1;
+    // Set in the child's environment (a program sweep's --vary).
+    std::vector<std::pair<std::string, std::string>> environment;
 };
 
 struct SweepPlan {

@@ -2,6 +2,8 @@
 
 #include "common/fnv1a.hpp"
 
+#include <algorithm>
+
 namespace starscope::tracer::detail::paje {
 
 namespace {
@@ -57,6 +59,14 @@ void NameIds::grow() {
         }
         m_slots[i] = static_cast<std::uint32_t>(id + 1);
     }
+}
+
+bool NameFlags::learn(std::uint32_t id, std::size_t names, bool passes) {
+    if (m_known.size() <= id) {
+        m_known.resize(std::max<std::size_t>(id + 1, names), 0);
+    }
+    m_known[id] = passes ? 1 : 2;
+    return passes;
 }
 
 } // namespace starscope::tracer::detail::paje

@@ -8,42 +8,6 @@
 
 namespace starscope::tracer::detail::paje {
 
-Kind kindOf(std::string_view name) {
-    static const std::pair<std::string_view, Kind> kKinds[] = {
-        {"PajeDefineContainerType", Kind::DefineContainerType}, {"PajeDefineStateType", Kind::DefineStateType},
-        {"PajeDefineEventType", Kind::DefineEventType}, {"PajeDefineVariableType", Kind::DefineVariableType},
-        {"PajeDefineLinkType", Kind::DefineLinkType}, {"PajeDefineEntityValue", Kind::DefineEntityValue},
-        {"PajeCreateContainer", Kind::CreateContainer}, {"PajeDestroyContainer", Kind::DestroyContainer},
-        {"PajeSetState", Kind::SetState}, {"PajePushState", Kind::PushState}, {"PajePopState", Kind::PopState},
-        {"PajeResetState", Kind::ResetState}, {"PajeNewEvent", Kind::NewEvent},
-        {"PajeSetVariable", Kind::SetVariable}, {"PajeAddVariable", Kind::AddVariable},
-        {"PajeSubVariable", Kind::SubVariable}, {"PajeStartLink", Kind::StartLink}, {"PajeEndLink", Kind::EndLink},
-    };
-    for (const auto& [text, kind] : kKinds) {
-        if (text == name) {
-            return kind;
-        }
-    }
-    return Kind::Unknown;
-}
-
-std::optional<Field> fieldOf(std::string_view name) {
-    static const std::pair<std::string_view, Field> kFields[] = {
-        {"Time", FTime}, {"Alias", FAlias}, {"Type", FType}, {"Name", FName}, {"Container", FContainer},
-        {"Value", FValue}, {"JobId", FJobId}, {"Footprint", FFootprint}, {"StartContainer", FStartContainer},
-        {"EndContainer", FEndContainer}, {"Key", FKey}, {"MPITAG", FTag},
-        // Older spellings (pajeng reads them with --no-strict).
-        {"ContainerType", FType}, {"EntityType", FType}, {"SourceContainer", FStartContainer},
-        {"DestContainer", FEndContainer},
-    };
-    for (const auto& [text, field] : kFields) {
-        if (text == name) {
-            return field;
-        }
-    }
-    return std::nullopt;
-}
-
 namespace {
 
 // What a byte is to the tokenizer, from one table load instead of three compares per byte: the
@@ -57,7 +21,9 @@ constexpr std::array<ByteClass, 256> kByteClasses = [] {
     classes['"'] = Quote;
     return classes;
 }();
-ByteClass classOf(char c) { return kByteClasses[static_cast<unsigned char>(c)]; }
+ByteClass classOf(char c) {
+    return kByteClasses[static_cast<unsigned char>(c)];
+}
 
 // tokenize() without clearing out: a batch keeps the fields of all its lines in one vector.
 void appendFields(std::string_view line, std::vector<std::string_view>& out) {
@@ -89,18 +55,6 @@ void appendFields(std::string_view line, std::vector<std::string_view>& out) {
     }
 }
 
-// 0 to 99 for an event id written as that number ("7", "42"; not "07", a different id), else -1.
-int smallEventNumber(std::string_view id) {
-    const auto digit = [](char c) { return c >= '0' && c <= '9'; };
-    if (id.size() == 1 && digit(id[0])) {
-        return id[0] - '0';
-    }
-    if (id.size() == 2 && id[0] != '0' && digit(id[0]) && digit(id[1])) {
-        return (id[0] - '0') * 10 + (id[1] - '0');
-    }
-    return -1;
-}
-
 // Only dates that become model times choose its unit: starpu_fxt_tool ends its links 1e-9 ms
 // after they start, which would turn every StarPU trace into picoseconds.
 bool isModelTime(Kind kind) {
@@ -115,7 +69,8 @@ std::uint64_t jobIdOf(std::string_view text) {
     const auto underscore = text.find('_');
     std::uint64_t rank = 0;
     if (underscore != std::string_view::npos
-        && std::from_chars(text.data(), text.data() + underscore, rank).ptr == text.data() + underscore
+        && std::from_chars(text.data(), text.data() + underscore, rank).ptr
+               == text.data() + underscore
         && rank < (std::uint64_t{1} << 15)) {
         std::from_chars(text.data() + underscore + 1, text.data() + text.size(), job);
         job += rank << 48;
@@ -130,23 +85,6 @@ std::uint64_t jobIdOf(std::string_view text) {
 void tokenize(std::string_view line, std::vector<std::string_view>& out) {
     out.clear();
     appendFields(line, out);
-}
-
-void EventDefs::add(const std::string& id, const EventDef& def) {
-    auto& stored = m_defs[id];
-    stored = def;
-    if (const int number = smallEventNumber(id); number >= 0) {
-        m_byNumber[static_cast<std::size_t>(number)] = &stored;
-    }
-}
-
-const EventDef* EventDefs::find(std::string_view id) const {
-    // StarPU's and most writers' ids are small numbers: looked up by value, not hashed.
-    if (const int number = smallEventNumber(id); number >= 0) {
-        return m_byNumber[static_cast<std::size_t>(number)];
-    }
-    const auto it = m_defs.find(id);
-    return it == m_defs.end() ? nullptr : &it->second;
 }
 
 void prepareLines(std::string_view text, std::size_t from, std::size_t lineNo, std::size_t maxLines,
@@ -183,14 +121,15 @@ void prepareLines(std::string_view text, std::size_t from, std::size_t lineNo, s
         if (eol == std::string_view::npos && window.size() > kMaxLineBytes) {
             out.problemIsFormat = true;
             problem(pos, lineNo + 1,
-                    "line " + std::to_string(lineNo + 1) + " is longer than " + std::to_string(kMaxLineBytes >> 20)
-                        + " MiB: not a Paje trace");
+                    "line " + std::to_string(lineNo + 1) + " is longer than "
+                        + std::to_string(kMaxLineBytes >> 20) + " MiB: not a Paje trace");
             return;
         }
         const auto end = eol == std::string_view::npos ? text.size() : pos + eol;
         std::string_view line = text.substr(pos, end - pos);
         std::size_t skip = 0;
-        while (skip < line.size() && (line[skip] == ' ' || line[skip] == '\t' || line[skip] == '\r')) {
+        while (skip < line.size()
+               && (line[skip] == ' ' || line[skip] == '\t' || line[skip] == '\r')) {
             ++skip;
         }
         line.remove_prefix(skip);
@@ -215,12 +154,14 @@ void prepareLines(std::string_view text, std::size_t from, std::size_t lineNo, s
         const std::size_t count = out.fields.size() - first - 1;
         if (count < def->fieldCount) {
             problem(start, lineNo,
-                    "event " + std::string(id) + " has " + std::to_string(count) + " fields, its definition "
-                        + std::to_string(def->fieldCount));
+                    "event " + std::string(id) + " has " + std::to_string(count)
+                        + " fields, its definition " + std::to_string(def->fieldCount));
             return;
         }
         const auto field = [&](Field f) -> std::string_view {
-            return def->index[f] < 0 ? std::string_view{} : out.fields[first + 1 + static_cast<std::size_t>(def->index[f])];
+            return def->index[f] < 0
+                       ? std::string_view{}
+                       : out.fields[first + 1 + static_cast<std::size_t>(def->index[f])];
         };
         PreparedEvent e;
         e.def = def;
@@ -237,15 +178,16 @@ void prepareLines(std::string_view text, std::size_t from, std::size_t lineNo, s
             if (isModelTime(def->kind)) {
                 out.maxDecimals = std::max(out.maxDecimals, int{e.stamp.decimals});
             }
-            const double ms = static_cast<double>(e.stamp.mantissa) * negativePowerOfTen(e.stamp.decimals);
+            const double ms =
+                static_cast<double>(e.stamp.mantissa) * negativePowerOfTen(e.stamp.decimals);
             out.maxAbsMs = std::max(out.maxAbsMs, std::abs(ms));
             if (ms > out.endMs) {
                 out.endMs = ms;
                 out.end = e.stamp;
             }
         }
-        if (def->kind == Kind::SetVariable || def->kind == Kind::AddVariable || def->kind == Kind::SubVariable
-            || def->kind == Kind::Unknown) {
+        if (def->kind == Kind::SetVariable || def->kind == Kind::AddVariable
+            || def->kind == Kind::SubVariable || def->kind == Kind::Unknown) {
             // Counted (variables) or skipped: nothing of them reaches the reader's state.
             out.variables += def->kind == Kind::Unknown ? 0U : 1U;
             out.fields.resize(first);

@@ -1,89 +1,39 @@
 #pragma once
-// The lexical side of Paje: event kinds by their definition names, the fields the reader uses by
-// their names (new and old spellings), splitting a line into fields, and preparing event lines
-// (fields, definition, date, StarPU's job fields) in batches that another thread can read while
-// the reader applies the previous batch: Paje is line oriented, and a line's preparation needs
-// only the %EventDef table, which no event line changes.
+// The lexical side of Paje: splitting a line into fields, and preparing event lines (fields,
+// definition, date, StarPU's job fields) in batches that another thread can read while the
+// reader applies the previous batch: Paje is line oriented, and a line's preparation needs only
+// the %EventDef table (paje_event_defs.hpp), which no event line changes.
 
+#include "tracer/readers/paje/paje_event_defs.hpp"
 #include "tracer/readers/paje/paje_time.hpp"
 
-#include <array>
 #include <cstddef>
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 namespace starscope::tracer::detail::paje {
 
-enum class Kind : std::uint8_t {
-    DefineContainerType, DefineStateType, DefineEventType, DefineVariableType, DefineLinkType,
-    DefineEntityValue, CreateContainer, DestroyContainer, SetState, PushState, PopState,
-    ResetState, NewEvent, SetVariable, AddVariable, SubVariable, StartLink, EndLink, Unknown,
-};
-
-// Unknown definition names (extensions, PajeTraceFile) read as Unknown and are skipped.
-Kind kindOf(std::string_view name);
-
-// FStartContainer/FEndContainer/FKey/FTag: a link's ends, its key pairing start and end, and
-// StarPU-MPI's message tag (starpu_fxt_tool's extra "MPITAG" field).
-enum Field : std::uint8_t {
-    FTime, FAlias, FType, FName, FContainer, FValue, FJobId, FFootprint, FStartContainer, FEndContainer, FKey, FTag,
-    FCount
-};
-
-// The field a definition's field name stands for; nullopt for fields the reader ignores. Both
-// pajeng's names and the older ones of the Paje specification and ViTE ("ContainerType",
-// "EntityType" for Type, as in StarPU's older traces) are accepted.
-std::optional<Field> fieldOf(std::string_view name);
-
 // Splits a line at blanks; a double-quoted field keeps its blanks (quotes removed).
 void tokenize(std::string_view line, std::vector<std::string_view>& out);
 
-// Lookups by string_view without building a std::string per field of every line.
-struct TextHash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view text) const { return std::hash<std::string_view>{}(text); }
-};
-template <typename V>
-using TextMap = std::unordered_map<std::string, V, TextHash, std::equal_to<>>;
-
-struct EventDef {
-    Kind kind = Kind::Unknown;
-    std::size_t fieldCount = 0;
-    int index[FCount];   // position of each known field, -1 when absent
-};
-
-// The %EventDef table, by event id.
-class EventDefs {
-public:
-    // A later definition of an id replaces the earlier one.
-    void add(const std::string& id, const EventDef& def);
-    // The definition of the event id a line starts with; null when there is none.
-    const EventDef* find(std::string_view id) const;
-
-private:
-    TextMap<EventDef> m_defs;
-    std::array<const EventDef*, 100> m_byNumber{};   // the ids "0" to "99" of m_defs
-};
-
 // Why preparing stopped before the end of the text.
 enum class LineStop : std::uint8_t {
-    Batch,    // the batch is full
-    End,      // the text ends
-    Header,   // a '%' line, which the caller reads itself (it may change the definitions)
-    Problem,  // a line that is no valid event (problem says which)
+    Batch,   // the batch is full
+    End,     // the text ends
+    Header,  // a '%' line, which the caller reads itself (it may change the definitions)
+    Problem, // a line that is no valid event (problem says which)
 };
 
 // An event line ready to apply: its fields, its definition and what of it needs no reader state.
 struct PreparedEvent {
     const EventDef* def = nullptr;
-    std::uint32_t firstField = 0;   // in LineBatch::fields: the field after the event id
-    PajeStamp stamp;                // of its Time field, zero without one
-    std::uint64_t jobId = 0;        // StarPU's JobId field ("<rank>_<job>" as (rank << 48) + job), 0 when absent
-    std::uint32_t footprint = 0;    // StarPU's Footprint field (hexadecimal), 0 when absent
+    std::uint32_t firstField = 0; // in LineBatch::fields: the field after the event id
+    PajeStamp stamp;              // of its Time field, zero without one
+    std::uint64_t jobId =
+        0; // StarPU's JobId field ("<rank>_<job>" as (rank << 48) + job), 0 when absent
+    std::uint32_t footprint = 0; // StarPU's Footprint field (hexadecimal), 0 when absent
 };
 
 struct LineBatch {
@@ -92,9 +42,9 @@ struct LineBatch {
     // Lines whose only effect is to be counted (variables) or none (unknown kinds) get no event.
     std::size_t variables = 0;
     // Over every dated line of the batch: the reader chooses its tick from these once all are read.
-    int maxDecimals = 0;   // of the dates that become model times
+    int maxDecimals = 0; // of the dates that become model times
     double maxAbsMs = 0;
-    double endMs = 0;      // the latest date and its stamp, the first of equal ones
+    double endMs = 0; // the latest date and its stamp, the first of equal ones
     PajeStamp end;
     std::size_t truncatedTimes = 0;
     // Where it stopped: next is the offset of the first line not prepared, nextLine its number - 1.

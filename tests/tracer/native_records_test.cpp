@@ -1,0 +1,238 @@
+// The native format's records (native_records.hpp): every field of every record a trace holds
+// comes back from a file, and files of the older versions, whose records lack fields, still
+// read.
+
+#include "common/fnv1a.hpp"
+#include "tests/support/test_support.hpp"
+#include "tracer/native/native_codec.hpp"
+#include "tracer/native/native_format.hpp"
+#include "tracer/native/native_records.hpp"
+
+#include <cstring>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <sstream>
+#include <string>
+#include <type_traits>
+#include <typeinfo>
+#include <vector>
+
+namespace starscope::tracer {
+namespace {
+
+using starscope::testing::TempDir;
+namespace native = detail::native;
+
+// Each field a record's list hands it, as text.
+struct FieldTexts {
+    std::vector<std::string> texts;
+
+    template <typename... T> void operator()(const T&... fields) { (add(fields), ...); }
+    template <typename T> void since(std::uint32_t /*version*/, const T& field) { add(field); }
+    template <typename T> void add(const T& field) {
+        if constexpr (std::is_same_v<T, std::string>) {
+            texts.push_back("\"" + field + "\"");
+        } else if constexpr (std::is_enum_v<T>) {
+            texts.push_back(std::to_string(static_cast<int>(field)));
+        } else {
+            texts.push_back(std::to_string(field));
+        }
+    }
+};
+
+// Every field the format lists for the record differs from a default record's: a field listed
+// but left at its default would round-trip without proving anything.
+template <typename Record> void expectNoDefaultField(const Record& record) {
+    FieldTexts set;
+    FieldTexts defaults;
+    native::fields(set, record);
+    const Record fresh{};
+    native::fields(defaults, fresh);
+    ASSERT_EQ(set.texts.size(), defaults.texts.size());
+    for (std::size_t i = 0; i < set.texts.size(); ++i) {
+        EXPECT_NE(set.texts[i], defaults.texts[i])
+            << "field " << i << " of a " << typeid(Record).name() << " keeps its default";
+    }
+}
+
+// Two ranks, a lane of each, nested spans, a task running in a span and one in none, a
+// dependency on a task of the trace and one on a job outside it, a marker of each form, a
+// message, a transfer, metadata and a warning: each field different from its default.
+Trace everyField() {
+    Trace t;
+    t.begin = 100;
+    t.end = 9'000'000;
+    const NameId gemm = t.names.intern("gemm");
+    t.states = {StateInfo{"Executing", StateClass::Executing},
+                StateInfo{"Not profiled", StateClass::NotProfiled}};
+    t.ranks = {RankInfo{3, 6, "prof_file_3", 2, 1111, 2222, -333, -444},
+               RankInfo{5, 6, "prof_file_5", 1, 5555, 6666, 777, 888}};
+    const auto lane = [](std::string name, LaneKind kind, std::int32_t node, std::int32_t worker,
+                         std::int32_t rank, std::vector<std::vector<Span>> levels) {
+        Lane l;
+        l.name = std::move(name);
+        l.kind = kind;
+        l.memoryNode = node;
+        l.workerId = worker;
+        l.rank = rank;
+        l.levels = std::move(levels);
+        return l;
+    };
+    const Lane cuda = lane("3_CUDA 2", LaneKind::CudaWorker, 4, 7, 3,
+                           {{Span{1000, 2000, 0, true}}, {Span{1200, 1500, 1}}});
+    const Lane mpi = lane("5_MPI thread", LaneKind::MpiThread, 2, 11, 5, {{Span{3000, 4000, 1}}});
+    t.lanes = {cuda, mpi};
+    const auto task = [&t](std::uint64_t job, NameId codelet, std::uint32_t footprint,
+                           TimeNs submit, TimeNs start, TimeNs end, std::int16_t on) {
+        Task x;
+        x.jobId = job;
+        t.setCodelet(x, codelet, footprint);
+        x.submit = submit;
+        x.start = start;
+        x.end = end;
+        x.lane = on;
+        return x;
+    };
+    t.tasks = {task(41, gemm, 0xbeef, 500, 1000, 2000, 0),
+               task(42, kNoName, 0x77, 700, 2500, 2600, 1)};
+    t.setDependencies(0, {40, 42});
+    auto reset =
+        t.makeMarker(1100, markers::Marker{markers::Kind::ResetWaitEnd, 2, 9, 1, 12, "batch"});
+    reset.lane = 0;
+    reset.rank = 3;
+    auto user = t.makeMarker(3500, "an event of another tool");
+    user.lane = 1;
+    user.rank = 5;
+    t.markers = {reset, user};
+    t.messages = {Message{3, 5, 0, 1, 2100, 2900, 4096, 17, 41, 42}};
+    t.transfers = {Transfer{5, 1, 2, TransferKind::IdleFetch, 3100, 3900, 8192}};
+    t.metadata = {{"format", "fxt"}, {"starpu.version", "1.4.12"}};
+    t.warnings = {"a warning"};
+    t.indexTasks();
+    return t;
+}
+
+std::string bytes(const Trace& trace) {
+    std::ostringstream out;
+    writeNative(trace, out);
+    return out.str();
+}
+
+// The field counts native_records.hpp pins make a field added to a model struct fail to compile
+// until the format lists it; this sets every field the format lists (checked), writes and reads
+// the trace back whole.
+TEST(NativeFormat, EveryFieldRoundTrips) {
+    const Trace trace = everyField();
+    for (const auto& state : trace.states) {
+        expectNoDefaultField(state);
+    }
+    for (const auto& lane : trace.lanes) {
+        expectNoDefaultField(lane);
+    }
+    for (const auto& rank : trace.ranks) {
+        expectNoDefaultField(rank);
+    }
+    expectNoDefaultField(trace.messages[0]);
+    expectNoDefaultField(trace.transfers[0]);
+    ASSERT_TRUE(trace.markers[0].parsed);
+    ASSERT_NE(trace.markers[0].arena, kNoName);
+    ASSERT_NE(trace.markers[1].rawText, kNoName);
+    ASSERT_EQ(trace.outsideJobs, std::vector<std::uint64_t>{40});
+
+    TempDir dir;
+    ASSERT_TRUE(writeNativeFile(trace, dir / "every.sstrace"));
+    const auto back = readNative(dir / "every.sstrace");
+    ASSERT_TRUE(back) << back.error().describe();
+    EXPECT_EQ(*back, trace);
+    EXPECT_EQ(bytes(*back), bytes(trace));
+}
+
+// A file of this version holding one lane of one sleeping span and one user event, with the
+// fields and tables that version has: version 1 has no ranks (lanes and markers hold none, no
+// rank or message table), version 2 has no transfer table.
+std::string oldFile(std::uint32_t version) {
+    native::Writer w;
+    w.put(TimeNs{0});
+    w.put(TimeNs{1000});
+    w.put(std::uint64_t{0}); // names
+    w.put(std::uint64_t{1}); // states
+    w.str("Sleeping");
+    w.put(StateClass::Sleeping);
+    w.put(std::uint64_t{1}); // lanes
+    w.str("CPU 0");
+    w.put(LaneKind::CpuWorker);
+    w.put(std::int32_t{0}); // memory node
+    w.put(std::int32_t{3}); // worker id
+    if (version >= 2) {
+        w.put(std::int32_t{-1}); // rank
+    }
+    w.put(std::uint64_t{1}); // levels
+    w.put(std::uint64_t{1}); // spans
+    w.put(TimeNs{0});
+    w.put(TimeNs{1000});
+    w.put(std::uint32_t{0});
+    w.put(kNoTask);
+    w.put(std::uint64_t{0}); // tasks
+    w.put(std::uint64_t{1}); // markers
+    w.put(TimeNs{500});
+    w.put(std::int32_t{0}); // lane
+    if (version >= 2) {
+        w.put(std::int32_t{-1}); // rank
+    }
+    w.put(std::uint8_t{0}); // not parsed
+    w.put(markers::Kind::BatchBegin);
+    w.put(std::int32_t{-1});
+    w.put(std::int32_t{-1});
+    w.put(std::int32_t{-1});
+    w.put(std::int64_t{-1});
+    w.str("");
+    w.str("hello");
+    if (version >= 2) {
+        w.put(std::uint64_t{0}); // ranks
+        w.put(std::uint64_t{0}); // messages
+    }
+    w.put(std::uint64_t{1}); // metadata
+    w.str("format");
+    w.str("fxt");
+    w.put(std::uint64_t{0}); // warnings
+    const std::string_view body = w.bytes();
+    native::Writer file;
+    file.raw(kNativeMagic.data(), kNativeMagic.size());
+    file.put(version);
+    file.put(std::uint32_t{0});
+    file.put(static_cast<std::uint64_t>(body.size()));
+    file.raw(body.data(), body.size());
+    file.put(fnv1a(body));
+    return std::string(file.bytes());
+}
+
+TEST(NativeFormat, FilesOfOlderVersionsRead) {
+    TempDir dir;
+    for (const std::uint32_t version : {1U, 2U}) {
+        SCOPED_TRACE("version " + std::to_string(version));
+        const auto path = dir / ("v" + std::to_string(version) + ".sstrace");
+        std::ofstream(path, std::ios::binary) << oldFile(version);
+        const auto trace = readNative(path);
+        ASSERT_TRUE(trace) << trace.error().describe();
+        ASSERT_EQ(trace->lanes.size(), 1U);
+        EXPECT_EQ(trace->lanes[0].name, "CPU 0");
+        EXPECT_EQ(trace->lanes[0].workerId, 3);
+        EXPECT_EQ(trace->lanes[0].rank, -1);
+        ASSERT_EQ(trace->lanes[0].spans().size(), 1U);
+        EXPECT_EQ(trace->lanes[0].spans()[0].end, 1000);
+        ASSERT_EQ(trace->markers.size(), 1U);
+        EXPECT_EQ(trace->textOf(trace->markers[0]), "hello");
+        EXPECT_EQ(trace->markers[0].rank, -1);
+        EXPECT_TRUE(trace->ranks.empty());
+        EXPECT_EQ(trace->metadata.at("format"), "fxt");
+        // Written again, it is a file of the current version.
+        std::ostringstream out;
+        writeNative(*trace, out);
+        std::uint32_t written = 0;
+        std::memcpy(&written, out.str().data() + 8, 4);
+        EXPECT_EQ(written, kNativeVersion);
+    }
+}
+
+} // namespace
+} // namespace starscope::tracer

@@ -1,0 +1,139 @@
+// The tracer on traces recorded now, by the sample program on the StarPU the tests are built
+// against, each beside its golden-trace twin's file: barriers at every gated transition, the
+// FxT reader's warnings, cancelling and series, and agreement with that StarPU's
+// starpu_fxt_tool (the golden runs hold the other versions'). Built only with the recorder.
+
+#include "tests/support/starpu_support.hpp"
+#include "tests/support/test_support.hpp"
+#include "tests/tracer/recording_support.hpp"
+#include "tests/tracer/trace_checks.hpp"
+#include "tests/tracer/tracer_test_support.hpp"
+#include "tracer/analysis/barriers.hpp"
+#include "tracer/readers/read_trace.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <gtest/gtest.h>
+#include <string>
+
+namespace starscope::tracer {
+namespace {
+
+using namespace testing;
+
+TEST(Barriers, RecordedGateBarriersAreFoundAtEveryTransition) {
+    starscope::testing::TempDir dir;
+    ASSERT_EQ(
+        recordSample(dir / "run",
+                     "--batches 4 --tasks 20 --task-us 100 --load-us 0 --gate-us 3000 --ncpu 2"),
+        0);
+    const auto trace = readTrace(dir / "run");
+    ASSERT_TRUE(trace) << trace.error().describe();
+    const auto transitions = findTransitions(*trace);
+    ASSERT_EQ(transitions.size(), 4U);
+    const auto barriers = findBarriers(*trace);
+    const auto main = std::find_if(trace->lanes.begin(), trace->lanes.end(),
+                                   [](const Lane& l) { return l.name == "main"; });
+    ASSERT_NE(main, trace->lanes.end());
+    // The gate keeps every worker idle for 3 ms while the main thread waits for all tasks.
+    // How the rest of a transition looks depends on the machine's load, so measure only the
+    // time barriers share with the main thread's "Waiting all tasks".
+    for (std::int32_t t = 0; t < 3; ++t) {
+        TimeNs waited = 0;
+        for (const auto& b : barriers) {
+            if (b.transition != t) {
+                continue;
+            }
+            for (const auto& span : main->spans()) {
+                if (trace->states[span.state].name == "Waiting all tasks") {
+                    waited =
+                        std::max(waited, std::min(b.end, span.end) - std::max(b.start, span.start));
+                }
+            }
+        }
+        EXPECT_GE(waited, 2'000'000) << transitions[static_cast<std::size_t>(t)].label;
+    }
+}
+
+TEST(FxtReader, WorkersWithoutAnyTaskAreAWarning) {
+    starscope::testing::TempDir dir;
+    ASSERT_EQ(recordSample(dir / "run", "--batches 1 --tasks 0 --load-us 0 --ncpu 2"), 0)
+        << starscope::testing::readFile(dir.path() / "run.log");
+    const auto trace = readTrace(dir / "run");
+    ASSERT_TRUE(trace) << trace.error().describe();
+    const bool warned =
+        std::any_of(trace->warnings.begin(), trace->warnings.end(), [](const std::string& w) {
+            return w.find("no task execution") != std::string::npos;
+        });
+    EXPECT_TRUE(warned);
+}
+
+TEST(FxtReader, CancelsWhenProgressSaysStop) {
+    ReadOptions options;
+    options.progress = [](double) { return false; };
+    // A small file may finish before the first progress report; a bigger one cannot.
+    starscope::testing::TempDir dir;
+    ASSERT_EQ(
+        recordSample(dir / "run", "--batches 2 --tasks 3000 --task-us 0 --load-us 0 --ncpu 2"), 0);
+    const auto cancelled = readTrace(dir / "run", options);
+    ASSERT_FALSE(cancelled);
+    EXPECT_EQ(cancelled.error().code, ErrorCode::Cancelled);
+}
+
+TEST(FxtReader, FreshRecordingWithBarriersBetweenBatches) {
+    starscope::testing::TempDir dir;
+    ASSERT_EQ(
+        recordSample(dir / "run",
+                     "--batches 4 --tasks 40 --task-us 100 --load-us 0 --gate-us 2000 --ncpu 2"),
+        0)
+        << starscope::testing::readFile(dir.path() / "run.log");
+    const auto trace = readTrace(dir / "run");
+    ASSERT_TRUE(trace) << trace.error().describe();
+    std::size_t executed = 0;
+    for (const auto& task : trace->tasks) {
+        executed += task.start >= 0 ? 1U : 0U;
+    }
+    EXPECT_EQ(executed, 4U * 40U + 3U); // plus one gate task per transition
+    EXPECT_EQ(trace->metadata.at("format"), "fxt");
+    // The layout is recognised from the trace: the codes of the StarPU series that recorded it.
+    EXPECT_EQ(trace->metadata.at("starpu.codes").substr(0, 3), starscope::testing::starpuSeries());
+}
+
+TEST(CrossCheck, FreshRecordingFxtEqualsStarpuFxtToolPaje) {
+    starscope::testing::TempDir dir;
+    const auto run = dir / "run";
+    ASSERT_EQ(
+        recordSample(
+            run,
+            "--batches 5 --tasks 200 --task-us 50 --load-us 300 --gate-us 500 --ncpu 2 --chains 3"),
+        0)
+        << starscope::testing::readFile(dir.path() / "run.log");
+    const auto files = findProfFiles(run);
+    ASSERT_EQ(files.size(), 1U);
+    ASSERT_EQ(runStarpuFxtTool(files.front(), run), 0)
+        << starscope::testing::readFile(run / "tool.log");
+    const auto fxt = readTrace(run);
+    const auto paje = readTrace(run / "paje.trace");
+    ASSERT_TRUE(fxt) << fxt.error().describe();
+    ASSERT_TRUE(paje) << paje.error().describe();
+    expectFxtMatchesPaje(*fxt, *paje);
+}
+
+TEST(ProfilingMask, FreshRecordingWithTheBuiltStarpu) {
+    starscope::testing::TempDir dir;
+    const auto run = dir / "run";
+    ASSERT_EQ(recordSample(
+                  run, "--batches 4 --tasks 8 --task-us 300 --load-us 2000 --gate-us 3000 --ncpu 2 "
+                       "--chains 2 --unprofiled-batch 1"),
+              0)
+        << starscope::testing::readFile(dir.path() / "run.log");
+    const auto files = findProfFiles(run);
+    ASSERT_EQ(files.size(), 1U);
+    std::filesystem::rename(files.front(), run / "prof_file__0");
+    ASSERT_EQ(runStarpuFxtTool(run / "prof_file__0", run), 0)
+        << starscope::testing::readFile(run / "tool.log");
+    expectProfilingMaskHonoured(run);
+}
+
+} // namespace
+} // namespace starscope::tracer

@@ -1,0 +1,83 @@
+// What the chart says about a span, without a widget: the barriers it starts in are named only
+// when the chart shows them, a task's fields come with its span, and a crowded spot says so.
+#include "tests/support/synthetic_trace.hpp"
+#include "viewer/core/time_format.hpp"
+#include "viewer/gui/chart/span_description.hpp"
+
+#include <algorithm>
+#include <gtest/gtest.h>
+
+using namespace starscope::viewer;
+
+namespace {
+
+class SpanDescription : public ::testing::Test {
+protected:
+    void SetUp() override {
+        document = prepareDocument(makeSyntheticTrace({}), "synthetic");
+        barriers = computeBarriers(*document, 100'000);
+        ASSERT_FALSE(barriers.empty());
+    }
+
+    // The first span of worker 0 whose start is the first barrier's: it sleeps there.
+    SpanRef sleepingInBarrier() const {
+        const auto& spans = document->trace.lanes[0].levels[0];
+        const auto it = std::find_if(spans.begin(), spans.end(), [&](const auto& span) {
+            return span.start == barriers.front().start;
+        });
+        EXPECT_NE(it, spans.end());
+        return {0, 0, static_cast<std::size_t>(it - spans.begin())};
+    }
+
+    std::shared_ptr<const TraceDocument> document;
+    Barriers barriers;
+};
+
+TEST_F(SpanDescription, NamesTheBarrierItStartsInOnlyWhenShown) {
+    const SpanRef span = sleepingInBarrier();
+    const QString barrierLine = QStringLiteral("<br>in a barrier of %1")
+                                    .arg(QString::fromStdString(formatDuration(
+                                        static_cast<double>(barriers.front().duration()))));
+
+    const QString shown = describeSpan(*document, ShownBarriers{&barriers, nullptr}, span, 1);
+    EXPECT_TRUE(shown.startsWith(QStringLiteral("<b>Sleeping</b><br>worker: CPU 0")))
+        << shown.toStdString();
+    EXPECT_TRUE(shown.contains(barrierLine)) << shown.toStdString();
+    EXPECT_TRUE(shown.contains(QStringLiteral("<br>batch: epoch 0 batch 0")))
+        << shown.toStdString();
+
+    const QString hidden = describeSpan(*document, ShownBarriers{}, span, 1);
+    EXPECT_FALSE(hidden.contains(QStringLiteral("barrier"))) << hidden.toStdString();
+    EXPECT_TRUE(shown.startsWith(hidden)) << hidden.toStdString();
+}
+
+TEST_F(SpanDescription, ATaskSpanGivesItsJobAndItsDetailsTheTaskFields) {
+    // Worker 0 sleeps, schedules, then runs job 0 (conv_fwd), submitted at 20 us * 1/9.
+    const SpanRef task{0, 0, 2};
+    const QString tooltip = describeSpan(*document, ShownBarriers{&barriers, nullptr}, task, 1);
+    EXPECT_TRUE(tooltip.startsWith(QStringLiteral("<b>conv_fwd</b><br>job 0<br>worker: CPU 0")))
+        << tooltip.toStdString();
+    EXPECT_FALSE(tooltip.contains(QStringLiteral("footprint")));
+
+    const QString details = spanDetails(*document, ShownBarriers{&barriers, nullptr}, task, 1);
+    EXPECT_TRUE(details.startsWith(tooltip)) << details.toStdString();
+    EXPECT_TRUE(details.contains(QStringLiteral("<br>state: Executing<br>end: ")))
+        << details.toStdString();
+    EXPECT_TRUE(details.contains(QStringLiteral("<br>footprint: 00000000")))
+        << details.toStdString();
+    EXPECT_TRUE(details.contains(QStringLiteral("<br>submitted: %1 (waited ")
+                                     .arg(QString::fromStdString(formatDuration(2'222.0)))))
+        << details.toStdString();
+}
+
+TEST_F(SpanDescription, SaysWhenSeveralSpansShareTheCursor) {
+    const SpanRef span{0, 0, 2};
+    EXPECT_FALSE(
+        describeSpan(*document, ShownBarriers{}, span, 1).contains(QStringLiteral("zoom in")));
+    const QString crowded = describeSpan(*document, ShownBarriers{}, span, 2);
+    EXPECT_TRUE(crowded.endsWith(
+        QStringLiteral("<br><i>2 spans within 4 px here: zoom in to separate them</i>")))
+        << crowded.toStdString();
+}
+
+} // namespace

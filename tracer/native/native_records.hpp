@@ -1,0 +1,142 @@
+#pragma once
+// Every record of the native format with its fields listed once: the writer
+// (native_writer.cpp) and the reader (native_reader.cpp, native_tables.cpp) both walk these
+// lists, so a field cannot be written by one side and forgotten by the other. Where the file
+// keeps a model struct as it is (a state, a lane's own fields, ranks, messages, transfers) the
+// list walks the model struct; where it keeps other widths or what the model derives (a span's
+// task, a task's codelet and footprint, a marker's text), a file record holds the fields, which
+// the writer fills from the model and the reader checks before filling the model.
+//
+// Each model struct the file keeps is pinned to its count of fields: a field added to one
+// fails to compile here until the format knows it (its list below, and the round trip of
+// NativeFormat.EveryFieldRoundTrips in tests/tracer/native_format_test.cpp).
+//
+// The payload, in this order:
+//   i64 begin, i64 end, then tables, each a u64 count and its records: names (strings),
+//   states, lanes (each followed by its levels: a u64 count, then per level a table of
+//   spans), tasks (each followed by a u64 count and the u64 job ids it depends on), markers,
+//   from version 2 ranks and messages, from version 3 transfers, metadata (key, value strings,
+//   sorted by key), warnings (strings).
+
+#include "tracer/model/trace.hpp"
+
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+namespace starscope::tracer::detail::native {
+
+// Version 2 added the ranks of a StarPU-MPI run: a rank per lane and marker, the rank table and
+// the messages between ranks. Version 1 files read as one-process traces.
+inline constexpr std::uint32_t kFirstWithRanks = 2;
+// Version 3 added the data transfers between memory nodes; older files have none.
+inline constexpr std::uint32_t kFirstWithTransfers = 3;
+
+// A record of type T, const while written, not while read.
+template <typename R, typename T>
+concept RecordOf = std::same_as<std::remove_const_t<R>, T>;
+
+template <typename IO, RecordOf<StateInfo> R> void fields(IO& io, R& state) {
+    io(state.name, state.cls);
+}
+
+// Its levels follow as tables; its task index is rebuilt from the tasks (Trace::indexTasks).
+template <typename IO, RecordOf<Lane> R> void fields(IO& io, R& lane) {
+    io(lane.name, lane.kind, lane.memoryNode, lane.workerId);
+    io.since(kFirstWithRanks, lane.rank);
+}
+
+// A span as the file keeps it: with the index of the task it runs (the model finds that task by
+// the span's lane and times), kNoTask when it runs none.
+struct FileSpan {
+    TimeNs start = 0;
+    TimeNs end = 0;
+    std::uint32_t state = 0;
+    TaskIndex task = kNoTask;
+};
+template <typename IO, RecordOf<FileSpan> R> void fields(IO& io, R& span) {
+    io(span.start, span.end, span.state, span.task);
+}
+
+// A task as the file keeps it: its codelet and footprint (the model interns the pair), its times
+// at 64 bits and its lane at 32. Its dependencies follow, as job ids.
+struct FileTask {
+    std::uint64_t jobId = 0;
+    NameId codelet = kNoName;
+    std::uint32_t footprint = 0;
+    TimeNs submit = -1;
+    TimeNs start = -1;
+    TimeNs end = -1;
+    std::int32_t lane = -1;
+};
+template <typename IO, RecordOf<FileTask> R> void fields(IO& io, R& task) {
+    io(task.jobId, task.codelet, task.footprint, task.submit, task.start, task.end, task.lane);
+}
+
+// A marker as the file keeps it: its fields at wider widths than the model's (MarkerEvent),
+// its arena and its text as strings.
+struct FileMarker {
+    TimeNs time = 0;
+    std::int32_t lane = -1;
+    std::int32_t rank = -1;
+    std::uint8_t parsed = 0;
+    std::uint8_t kind = 0;
+    std::int32_t epoch = -1;
+    std::int32_t batch = -1;
+    std::int32_t slot = -1;
+    std::int64_t handles = -1;
+    std::string arena;
+    std::string text;
+};
+template <typename IO, RecordOf<FileMarker> R> void fields(IO& io, R& marker) {
+    io(marker.time, marker.lane);
+    io.since(kFirstWithRanks, marker.rank);
+    io(marker.parsed, marker.kind, marker.epoch, marker.batch, marker.slot, marker.handles,
+       marker.arena, marker.text);
+}
+
+template <typename IO, RecordOf<RankInfo> R> void fields(IO& io, R& rank) {
+    io(rank.rank, rank.worldSize, rank.source, rank.syncPoints, rank.localSyncStart,
+       rank.localSyncEnd, rank.clockOffset, rank.clockOffsetEnd);
+}
+
+template <typename IO, RecordOf<Message> R> void fields(IO& io, R& message) {
+    io(message.fromRank, message.toRank, message.fromLane, message.toLane, message.start,
+       message.end, message.size, message.tag, message.sendJob, message.recvJob);
+}
+
+template <typename IO, RecordOf<Transfer> R> void fields(IO& io, R& transfer) {
+    io(transfer.rank, transfer.fromNode, transfer.toNode, transfer.kind, transfer.start,
+       transfer.end, transfer.size);
+}
+
+// The count of fields of an aggregate: the most initializers T{...} takes. Only ever used
+// unevaluated, so AnyField's conversion needs no definition.
+struct AnyField {
+    template <typename T>
+    operator T() const; // NOLINT(google-explicit-constructor): converts to every field
+};
+template <typename T, typename... Fields> consteval std::size_t fieldCount() {
+    if constexpr (requires { T{Fields{}..., AnyField{}}; }) {
+        return fieldCount<T, Fields..., AnyField>();
+    } else {
+        return sizeof...(Fields);
+    }
+}
+
+// What the file keeps of each model struct; the model's other fields are derived on reading.
+static_assert(fieldCount<Trace>() == 16, "Trace: a table the payload does not list");
+static_assert(fieldCount<StateInfo>() == 2, "StateInfo: a field fields(StateInfo) does not list");
+static_assert(fieldCount<Lane>() == 7, "Lane: a field fields(Lane) does not list");
+static_assert(fieldCount<Task>() == 6, "Task: a field FileTask does not hold");
+static_assert(fieldCount<MarkerEvent>() == 11, "MarkerEvent: a field FileMarker does not hold");
+static_assert(fieldCount<RankInfo>() == 8, "RankInfo: a field fields(RankInfo) does not list");
+static_assert(fieldCount<Message>() == 10, "Message: a field fields(Message) does not list");
+static_assert(fieldCount<Transfer>() == 7, "Transfer: a field fields(Transfer) does not list");
+// Span has constructors, so its fields are not counted: its size is pinned instead (the model
+// asserts it too), and a span is start, end, state and runsTask (FileSpan's task).
+static_assert(sizeof(Span) == 16, "Span: a field FileSpan does not hold");
+
+} // namespace starscope::tracer::detail::native

@@ -1,0 +1,142 @@
+#pragma once
+// The Gantt chart widget: rows, barrier/marker overlay, adaptive time axis and legend on one
+// QCustomPlot, with Tracy/Perfetto navigation (wheel zoom around the cursor, drag to pan,
+// right-drag or Ctrl+drag rubber-band zoom, Shift+drag selects a range, W/S/A/D, Home).
+// The same widget renders headless images, so the picture on screen and on disk agree.
+
+#include "viewer/core/time_view.hpp"
+#include "viewer/core/trace_document.hpp"
+
+#include <qcustomplot.h>
+
+#include <memory>
+#include <optional>
+
+namespace starscope::viewer {
+
+class GanttPlottable;
+class MessageArrows;
+class OverlayPlottable;
+class SpanNamePlottable;
+class SpanSelection;
+class TimeTicker;
+
+struct SpanHit {
+    std::size_t row = 0;
+    std::size_t lane = 0;
+    std::size_t level = 0;
+    std::size_t span = 0;
+    std::size_t nearby = 1;   // spans within the fold width around the cursor
+
+    bool operator==(const SpanHit&) const = default;
+};
+
+class GanttPlot : public QCustomPlot {
+    Q_OBJECT
+public:
+    explicit GanttPlot(QWidget* parent = nullptr);
+    ~GanttPlot() override;
+
+    void setDocument(std::shared_ptr<const TraceDocument> document);
+    const std::shared_ptr<const TraceDocument>& document() const { return m_document; }
+    void setBarriers(std::shared_ptr<const Barriers> barriers);
+    // Each rank's own barriers (JobAndRankBarriers::ranks), banded in that rank's rows.
+    void setRankBarriers(std::shared_ptr<const Barriers> barriers);
+
+    // The rows drawn, top to bottom (rank headers included); row r is centred on value r.
+    const std::vector<Row>& rows() const;
+    // A rank of a StarPU-MPI trace shown as its header row alone, or with all its lanes.
+    // Clicking a rank's header (in the chart or its label) toggles it.
+    void setRankCollapsed(std::int32_t rank, bool collapsed);
+    bool isRankCollapsed(std::int32_t rank) const;
+    // The rank whose header row is at a widget position (chart or row label), if any.
+    std::optional<std::int32_t> rankHeaderAt(const QPointF& pos) const;
+    // StarPU-MPI messages as arrows between the ranks' MPI thread rows (shown by default).
+    void setMessagesVisible(bool visible);
+    bool messagesVisible() const;
+    MessageArrows* messages() const { return m_messages.get(); }
+
+    // The line above the chart: source, lanes, task counts and the run's length.
+    QString title() const;
+    TimeView view() const;
+    // Shows [startNs, endNs], kept inside the trace, and schedules a replot.
+    void setView(double startNs, double endNs);
+    void fitAll();
+    // Lays the plot out at its size as a replot does first (the key wrapped, then the layout),
+    // without drawing into the widget's buffers: a picture drawn next (toPixmap, savePdf) draws
+    // the layers itself, so a headless render drew the whole chart twice.
+    void layOutForPicture();
+    void zoomBy(double factor, double aroundPx);
+    void panByFraction(double fraction);
+    std::optional<std::pair<double, double>> selection() const;
+    void setSelection(std::optional<std::pair<double, double>> rangeNs);
+
+    // The span under a widget position, if any.
+    std::optional<SpanHit> hitTest(const QPointF& pos) const;
+    // Tooltip text for a hit: codelet, job id, worker, start, duration, batch
+    // (span_description.hpp).
+    QString describe(const SpanHit& hit) const;
+    // Rich text with all the task's fields, for the details panel.
+    QString details(const SpanHit& hit) const;
+
+    GanttPlottable* gantt() const { return m_gantt; }
+    OverlayPlottable* overlay() const { return m_overlay; }
+    SpanNamePlottable* names() const { return m_names; }
+
+    // The selected span: framed, with arrows from the tasks its task waited for and to those
+    // that waited for it (span_selection.hpp). A click selects; a click on an arrow, a
+    // dependency in the details or a search match selects that task.
+    void selectSpan(std::optional<SpanHit> hit);
+    // Selects the span that ran task and brings it into view; false when no row shows it.
+    bool selectTask(tracer::TaskIndex task);
+    std::optional<SpanHit> selectedSpan() const;
+    std::optional<tracer::TaskIndex> selectedTask() const;
+    SpanSelection* spanSelection() const { return m_selection.get(); }
+    // Brings [startNs, endNs] into view: centred at the current zoom when it is not wholly
+    // visible, the view widened only when it is wider than the view.
+    void reveal(double startNs, double endNs);
+
+signals:
+    void viewChanged(double startNs, double endNs);
+    // The rows changed (a rank collapsed or expanded): row indices mean other lanes now.
+    void rowsChanged();
+    void spanClicked(const starscope::viewer::SpanHit& hit);
+    // A span was selected (by a click, an arrow, a dependency link or a search).
+    void spanSelected(const starscope::viewer::SpanHit& hit);
+    void rangeSelected(double fromNs, double toNs);
+    void selectionCleared();
+
+protected:
+    void wheelEvent(QWheelEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+
+private:
+    enum class Drag { None, Pan, Zoom, Select };
+
+    void rebuildRowsAndLegend();
+    void rebuildRowTicks();
+    std::optional<std::size_t> rowAtY(double y) const;
+    void wrapLegend();
+    void replotOverlay();
+    double timeAt(double px) const;
+
+    std::shared_ptr<const TraceDocument> m_document;
+    GanttPlottable* m_gantt = nullptr;
+    OverlayPlottable* m_overlay = nullptr;
+    SpanNamePlottable* m_names = nullptr;
+    std::unique_ptr<SpanSelection> m_selection;
+    std::unique_ptr<MessageArrows> m_messages;
+    QSharedPointer<TimeTicker> m_timeTicker;
+    QSharedPointer<QCPAxisTickerText> m_rowTicker;
+    QCPTextElement* m_title = nullptr;
+    Drag m_drag = Drag::None;
+    QPointF m_pressPos;
+    TimeView m_pressView;
+    bool m_moved = false;
+};
+
+} // namespace starscope::viewer

@@ -1,0 +1,104 @@
+#include "viewer/gui/chart/span_description.hpp"
+
+#include "tracer/model/time_unit.hpp"
+#include "viewer/core/span_folding.hpp"
+#include "viewer/core/time_format.hpp"
+#include "viewer/gui/chart/qt_support.hpp"
+#include "viewer/gui/chart/span_selection.hpp"
+
+#include <algorithm>
+#include <span>
+
+namespace starscope::viewer {
+
+namespace {
+
+// Trace times are ticks (ns, or finer for some Paje traces: time_unit.hpp).
+QString duration(const tracer::Trace& trace, double ticks) {
+    return QString::fromStdString(formatDuration(ticks * tracer::nsPerTick(trace)));
+}
+
+} // namespace
+
+QString describeSpan(const TraceDocument& document, const ShownBarriers& barriers,
+                     const SpanRef& ref, std::size_t nearby) {
+    const auto& trace = document.trace;
+    const auto& span = trace.lanes[ref.lane].levels[ref.level][ref.span];
+    const auto& state = trace.states[span.state];
+    QString text;
+    if (const tracer::Task* running = trace.taskOf(trace.lanes[ref.lane], span)) {
+        const auto& task = *running;
+        const auto name = trace.codeletIdOf(task);
+        const QString codelet = name == tracer::kNoName ? QStringLiteral("(unnamed codelet)")
+                                                        : toQString(trace.names.name(name));
+        text = QStringLiteral("<b>%1</b><br>job %2").arg(codelet.toHtmlEscaped()).arg(task.jobId);
+    } else {
+        text = QStringLiteral("<b>%1</b>").arg(toQString(state.name).toHtmlEscaped());
+    }
+    text +=
+        QStringLiteral("<br>worker: %1").arg(toQString(trace.lanes[ref.lane].name).toHtmlEscaped());
+    text += QStringLiteral("<br>start: %1<br>duration: %2")
+                .arg(duration(trace, static_cast<double>(span.start)),
+                     duration(trace, static_cast<double>(span.duration())));
+    if (const auto* batch = document.batchAt(span.start)) {
+        text += QStringLiteral("<br>batch: %1").arg(toQString(batchLabel(trace.markerOf(*batch))));
+    }
+    // The job's barrier the span starts in, and its rank's own: each with its cause.
+    const auto inBarrier = [&](std::span<const tracer::Barrier> shown, const QString& what) {
+        const auto it =
+            std::partition_point(shown.begin(), shown.end(),
+                                 [&](const tracer::Barrier& b) { return b.end <= span.start; });
+        if (it == shown.end() || it->start > span.start) {
+            return;
+        }
+        text += QStringLiteral("<br>in %1 of %2")
+                    .arg(what, duration(trace, static_cast<double>(it->duration())));
+        if (!it->transitionLabel.empty()) {
+            text += QStringLiteral(" (%1)").arg(toQString(it->transitionLabel).toHtmlEscaped());
+        }
+        if (it->cause != tracer::BarrierCause::Unattributed) {
+            text += QStringLiteral(": %1").arg(
+                toQString(tracer::describeCause(trace, *it)).toHtmlEscaped());
+        }
+    };
+    if (barriers.job != nullptr) {
+        inBarrier(*barriers.job, QStringLiteral("a barrier"));
+    }
+    const std::int32_t rank = trace.lanes[ref.lane].rank;
+    if (barriers.ranks != nullptr && rank >= 0) {
+        inBarrier(barriersOfRank(*barriers.ranks, rank),
+                  QStringLiteral("a barrier of rank %1").arg(rank));
+    }
+    if (nearby > 1) {
+        text += QStringLiteral("<br><i>%1 spans within %2 px here: zoom in to separate them</i>")
+                    .arg(nearby)
+                    .arg(2 * kDefaultFoldPx);
+    }
+    return text;
+}
+
+QString spanDetails(const TraceDocument& document, const ShownBarriers& barriers,
+                    const SpanRef& ref, std::size_t nearby) {
+    const auto& trace = document.trace;
+    const auto& span = trace.lanes[ref.lane].levels[ref.level][ref.span];
+    QString text = describeSpan(document, barriers, ref, nearby);
+    text += QStringLiteral("<br>state: %1<br>end: %2")
+                .arg(toQString(trace.states[span.state].name).toHtmlEscaped(),
+                     duration(trace, static_cast<double>(span.end)));
+    if (const auto index = trace.taskIndexOf(trace.lanes[ref.lane], span);
+        index != tracer::kNoTask) {
+        const auto& task = trace.tasks[index];
+        text += QStringLiteral("<br>footprint: %1")
+                    .arg(trace.footprintOf(task), 8, 16, QLatin1Char('0'));
+        if (task.submit >= 0) {
+            text += QStringLiteral("<br>submitted: %1 (waited %2)")
+                        .arg(duration(trace, static_cast<double>(task.submit)),
+                             duration(trace, static_cast<double>(std::max<tracer::TimeNs>(
+                                                 0, task.start - task.submit))));
+        }
+        text += dependencyHtml(document, index);
+    }
+    return text;
+}
+
+} // namespace starscope::viewer

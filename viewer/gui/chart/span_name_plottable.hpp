@@ -1,0 +1,43 @@
+#pragma once
+// Codelet names written inside the bars wide enough to hold them, as Tracy and Perfetto do:
+// elided to the bar's visible width and clipped to it, never running over a neighbour; bars
+// too narrow for a few letters stay unnamed (hover names them). The bars come from the same
+// folding as the rows (span_folding.hpp) with a wide fold, so a frame at full zoom-out costs
+// a few binary searches per row, not a look at every span.
+
+#include "viewer/core/span_folding.hpp"
+#include "viewer/core/trace_document.hpp"
+
+#include "viewer/gui/chart/decoration_plottable.hpp"
+
+#include <memory>
+#include <vector>
+
+namespace starscope::viewer {
+
+class SpanNamePlottable : public DecorationPlottable {
+    Q_OBJECT
+public:
+    SpanNamePlottable(QCPAxis* timeAxis, QCPAxis* rowAxis);
+
+    void setDocument(std::shared_ptr<const TraceDocument> document);
+    // The names the last draw wrote, with the bar each sits in, in widget pixels.
+    struct Placed {
+        QRect bar;
+        QString text;
+    };
+    const std::vector<Placed>& placed() const { return m_placed; }
+
+protected:
+    void draw(QCPPainter* painter) override;
+
+private:
+    std::shared_ptr<const TraceDocument> m_document;
+    std::vector<DrawRun> m_runs;   // reused between frames
+    std::vector<Placed> m_placed;
+};
+
+// Dark text on light bars, white on dark ones.
+QColor nameColourOn(Rgb bar);
+
+} // namespace starscope::viewer

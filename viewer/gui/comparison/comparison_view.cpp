@@ -1,0 +1,227 @@
+#include "viewer/gui/comparison/comparison_view.hpp"
+
+#include "viewer/core/rank_comparison.hpp"
+#include "viewer/gui/chart/gantt_plot.hpp"
+#include "viewer/gui/comparison/comparison_charts.hpp"
+#include "viewer/gui/comparison/comparison_model.hpp"
+#include "viewer/gui/export/render.hpp"
+#include "viewer/gui/panels/group_table_model.hpp"
+
+#include <QCoreApplication>
+#include <QFileInfo>
+#include <QHeaderView>
+#include <QLabel>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <limits>
+
+namespace starscope::viewer {
+
+namespace {
+
+// Normalized alignment maps each makespan onto [0, kNormalizedSpanNs]: label ticks in percent.
+class ShareTicker : public QCPAxisTicker {
+protected:
+    QString getTickLabel(double tick, const QLocale&, QChar, int) override {
+        return QStringLiteral("%1 %").arg(tick / kNormalizedSpanNs * 100.0, 0, 'f', 0);
+    }
+};
+
+} // namespace
+
+ComparisonView::ComparisonView(QWidget* parent) : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    m_splitter = new QSplitter(Qt::Vertical, this);
+    layout->addWidget(m_splitter);
+
+    m_panelArea = new QWidget(m_splitter);
+    m_panelLayout = new QVBoxLayout(m_panelArea);
+    m_panelLayout->setContentsMargins(0, 0, 0, 0);
+    m_panelLayout->setSpacing(2);
+
+    m_bottom = new QSplitter(Qt::Horizontal, m_splitter);
+    auto* tablesPanel = new QWidget(m_bottom);
+    auto* tablesLayout = new QVBoxLayout(tablesPanel);
+    tablesLayout->setContentsMargins(0, 0, 0, 0);
+    m_tables = new QTabWidget(tablesPanel);
+    tablesLayout->addWidget(m_tables, 1);
+    m_note = new QLabel(tablesPanel);
+    m_note->setWordWrap(true);
+    m_note->hide();
+    tablesLayout->addWidget(m_note);
+    const auto addTable = [this](QAbstractItemModel* model, const QString& title) {
+        auto* view = new QTableView(m_tables);
+        view->setModel(model);
+        view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+        view->setAlternatingRowColors(true);
+        m_tables->addTab(view, title);
+        return view;
+    };
+    m_model = new ComparisonModel(this);
+    m_table = addTable(m_model, QStringLiteral("Runs"));
+    // The scaling table's columns are the run model's (`compare` prints the same); the
+    // strategies per rank count leave them out, since they compare across rank counts.
+    m_scalingModel = new GroupTableModel({tracer::run::kScalingMetrics.begin(), tracer::run::kScalingMetrics.end()},
+                                         false, this);
+    addTable(m_scalingModel, QStringLiteral("Scaling"));
+    std::vector<std::string_view> strategyKeys;
+    for (const auto& metric : tracer::run::metrics()) {
+        if (std::find(tracer::run::kScalingMetrics.begin(), tracer::run::kScalingMetrics.end(), metric.key)
+            == tracer::run::kScalingMetrics.end()) {
+            strategyKeys.push_back(metric.key);
+        }
+    }
+    m_strategyModel = new GroupTableModel(std::move(strategyKeys), true, this);
+    addTable(m_strategyModel, QStringLiteral("Strategies per rank count"));
+    m_charts = new ComparisonCharts(m_bottom);
+    m_bottom->setStretchFactor(0, 1);
+    m_bottom->setStretchFactor(1, 1);
+    m_splitter->setStretchFactor(0, 3);
+    m_splitter->setStretchFactor(1, 2);
+}
+
+ComparisonView::~ComparisonView() = default;
+
+QString ComparisonView::comparisonNote() const { return m_note->text(); }
+
+ViewerResult<Done> ComparisonView::setRuns(std::vector<ComparedRun> runs, std::vector<RunFigures> figures,
+                                           const Alignment& alignment) {
+    auto aligned = alignRuns(runs, alignment);
+    if (!aligned) {
+        return fail(aligned.error());
+    }
+    m_runs = std::move(runs);
+    m_alignment = alignment;
+    m_charts->setRuns(figures);
+    RankComparison byRanks = compareRankCounts(figures);
+    m_scalingModel->setRows(std::move(byRanks.scalingRows));
+    m_strategyModel->setRows(std::move(byRanks.strategyRows));
+    QStringList note;
+    if (!byRanks.problem.empty()) {
+        note << QString::fromStdString(byRanks.problem);
+    }
+    for (const auto& warning : byRanks.warnings) {
+        note << QString::fromStdString(warning);
+    }
+    m_note->setText(note.join(QLatin1Char('\n')));
+    m_note->setVisible(!note.isEmpty());
+    // Runs of several rank counts are compared for how they scale first.
+    m_tables->setTabEnabled(1, byRanks.scaling);
+    m_tables->setCurrentIndex(byRanks.scaling ? 1 : 0);
+    m_model->setRuns(std::move(figures));
+    rebuildPanels(std::move(*aligned));
+    return Done{};
+}
+
+ViewerResult<Done> ComparisonView::setAlignment(const Alignment& alignment) {
+    auto aligned = alignRuns(m_runs, alignment);
+    if (!aligned) {
+        return fail(aligned.error());
+    }
+    m_alignment = alignment;
+    rebuildPanels(std::move(*aligned));
+    return Done{};
+}
+
+void ComparisonView::rebuildPanels(std::vector<ComparedRun> aligned) {
+    for (GanttPlot* panel : m_panels) {
+        m_panelLayout->removeWidget(panel);
+        delete panel;
+    }
+    m_panels.clear();
+    const QString axisLabel = QString::fromStdString(describeAlignment(m_alignment));
+    for (auto& run : aligned) {
+        auto* panel = new GanttPlot(m_panelArea);
+        panel->setDocument(run.document);
+        panel->setBarriers(run.barriers);
+        panel->setRankBarriers(run.rankBarriers);
+        panel->xAxis->setLabel(axisLabel);
+        if (m_alignment.mode == AlignMode::Normalized) {
+            panel->xAxis->setTicker(QSharedPointer<ShareTicker>::create());
+        }
+        m_panelLayout->addWidget(panel, 1);
+        connect(panel, &GanttPlot::viewChanged, this,
+                [this, panel](double startNs, double endNs) { onPanelView(panel, startNs, endNs); });
+        m_panels.push_back(panel);
+    }
+    fitAll();
+}
+
+void ComparisonView::onPanelView(GanttPlot* source, double startNs, double endNs) {
+    if (m_syncing) {
+        return;
+    }
+    m_syncing = true;
+    for (GanttPlot* panel : m_panels) {
+        if (panel != source) {
+            panel->setView(startNs, endNs);
+        }
+    }
+    m_syncing = false;
+}
+
+void ComparisonView::setView(double startNs, double endNs) {
+    if (!m_panels.empty()) {
+        // Every aligned trace has the same bounds, so one panel's clamped view fits all.
+        m_panels.front()->setView(startNs, endNs);
+    }
+}
+
+void ComparisonView::fitAll() {
+    double begin = std::numeric_limits<double>::max();
+    double end = std::numeric_limits<double>::lowest();
+    for (GanttPlot* panel : m_panels) {
+        begin = std::min(begin, static_cast<double>(panel->document()->activityBegin));
+        end = std::max(end, static_cast<double>(panel->document()->activityEnd));
+    }
+    if (begin < end) {
+        const double margin = 0.02 * (end - begin);
+        setView(begin - margin, end + margin);
+    }
+}
+
+QImage ComparisonView::grabImage() {
+    if (QLayout* l = layout()) {
+        l->activate();
+    }
+    m_panelLayout->activate();
+    for (GanttPlot* panel : m_panels) {
+        panel->replot(QCustomPlot::rpImmediateRefresh);
+    }
+    m_charts->replot(QCustomPlot::rpImmediateRefresh);
+    return grab().toImage();
+}
+
+} // namespace starscope::viewer
+
+namespace starscope::viewer {
+
+ViewerResult<Done> renderComparison(const LoadedComparison& loaded, const Alignment& alignment, PixelSize size,
+                                    const QString& output) {
+    const QString suffix = QFileInfo(output).suffix().toLower();
+    if (suffix != QLatin1String("png") && suffix != QLatin1String("jpg") && suffix != QLatin1String("jpeg")) {
+        return fail(ViewerError{ViewerErrorCode::Unsupported,
+                                output.toStdString() + ": unsupported picture format '." + suffix.toStdString()
+                                    + "' for --compare (use .png or .jpg)"});
+    }
+    ComparisonView view;
+    view.resize(size.width, size.height);
+    auto set = view.setRuns(loaded.runs, loaded.figures, alignment);
+    if (!set) {
+        return fail(set.error());
+    }
+    // Laid out like a shown window, without a display.
+    view.setAttribute(Qt::WA_DontShowOnScreen);
+    view.show();
+    QCoreApplication::processEvents();
+    view.fitAll();
+    const QImage image = view.grabImage();
+    return savePicture(output, [&image](const QString& file) { return image.save(file); });
+}
+
+} // namespace starscope::viewer

@@ -1,0 +1,582 @@
+#include "viewer/gui/window/main_window.hpp"
+
+#include "tracer/analysis/stats.hpp"
+#include "tracer/model/time_unit.hpp"
+#include "viewer/core/time_format.hpp"
+#include "viewer/gui/chart/gantt_plot.hpp"
+#include "viewer/gui/chart/span_selection.hpp"
+#include "viewer/gui/export/render.hpp"
+#include "viewer/gui/panels/barrier_list_model.hpp"
+#include "viewer/gui/panels/overview_strip.hpp"
+#include "viewer/gui/panels/range_stats_model.hpp"
+#include "viewer/gui/panels/search_bar.hpp"
+#include "viewer/gui/window/trace_loader.hpp"
+
+#include <QAction>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QDoubleSpinBox>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QFutureWatcher>
+#include <QHeaderView>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListWidget>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QPlainTextEdit>
+#include <QShowEvent>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QSortFilterProxyModel>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QTableView>
+#include <QTableWidget>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+#include <QtConcurrent>
+
+#include <algorithm>
+#include <cmath>
+
+namespace starscope::viewer {
+
+namespace {
+
+constexpr int kMaxRecent = 8;
+constexpr double kBarrierZoomMargin = 0.5;   // of the barrier's duration, on each side
+const char* const kRecentKey = "recentFiles";
+
+QString durationText(double ns) { return QString::fromStdString(formatDuration(ns)); }
+
+} // namespace
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+    setWindowTitle(tr("starscope viewer"));
+    setAcceptDrops(true);
+    resize(1400, 850);
+
+    m_plot = new GanttPlot(this);
+    m_overview = new OverviewStrip(this);
+    auto* chart = new QWidget(this);
+    auto* chartLayout = new QVBoxLayout(chart);
+    chartLayout->setContentsMargins(0, 0, 0, 0);
+    chartLayout->setSpacing(0);
+    // In the menu bar's corner: the chart keeps every pixel of its height.
+    m_search = new SearchBar(m_plot, this);
+    chartLayout->addWidget(m_plot, 1);
+    chartLayout->addWidget(m_overview);
+    // Until a trace is loaded the chart would be an empty axis with collapsed ticks: the
+    // window says what to do instead, with Open buttons and the recent files.
+    m_pages = new QStackedWidget(this);
+    m_pages->addWidget(buildEmptyState());
+    m_pages->addWidget(chart);
+    setCentralWidget(m_pages);
+    m_loader = new TraceLoader(this);
+    m_barrierModel = new BarrierListModel(this);
+    m_statsModel = new RangeStatsModel(this);
+
+    buildMenus();
+    menuBar()->setCornerWidget(m_search);
+    buildDocks();
+
+    m_status = new QLabel(tr("Wheel: zoom  Drag: pan  Right-drag: zoom to range  Shift+drag: select range  "
+                             "W/S/A/D, Home  Ctrl+F: find a task"),
+                          this);
+    m_progress = new QProgressBar(this);
+    m_progress->setRange(0, 100);
+    m_progress->setMaximumWidth(220);
+    m_cancel = new QPushButton(tr("Cancel"), this);
+    m_cancel->setObjectName(QStringLiteral("cancelLoadButton"));
+    statusBar()->addWidget(m_status, 1);
+    statusBar()->addPermanentWidget(m_progress);
+    statusBar()->addPermanentWidget(m_cancel);
+    setLoading(false);
+
+    connect(m_cancel, &QPushButton::clicked, m_loader, &TraceLoader::cancel);
+    connect(m_loader, &TraceLoader::progress, m_progress, &QProgressBar::setValue);
+    connect(m_loader, &TraceLoader::loaded, this, &MainWindow::onLoaded);
+    connect(m_loader, &TraceLoader::failed, this, &MainWindow::onFailed);
+    connect(m_loader, &TraceLoader::cancelled, this, [this](const QString& path) {
+        setLoading(false);
+        m_status->setText(tr("Loading %1 cancelled").arg(path));
+        emit loadCancelled(path);
+    });
+    connect(m_plot, &GanttPlot::spanSelected, this, &MainWindow::onSpanClicked);
+    connect(m_plot, &GanttPlot::viewChanged, m_overview, &OverviewStrip::setWindow);
+    connect(m_overview, &OverviewStrip::windowRequested, m_plot, &GanttPlot::setView);
+    connect(m_plot, &GanttPlot::rangeSelected, this, &MainWindow::onRangeSelected);
+    connect(m_plot, &GanttPlot::selectionCleared, this, &MainWindow::clearRangeStats);
+}
+
+void MainWindow::clearRangeStats() {
+    m_statsModel->clear();
+    m_rangeLabel->setText(tr("Shift+drag on the chart to select a range"));
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::openTraceDialog() {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open a trace"), QString(),
+                                                      tr("Traces (prof_file_* paje.trace *.trace *.sstrace);;All files (*)"));
+    if (!path.isEmpty()) {
+        openPath(path);
+    }
+}
+
+void MainWindow::openFolderDialog() {
+    const QString path = QFileDialog::getExistingDirectory(this, tr("Open a run folder"));
+    if (!path.isEmpty()) {
+        openPath(path);
+    }
+}
+
+QWidget* MainWindow::buildEmptyState() {
+    auto* page = new QWidget(this);
+    auto* layout = new QVBoxLayout(page);
+    layout->addStretch(1);
+    auto* heading = new QLabel(tr("No trace loaded"), page);
+    QFont bold = heading->font();
+    bold.setPointSizeF(bold.pointSizeF() * 1.4);
+    bold.setBold(true);
+    heading->setFont(bold);
+    heading->setAlignment(Qt::AlignCenter);
+    layout->addWidget(heading);
+    auto* hint = new QLabel(tr("Open a run folder, a StarPU prof_file_*, a paje.trace or a .sstrace, or drop one here."),
+                            page);
+    hint->setAlignment(Qt::AlignCenter);
+    hint->setWordWrap(true);
+    layout->addWidget(hint);
+    auto* buttons = new QHBoxLayout;
+    buttons->addStretch(1);
+    auto* openTrace = new QPushButton(tr("Open trace..."), page);
+    openTrace->setObjectName(QStringLiteral("openTraceButton"));
+    connect(openTrace, &QPushButton::clicked, this, &MainWindow::openTraceDialog);
+    buttons->addWidget(openTrace);
+    auto* openFolder = new QPushButton(tr("Open run folder..."), page);
+    openFolder->setObjectName(QStringLiteral("openFolderButton"));
+    connect(openFolder, &QPushButton::clicked, this, &MainWindow::openFolderDialog);
+    buttons->addWidget(openFolder);
+    buttons->addStretch(1);
+    layout->addLayout(buttons);
+    m_recentLabel = new QLabel(tr("Recent files (double-click to open):"), page);
+    m_recentLabel->setAlignment(Qt::AlignCenter);
+    layout->addWidget(m_recentLabel);
+    m_recentList = new QListWidget(page);
+    m_recentList->setObjectName(QStringLiteral("recentList"));
+    m_recentList->setMaximumWidth(700);
+    m_recentList->setMaximumHeight(200);
+    connect(m_recentList, &QListWidget::itemActivated, this,
+            [this](QListWidgetItem* item) { openPath(item->text()); });
+    layout->addWidget(m_recentList, 0, Qt::AlignHCenter);
+    layout->addStretch(2);
+    return page;
+}
+
+bool MainWindow::showsEmptyState() const { return m_pages->currentIndex() == 0; }
+
+void MainWindow::buildMenus() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* open = file->addAction(tr("&Open trace..."), this, &MainWindow::openTraceDialog);
+    open->setShortcut(QKeySequence::Open);
+    file->addAction(tr("Open &run folder..."), this, &MainWindow::openFolderDialog);
+    m_recentMenu = file->addMenu(tr("Open &recent"));
+    refreshRecentMenu();
+    file->addSeparator();
+    QAction* exportAction = file->addAction(tr("&Export picture..."), this, &MainWindow::exportPicture);
+    exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    view->addAction(tr("&Fit whole trace (Home)"), m_plot, &GanttPlot::fitAll);
+    view->addAction(tr("Zoom &in (W)"), this, [this] {
+        const TimeView v = m_plot->view();
+        m_plot->zoomBy(1.5, v.leftPx + v.widthPx / 2.0);
+    });
+    view->addAction(tr("Zoom &out (S)"), this, [this] {
+        const TimeView v = m_plot->view();
+        m_plot->zoomBy(1.0 / 1.5, v.leftPx + v.widthPx / 2.0);
+    });
+    view->addAction(tr("&Clear selection (Esc)"), this, [this] {
+        m_plot->setSelection(std::nullopt);
+        m_plot->selectSpan(std::nullopt);
+    });
+    QAction* find = view->addAction(tr("&Find task..."), this, [this] {
+        m_search->field()->setFocus(Qt::ShortcutFocusReason);
+        m_search->field()->selectAll();
+    });
+    find->setShortcut(QKeySequence::Find);
+    view->addSeparator();
+    m_messagesAction = view->addAction(tr("Show &messages between ranks"));
+    m_messagesAction->setObjectName(QStringLiteral("messagesAction"));
+    m_messagesAction->setCheckable(true);
+    m_messagesAction->setChecked(m_plot->messagesVisible());
+    m_messagesAction->setShortcut(QKeySequence(Qt::Key_M));
+    m_messagesAction->setEnabled(false);
+    connect(m_messagesAction, &QAction::toggled, m_plot, &GanttPlot::setMessagesVisible);
+}
+
+void MainWindow::buildDocks() {
+    auto* barrierPanel = new QWidget(this);
+    auto* barrierLayout = new QVBoxLayout(barrierPanel);
+    auto* form = new QFormLayout;
+    m_threshold = new QDoubleSpinBox(barrierPanel);
+    m_threshold->setRange(1.0, 1e7);
+    m_threshold->setDecimals(0);
+    m_threshold->setSuffix(tr(" us"));
+    m_threshold->setValue(100.0);
+    m_threshold->setKeyboardTracking(false);
+    m_threshold->setToolTip(tr("Idle intervals of all workers shorter than this are not barriers"));
+    form->addRow(tr("Barrier threshold"), m_threshold);
+    barrierLayout->addLayout(form);
+    m_barrierSummary = new QLabel(barrierPanel);
+    barrierLayout->addWidget(m_barrierSummary);
+    m_barrierProxy = new QSortFilterProxyModel(this);
+    m_barrierProxy->setSourceModel(m_barrierModel);
+    m_barrierProxy->setSortRole(BarrierListModel::SortRole);
+    m_barrierView = new QTableView(barrierPanel);
+    m_barrierView->setModel(m_barrierProxy);
+    m_barrierView->setSortingEnabled(true);
+    m_barrierView->sortByColumn(BarrierListModel::StartColumn, Qt::AscendingOrder);
+    m_barrierView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_barrierView->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_barrierView->setObjectName(QStringLiteral("barrierList"));
+    m_barrierView->verticalHeader()->hide();
+    m_barrierView->horizontalHeader()->setStretchLastSection(true);
+    barrierLayout->addWidget(m_barrierView);
+    m_barrierDock = new QDockWidget(tr("Barriers"), this);
+    m_barrierDock->setObjectName(QStringLiteral("barrierDock"));
+    m_barrierDock->setWidget(barrierPanel);
+    addDockWidget(Qt::RightDockWidgetArea, m_barrierDock);
+
+    connect(m_threshold, &QDoubleSpinBox::valueChanged, this, [this] { recomputeBarriers(); });
+    connect(m_barrierView, &QTableView::clicked, this,
+            [this](const QModelIndex& index) { zoomToBarrier(m_barrierProxy->mapToSource(index).row()); });
+    connect(m_barrierView, &QTableView::activated, this,
+            [this](const QModelIndex& index) { zoomToBarrier(m_barrierProxy->mapToSource(index).row()); });
+    // Arrow keys, Page Up/Down and Home/End move the current row: the chart follows, as it does
+    // a click.
+    connect(m_barrierView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) {
+                if (current.isValid()) {
+                    zoomToBarrier(m_barrierProxy->mapToSource(current).row());
+                }
+            });
+
+    m_details = new QTextBrowser(this);
+    m_details->setPlaceholderText(tr("Click a task for its details"));
+    // Dependencies are links: a click selects that task on the chart.
+    m_details->setOpenLinks(false);
+    connect(m_details, &QTextBrowser::anchorClicked, this, [this](const QUrl& url) {
+        if (const auto task = taskOfAnchor(url)) {
+            m_plot->selectTask(*task);
+        }
+    });
+    auto* detailsDock = new QDockWidget(tr("Details"), this);
+    m_detailsDock = detailsDock;
+    detailsDock->setObjectName(QStringLiteral("detailsDock"));
+    detailsDock->setWidget(m_details);
+    addDockWidget(Qt::BottomDockWidgetArea, detailsDock);
+
+    auto* statsPanel = new QWidget(this);
+    auto* statsLayout = new QVBoxLayout(statsPanel);
+    m_rangeLabel = new QLabel(tr("Shift+drag on the chart to select a range"), statsPanel);
+    statsLayout->addWidget(m_rangeLabel);
+    m_statsView = new QTableView(statsPanel);
+    m_statsView->setModel(m_statsModel);
+    m_statsView->verticalHeader()->hide();
+    statsLayout->addWidget(m_statsView);
+    auto* statsDock = new QDockWidget(tr("Selected range"), this);
+    statsDock->setObjectName(QStringLiteral("statsDock"));
+    statsDock->setWidget(statsPanel);
+    addDockWidget(Qt::BottomDockWidgetArea, statsDock);
+
+    m_runTable = new QTableWidget(0, 2, this);
+    m_runTable->setObjectName(QStringLiteral("runTable"));
+    m_runTable->setHorizontalHeaderLabels({tr("Run"), tr("Value")});
+    m_runTable->verticalHeader()->hide();
+    m_runTable->horizontalHeader()->setStretchLastSection(true);
+    m_runTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_runTable->setWordWrap(true);
+    auto* runDock = new QDockWidget(tr("Run"), this);
+    runDock->setObjectName(QStringLiteral("runDock"));
+    runDock->setWidget(m_runTable);
+    addDockWidget(Qt::RightDockWidgetArea, runDock);
+    tabifyDockWidget(m_barrierDock, runDock);
+    m_barrierDock->raise();
+
+    m_warnings = new QPlainTextEdit(this);
+    m_warnings->setReadOnly(true);
+    m_warnings->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_warningsDock = new QDockWidget(tr("Reader warnings"), this);
+    m_warningsDock->setObjectName(QStringLiteral("warningsDock"));
+    m_warningsDock->setWidget(m_warnings);
+    addDockWidget(Qt::BottomDockWidgetArea, m_warningsDock);
+    tabifyDockWidget(detailsDock, m_warningsDock);
+    m_warningsDock->hide();
+}
+
+// Every warning in full (what the reader dropped or repaired, with file and offset), in a
+// dock that appears only for a trace that has some.
+void MainWindow::showWarnings(const std::vector<std::string>& warnings) {
+    QStringList lines;
+    for (const auto& warning : warnings) {
+        lines << QString::fromStdString(warning);
+    }
+    m_warnings->setPlainText(lines.join(QLatin1Char('\n')));
+    m_warningsDock->setWindowTitle(tr("Reader warnings (%1)").arg(warnings.size()));
+    m_warningsDock->setVisible(!warnings.empty());
+}
+
+// What the run was and measured, from its run.json (or why there is none).
+void MainWindow::showRun(const std::vector<RunPanelRow>& rows) {
+    m_runTable->setRowCount(static_cast<int>(rows.size()));
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const int row = static_cast<int>(i);
+        m_runTable->setItem(row, 0, new QTableWidgetItem(QString::fromStdString(rows[i].label)));
+        auto* value = new QTableWidgetItem(QString::fromStdString(rows[i].value));
+        value->setToolTip(value->text());
+        m_runTable->setItem(row, 1, value);
+    }
+    m_runTable->resizeColumnToContents(0);
+}
+
+QList<QPair<QString, QString>> MainWindow::runRows() const {
+    QList<QPair<QString, QString>> rows;
+    for (int row = 0; row < m_runTable->rowCount(); ++row) {
+        rows.append({m_runTable->item(row, 0)->text(), m_runTable->item(row, 1)->text()});
+    }
+    return rows;
+}
+
+QString MainWindow::rangeText() const { return m_rangeLabel->text(); }
+
+QStringList MainWindow::readerWarnings() const {
+    return m_warnings->toPlainText().isEmpty() ? QStringList() : m_warnings->toPlainText().split(QLatin1Char('\n'));
+}
+
+void MainWindow::setLoading(bool loading) {
+    m_progress->setVisible(loading);
+    m_cancel->setVisible(loading);
+    if (loading) {
+        m_progress->setValue(0);
+    }
+}
+
+void MainWindow::openPath(const QString& path) {
+    m_loadingPath = path;
+    setLoading(true);
+    m_status->setText(tr("Loading %1...").arg(path));
+    m_loader->load(path, barrierThreshold());
+}
+
+tracer::TimeNs MainWindow::barrierThreshold() const {
+    return static_cast<tracer::TimeNs>(std::llround(m_threshold->value() * 1e3));
+}
+
+void MainWindow::setBarrierThreshold(tracer::TimeNs thresholdNs) {
+    m_threshold->setValue(static_cast<double>(thresholdNs) / 1e3);
+}
+
+void MainWindow::onLoaded(std::shared_ptr<const TraceDocument> document, std::shared_ptr<const Barriers> barriers,
+                          std::shared_ptr<const Barriers> rankBarriers) {
+    setLoading(false);
+    m_lastError.clear();
+    const QString source = QString::fromStdString(document->source);
+    setWindowTitle(tr("starscope viewer - %1").arg(source));
+    m_overview->setDocument(document);
+    m_plot->setDocument(document);
+    m_search->setDocument(document);
+    m_pages->setCurrentIndex(1);
+    // The previous trace's range and its figures mean nothing here (clears the stats panel too).
+    m_plot->setSelection(std::nullopt);
+    m_details->clear();
+    applyBarriers(std::move(barriers), std::move(rankBarriers));
+    m_messagesAction->setEnabled(!document->trace.messages.empty());
+    rememberRecent(source);
+    const auto& trace = document->trace;
+    m_status->setText(tr("%1: %2 lanes, %3 spans, %4")
+                          .arg(source)
+                          .arg(trace.lanes.size())
+                          .arg(trace.spanCount())
+                          .arg(QString::fromStdString(taskCountText(*document))));
+    showWarnings(trace.warnings);
+    showRun(runPanelRows(document->source));
+    if (!trace.warnings.empty()) {
+        m_status->setText(m_status->text() + tr(" (%1 reader warnings, listed in the Reader warnings panel)")
+                                                 .arg(trace.warnings.size()));
+    }
+    emit documentLoaded();
+}
+
+void MainWindow::onFailed(const QString& path, const QString& message) {
+    setLoading(false);
+    m_lastError = message;
+    m_status->setText(tr("Could not open %1").arg(path));
+    // open(), not exec(): the dialog must not block the event loop (or tests).
+    auto* box = new QMessageBox(QMessageBox::Warning, tr("Cannot open trace"),
+                                tr("Could not open %1").arg(path), QMessageBox::Ok, this);
+    box->setObjectName(QStringLiteral("loadErrorDialog"));
+    box->setInformativeText(message);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
+    emit loadFailed(message);
+}
+
+void MainWindow::applyBarriers(std::shared_ptr<const Barriers> barriers, std::shared_ptr<const Barriers> rankBarriers) {
+    m_plot->setBarriers(barriers);
+    m_plot->setRankBarriers(std::move(rankBarriers));
+    m_overview->setBarriers(barriers);
+    // Barrier times are trace ticks: ns, or finer for some Paje traces (time_unit.hpp).
+    const double nsPerTick = m_plot->document() ? tracer::nsPerTick(m_plot->document()->trace) : 1.0;
+    m_barrierModel->setBarriers(barriers, nsPerTick);
+    tracer::TimeNs total = 0;
+    for (const auto& b : *barriers) {
+        total += b.duration();
+    }
+    m_barrierSummary->setText(
+        tr("%1 barriers, %2 in total").arg(barriers->size()).arg(durationText(static_cast<double>(total) * nsPerTick)));
+    emit barriersUpdated();
+}
+
+void MainWindow::recomputeBarriers() {
+    const auto document = m_plot->document();
+    if (!document) {
+        return;
+    }
+    const std::uint64_t generation = ++m_barrierGeneration;
+    const tracer::TimeNs threshold = barrierThreshold();
+    using Computed = std::shared_ptr<const JobAndRankBarriers>;
+    auto* watcher = new QFutureWatcher<Computed>(this);
+    connect(watcher, &QFutureWatcher<Computed>::finished, this, [this, watcher, generation] {
+        watcher->deleteLater();
+        if (generation == m_barrierGeneration) {
+            const Computed computed = watcher->result();
+            applyBarriers(std::shared_ptr<const Barriers>(computed, &computed->job),
+                          std::shared_ptr<const Barriers>(computed, &computed->ranks));
+        }
+    });
+    watcher->setFuture(QtConcurrent::run([document, threshold] {
+        return Computed(std::make_shared<const JobAndRankBarriers>(computeJobAndRankBarriers(*document, threshold)));
+    }));
+}
+
+void MainWindow::zoomToBarrier(int row) {
+    const auto& barriers = m_barrierModel->barriers();
+    if (!barriers || row < 0 || static_cast<std::size_t>(row) >= barriers->size()) {
+        return;
+    }
+    const auto& barrier = (*barriers)[static_cast<std::size_t>(row)];
+    const double margin = kBarrierZoomMargin * static_cast<double>(barrier.duration());
+    m_plot->setView(static_cast<double>(barrier.start) - margin, static_cast<double>(barrier.end) + margin);
+}
+
+void MainWindow::onSpanClicked(const SpanHit& hit) { m_details->setHtml(m_plot->details(hit)); }
+
+void MainWindow::onRangeSelected(double fromNs, double toNs) {
+    const auto document = m_plot->document();
+    if (!document) {
+        return;
+    }
+    const auto from = static_cast<tracer::TimeNs>(std::floor(std::max(fromNs, 0.0)));
+    const auto to = static_cast<tracer::TimeNs>(std::ceil(std::max(toNs, 0.0)));
+    if (to <= from) {
+        return;
+    }
+    m_statsModel->setStats(document, tracer::computeRangeStats(document->trace, from, to));
+    const double nsPerTick = tracer::nsPerTick(document->trace);
+    m_rangeLabel->setText(tr("%1 .. %2 (%3)")
+                              .arg(durationText(static_cast<double>(from) * nsPerTick),
+                                   durationText(static_cast<double>(to) * nsPerTick),
+                                   durationText(static_cast<double>(to - from) * nsPerTick)));
+}
+
+QStringList MainWindow::recentFiles() const {
+    return QSettings().value(QLatin1String(kRecentKey)).toStringList();
+}
+
+void MainWindow::rememberRecent(const QString& path) {
+    QStringList recent = recentFiles();
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    recent.removeAll(absolute);
+    recent.prepend(absolute);
+    while (recent.size() > kMaxRecent) {
+        recent.removeLast();
+    }
+    QSettings().setValue(QLatin1String(kRecentKey), recent);
+    refreshRecentMenu();
+}
+
+void MainWindow::refreshRecentMenu() {
+    m_recentMenu->clear();
+    const QStringList recent = recentFiles();
+    for (const QString& path : recent) {
+        m_recentMenu->addAction(path, this, [this, path] { openPath(path); });
+    }
+    m_recentMenu->setEnabled(!recent.isEmpty());
+    m_recentList->clear();
+    m_recentList->addItems(recent);
+    m_recentList->setVisible(!recent.isEmpty());
+    m_recentLabel->setVisible(!recent.isEmpty());
+}
+
+void MainWindow::exportPicture() {
+    if (!m_plot->document()) {
+        return;
+    }
+    QString filter;
+    const QString path = withFilterSuffix(
+        QFileDialog::getSaveFileName(this, tr("Export the current view"), QStringLiteral("starscope.png"),
+                                     tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"), &filter),
+        filter);
+    if (path.isEmpty()) {
+        return;
+    }
+    if (const auto written = exportPlot(*m_plot, path); !written) {
+        QMessageBox::warning(this, tr("Export failed"), QString::fromStdString(written.error().message));
+    }
+}
+
+// The docks start small: the chart is what the window is for, and a 900x600 window left it
+// ~360 px wide (legend cut, bars unreadable) when the docks kept their preferred sizes.
+void MainWindow::showEvent(QShowEvent* event) {
+    QMainWindow::showEvent(event);
+    if (!m_docksSized) {
+        m_docksSized = true;
+        resizeDocks({m_barrierDock}, {std::clamp(width() / 4, 160, 360)}, Qt::Horizontal);
+        resizeDocks({m_detailsDock}, {std::clamp(height() / 5, 90, 260)}, Qt::Vertical);
+    }
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+    if (event->mimeData()->hasUrls()) {
+        event->acceptProposedAction();
+    }
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+    const auto urls = event->mimeData()->urls();
+    for (const QUrl& url : urls) {
+        if (url.isLocalFile()) {
+            openPath(url.toLocalFile());
+            event->acceptProposedAction();
+            return;
+        }
+    }
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    m_loader->cancel();
+    QMainWindow::closeEvent(event);
+}
+
+} // namespace starscope::viewer

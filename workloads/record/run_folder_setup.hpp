@@ -1,0 +1,50 @@
+#pragma once
+// Opening a run folder for a recording, for the CNN and for a user's program alike: created if
+// needed, locked (folder_lock.hpp), proven writable before anything runs; and what becomes of
+// an earlier run's files under --force. The CNN removes them up front; a program's recording
+// sets them aside and puts them back should it end without a trace, so that a refused
+// recording leaves the folder as it found it.
+
+#include "workloads/error.hpp"
+#include "workloads/record/folder_lock.hpp"
+
+#include <filesystem>
+#include <string>
+
+namespace starscope::workloads {
+
+struct PreparedRunFolder {
+    FolderLock lock;
+    bool created = false; // this process made the folder (so removing it undoes the recording)
+};
+
+// Creates dir if needed, locks it and checks it is writable; a folder that another record filled
+// since the plan looked at it is refused unless force. Undoes the creation on failure.
+WorkloadResult<PreparedRunFolder> prepareRunFolder(const std::filesystem::path& dir, bool force);
+
+// A file a recording writes into its run folder (prof files, run.json, the native cache,
+// starpu_fxt_tool's output, the ranks' weights): what --force replaces.
+bool isRunArtifact(const std::string& name);
+
+// Removes the run artifacts of dir (an earlier run's, under --force).
+void removeRunArtifacts(const std::filesystem::path& dir);
+
+// An earlier run's artifacts moved into a hidden folder of the run folder for the time of a
+// recording: discard() once the new run is written, restore() when it is refused. The
+// destructor restores what was neither discarded nor restored.
+class SetAsideRunFiles {
+public:
+    explicit SetAsideRunFiles(const std::filesystem::path& dir);
+    ~SetAsideRunFiles();
+    SetAsideRunFiles(const SetAsideRunFiles&) = delete;
+    SetAsideRunFiles& operator=(const SetAsideRunFiles&) = delete;
+
+    void discard();
+    void restore();
+
+private:
+    std::filesystem::path m_dir;
+    std::filesystem::path m_aside; // empty: nothing set aside, or already handled
+};
+
+} // namespace starscope::workloads

@@ -38,7 +38,7 @@ RunRecord sampleRecord() {
     r.scheduler = "lws";
     r.starpuVersion = "1.3.10";
     r.starpuIdleWorkers = "spin";
-    r.fxt = {"/runs/a", 64, {"prof_file_root_0"}};
+    r.fxt = {"/runs/a", 64, {"prof_file_root_0"}, std::nullopt};
     r.wallTimeS = 2.5;
     r.totalTimeS = 3.0;
     r.epochStats = {{0, 10, 2.1, 0.3, 2.4}};
@@ -73,7 +73,7 @@ RunRecord commandRecord(std::vector<std::string> argv) {
     r.starpuVersion = "1.3";
     r.starpuVersionFrom = StarpuVersionSource::TraceLayout;
     r.starscopeStarpu = "1.3.10";
-    r.fxt = {"/runs/p", 64, {"prof_file_u_0"}};
+    r.fxt = {"/runs/p", 64, {"prof_file_u_0"}, FlushRecord{2, 31'000'000, 20'000'000}};
     r.environment = {{"STARPU_FXT_TRACE", "1", "default"}, {"STARPU_NCPU", "2", "environment"}};
     r.wallTimeS = 1.5;
     r.totalTimeS = 1.5;
@@ -93,6 +93,7 @@ TEST(RunRecord, ACommandRunWritesAndReadsBackItsProgram) {
     EXPECT_NE(text.find("\"kind\": \"command\""), std::string::npos) << text;
     EXPECT_NE(text.find("\"code\": 3"), std::string::npos) << text;
     EXPECT_NE(text.find("\"version_from\": \"trace layout\""), std::string::npos) << text;
+    EXPECT_NE(text.find("\"total_ns\": 31000000"), std::string::npos) << text;   // the tracing's flushes
     for (const char* cnnOnly : {"\"strategy\"", "\"epoch_stats\"", "\"arenas\"", "\"counters\""}) {
         EXPECT_EQ(text.find(cnnOnly), std::string::npos) << cnnOnly << " in " << text;
     }

@@ -164,6 +164,11 @@ json toJson(const RunRecord& r) {
                        {"buffer_size_mb", r.fxt.bufferSizeMb},
                        {"trace_files", r.fxt.traceFiles}}},
                      {"environment", environment}};
+    if (r.fxt.flushes) {
+        out["starpu"]["fxt"]["flushes"] = {{"count", r.fxt.flushes->count},
+                                           {"total_ns", r.fxt.flushes->totalNs},
+                                           {"max_ns", r.fxt.flushes->maxNs}};
+    }
     out["starpu"]["version_from"] = starpuVersionSourceName(r.starpuVersionFrom);
     if (!r.starscopeStarpu.empty()) {
         out["starpu"]["starscope_built_against"] = r.starscopeStarpu;
@@ -388,7 +393,12 @@ RunRecord readRecord(const Fields& f) {
     r.starscopeStarpu = starpu.text("starscope_built_against");
     r.starpuIdleWorkers = starpu.text("idle_workers");
     const auto fxt = starpu.object("fxt");
-    r.fxt = FxtRecord{fxt.text("prefix"), fxt.count("buffer_size_mb").value_or(0), fxt.texts("trace_files")};
+    r.fxt = FxtRecord{fxt.text("prefix"), fxt.count("buffer_size_mb").value_or(0), fxt.texts("trace_files"), {}};
+    if (fxt.has("flushes")) {
+        const auto flushes = fxt.object("flushes");
+        r.fxt.flushes = FlushRecord{flushes.count("count").value_or(0), flushes.integer("total_ns"),
+                                    flushes.integer("max_ns")};
+    }
     r.traced = !f.has("traced") || f.flag("traced");
     for (const auto& e : starpu.array("environment")) {
         const Fields ef(e, starpu.name("environment[]"), f.problem());

@@ -170,10 +170,20 @@ struct TaskCounts {
     bool operator==(const TaskCounts&) const = default;
 };
 
+// The tracing's own cost during the run: libfxt's buffer flushes (a thread writing the full
+// buffer to the prof file), summed over the trace files.
+struct FlushRecord {
+    std::uint64_t count = 0;
+    std::int64_t totalNs = 0;
+    std::int64_t maxNs = 0;
+    bool operator==(const FlushRecord&) const = default;
+};
+
 struct FxtRecord {
     std::string prefix;
     std::uint64_t bufferSizeMb = 0;
     std::vector<std::string> traceFiles;
+    std::optional<FlushRecord> flushes;   // absent: not measured (untraced, or written before)
     bool operator==(const FxtRecord&) const = default;
 };
 

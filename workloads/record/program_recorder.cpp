@@ -319,6 +319,7 @@ Result<ProgramOutcome, ProgramRecordError> executeProgramRecord(const ProgramPla
     record.traced = plan.trace.value;
     record.fxt.prefix = plan.folder.dir.string();
     record.fxt.bufferSizeMb = plan.traceBuffer.value;
+    record.fxt.flushes = measureFlushes(plan.folder.dir, record.fxt.traceFiles);
     for (const auto& v : plan.environment) {
         record.environment.push_back({v.name, v.value, settingSourceName(v.source)});
         if (v.name == "STARPU_SCHED") {

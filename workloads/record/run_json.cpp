@@ -1,6 +1,7 @@
 #include "workloads/record/run_json.hpp"
 
 #include "common/file_writer.hpp"
+#include "tracer/readers/read_trace.hpp"
 #include "workloads/sigint_handler.hpp"
 
 #include <algorithm>
@@ -139,7 +140,8 @@ run::RunRecord runRecord(const RecordPlan& plan, const RecordedRun& recorded) {
     out.ranks = std::max<std::uint64_t>(recorded.ranks.size(), 1);
     out.starpuVersion = linkedStarpuVersion();
     out.starpuIdleWorkers = plan.idleWorkersSpin ? "spin" : "block";
-    out.fxt = {plan.outDir.string(), plan.traceBufferMb, recorded.traceFiles};
+    out.fxt = {plan.outDir.string(), plan.traceBufferMb, recorded.traceFiles,
+               measureFlushes(plan.outDir, recorded.traceFiles)};
     out.traced = plan.trace.value;
     for (const auto& v : plan.environment) {
         out.environment.push_back({v.name, v.value, settingSourceName(v.source)});
@@ -170,6 +172,24 @@ WorkloadResult<Done> writeTextFile(const std::filesystem::path& path, const std:
         return workloadError(ErrorCode::Io, written.error().message, path.string());
     }
     return Done{};
+}
+
+std::optional<tracer::run::FlushRecord> measureFlushes(const std::filesystem::path& folder,
+                                                       const std::vector<std::string>& traceFiles) {
+    std::optional<tracer::run::FlushRecord> total;
+    for (const auto& name : traceFiles) {
+        const auto flushes = tracer::measureFxtFlushes(folder / name);
+        if (!flushes) {
+            continue;   // a cut or unreadable file: checkFxtWhole reports it
+        }
+        if (!total) {
+            total.emplace();
+        }
+        total->count += flushes->count;
+        total->totalNs += flushes->totalNs;
+        total->maxNs = std::max(total->maxNs, flushes->maxNs);
+    }
+    return total;
 }
 
 } // namespace starscope::workloads

@@ -46,6 +46,11 @@ std::string linkedStarpuVersion();
 // Now in UTC, ISO 8601, as run.json's started_at.
 std::string utcNow();
 
+// libfxt's buffer flushes in the run's trace files, summed: what the tracing itself cost the
+// run (run.json's starpu.fxt.flushes). nullopt when no file could be measured.
+std::optional<tracer::run::FlushRecord> measureFlushes(const std::filesystem::path& folder,
+                                                       const std::vector<std::string>& traceFiles);
+
 // The run.json content of a recorded run (StarPU's version is read from the library linked).
 tracer::run::RunRecord runRecord(const RecordPlan& plan, const RecordedRun& run);
 

@@ -165,6 +165,9 @@ json toJson(const RunRecord& r) {
                        {"trace_files", r.fxt.traceFiles}}},
                      {"environment", environment}};
     out["starpu"]["version_from"] = starpuVersionSourceName(r.starpuVersionFrom);
+    if (r.fxt.events) {
+        out["starpu"]["fxt"]["events"] = r.fxt.events->text();
+    }
     if (!r.starscopeStarpu.empty()) {
         out["starpu"]["starscope_built_against"] = r.starscopeStarpu;
     }
@@ -388,7 +391,14 @@ RunRecord readRecord(const Fields& f) {
     r.starscopeStarpu = starpu.text("starscope_built_against");
     r.starpuIdleWorkers = starpu.text("idle_workers");
     const auto fxt = starpu.object("fxt");
-    r.fxt = FxtRecord{fxt.text("prefix"), fxt.count("buffer_size_mb").value_or(0), fxt.texts("trace_files")};
+    r.fxt = FxtRecord{
+        fxt.text("prefix"), fxt.count("buffer_size_mb").value_or(0), fxt.texts("trace_files"), {}};
+    if (fxt.has("events")) {
+        r.fxt.events = FxtEventSet::parse(fxt.text("events"));
+        if (!r.fxt.events) {
+            fxt.wrong("events", "\"all\" or StarPU's FxT category names separated by commas");
+        }
+    }
     r.traced = !f.has("traced") || f.flag("traced");
     for (const auto& e : starpu.array("environment")) {
         const Fields ef(e, starpu.name("environment[]"), f.problem());

@@ -4,7 +4,9 @@
 // of the user's it kept; --no-trace records without FxT and the readers say there is no trace;
 // a STARPU_FXT_PREFIX naming another folder than --out is refused; run.json has what StarPU
 // actually ran (its worker count, not a --workers it could not honour) and whether its idle
-// workers spin, which the summary says once.
+// workers spin, which the summary says once; --events (or STARPU_FXT_EVENTS) chooses the FxT
+// event set on StarPU 1.4, which run.json records and the trace's readers see, and is a note
+// on 1.3, which records every event.
 
 #include "tests/support/starpu_support.hpp"
 #include "tests/support/test_support.hpp"
@@ -25,11 +27,14 @@ namespace {
 std::string record(const std::string& environment, const std::string& args,
                    const std::filesystem::path& stdoutFile,
                    const std::filesystem::path& stderrFile) {
-    return "env -u STARPU_SCHED -u STARPU_NCPU -u STARPU_NCPUS -u STARPU_FXT_PREFIX -u STARPU_FXT_TRACE "
-           "-u STARPU_TRACE_BUFFER_SIZE -u STARPU_FXT_SUFFIX -u STARPU_CATCH_SIGNALS -u STARPU_SILENT "
-           + environment
-           + " '" + STARSCOPE_BINARY + "' record --batches 2 --batch-size 32 --test-images 100 "
-           + args + " > '" + stdoutFile.string() + "' 2> '" + stderrFile.string() + "'";
+    return "env -u STARPU_SCHED -u STARPU_NCPU -u STARPU_NCPUS -u STARPU_FXT_PREFIX -u "
+           "STARPU_FXT_TRACE "
+           "-u STARPU_TRACE_BUFFER_SIZE -u STARPU_FXT_SUFFIX -u STARPU_CATCH_SIGNALS -u "
+           "STARPU_SILENT "
+           "-u STARPU_FXT_EVENTS "
+           + environment + " '" + STARSCOPE_BINARY
+           + "' record --batches 2 --batch-size 32 --test-images 100 " + args + " > '"
+           + stdoutFile.string() + "' 2> '" + stderrFile.string() + "'";
 }
 
 struct Recorded {
@@ -322,4 +327,65 @@ TEST_F(RecordEnvironment, SaysOnceWhetherStarpusIdleWorkersSpinAndLeavesTheMainT
     const auto chosen = run("", "--force --workers " + std::to_string(threads) + outArg());
     ASSERT_EQ(chosen.status, 0) << chosen.err;
     EXPECT_EQ(chosen.out.find("one core is left"), std::string::npos) << chosen.out;
+}
+
+// On 1.4 the set applies (record calls starpu_fxt_autostart_profiling before starpu_init, since
+// StarPU ignores STARPU_FXT_EVENTS otherwise): the reader finds the categories left out and
+// says which figures are missing. On 1.3 everything is recorded and the summary says so.
+TEST_F(RecordEnvironment, EventsChooseTheFxtEventSetOnStarpu14) {
+    const auto r = run("", "--events TASK,TASK_VERBOSE,WORKER,WORKER_VERBOSE" + outArg());
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+    const auto json = readJson(runDir() / "run.json");
+    auto trace = starscope::tracer::readTrace(findProfFiles(runDir()));
+    ASSERT_TRUE(trace) << trace.error().message;
+    const auto warned = [&](const std::string& what) {
+        return std::any_of(trace->warnings.begin(), trace->warnings.end(),
+                           [&](const std::string& w) { return w.find(what) != std::string::npos; });
+    };
+    if (starscope::testing::starpuSeries() == "1.3") {
+        EXPECT_EQ(json["starpu"]["fxt"]["events"], "all");
+        EXPECT_NE(r.out.find("--events has no effect"), std::string::npos) << r.out;
+        EXPECT_FALSE(warned("leaves out"));
+        return;
+    }
+    EXPECT_EQ(json["starpu"]["fxt"]["events"], "TASK,TASK_VERBOSE,WORKER,WORKER_VERBOSE");
+    EXPECT_NE(r.out.find("STARPU_FXT_EVENTS=TASK,TASK_VERBOSE,WORKER,WORKER_VERBOSE"),
+              std::string::npos)
+        << r.out;
+    EXPECT_TRUE(trace->markers.empty());
+    EXPECT_TRUE(warned(
+        "markers not recorded (no batch transition): the trace's FxT event set leaves out EVENT"));
+    EXPECT_TRUE(warned("leaves out DSM"));
+    EXPECT_FALSE(warned("tasks not recorded"));
+    EXPECT_FALSE(warned("leaves out WORKER_VERBOSE"));
+}
+
+TEST_F(RecordEnvironment, TheDefaultEventSetKeepsEveryFigureAndAllRecordsEverything) {
+    auto r = run("", outArg());
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+    const bool selects = starscope::testing::starpuSeries() != "1.3";
+    EXPECT_EQ(readJson(runDir() / "run.json")["starpu"]["fxt"]["events"],
+              selects ? "USER,TASK,TASK_VERBOSE,WORKER,WORKER_VERBOSE,DSM,EVENT,MPI" : "all");
+    auto trace = starscope::tracer::readTrace(findProfFiles(runDir()));
+    ASSERT_TRUE(trace) << trace.error().message;
+    for (const auto& w : trace->warnings) {
+        EXPECT_EQ(w.find("leaves out"), std::string::npos) << w;
+    }
+    EXPECT_FALSE(trace->markers.empty());
+    r = run("STARPU_FXT_EVENTS=TASK", "--events all --force" + outArg());
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+    EXPECT_EQ(readJson(runDir() / "run.json")["starpu"]["fxt"]["events"], "all");
+    EXPECT_EQ(r.out.find("STARPU_FXT_EVENTS="), std::string::npos) << r.out;
+}
+
+TEST_F(RecordEnvironment, UnknownEventCategoriesAreRefusedByName) {
+    auto r = run("", "--events TASK,BOGUS" + outArg());
+    EXPECT_EQ(r.status, 2) << r.out << r.err;
+    EXPECT_NE(r.err.find("--events: unknown FxT event category 'BOGUS'"), std::string::npos)
+        << r.err;
+    r = run("STARPU_FXT_EVENTS=nope", outArg());
+    EXPECT_EQ(r.status, 2) << r.out << r.err;
+    EXPECT_NE(r.err.find("STARPU_FXT_EVENTS: unknown FxT event category 'nope'"), std::string::npos)
+        << r.err;
+    EXPECT_FALSE(std::filesystem::exists(runDir()));
 }

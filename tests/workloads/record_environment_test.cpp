@@ -389,3 +389,45 @@ TEST_F(RecordEnvironment, UnknownEventCategoriesAreRefusedByName) {
         << r.err;
     EXPECT_FALSE(std::filesystem::exists(runDir()));
 }
+
+// record -- PROGRAM --events: StarPU's LU example does not call
+// starpu_fxt_autostart_profiling, so StarPU would ignore STARPU_FXT_EVENTS; record preloads a
+// library that calls it. On 1.4 the trace's key mask then leaves the categories out (the
+// reader says which figures go); 1.3 records every event.
+TEST_F(RecordEnvironment, TheEventSetReachesAProgramThatDoesNotAskForIt) {
+    const auto program = starscope::testing::starpuFxtTool().parent_path()
+                         / "starpu_example_lu_implicit_example_float";
+    if (!std::filesystem::exists(program)) {
+        GTEST_SKIP() << program << " does not exist: scripts/build_starpu.sh installs it";
+    }
+    const auto recordProgram = [&](const std::string& events, const std::filesystem::path& run) {
+        const auto log = m_dir / "program.log";
+        Recorded r;
+        r.status = starscope::testing::runCommand(
+            "env -u STARPU_FXT_EVENTS -u LD_PRELOAD STARPU_NCPU=2 '" + std::string(STARSCOPE_BINARY)
+            + "' record --events " + events + " --out '" + run.string() + "' -- '"
+            + program.string() + "' -size 960 -nblocks 8 > '" + log.string() + "' 2>&1");
+        r.out = starscope::testing::readFile(log);
+        return r;
+    };
+    const auto warned = [](const starscope::tracer::Trace& trace, const std::string& what) {
+        return std::any_of(trace.warnings.begin(), trace.warnings.end(),
+                           [&](const std::string& w) { return w.find(what) != std::string::npos; });
+    };
+    auto r = recordProgram("TASK,WORKER,EVENT", runDir());
+    ASSERT_EQ(r.status, 0) << r.out;
+    EXPECT_EQ(readJson(runDir() / "run.json")["starpu"]["fxt"]["events"], "TASK,WORKER,EVENT");
+    EXPECT_NE(r.out.find("LD_PRELOAD="), std::string::npos) << r.out;
+    auto trace = starscope::tracer::readTrace(findProfFiles(runDir()));
+    ASSERT_TRUE(trace) << trace.error().message;
+    EXPECT_EQ(warned(*trace, "leaves out DSM"), starscope::testing::starpuSeries() != "1.3");
+    EXPECT_FALSE(warned(*trace, "tasks not recorded"));
+
+    const auto all = m_dir / "all";
+    r = recordProgram("all", all);
+    ASSERT_EQ(r.status, 0) << r.out;
+    EXPECT_EQ(r.out.find("LD_PRELOAD="), std::string::npos) << r.out;
+    trace = starscope::tracer::readTrace(findProfFiles(all));
+    ASSERT_TRUE(trace) << trace.error().message;
+    EXPECT_FALSE(warned(*trace, "leaves out"));
+}

@@ -218,10 +218,10 @@ void addRecordCommand(CLI::App& app, std::ostream& out, std::ostream& err) {
     cmd->callback([state, cmd, &out, &err]() {
         if (!state->program.empty()) {
             const auto& r = state->options;
-            recordProgram(
-                *cmd,
-                ProgramOptions{state->program, r.out, r.force, r.bufferMb, r.noTrace, state->ranks},
-                out, err);
+            recordProgram(*cmd,
+                          ProgramOptions{state->program, r.out, r.force, r.bufferMb, r.noTrace,
+                                         r.events, state->ranks},
+                          out, err);
             return;
         }
         if (state->ranks > 1 && !startedByMpiLauncher()) {

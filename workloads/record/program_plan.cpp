@@ -141,6 +141,13 @@ WorkloadResult<ProgramPlan> planProgramRecord(const ProgramOptions& options) {
         }
         plan.traceBuffer = std::move(buffer.value());
     }
+    // Which StarPU the program loads is its own business: a 1.3 one ignores the set.
+    auto events = resolveEvents(options.events, true);
+    if (!events) {
+        return fail(events.error());
+    }
+    plan.events = std::move(events.value());
+    plan.events.applies = plan.events.applies && plan.trace.value;
     std::vector<std::string> argv = options.argv;
     argv.front() = plan.executable.string();
     if (options.ranks > 1) {
@@ -171,6 +178,15 @@ WorkloadResult<ProgramPlan> planProgramRecord(const ProgramOptions& options) {
         plan.environment.push_back(recordOrUsers("STARPU_TRACE_BUFFER_SIZE",
                                                  std::to_string(plan.traceBuffer.value),
                                                  plan.traceBuffer.source));
+    }
+    if (plan.events.applies) {
+        plan.environment.push_back(recordOrUsers("STARPU_FXT_EVENTS", plan.events.set.value.text(),
+                                                 plan.events.set.source));
+        // After the user's own preloads, which stay.
+        const auto users = environmentValue("LD_PRELOAD");
+        plan.environment.push_back(
+            {"LD_PRELOAD", (users ? *users + ":" : std::string()) + STARSCOPE_FXT_EVENTS_PRELOAD,
+             SettingSource::Default});
     }
     if (options.ranks > 1 && !environmentValue("STARPU_WORKERS_NOBIND")) {
         // setMpirunDefaults sets it: ranks on one machine share its cores.

@@ -319,6 +319,9 @@ Result<ProgramOutcome, ProgramRecordError> executeProgramRecord(const ProgramPla
     record.traced = plan.trace.value;
     record.fxt.prefix = plan.folder.dir.string();
     record.fxt.bufferSizeMb = plan.traceBuffer.value;
+    if (plan.trace.value) {
+        record.fxt.events = plan.events.set.value;
+    }
     for (const auto& v : plan.environment) {
         record.environment.push_back({v.name, v.value, settingSourceName(v.source)});
         if (v.name == "STARPU_SCHED") {

@@ -2,7 +2,8 @@
 # environment's STARSCOPE_STARPU_PREFIX (a user's own StarPU), else the project-local prefix
 # scripts/setup.sh builds (.deps/starpu-1.3.10-fxt). Refuses a StarPU without FxT, so Debian's
 # binary package (built without it) is never picked by mistake.
-# Defines StarPU::starpu, StarPU_PREFIX, StarPU_VERSION and StarPU_FXT_TOOL (starpu_fxt_tool);
+# Defines StarPU::starpu, StarPU_PREFIX, StarPU_VERSION, StarPU_PKG_CONFIG_MODULE (starpu-1.3 or
+# starpu-1.4: what starscope's installed package asks for) and StarPU_FXT_TOOL (starpu_fxt_tool);
 # when none is usable, StarPU_NOT_FOUND_MESSAGE says why (REQUIRED stops with it).
 # Optional component: StarPU-MPI (starpumpi-1.3 / starpumpi-1.4 of the same prefix, with an MPI
 # for C): StarPU_MPI_FOUND and StarPU::starpumpi when the prefix was built --enable-mpi.
@@ -64,6 +65,7 @@ elseif(_starpu_module AND NOT STARPU_PC_FOUND)
 endif()
 set(StarPU_PREFIX "${STARPU_PREFIX}")
 set(StarPU_VERSION "${STARPU_PC_VERSION}")
+set(StarPU_PKG_CONFIG_MODULE "${_starpu_module}")
 set(StarPU_FXT_TOOL "${STARPU_PREFIX}/bin/starpu_fxt_tool")
 
 include(FindPackageHandleStandardArgs)
@@ -72,7 +74,10 @@ find_package_handle_standard_args(StarPU
   VERSION_VAR STARPU_PC_VERSION
   REASON_FAILURE_MESSAGE "${StarPU_NOT_FOUND_MESSAGE}")
 if(StarPU_FOUND AND NOT TARGET StarPU::starpu)
-  add_library(StarPU::starpu ALIAS PkgConfig::STARPU_PC)
+  # A target of its own rather than an alias, so that starscope's exported targets name
+  # StarPU::starpu, which its installed package defines (cmake/starscopeConfig.cmake.in).
+  add_library(StarPU::starpu INTERFACE IMPORTED GLOBAL)
+  target_link_libraries(StarPU::starpu INTERFACE PkgConfig::STARPU_PC)
 endif()
 
 set(StarPU_MPI_FOUND FALSE)

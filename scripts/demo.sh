@@ -6,7 +6,8 @@
 #   runs/double-advanced  two batch arenas + the non-blocking prefetching loader
 # and compares them: the `starscope compare` table on stdout, plus the viewer's comparison
 # (its window when a display exists, else a PNG whose path is printed) when the viewer
-# supports --compare.
+# supports --compare. It builds only the two programs it runs (preset `programs`: no tests, no
+# benchmarks), and gives Qt a private runtime folder when the session has none.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 source "$root/scripts/lib/common.sh"
@@ -14,9 +15,18 @@ source "$root/scripts/lib/build.sh"
 cd "$root"
 
 "$root/scripts/setup.sh"
-run_step "build (default preset)" configure_and_build default
+run_step "build starscope and starscope-viewer (programs preset)" \
+  configure_and_build programs starscope starscope-viewer
 
-starscope="$root/build/default/cli/starscope"
+# Qt wants XDG_RUNTIME_DIR, a folder of the user's own (0700), and warns without it (a root
+# shell or a container has none): one for this run, removed at its end.
+if [[ -z ${XDG_RUNTIME_DIR:-} ]]; then
+  XDG_RUNTIME_DIR=$(mktemp -d "${TMPDIR:-/tmp}/starscope-runtime.XXXXXX")
+  export XDG_RUNTIME_DIR
+  trap 'rm -rf "$XDG_RUNTIME_DIR"' EXIT
+fi
+
+starscope="$root/build/programs/cli/starscope"
 batches=${STARSCOPE_DEMO_BATCHES:-300}
 for strategy in single:naive double:advanced; do
   arenas=${strategy%%:*}
@@ -34,7 +44,7 @@ say ""
 say "==> compare (baseline single+naive; medians, deltas vs the baseline)"
 "$starscope" compare --baseline single+naive "$root/runs/single-naive" "$root/runs/double-advanced"
 
-viewer="$root/build/default/viewer/starscope-viewer"
+viewer="$root/build/programs/viewer/starscope-viewer"
 if [[ ! -x $viewer ]]; then
   say "(no $viewer: comparison window skipped)"
   exit 0

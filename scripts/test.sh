@@ -8,7 +8,10 @@
 #   4. the analysis-only build (preset analysis: no StarPU, no PAPI, no recorder) and its tests:
 #      the tracer, common, hardening and viewer tests that need no StarPU; built after the
 #      default preset's objects, which ccache then serves to it
-#   5. every test, viewer included, in the default preset (StarPU 1.3.10)
+#   5. the Debian package (scripts/package.sh: the package preset, built from the same objects
+#      through ccache, packaged and installed into an empty root), which stage 6's packaging
+#      tests check again
+#   6. every test, viewer included, in the default preset (StarPU 1.3.10)
 # The other stages come first so CTest's summary of the full run closes the output. Exits
 # non-zero when any stage failed.
 # Options: --no-sanitizers  skip stages 1 and 2
@@ -25,7 +28,7 @@ for arg in "$@"; do
   case "$arg" in
     --no-sanitizers) sanitizers=0 ;;
     --no-starpu14) starpu14=0 ;;
-    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
     *) die "test.sh: unknown option '$arg' (known: --no-sanitizers, --no-starpu14)" ;;
   esac
 done
@@ -67,6 +70,9 @@ run_step "build (default preset)" configure_and_build default
 run_step "build (analysis preset)" configure_and_build analysis
 say "==> tests of the analysis-only build (no StarPU, no PAPI)"
 ctest --preset analysis -j"$jobs" || failed+=(analysis)
+
+say "==> Debian package"
+bash "$root/scripts/package.sh" >/dev/null || failed+=(package)
 
 [ ${#failed[@]} -eq 0 ] || say "==> earlier stages FAILED: ${failed[*]} (see above)"
 say "==> all tests (default preset)"

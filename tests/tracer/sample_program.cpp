@@ -5,6 +5,7 @@
 //
 // sample_program OUT_DIR [--epochs N] [--batches N] [--tasks N] [--task-us N] [--load-us N]
 //                        [--ncpu N] [--chains N] [--gate-us N] [--unprofiled-batch N]
+//                        [--task-events N]
 //
 // --gate-us N: between batches, the main thread waits (starpu_task_wait_for_all) for a task
 // gated on a tag another thread notifies N us later, so every worker sleeps while the main
@@ -13,6 +14,10 @@
 // --unprofiled-batch N: batch N (counted over all epochs from 0) runs with FxT profiling
 // stopped (starpu_fxt_stop_profiling before its load, starpu_fxt_start_profiling after its
 // wait), as StarPU's own examples stop it around what they do not measure.
+//
+// --task-events N: each task records N user events (starpu_fxt_trace_user_event, which names the
+// worker's thread) while it runs, so that a small FxT buffer (STARPU_TRACE_BUFFER_SIZE=1) fills,
+// and is written to the trace file, in the middle of a task.
 
 #include "common/markers.hpp"
 
@@ -40,13 +45,18 @@ struct Options {
     int chains = 4;
     int gateUs = 0;
     int unprofiledBatch = -1;
+    int taskEvents = 0;
 };
 
 int g_taskUs = 200;
+int g_taskEvents = 0;
 
 void spinFor(void* buffers[], void* /*arg*/) {
     // Busy wait, not sleep: the worker must be Executing for the whole task.
     const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(g_taskUs);
+    for (int i = 0; i < g_taskEvents; ++i) {
+        starpu_fxt_trace_user_event(static_cast<unsigned long>(i));
+    }
     while (std::chrono::steady_clock::now() < until) {
     }
     auto* value = reinterpret_cast<long*>(STARPU_VARIABLE_GET_PTR(buffers[0]));
@@ -107,16 +117,17 @@ bool parseArgs(int argc, char** argv, Options& options) {
     options.outDir = argv[1];
     for (int i = 2; i + 1 < argc; i += 2) {
         const std::string flag = argv[i];
-        int* target = flag == "--epochs"    ? &options.epochs
-                      : flag == "--batches" ? &options.batches
-                      : flag == "--tasks"   ? &options.tasks
-                      : flag == "--task-us" ? &options.taskUs
-                      : flag == "--load-us" ? &options.loadUs
-                      : flag == "--ncpu"    ? &options.ncpu
-                      : flag == "--chains"  ? &options.chains
-                      : flag == "--gate-us" ? &options.gateUs
+        int* target = flag == "--epochs"             ? &options.epochs
+                      : flag == "--batches"          ? &options.batches
+                      : flag == "--tasks"            ? &options.tasks
+                      : flag == "--task-us"          ? &options.taskUs
+                      : flag == "--load-us"          ? &options.loadUs
+                      : flag == "--ncpu"             ? &options.ncpu
+                      : flag == "--chains"           ? &options.chains
+                      : flag == "--gate-us"          ? &options.gateUs
                       : flag == "--unprofiled-batch" ? &options.unprofiledBatch
-                                            : nullptr;
+                      : flag == "--task-events"      ? &options.taskEvents
+                                                     : nullptr;
         if (target == nullptr || !parseInt(argv[i + 1], *target)) {
             std::fprintf(stderr, "sample_program: bad option %s %s\n", argv[i], argv[i + 1]);
             return false;
@@ -132,7 +143,7 @@ int main(int argc, char** argv) {
     if (!parseArgs(argc, argv, options)) {
         std::fprintf(stderr, "usage: sample_program OUT_DIR [--epochs N] [--batches N] [--tasks N] "
                              "[--task-us N] [--load-us N] [--ncpu N] [--chains N] [--gate-us N] "
-                             "[--unprofiled-batch N]\n");
+                             "[--unprofiled-batch N] [--task-events N]\n");
         return 2;
     }
     std::error_code ec;
@@ -142,6 +153,7 @@ int main(int argc, char** argv) {
         return 1;
     }
     g_taskUs = options.taskUs;
+    g_taskEvents = options.taskEvents;
     const std::string ncpu = std::to_string(options.ncpu);
     ::setenv("STARPU_FXT_PREFIX", options.outDir.c_str(), 1);
     ::setenv("STARPU_FXT_TRACE", "1", 1);

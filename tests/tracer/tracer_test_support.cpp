@@ -216,7 +216,9 @@ Trace makeTrace(const std::vector<LaneSpec>& lanes, TimeNs end) {
         lane.levels.emplace_back();
         for (const auto& spec : lanes[i].spans) {
             StateClass cls = StateClass::Overhead;
-            if (!lane.isWorker()) {
+            if (spec.state == kTraceFlushState) {
+                cls = StateClass::Tracing;
+            } else if (!lane.isWorker()) {
                 cls = StateClass::User;
             } else if (spec.state == "Executing") {
                 cls = StateClass::Executing;

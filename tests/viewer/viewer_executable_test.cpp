@@ -72,4 +72,29 @@ TEST(ViewerExecutable, RendersAPngFromATraceReadWhileQtStarts) {
     EXPECT_NE(readFile(log).find(missing.string()), std::string::npos) << readFile(log);
 }
 
+// A headless render prints nothing but its own errors: no warning of Qt's offscreen platform
+// (the comparison view shown off screen made it print "This plugin does not support
+// propagateSizeHints()" twice), given a private runtime folder as a session has one.
+TEST(ViewerExecutable, HeadlessRendersPrintNoQtWarnings) {
+    TempDir dir;
+    const auto runtimeDir = dir / "runtime";
+    std::filesystem::create_directory(runtimeDir);
+    std::filesystem::permissions(runtimeDir, std::filesystem::perms::owner_all);
+    const auto log = dir / "log.txt";
+    const auto small = starscope::testing::testDataDir() / "tracer" / "small";
+    const auto small14 = starscope::testing::testDataDir() / "tracer" / "small14";
+    const std::string env = "XDG_RUNTIME_DIR='" + runtimeDir.string() + "' ";
+    ASSERT_EQ(runCommand(env + viewer("--render '" + (dir / "one.png").string() + "' '" + small.string() + "'", log,
+                                      true)),
+              0)
+        << readFile(log.string() + ".err");
+    EXPECT_EQ(readFile(log.string() + ".err"), "");
+    ASSERT_EQ(runCommand(env + viewer("--compare --render '" + (dir / "two.png").string() + "' '" + small.string()
+                                          + "' '" + small14.string() + "'",
+                                      log, true)),
+              0)
+        << readFile(log.string() + ".err");
+    EXPECT_EQ(readFile(log.string() + ".err"), "");
+}
+
 } // namespace

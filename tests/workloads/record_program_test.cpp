@@ -3,7 +3,9 @@
 // executable, their traces read as that StarPU's starpu_fxt_tool reads them; on two StarPU-MPI
 // ranks under `--ranks 2`; and the ends a program can come to: no trace, a failure, a signal.
 
+#include "tests/support/starpu_support.hpp"
 #include "tests/support/test_support.hpp"
+#include "tests/tracer/recording_support.hpp"
 #include "tests/tracer/tracer_test_support.hpp"
 #include "tests/workloads/run_folder.hpp"
 #include "tests/workloads/starpu_mpi.hpp"

@@ -1,5 +1,8 @@
 #include "tracer/analysis/barriers.hpp"
+
 #include "tracer/analysis/stats.hpp"
+#include "tracer/analysis/trace_flushes.hpp"
+#include "tracer/model/starpu_states.hpp"
 #include "tracer/model/time_unit.hpp"
 
 #include <algorithm>
@@ -114,13 +117,9 @@ ResetWaits resetWaits(const Trace& trace, const std::optional<std::int32_t>& sco
     return waits;
 }
 
-// StarPU records this user event (src/common/fxt.c, 1.3 and 1.4) once FxT's buffer was full and
-// the thread that filled it has written it to the trace file: that thread did nothing else
-// meanwhile, so a barrier around the event is the tracer's own cost, not the program's.
-constexpr std::string_view kFxtFlushEvent = "fxt flush";
-
-// Times of the flushes in scope, sorted (markers are).
-std::vector<TimeNs> traceFlushes(const Trace& trace, const std::optional<std::int32_t>& scope) {
+// Times of StarPU's "fxt flush" events in scope, sorted (markers are): the evidence of a flush in
+// a trace that does not show the flushes themselves (a Paje trace of starpu_fxt_tool).
+std::vector<TimeNs> flushEvents(const Trace& trace, const std::optional<std::int32_t>& scope) {
     std::vector<TimeNs> out;
     // A user event that is not a marker keeps its text interned: compared by id.
     const NameId flush = trace.names.find(kFxtFlushEvent);
@@ -136,11 +135,13 @@ std::vector<TimeNs> traceFlushes(const Trace& trace, const std::optional<std::in
 }
 
 void attribute(const Trace& trace, Barrier& b, const ResetWaits& resets,
-               const std::vector<TimeNs>& flushes, const std::optional<std::int32_t>& scope) {
-    // A flush ends inside it: the workers waited for the thread writing the trace (when that
-    // is the main thread, nothing new was submitted meanwhile).
+               const FlushTimeline& written, const std::vector<TimeNs>& flushes,
+               const std::optional<std::int32_t>& scope) {
+    // A thread wrote the trace during it, or a flush ends inside it: the workers waited for the
+    // thread writing the trace (when that is the main thread, nothing new was submitted
+    // meanwhile), or that thread was a worker.
     if (const auto f = std::lower_bound(flushes.begin(), flushes.end(), b.start);
-        f != flushes.end() && *f <= b.end) {
+        written.within(b.start, b.end) > 0 || (f != flushes.end() && *f <= b.end)) {
         b.cause = BarrierCause::TraceFlush;
         return;
     }
@@ -333,7 +334,8 @@ std::vector<Barrier> findBarriers(const Trace& trace, const std::vector<BatchTra
     }
     const Lane* main = mainLane(trace, options.rank);
     const auto resets = resetWaits(trace, options.rank);
-    const auto flushes = traceFlushes(trace, options.rank);
+    const FlushTimeline written(findTraceFlushes(trace, options.rank));
+    const auto flushes = flushEvents(trace, options.rank);
     for (auto& b : barriers) {
         // Transitions are in time order and do not overlap: only the ones starting before the
         // barrier ends can overlap it.
@@ -355,7 +357,7 @@ std::vector<Barrier> findBarriers(const Trace& trace, const std::vector<BatchTra
             b.transitionLabel = transitions[static_cast<std::size_t>(b.transition)].label;
         }
         b.mainThreadState = mainStateDuring(trace, main, b.start, b.end);
-        attribute(trace, b, resets, flushes, options.rank);
+        attribute(trace, b, resets, written, flushes, options.rank);
     }
     return barriers;
 }

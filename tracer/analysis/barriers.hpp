@@ -37,9 +37,9 @@ struct BatchTransition {
 };
 
 // What a barrier is attributed to, the first that applies:
-//  - TraceFlush: StarPU's "fxt flush" event falls in it: a thread stopped to write FxT's full
-//    buffer to the trace file, so the barrier is the tracing's cost (a bigger
-//    STARPU_TRACE_BUFFER_SIZE avoids it);
+//  - TraceFlush: a thread wrote FxT's full buffer to the trace file during it (a flush of
+//    trace_flushes.hpp overlaps it, or StarPU's "fxt flush" event falls in it), so the barrier
+//    is the tracing's cost (a bigger STARPU_TRACE_BUFFER_SIZE avoids it);
 //  - DataFromRank: a message from another rank arrived during it (the last one to arrive is
 //    named): the workers had nothing to run until the data came;
 //  - ArenaReset: the main thread waited in an arena reset (reset_wait markers) during it;

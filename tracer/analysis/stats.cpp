@@ -1,5 +1,7 @@
 #include "tracer/analysis/stats.hpp"
 
+#include "tracer/analysis/trace_flushes.hpp"
+
 #include <algorithm>
 #include <cassert>
 #include <cmath>
@@ -28,7 +30,19 @@ ClassTimes& ClassTimes::operator+=(const ClassTimes& other) {
     addTime(overhead, other.overhead);
     addTime(user, other.user);
     addTime(notProfiled, other.notProfiled);
+    addTime(tracing, other.tracing);
     addTime(idle, other.idle);
+    return *this;
+}
+
+ClassTimes& ClassTimes::operator-=(const ClassTimes& other) {
+    addTime(executing, -other.executing);
+    addTime(sleeping, -other.sleeping);
+    addTime(overhead, -other.overhead);
+    addTime(user, -other.user);
+    addTime(notProfiled, -other.notProfiled);
+    addTime(tracing, -other.tracing);
+    addTime(idle, -other.idle);
     return *this;
 }
 
@@ -41,6 +55,7 @@ void addClass(ClassTimes& times, StateClass cls, TimeNs d) {
     case StateClass::Overhead: times.overhead += d; break;
     case StateClass::User: times.user += d; break;
     case StateClass::NotProfiled: times.notProfiled += d; break;
+    case StateClass::Tracing: times.tracing += d; break;
     }
 }
 
@@ -72,9 +87,11 @@ RangeStats computeRangeStats(const Trace& trace, TimeNs from, TimeNs to) {
             covered += d;
             stats.perState[it->state] += d;
             // The main thread's time is its own whatever StarPU names the state, unless it was
-            // not recorded at all.
+            // not recorded at all or spent writing the trace.
             const StateClass cls = trace.states[it->state].cls;
-            addClass(stats.classes, lane.isWorker() || cls == StateClass::NotProfiled ? cls : StateClass::User, d);
+            const bool own =
+                lane.isWorker() || cls == StateClass::NotProfiled || cls == StateClass::Tracing;
+            addClass(stats.classes, own ? cls : StateClass::User, d);
             if (it->runsTask != 0 && it->start >= from) {
                 ++stats.tasks;
             }
@@ -173,6 +190,53 @@ TimeNs criticalPathLength(const Trace& trace) {
     return longest;
 }
 
+namespace {
+
+// What summarize found, the time it looked at and its barriers, for withoutTracing.
+struct SummaryWindow {
+    TimeNs first = -1;     // first task start
+    TimeNs last = -1;      // last task end
+    TimeNs unrecorded = 0; // worker time not profiled in [first, last)
+    TimeNs threshold = 0;  // the barriers' threshold in the trace's ticks
+};
+
+// summarize's figures with the flushes' intervals cut out of the timeline (stats.hpp).
+WithoutTracing withoutTracing(const Trace& trace, const TraceSummary& s,
+                              const SummaryWindow& window, const FlushTimeline& flushes,
+                              const std::vector<Barrier>& barriers) {
+    WithoutTracing w;
+    w.workerTotals = s.workerTotals;
+    TimeNs unrecorded = window.unrecorded;
+    for (const auto& i : flushes.intervals()) {
+        w.workerTotals -= computeRangeStats(trace, i.start, i.end).workers;
+        const TimeNs from = std::max(i.start, window.first);
+        const TimeNs to = std::min(i.end, window.last);
+        if (unrecorded > 0 && from < to) {
+            unrecorded -= computeRangeStats(trace, from, to).workers.notProfiled;
+        }
+    }
+    w.makespan = s.tasks > 0 ? s.makespan - flushes.within(window.first, window.last) : 0;
+    const double capacity = static_cast<double>(w.makespan) * static_cast<double>(s.workers)
+                            - static_cast<double>(unrecorded);
+    w.idleness =
+        capacity > 0 ? 1.0 - static_cast<double>(w.workerTotals.executing) / capacity : 0.0;
+    for (const auto& b : barriers) {
+        const TimeNs left = b.duration() - flushes.within(b.start, b.end);
+        if (left > window.threshold) {
+            ++w.barrierCount;
+            w.barrierTotal += left;
+            w.barrierMax = std::max(w.barrierMax, left);
+        }
+    }
+    w.barrierMean = w.barrierCount > 0 ? w.barrierTotal / static_cast<TimeNs>(w.barrierCount) : 0;
+    w.barrierShare = w.makespan > 0
+                         ? static_cast<double>(w.barrierTotal) / static_cast<double>(w.makespan)
+                         : 0.0;
+    return w;
+}
+
+} // namespace
+
 TraceSummary summarize(const Trace& trace, const BarrierOptions& options) {
     return summarize(trace, options, computeStats(trace));
 }
@@ -213,6 +277,18 @@ TraceSummary summarize(const Trace& trace, const BarrierOptions& options, const 
         }
     }
     s.barrierMean = barriers.empty() ? 0 : s.barrierTotal / static_cast<TimeNs>(barriers.size());
+    s.barrierShare = s.makespan > 0
+                         ? static_cast<double>(s.barrierTotal) / static_cast<double>(s.makespan)
+                         : 0.0;
+    const auto flushes = findTraceFlushes(trace);
+    s.traceFlushes = flushes.size();
+    for (const auto& f : flushes) {
+        s.traceFlushTotal += f.duration();
+        s.traceFlushMax = std::max(s.traceFlushMax, f.duration());
+    }
+    const SummaryWindow window{first, last, unrecorded,
+                               ticksFromNs(options.threshold, ticksPerSecond(trace))};
+    s.withoutTracing = withoutTracing(trace, s, window, FlushTimeline(flushes), barriers);
     for (std::size_t i = 0; i < transitions.size(); ++i) {
         s.transitions.push_back(TransitionStall{static_cast<std::int32_t>(i), transitions[i].label, 0});
     }

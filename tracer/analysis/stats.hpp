@@ -1,7 +1,8 @@
 #pragma once
 // Time per state class (executing / sleeping / overhead) per lane and in total, on the whole
 // trace or on a time range, and the trace-level figures: makespan, idleness, barriers,
-// per-transition stall, StarPU's efficiencies, area bound and critical path.
+// per-transition stall, StarPU's efficiencies, area bound and critical path, and the same
+// figures without the tracing's own time (FxT writing its buffer: trace_flushes.hpp).
 
 #include "tracer/analysis/barriers.hpp"
 #include "tracer/analysis/figure.hpp"
@@ -22,10 +23,14 @@ struct ClassTimes {
     TimeNs overhead = 0;
     TimeNs user = 0;
     TimeNs notProfiled = 0;   // FxT profiling stopped: neither sleeping nor idle
+    TimeNs tracing = 0;       // writing FxT's full buffer to the trace file
     TimeNs idle = 0;
 
-    TimeNs total() const { return executing + sleeping + overhead + user + notProfiled + idle; }
+    TimeNs total() const {
+        return executing + sleeping + overhead + user + notProfiled + tracing + idle;
+    }
     ClassTimes& operator+=(const ClassTimes& other);
+    ClassTimes& operator-=(const ClassTimes& other);
     bool operator==(const ClassTimes&) const = default;
 };
 
@@ -76,6 +81,23 @@ struct TransitionStall {
     bool operator==(const TransitionStall&) const = default;
 };
 
+// The figures of a trace with the time its threads spent writing FxT's buffer cut out of the
+// timeline (every lane's, during any flush), as if the program had not waited for the tracing:
+// a flush of the main thread starves every worker, one of a worker holds its task back.
+struct WithoutTracing {
+    TimeNs makespan = 0;     // the makespan less the flush time within it
+    ClassTimes workerTotals; // the workers' times outside the flushes (tracing is 0)
+    double idleness = 0.0;   // as TraceSummary's, of these
+    // Barriers still longer than the threshold without their flush time.
+    std::size_t barrierCount = 0;
+    TimeNs barrierTotal = 0;
+    TimeNs barrierMean = 0;
+    TimeNs barrierMax = 0;
+    double barrierShare = 0.0; // barrierTotal / makespan
+
+    bool operator==(const WithoutTracing&) const = default;
+};
+
 struct TraceSummary {
     TimeNs makespan = 0;               // first task start -> last task end (0 if no task)
     std::size_t workers = 0;
@@ -89,6 +111,14 @@ struct TraceSummary {
     // Part of barrierTotal attributed to FxT writing its full buffer (BarrierCause::TraceFlush):
     // the tracing's cost, not the program's.
     TimeNs barrierTraceFlush = 0;
+    double barrierShare = 0.0; // barrierTotal / makespan (0 without a task)
+    // Where threads wrote FxT's full buffer to the trace file (trace_flushes.hpp): how often, how
+    // long in all and at most. The figures above include that time as it happened;
+    // withoutTracing gives them without it (the same figures when there is no flush).
+    std::size_t traceFlushes = 0;
+    TimeNs traceFlushTotal = 0;
+    TimeNs traceFlushMax = 0;
+    WithoutTracing withoutTracing;
     std::vector<TransitionStall> transitions;   // empty when meanTransitionStall is n/a
     Figure<TimeNs> meanTransitionStall;   // mean over all transitions (0 stall included); n/a without batch markers
     Efficiencies efficiencies;

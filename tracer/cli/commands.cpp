@@ -82,25 +82,36 @@ std::string percent(double fraction) {
 
 nlohmann::json unavailableJson(const std::string& reason) { return {{"value", nullptr}, {"reason", reason}}; }
 
+namespace {
+
+// The workers' time per class, but the tracing's, which only a trace with flushes shows.
+nlohmann::json workerTimesJson(const ClassTimes& w) {
+    return {{"executing", w.executing},
+            {"sleeping", w.sleeping},
+            {"overhead", w.overhead},
+            {"not_profiled", w.notProfiled},
+            {"idle", w.idle}};
+}
+
+} // namespace
+
 nlohmann::json summaryJson(const TraceSummary& s) {
     nlohmann::json transitions = nlohmann::json::array();
     for (const auto& t : s.transitions) {
         transitions.push_back({{"index", t.transition}, {"label", t.label}, {"stall_ns", t.stall}});
     }
     const auto& w = s.workerTotals;
-    return {
+    nlohmann::json out = {
         {"makespan_ns", s.makespan},
         {"workers", s.workers},
         {"tasks", s.tasks},
-        {"worker_time_ns",
-         {{"executing", w.executing},
-          {"sleeping", w.sleeping},
-          {"overhead", w.overhead},
-          {"not_profiled", w.notProfiled},
-          {"idle", w.idle}}},
+        {"worker_time_ns", workerTimesJson(w)},
         {"idleness", s.idleness},
         {"barriers",
-         {{"count", s.barrierCount}, {"total_ns", s.barrierTotal}, {"mean_ns", s.barrierMean}, {"max_ns", s.barrierMax},
+         {{"count", s.barrierCount},
+          {"total_ns", s.barrierTotal},
+          {"mean_ns", s.barrierMean},
+          {"max_ns", s.barrierMax},
           {"trace_flush_ns", s.barrierTraceFlush}}},
         {"transitions", transitions},
         {"mean_transition_stall_ns", figureJson(s.meanTransitionStall)},
@@ -113,6 +124,26 @@ nlohmann::json summaryJson(const TraceSummary& s) {
         {"area_bound_ns", s.areaBound},
         {"critical_path_ns", figureJson(s.criticalPath)},
     };
+    // Only a trace with flushes has these (and the tracing time): the others' output is as it was.
+    if (s.traceFlushes > 0) {
+        out["worker_time_ns"]["tracing"] = w.tracing;
+        out["trace_flushes"] = {{"count", s.traceFlushes},
+                                {"total_ns", s.traceFlushTotal},
+                                {"max_ns", s.traceFlushMax}};
+        const auto& o = s.withoutTracing;
+        out["without_tracing"] = {
+            {"makespan_ns", o.makespan},
+            {"idleness", o.idleness},
+            {"barriers",
+             {{"count", o.barrierCount},
+              {"total_ns", o.barrierTotal},
+              {"mean_ns", o.barrierMean},
+              {"max_ns", o.barrierMax}}},
+            {"barrier_share", o.barrierShare},
+            {"worker_time_ns", workerTimesJson(o.workerTotals)},
+        };
+    }
+    return out;
 }
 
 } // namespace detail
@@ -176,6 +207,9 @@ int printStats(const StatsArgs& args, const std::optional<Trace>& trace, const I
                              {"executing_ns", l.classes.executing}, {"sleeping_ns", l.classes.sleeping},
                              {"overhead_ns", l.classes.overhead}, {"user_ns", l.classes.user},
                              {"not_profiled_ns", l.classes.notProfiled}, {"idle_ns", l.classes.idle}, {"tasks", l.tasks}, {"states_ns", states}});
+            if (summary.traceFlushes > 0) {
+                lanes.back()["tracing_ns"] = l.classes.tracing;
+            }
         }
         nlohmann::json ranks = nlohmann::json::array();
         for (const auto& r : trace->ranks) {
@@ -226,6 +260,18 @@ int printStats(const StatsArgs& args, const std::optional<Trace>& trace, const I
         out << "               of which " << duration(summary.barrierTraceFlush)
             << " while FxT wrote its full buffer (trace flush: tracing's cost; STARPU_TRACE_BUFFER_SIZE)\n";
     }
+    if (summary.traceFlushes > 0) {
+        const auto& o = summary.withoutTracing;
+        out << "trace flushes  " << summary.traceFlushes << " (total "
+            << duration(summary.traceFlushTotal) << ", longest " << duration(summary.traceFlushMax)
+            << "): threads writing FxT's full buffer to the trace file "
+               "(STARPU_TRACE_BUFFER_SIZE)\n";
+        out << "without them   makespan " << duration(o.makespan) << ", idleness "
+            << detail::percent(o.idleness) << ", barriers " << o.barrierCount << " (total "
+            << duration(o.barrierTotal) << ", max " << duration(o.barrierMax) << ", "
+            << detail::percent(o.barrierShare) << " of the makespan instead of "
+            << detail::percent(summary.barrierShare) << ")\n";
+    }
     out << "transitions    "
         << detail::figureText(summary.meanTransitionStall,
                               [&](TimeNs stall) {
@@ -239,15 +285,21 @@ int printStats(const StatsArgs& args, const std::optional<Trace>& trace, const I
                   e.parallel, e.task, e.runtime, e.scheduling, e.pipeline);
     out << "efficiency     " << eff << "\n\n";
     out << "range " << duration(from) << " .. " << duration(to) << "\n";
-    // The column appears only when profiling was stopped somewhere: most traces never are.
+    // The columns appear only when profiling was stopped, or the trace written, somewhere: most
+    // traces never are.
     bool masked = false;
+    bool tracing = false;
     for (const auto& l : range.lanes) {
         masked = masked || l.classes.notProfiled > 0;
+        tracing = tracing || l.classes.tracing > 0;
     }
     out << std::left << std::setw(16) << "lane" << std::right << std::setw(14) << "executing" << std::setw(14)
         << "sleeping" << std::setw(14) << "overhead" << std::setw(14) << "user" << std::setw(14) << "idle";
     if (masked) {
         out << std::setw(14) << "not profiled";
+    }
+    if (tracing) {
+        out << std::setw(14) << "trace flush";
     }
     out << std::setw(8) << "tasks" << "\n";
     const auto row = [&](const std::string& name, const ClassTimes& c, std::uint64_t tasks) {
@@ -257,6 +309,9 @@ int printStats(const StatsArgs& args, const std::optional<Trace>& trace, const I
         if (masked) {
             out << std::setw(14) << duration(c.notProfiled);
         }
+        if (tracing) {
+            out << std::setw(14) << duration(c.tracing);
+        }
         out << std::setw(8) << tasks << "\n";
     };
     std::uint64_t workerTasks = 0;
@@ -265,6 +320,9 @@ int printStats(const StatsArgs& args, const std::optional<Trace>& trace, const I
         workerTasks += trace->lanes[static_cast<std::size_t>(l.lane)].isWorker() ? l.tasks : 0;
     }
     row("all workers", range.workers, workerTasks);
+    if (whole && summary.traceFlushes > 0) {
+        row("outside flushes", summary.withoutTracing.workerTotals, workerTasks);
+    }
     return 0;
 }
 

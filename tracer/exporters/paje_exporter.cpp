@@ -50,6 +50,8 @@ constexpr StateColour kWorkerColours[] = {
 };
 // Ours: time FxT profiling was stopped is unknown, not idle; never red like sleeping.
 constexpr std::string_view kNotProfiledColour = ".75 .8 .85";
+// Ours: a thread writing FxT's full buffer (the tracing's own cost), declared where it occurs.
+constexpr std::string_view kTraceFlushColour = ".18 .18 .24";
 constexpr std::string_view kOtherColour = ".5 .5 .5";
 
 // Codelets: distinct greens, stable per name (StarPU picks a colour per codelet too).
@@ -201,7 +203,9 @@ void PajeWriter::entityValues() {
                 } else {
                     const auto& name = m_trace.stateOf(span).name;
                     if (!m_aliasOf.contains(name)) {
-                        declare(type, name, name, std::string(kOtherColour));
+                        declare(type, name, name,
+                                std::string(name == kTraceFlushState ? kTraceFlushColour
+                                                                     : kOtherColour));
                     }
                 }
             }

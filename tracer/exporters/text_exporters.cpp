@@ -64,6 +64,7 @@ std::string_view className(StateClass cls) {
     case StateClass::Overhead: return "overhead";
     case StateClass::User: return "user";
     case StateClass::NotProfiled: return "not_profiled";
+    case StateClass::Tracing: return "tracing";
     }
     return "unknown";
 }

@@ -12,6 +12,11 @@
 
 namespace starscope::tracer {
 
+// The user event StarPU records (src/common/fxt.c, 1.3 and 1.4) once FxT's full buffer was
+// written to the trace file, from the thread that wrote it: the FxT reader finds that thread by
+// it, and the analysis takes it as a barrier's cause in traces that keep no flush otherwise.
+inline constexpr std::string_view kFxtFlushEvent = "fxt flush";
+
 struct StarpuState {
     std::string_view alias;   // as StarPU's FxT decoder names it ("Sl")
     std::string_view name;    // as its Paje output shows it ("Sleeping")

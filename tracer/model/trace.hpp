@@ -53,10 +53,20 @@ enum class StateClass : std::uint8_t {
     // FxT profiling was stopped (starpu_fxt_stop_profiling): what the thread did is unknown.
     // Never counted as sleeping or idle, never part of a barrier or an efficiency.
     NotProfiled,
+    // The thread wrote FxT's full event buffer to the trace file (libfxt's flush): the
+    // tracing's own cost, not the program's. Neither executing nor sleeping: a barrier may hold
+    // it (and is then the tracing's), efficiencies leave it out, and `stats` gives the figures
+    // without it too.
+    Tracing,
 };
+// The last class: what a file that stores classes as numbers may hold.
+inline constexpr StateClass kLastStateClass = StateClass::Tracing;
 
 // The state readers give a lane while FxT profiling is stopped.
 inline constexpr std::string_view kNotProfiledState = "Not profiled";
+// The state readers give the thread that wrote FxT's buffer, for the time libfxt recorded
+// (fut_start_flush to fut_stop_flush), over whatever the thread was doing.
+inline constexpr std::string_view kTraceFlushState = "Trace flush";
 
 struct StateInfo {
     std::string name;   // as StarPU names it ("Executing", "Sleeping", "Scheduling", ...)

@@ -106,7 +106,7 @@ TraceResult<Done> PayloadReader::states() {
     return table(states, 5, "state table",
                  [&](std::size_t i, std::uint64_t at) -> std::optional<TraceError> {
                      const auto cls = static_cast<std::uint8_t>(states[i].cls);
-                     if (cls > static_cast<std::uint8_t>(StateClass::NotProfiled)) {
+                     if (cls > static_cast<std::uint8_t>(kLastStateClass)) {
                          return inconsistent(
                              at, "state " + std::to_string(i) + " (\"" + states[i].name + "\")",
                              "unknown state class " + std::to_string(cls));

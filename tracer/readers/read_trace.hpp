@@ -31,4 +31,16 @@ TraceResult<Trace> readTrace(const std::vector<std::filesystem::path>& inputs,
 // events without decoding them (a few ms per 100,000 events).
 TraceResult<Done> checkFxtWhole(const std::filesystem::path& file);
 
+// How often and how long libfxt wrote its full buffer to an FxT prof file (its fut_start_flush /
+// fut_stop_flush events), without reading the trace into a model: what the recorder keeps in
+// run.json once StarPU has shut down. The readers show each write as the writing thread's
+// "Trace flush" state; these totals are theirs.
+struct FxtFlushTotals {
+    std::uint64_t count = 0;
+    std::int64_t totalNs = 0;
+    std::int64_t maxNs = 0;
+    bool operator==(const FxtFlushTotals&) const = default;
+};
+TraceResult<FxtFlushTotals> measureFxtFlushes(const std::filesystem::path& file);
+
 } // namespace starscope::tracer

@@ -16,6 +16,9 @@ StateClass classOfState(std::string_view name, LaneKind kind) {
     if (name == kNotProfiledState) {
         return StateClass::NotProfiled;
     }
+    if (name == kTraceFlushState) {
+        return StateClass::Tracing;
+    }
     if (kind == LaneKind::MainThread) {
         return StateClass::User;
     }
@@ -91,9 +94,19 @@ TaskIndex TraceBuilder::task(std::uint64_t jobId) {
 void TraceBuilder::close(std::int32_t lane, LaneBuild& build, std::size_t depth, TimeNs end) {
     const Open open = build.stack[depth];
     auto& levels = build.levels;
-    if (open.task != kNoTask) {
+    bool runsTask = open.task != kNoTask;
+    if (runsTask && open.longest >= 0) {
+        // A part of an interrupted task: the task is its longest part.
+        runsTask = end - open.start > open.longest;
+        if (runsTask && depth < levels.size() && open.longestSpan < levels[depth].size()) {
+            levels[depth][open.longestSpan].runsTask = 0;
+        }
+    } else if (runsTask) {
+        // Run again: its earlier span no longer finds it (finish).
+        m_rerunTasks += m_trace.tasks[open.task].lane >= 0 ? 1U : 0U;
+    }
+    if (runsTask) {
         auto& t = m_trace.tasks[open.task];
-        m_rerunTasks += t.lane >= 0 ? 1U : 0U;   // its earlier span no longer finds it (finish)
         t.start = open.start;
         t.end = end;
         t.lane = Trace::shortIndex(lane);
@@ -121,7 +134,7 @@ void TraceBuilder::close(std::int32_t lane, LaneBuild& build, std::size_t depth,
         }
     }
     auto& spans = levels[depth];
-    spans.push_back(Span{open.start, end, open.state, open.task != kNoTask});
+    spans.push_back(Span{open.start, end, open.state, runsTask});
     if (spans.size() % kSpansMappedAhead == 1) {
         mapAheadForWriting(spans);
     }
@@ -196,6 +209,34 @@ void TraceBuilder::resetState(std::int32_t lane, TimeNs time) {
     while (!stack.empty()) {
         close(lane, build, stack.size() - 1, time);
         stack.pop_back();
+    }
+}
+
+void TraceBuilder::interruptState(std::int32_t lane, TimeNs from, TimeNs to, std::uint32_t state) {
+    auto& build = laneBuild(lane);
+    from = clock(build, from);
+    auto& stack = build.stack;
+    std::vector<Open> resumed(stack.begin(), stack.end());
+    const auto& levels = build.levels;
+    for (std::size_t depth = stack.size(); depth-- > 0;) {
+        const std::size_t before = depth < levels.size() ? levels[depth].size() : 0;
+        close(lane, build, depth, from);
+        auto& open = resumed[depth];
+        // As close decided: this part holds the task when it is its first or its longest.
+        const TimeNs length = from - open.start;
+        if (open.task != kNoTask && (open.longest < 0 || length > open.longest)) {
+            const bool kept = depth < levels.size() && levels[depth].size() > before;
+            open.longest = length;
+            open.longestSpan =
+                kept ? levels[depth].size() - 1 : std::numeric_limits<std::size_t>::max();
+        }
+    }
+    stack.assign(1, Open{from, state, kNoTask});
+    to = clock(build, to);
+    close(lane, build, 0, to);
+    stack = std::move(resumed);
+    for (auto& open : stack) {
+        open.start = to;
     }
 }
 

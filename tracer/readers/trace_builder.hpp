@@ -65,6 +65,11 @@ public:
     // Returns false when the stack was empty (the pop is then ignored).
     bool popState(std::int32_t lane, TimeNs time);
     void resetState(std::int32_t lane, TimeNs time);
+    // The lane is in `state` from `from` to `to`, whatever it was doing, on its base level: its
+    // open states end at `from` and resume at `to`. A task running in one is the longer of its
+    // parts (its record and the span that finds it; the other part shows the state without
+    // it): a task's execution is one interval, and the interruption is not part of it.
+    void interruptState(std::int32_t lane, TimeNs from, TimeNs to, std::uint32_t state);
     std::size_t openDepth(std::int32_t lane) const {
         const auto at = static_cast<std::size_t>(lane);
         return at < m_laneBuilds.size() ? m_laneBuilds[at].stack.size() : 0;
@@ -87,6 +92,10 @@ private:
         TimeNs start;
         std::uint32_t state;
         TaskIndex task;
+        // A task resumed after an interruption (interruptState): the length of its longest part
+        // so far and the span that holds it (in this depth's level; npos when none was kept).
+        TimeNs longest = -1;
+        std::size_t longestSpan = std::numeric_limits<std::size_t>::max();
     };
     // A lane's state changes so far: its open states, its clock and its spans (moved into the
     // lane by finish).

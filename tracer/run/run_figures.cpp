@@ -17,7 +17,7 @@ namespace {
 
 constexpr std::string_view kTrace = "from the trace";
 
-const std::array<Metric, 23> kMetrics{{
+const std::array<Metric, 29> kMetrics{{
     {"makespan_ns", "makespan", Unit::Nanoseconds, true, "first task start to last task end", "never", &RunFigures::makespanNs},
     {"idleness", "idleness", Unit::Ratio, true, "1 - executing time / (makespan x workers)", "never", &RunFigures::idleness},
     {"barrier_count", "barriers", Unit::Count, true, "intervals without an executing worker, over the threshold", "never", &RunFigures::barrierCount},
@@ -33,6 +33,12 @@ const std::array<Metric, 23> kMetrics{{
     {"scaling_efficiency", "scaling eff.", Unit::Plain, false, "speedup / ranks", "as speedup", &RunFigures::scalingEfficiency},
     {"communication_share", "comm. share", Unit::Ratio, true, "time with a StarPU-MPI message in flight (union of the trace's messages) / makespan", "one rank: no message between ranks", &RunFigures::communicationShare},
     {"barrier_share", "barrier share", Unit::Ratio, true, "job-wide barrier total (no worker of any rank executing) / makespan", "no executed task", &RunFigures::barrierShare},
+    {"trace_flush_count", "trace flushes", Unit::Count, true, "writes of FxT's full buffer to the trace file, each stopping the thread that made it", "never", &RunFigures::traceFlushCount},
+    {"trace_flush_total_ns", "trace flush time", Unit::Nanoseconds, true, "time threads spent writing FxT's full buffer", "never", &RunFigures::traceFlushTotalNs},
+    {"makespan_without_tracing_ns", "makespan w/o flushes", Unit::Nanoseconds, true, "makespan less the time during which a thread wrote FxT's buffer", "never", &RunFigures::makespanWithoutTracingNs},
+    {"idleness_without_tracing", "idleness w/o flushes", Unit::Ratio, true, "idleness with the trace flushes cut out of the timeline", "never", &RunFigures::idlenessWithoutTracing},
+    {"barrier_total_without_tracing_ns", "barriers w/o flushes", Unit::Nanoseconds, true, "barrier time outside the trace flushes, of the barriers still over the threshold", "never", &RunFigures::barrierTotalWithoutTracingNs},
+    {"barrier_share_without_tracing", "barr. share w/o flush", Unit::Ratio, true, "barrier total w/o flushes / makespan w/o flushes", "no executed task", &RunFigures::barrierShareWithoutTracing},
     {"wall_time_s", "wall time", Unit::Seconds, true, "run.json: training + evaluation", "no readable run.json", &RunFigures::wallTimeS},
     {"total_time_s", "total time", Unit::Seconds, true, "run.json: with StarPU start-up and shutdown", "no readable run.json", &RunFigures::totalTimeS},
     {"peak_memory_bytes", "peak memory", Unit::Bytes, true, "run.json: the arenas' peaks summed (all can be live at once)", "run.json records no arena", &RunFigures::peakMemoryBytes},
@@ -96,6 +102,13 @@ void traceFigures(const Trace& trace, TimeNs thresholdNs, RunFigures& r) {
     r.tasks = known(static_cast<double>(s.tasks));
     r.barrierShare = s.makespan > 0 ? known(static_cast<double>(s.barrierTotal) / static_cast<double>(s.makespan))
                                     : missing("no executed task");
+    const auto& o = s.withoutTracing;
+    r.traceFlushCount = known(static_cast<double>(s.traceFlushes));
+    r.traceFlushTotalNs = known(static_cast<double>(s.traceFlushTotal));
+    r.makespanWithoutTracingNs = known(static_cast<double>(o.makespan));
+    r.idlenessWithoutTracing = known(o.idleness);
+    r.barrierTotalWithoutTracingNs = known(static_cast<double>(o.barrierTotal));
+    r.barrierShareWithoutTracing = o.makespan > 0 ? known(o.barrierShare) : missing("no executed task");
     r.communicationShare = communicationShare(trace, s.makespan);
     r.ranks = known(static_cast<double>(std::max<std::size_t>(trace.ranks.size(), 1)));
     r.speedup = missing(std::string(kNoScalingReference));

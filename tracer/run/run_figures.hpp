@@ -37,6 +37,14 @@ struct RunFigures {
     RunFigure ranks;              // StarPU-MPI ranks (1 for a one-process run)
     RunFigure communicationShare; // time with a message between ranks in flight / makespan
     RunFigure barrierShare;       // job-wide barrier total / makespan
+    // The tracing's own cost (FxT writing its full buffer) and the figures without it
+    // (stats.hpp's WithoutTracing).
+    RunFigure traceFlushCount;
+    RunFigure traceFlushTotalNs;
+    RunFigure makespanWithoutTracingNs;
+    RunFigure idlenessWithoutTracing;
+    RunFigure barrierTotalWithoutTracingNs;
+    RunFigure barrierShareWithoutTracing;
     // Against the 1-rank run of the same strategy: only a comparison (compareRuns) that holds
     // one can fill them; measureRun leaves them n/a with that reason.
     RunFigure speedup;

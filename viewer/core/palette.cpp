@@ -73,6 +73,7 @@ Palette::Palette(const tracer::Trace& trace) {
         case StateClass::Overhead: m_states.push_back(overheadColour(state.name, nextGrey)); break;
         case StateClass::User: m_states.push_back(userColour(state.name, nextUser)); break;
         case StateClass::NotProfiled: m_states.push_back(kNotProfiledGrey); break;
+        case StateClass::Tracing: m_states.push_back(kTraceFlushInk); break;
         }
     }
     // Codelets get shades in order of first appearance among the interned names that tasks

@@ -23,6 +23,9 @@ inline constexpr Rgb kExecutingGreen{46, 160, 67};
 inline constexpr Rgb kSleepingRed{214, 39, 40};
 // FxT profiling stopped: pale blue-grey, far from the greens, reds and runtime greys.
 inline constexpr Rgb kNotProfiledGrey{188, 198, 222};
+// FxT writing its full buffer (the tracing's own cost): near black, apart from work, waiting,
+// the runtime's greys and the main thread's hues.
+inline constexpr Rgb kTraceFlushInk{45, 45, 60};
 inline constexpr Rgb kBackground{255, 255, 255};
 
 struct LegendEntry {

@@ -13,8 +13,9 @@ using tracer::TimeNs;
 StateStack::StateStack(const tracer::Trace& trace, const Palette& palette) {
     // Work on top, waiting at the bottom: the sleeping share reads as a bar rising from the
     // row's base line, the same in every row.
-    constexpr std::array<StateClass, 5> kTopToBottom{StateClass::Executing, StateClass::Overhead, StateClass::User,
-                                                      StateClass::NotProfiled, StateClass::Sleeping};
+    constexpr std::array<StateClass, 6> kTopToBottom{StateClass::Executing,   StateClass::Overhead,
+                                                     StateClass::User,        StateClass::Tracing,
+                                                     StateClass::NotProfiled, StateClass::Sleeping};
     for (const StateClass cls : kTopToBottom) {
         for (std::size_t s = 0; s < trace.states.size(); ++s) {
             if (trace.states[s].cls == cls) {

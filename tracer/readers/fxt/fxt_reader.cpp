@@ -16,6 +16,7 @@
 #include "tracer/readers/trace_builder.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <thread>
 #include <utility>
@@ -100,6 +101,30 @@ TraceResult<Done> checkFxtWhole(const std::filesystem::path& file) {
                                file.string(), first.offset});
     }
     return Done{};
+}
+
+TraceResult<FxtFlushTotals> measureFxtFlushes(const std::filesystem::path& file) {
+    FxtFlushTotals totals;
+    std::optional<std::uint64_t> start;
+    // Only FxT's two flush codes are asked for: the walk decodes nothing else.
+    const auto onEvent = [&](const RawEvent& ev) {
+        if (ev.code == detail::kFutStartFlushCode) {
+            start = ev.time;
+        } else if (start && ev.time >= *start) {
+            const auto ns = static_cast<std::int64_t>(ev.time - *start);
+            ++totals.count;
+            totals.totalNs += ns;
+            totals.maxNs = std::max(totals.maxNs, ns);
+            start.reset();
+        }
+        return true;
+    };
+    const auto walked =
+        FxtEvents(file).walk(detail::kFutStopFlushCode, detail::kFutStartFlushCode, onEvent, {});
+    if (!walked) {
+        return fail(walked.error());
+    }
+    return totals;
 }
 
 namespace {

@@ -28,6 +28,9 @@ void apply(TraceBuilder& b, const ModelOpBatch& batch, std::size_t& unbalancedPo
         case ModelOpKind::Push: b.pushState(op.lane, op.time, op.arg); break;
         case ModelOpKind::Pop: unbalancedPops += b.popState(op.lane, op.time) ? 0U : 1U; break;
         case ModelOpKind::Reset: b.resetState(op.lane, op.time); break;
+        case ModelOpKind::Interrupt:
+            b.interruptState(op.lane, op.time, static_cast<TimeNs>(op.job), op.arg);
+            break;
         case ModelOpKind::TaskCodelet: {
             const auto index = b.task(op.job);
             b.setCodelet(index, b.intern(textOf(batch, op)));

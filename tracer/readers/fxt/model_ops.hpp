@@ -26,6 +26,7 @@ enum class ModelOpKind : std::uint8_t {
     Push,              // lane, time, state
     Pop,               // lane, time
     Reset,             // lane, time
+    Interrupt,         // lane, time, state, job: the interruption's end (a time)
     TaskCodelet,       // job, text: the task's codelet name
     TaskNameIfUnset,   // job, text: the codelet name unless the task has one
     TaskFootprint,     // job, arg
@@ -67,6 +68,10 @@ public:
     void push(std::int32_t lane, TimeNs time, std::uint32_t state) { put(ModelOpKind::Push, time, 0, lane, state); }
     void pop(std::int32_t lane, TimeNs time) { put(ModelOpKind::Pop, time, 0, lane, 0); }
     void reset(std::int32_t lane, TimeNs time) { put(ModelOpKind::Reset, time, 0, lane, 0); }
+    void interrupt(std::int32_t lane, TimeNs from, TimeNs to, std::uint32_t state) {
+        // Modular both ways, as a dependency's job: any time comes back unchanged.
+        put(ModelOpKind::Interrupt, from, static_cast<std::uint64_t>(to), lane, state);
+    }
     void taskCodelet(std::uint64_t job, std::string_view name) { putText(ModelOpKind::TaskCodelet, 0, job, -1, name); }
     void taskNameIfUnset(std::uint64_t job, std::string_view name) {
         putText(ModelOpKind::TaskNameIfUnset, 0, job, -1, name);

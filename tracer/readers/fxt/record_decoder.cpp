@@ -20,7 +20,7 @@ RecordDecoder::RecordDecoder(TraceBuilder& builder, ModelOpSink& ops, const Star
 
 bool RecordDecoder::handle(const RawEvent& ev) {
     m_now = mapTime(ev.time, ev.origin);
-    m_starpuEvents += ev.code < kFutKeychangeCode ? 1U : 0U;
+    m_starpuEvents += ev.code < kFutStopFlushCode ? 1U : 0U;
     decodeStarpuEvent(ev, m_layout, *this);
     return true;
 }
@@ -41,12 +41,23 @@ std::uint32_t RecordDecoder::lookupState(std::string_view alias, LaneKind kind) 
     return static_cast<std::uint32_t>(cache[i]);
 }
 
-std::uint32_t RecordDecoder::notProfiledState(LaneKind kind) {
-    auto& cached = kind == LaneKind::MainThread ? m_notProfiledUser : m_notProfiledWorker;
+std::uint32_t RecordDecoder::ownState(std::string_view name, LaneKind kind,
+                                      std::int64_t& workerCache, std::int64_t& userCache) {
+    auto& cached = kind == LaneKind::MainThread ? userCache : workerCache;
     if (cached < 0) {
-        cached = static_cast<std::int64_t>(m_b.state(kNotProfiledState, kind));
+        cached = static_cast<std::int64_t>(m_b.state(name, kind));
     }
     return static_cast<std::uint32_t>(cached);
+}
+
+void RecordDecoder::showFlush(std::int32_t lane) {
+    if (const auto flush = m_flushes.threadEvent(lane)) {
+        // The writing thread recorded nothing since before the write: its lane's states so far
+        // all end before it.
+        const auto kind = m_b.trace().lanes[static_cast<std::size_t>(lane)].kind;
+        m_ops.interrupt(lane, flush->start, flush->end,
+                        ownState(kTraceFlushState, kind, m_traceFlushWorker, m_traceFlushUser));
+    }
 }
 
 std::int32_t RecordDecoder::userLane(std::uint64_t tid) {
@@ -166,6 +177,7 @@ void RecordDecoder::on(const starpu::WorkerReady& r) {
 void RecordDecoder::on(const starpu::WorkerEnd& r) {
     // starpu_fxt_tool destroys the thread's container: its worker's states end here.
     if (const auto* th = worker(r.tid)) {
+        threadEvent(th->lane);
         m_ops.reset(th->lane, m_now);
     }
 }
@@ -185,6 +197,7 @@ void RecordDecoder::on(const starpu::CodeletStart& r) {
         m_executing = m_b.state(kExecutingState, LaneKind::CpuWorker);
     }
     ++m_executedTasks;
+    threadEvent(lane);
     if (!m_stopped) {
         m_ops.setTask(lane, m_now, static_cast<std::uint32_t>(m_executing), id);
     }
@@ -263,6 +276,8 @@ void RecordDecoder::on(const starpu::DriverCopy& r) {
 void RecordDecoder::on(const starpu::UserString& r) {
     if (r.text == kStopProfilingEvent) {
         keymask(0, m_now);
+    } else if (r.text == kFxtFlushEvent) {
+        m_flushes.callback();
     }
     m_ops.marker(m_now, -1, r.text);
 }
@@ -271,11 +286,13 @@ void RecordDecoder::on(const starpu::ThreadString& r) {
     const auto* th = worker(r.tid);
     const auto user = m_userLanes.find(r.tid);
     const std::int32_t lane = th ? th->lane : user != m_userLanes.end() ? user->second : -1;
+    threadEvent(lane);
     m_ops.marker(m_now, lane, r.text);
 }
 
 void RecordDecoder::on(const starpu::UserValue& r) {
     const auto* th = worker(r.tid);
+    threadEvent(th ? th->lane : -1);
     m_ops.marker(m_now, th ? th->lane : -1, std::to_string(r.value));
 }
 
@@ -295,6 +312,7 @@ void RecordDecoder::on(const starpu::MpiStart& r) {
 void RecordDecoder::on(const starpu::MpiStop&) {
     // starpu_fxt_tool destroys the thread's container here.
     if (m_commLane >= 0) {
+        threadEvent(m_commLane);
         m_ops.reset(m_commLane, m_now);
     }
 }
@@ -326,6 +344,7 @@ void RecordDecoder::on(const starpu::ReceiveTerminated& r) {
 }
 
 void RecordDecoder::finish() {
+    m_flushes.finish();
     for (const auto& [child, father] : m_tagDeps) {
         const auto c = m_tagJobs.find(child);
         const auto f = m_tagJobs.find(father);
@@ -345,6 +364,13 @@ void RecordDecoder::finish() {
     if (m_badEvents > 0) {
         m_b.warn(m_prefix + std::to_string(m_badEvents)
                  + " events with too few parameters were dropped");
+    }
+    if (m_flushes.unattributed() > 0) {
+        m_b.warn(
+            m_prefix + std::to_string(m_flushes.unattributed())
+            + " FxT buffer flushes of no known thread are not shown (StarPU's \"fxt flush\" event "
+              "after "
+              "them missing: a libfxt without the flush callback, or user events not recorded)");
     }
     if (m_profilingStops > 0) {
         m_b.warn(m_prefix + "FxT profiling was stopped " + std::to_string(m_profilingStops)

@@ -5,10 +5,15 @@
 // the states of its paje.trace: worker threads and their workers are one lane; a thread StarPU
 // does not know as a worker is a user thread (the main thread submitting tasks).
 //
+// Where a thread wrote FxT's full buffer to the trace file (buffer_flushes.hpp), its lane is
+// "Trace flush" for that time over whatever it was doing, which resumes after; a task running
+// there is the longer of its parts (TraceBuilder::interruptState).
+//
 // One exception: while FxT profiling is stopped (starpu_fxt_stop_profiling), starpu_fxt_tool
 // keeps drawing each worker's last state; here every lane is "Not profiled" from the stop
 // until its next state change after the restart, since nothing says what it did.
 
+#include "tracer/readers/fxt/buffer_flushes.hpp"
 #include "tracer/readers/fxt/fxt_source.hpp"
 #include "tracer/readers/fxt/model_ops.hpp"
 #include "tracer/readers/fxt/mpi_merge.hpp"
@@ -73,6 +78,13 @@ public:
     void on(const starpu::ThreadString& r);
     void on(const starpu::UserValue& r);
     void on(const starpu::KeyMask& r) { keymask(r.mask, m_now); }
+    void on(const starpu::BufferFlush& r) {
+        if (r.start) {
+            m_flushes.start(m_now);
+        } else {
+            m_flushes.stop(m_now);
+        }
+    }
     void on(const starpu::MpiStart& r);
     void on(const starpu::MpiStop& r);
     void on(const starpu::MpiCommSet& r) { commSet(r.state); }
@@ -129,18 +141,30 @@ private:
         return cachedState(alias, LaneKind::CpuWorker);
     }
 
-    // Every state change goes through these three: while profiling is stopped there are none.
+    // An event of the thread of this lane: the buffer flush waiting for its thread may be its.
+    void threadEvent(std::int32_t lane) {
+        if (m_flushes.pending()) {
+            showFlush(lane);
+        }
+    }
+    void showFlush(std::int32_t lane);
+
+    // Every state change of a thread's own events goes through these three: while profiling is
+    // stopped there are none.
     void set(std::int32_t lane, TimeNs time, std::uint32_t state) {
+        threadEvent(lane);
         if (!m_stopped) {
             m_ops.set(lane, time, state);
         }
     }
     void push(std::int32_t lane, TimeNs time, std::uint32_t state) {
+        threadEvent(lane);
         if (!m_stopped) {
             m_ops.push(lane, time, state);
         }
     }
     void pop(std::int32_t lane, TimeNs time) {
+        threadEvent(lane);
         if (!m_stopped) {
             m_ops.pop(lane, time);
         }
@@ -166,7 +190,12 @@ private:
         }
     }
     void keymask(std::uint64_t mask, TimeNs time);
-    std::uint32_t notProfiledState(LaneKind kind);
+    // The states readers add of their own ("Not profiled", "Trace flush"), by lane kind, cached.
+    std::uint32_t ownState(std::string_view name, LaneKind kind, std::int64_t& workerCache,
+                           std::int64_t& userCache);
+    std::uint32_t notProfiledState(LaneKind kind) {
+        return ownState(kNotProfiledState, kind, m_notProfiledWorker, m_notProfiledUser);
+    }
 
     TraceBuilder& m_b;
     ModelOpSink& m_ops;
@@ -202,6 +231,9 @@ private:
     std::int64_t m_executing = -1;
     std::int64_t m_notProfiledWorker = -1;
     std::int64_t m_notProfiledUser = -1;
+    std::int64_t m_traceFlushWorker = -1;
+    std::int64_t m_traceFlushUser = -1;
+    BufferFlushes m_flushes;
     bool m_stopped = false; // FxT profiling stopped by the key mask
     // Every category the key mask had on while profiling was on (setup and changes), and
     // whether the trace said at all: finish() names the figures the missing ones feed.

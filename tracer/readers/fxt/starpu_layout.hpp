@@ -18,6 +18,9 @@ namespace starscope::tracer::detail {
 // FxT's own events (fut.h of libfxt): the key mask at setup and at every change.
 inline constexpr std::uint64_t kFutSetupCode = 0xffff;
 inline constexpr std::uint64_t kFutKeychangeCode = 0xfffe;
+// ... and around each write of its full buffer to the trace file (when StarPU lets it flush).
+inline constexpr std::uint64_t kFutStartFlushCode = 0xfff5;
+inline constexpr std::uint64_t kFutStopFlushCode = 0xfff4;
 
 // Both versions' starpu_fxt_stop_profiling() write this event first. 1.3 then switches every
 // key off, and libfxt records no key change to an empty mask: this event is the only mark.

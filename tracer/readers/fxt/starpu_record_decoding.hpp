@@ -282,6 +282,10 @@ void decodeStarpuEvent(const RawEvent& ev, const StarpuFxtLayout& layout, Sink& 
             sink.on(KeyMask{p(0)});
         }
         break;
+    case kFutStartFlushCode:
+    case kFutStopFlushCode:
+        sink.on(BufferFlush{ev.code == kFutStartFlushCode});
+        break;
     default:
         if (ev.code >= starpu_mpi::Start && ev.code <= starpu_mpi::TestEnd) {
             decodeMpiEvent(ev, sink);

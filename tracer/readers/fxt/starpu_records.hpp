@@ -186,6 +186,14 @@ struct KeyMask {    std::uint64_t mask = 0;
     bool operator==(const KeyMask&) const = default;
 };
 
+// libfxt's own events around a write of its full buffer to the trace file (fut_start_flush,
+// fut_stop_flush). They carry no parameter and no thread: which thread wrote is told by the
+// events that follow (buffer_flushes.hpp).
+struct BufferFlush {
+    bool start = false;
+    bool operator==(const BufferFlush&) const = default;
+};
+
 // StarPU-MPI's communication thread.
 struct MpiStart {    std::optional<std::uint64_t> tid; // of the communication thread
     bool operator==(const MpiStart&) const = default;
@@ -221,7 +229,7 @@ struct ReceiveTerminated {    std::int32_t source = 0;
 using Record = std::variant<TooFewParameters, WorkerStart, WorkerReady, WorkerEnd, CodeletStart, CodeletEnd, Callback,
                             ThreadSet, WorkerSet, ThreadPush, ThreadPop, SubmitPush, SubmitPop, TaskSubmitted, TaskName,
                             TaskFootprint, TaskDependency, TagOfJob, TagDependency, DriverCopy, UserString, ThreadString,
-                            UserValue, KeyMask, MpiStart, MpiStop, MpiCommSet, MpiCommPush, MpiCommPop, SendSubmitted,
+                            UserValue, KeyMask, BufferFlush, MpiStart, MpiStop, MpiCommSet, MpiCommPush, MpiCommPop, SendSubmitted,
                             ReceiveTerminated>;
 
 } // namespace starpu

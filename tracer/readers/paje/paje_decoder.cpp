@@ -65,7 +65,7 @@ bool Decoder::isStarpuUserEventType(const std::string& alias) {
 }
 
 bool Decoder::isStarpuRuntimeState(const std::string& name) {
-    return name == kNotProfiledState
+    return name == kNotProfiledState || name == kTraceFlushState
            || std::any_of(std::begin(kStarpu13States), std::end(kStarpu13States),
                           [&](const auto& s) { return s.alias == name || s.name == name; });
 }

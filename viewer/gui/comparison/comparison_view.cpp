@@ -4,6 +4,7 @@
 #include "viewer/gui/chart/gantt_plot.hpp"
 #include "viewer/gui/comparison/comparison_charts.hpp"
 #include "viewer/gui/comparison/comparison_model.hpp"
+#include "viewer/gui/export/offscreen_messages.hpp"
 #include "viewer/gui/export/render.hpp"
 #include "viewer/gui/panels/group_table_model.hpp"
 
@@ -216,6 +217,7 @@ ViewerResult<Done> renderComparison(const LoadedComparison& loaded, const Alignm
         return fail(set.error());
     }
     // Laid out like a shown window, without a display.
+    const OffscreenSizeHintsWarningFilter quiet;
     view.setAttribute(Qt::WA_DontShowOnScreen);
     view.show();
     QCoreApplication::processEvents();

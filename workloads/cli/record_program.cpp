@@ -68,7 +68,8 @@ void printSummary(std::ostream& out, const ProgramPlan& plan, const ProgramOutco
         out << "  FxT events    " << plan.events.set.value.text()
             << settingOrigin(plan.events.set.source, plan.events.set.variable)
             << (plan.events.applies ? " (preloaded: StarPU 1.4 applies it, 1.3 records every event)"
-                                    : "")
+                : plan.events.note.empty() ? ""
+                                           : " (" + plan.events.note + ")")
             << "\n";
     }
     printStarpuEnvironment(out, plan.environment);

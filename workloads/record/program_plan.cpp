@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -52,6 +53,25 @@ void addUsersStarpuVariables(std::vector<StarpuVariable>& out) {
             out.push_back({name, text.substr(equals + 1), SettingSource::Environment});
         }
     }
+}
+
+// The library record preloads into the program (record/fxt_events_preload.cpp): where the build
+// put it, else where an installation puts it, ../lib/starscope beside the starscope executable.
+constexpr const char* kFxtEventsPreloadName = "libstarscope_fxt_events_preload.so";
+std::optional<fs::path> fxtEventsPreload() {
+    std::error_code ec;
+    if (fs::is_regular_file(STARSCOPE_FXT_EVENTS_PRELOAD, ec)) {
+        return fs::path(STARSCOPE_FXT_EVENTS_PRELOAD);
+    }
+    const auto self = fs::read_symlink("/proc/self/exe", ec);
+    if (!ec) {
+        auto installed =
+            self.parent_path().parent_path() / "lib" / "starscope" / kFxtEventsPreloadName;
+        if (fs::is_regular_file(installed, ec)) {
+            return installed;
+        }
+    }
+    return std::nullopt;
 }
 
 // A StarPU variable record sets, unless the user set it (then theirs, which planProgramRecord
@@ -179,14 +199,22 @@ WorkloadResult<ProgramPlan> planProgramRecord(const ProgramOptions& options) {
                                                  std::to_string(plan.traceBuffer.value),
                                                  plan.traceBuffer.source));
     }
+    const auto preload = plan.events.applies ? fxtEventsPreload() : std::nullopt;
+    if (plan.events.applies && !preload) {
+        plan.events.applies = false;
+        plan.events.note = plan.events.set.value.text() + " not applied: " + kFxtEventsPreloadName
+                           + " is in neither the build tree nor ../lib/starscope beside starscope, "
+                             "so the program records every event";
+        plan.events.set.value = tracer::FxtEventSet::all();
+    }
     if (plan.events.applies) {
         plan.environment.push_back(recordOrUsers("STARPU_FXT_EVENTS", plan.events.set.value.text(),
                                                  plan.events.set.source));
         // After the user's own preloads, which stay.
         const auto users = environmentValue("LD_PRELOAD");
-        plan.environment.push_back(
-            {"LD_PRELOAD", (users ? *users + ":" : std::string()) + STARSCOPE_FXT_EVENTS_PRELOAD,
-             SettingSource::Default});
+        plan.environment.push_back({"LD_PRELOAD",
+                                    (users ? *users + ":" : std::string()) + preload->string(),
+                                    SettingSource::Default});
     }
     if (options.ranks > 1 && !environmentValue("STARPU_WORKERS_NOBIND")) {
         // setMpirunDefaults sets it: ranks on one machine share its cores.

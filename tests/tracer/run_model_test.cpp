@@ -38,7 +38,7 @@ RunRecord sampleRecord() {
     r.scheduler = "lws";
     r.starpuVersion = "1.3.10";
     r.starpuIdleWorkers = "spin";
-    r.fxt = {"/runs/a", 64, {"prof_file_root_0"}, std::nullopt};
+    r.fxt = {"/runs/a", 64, {"prof_file_root_0"}, FxtEventSet::starscopeDefault(), std::nullopt};
     r.wallTimeS = 2.5;
     r.totalTimeS = 3.0;
     r.epochStats = {{0, 10, 2.1, 0.3, 2.4}};
@@ -73,7 +73,7 @@ RunRecord commandRecord(std::vector<std::string> argv) {
     r.starpuVersion = "1.3";
     r.starpuVersionFrom = StarpuVersionSource::TraceLayout;
     r.starscopeStarpu = "1.3.10";
-    r.fxt = {"/runs/p", 64, {"prof_file_u_0"}, FlushRecord{2, 31'000'000, 20'000'000}};
+    r.fxt = {"/runs/p", 64, {"prof_file_u_0"}, {}, FlushRecord{2, 31'000'000, 20'000'000}};
     r.environment = {{"STARPU_FXT_TRACE", "1", "default"}, {"STARPU_NCPU", "2", "environment"}};
     r.wallTimeS = 1.5;
     r.totalTimeS = 1.5;
@@ -150,6 +150,32 @@ TEST(RunRecord, ACommandRunIsLabelledByProgramArgumentsAndTheUsersStarpuVariable
     const ProgramRecord joined{{"prog", "0123456789 0123456789 0123456789"}, "", "", 0, {}, ""};
     const ProgramRecord split{{"prog", "0123456789", "0123456789 0123456789"}, "", "", 0, {}, ""};
     EXPECT_NE(joined.label(), split.label());
+}
+
+// The FxT event set: written as STARPU_FXT_EVENTS's names, read back as the same set; a file
+// from before the field has none, and a name StarPU does not know is refused by key.
+TEST(RunRecord, TheFxtEventSetReadsBackAndIsOptional) {
+    RunRecord r = sampleRecord();
+    auto text = runRecordText(r);
+    EXPECT_NE(
+        text.find("\"events\": \"USER,TASK,TASK_VERBOSE,WORKER,WORKER_VERBOSE,DSM,EVENT,MPI\""),
+        std::string::npos)
+        << text;
+    r.fxt.events = FxtEventSet::all();
+    text = runRecordText(r);
+    EXPECT_NE(text.find("\"events\": \"all\""), std::string::npos) << text;
+    auto back = parseRunRecord(text, "run.json");
+    ASSERT_TRUE(back) << back.error().describe();
+    EXPECT_EQ(back->fxt.events, FxtEventSet::all());
+
+    auto older = parseRunRecord(R"({"starpu": {"fxt": {"prefix": "/r", "trace_files": []}}})", "a");
+    ASSERT_TRUE(older) << older.error().describe();
+    EXPECT_FALSE(older->fxt.events.has_value());
+    auto broken = parseRunRecord(R"({"starpu": {"fxt": {"events": "TASK,NOPE"}}})", "b");
+    ASSERT_FALSE(broken);
+    EXPECT_EQ(broken.error().code, ErrorCode::Corrupt);
+    EXPECT_NE(broken.error().message.find("starpu.fxt.events"), std::string::npos)
+        << broken.error().message;
 }
 
 TEST(RunRecord, ReadsOlderFilesAndRefusesNewerOrBrokenOnes) {

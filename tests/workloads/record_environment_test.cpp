@@ -4,7 +4,9 @@
 // of the user's it kept; --no-trace records without FxT and the readers say there is no trace;
 // a STARPU_FXT_PREFIX naming another folder than --out is refused; run.json has what StarPU
 // actually ran (its worker count, not a --workers it could not honour) and whether its idle
-// workers spin, which the summary says once.
+// workers spin, which the summary says once; --events (or STARPU_FXT_EVENTS) chooses the FxT
+// event set on StarPU 1.4, which run.json records and the trace's readers see, and is a note
+// on 1.3, which records every event.
 
 #include "tests/support/starpu_support.hpp"
 #include "tests/support/test_support.hpp"
@@ -25,11 +27,14 @@ namespace {
 std::string record(const std::string& environment, const std::string& args,
                    const std::filesystem::path& stdoutFile,
                    const std::filesystem::path& stderrFile) {
-    return "env -u STARPU_SCHED -u STARPU_NCPU -u STARPU_NCPUS -u STARPU_FXT_PREFIX -u STARPU_FXT_TRACE "
-           "-u STARPU_TRACE_BUFFER_SIZE -u STARPU_FXT_SUFFIX -u STARPU_CATCH_SIGNALS -u STARPU_SILENT "
-           + environment
-           + " '" + STARSCOPE_BINARY + "' record --batches 2 --batch-size 32 --test-images 100 "
-           + args + " > '" + stdoutFile.string() + "' 2> '" + stderrFile.string() + "'";
+    return "env -u STARPU_SCHED -u STARPU_NCPU -u STARPU_NCPUS -u STARPU_FXT_PREFIX -u "
+           "STARPU_FXT_TRACE "
+           "-u STARPU_TRACE_BUFFER_SIZE -u STARPU_FXT_SUFFIX -u STARPU_CATCH_SIGNALS -u "
+           "STARPU_SILENT "
+           "-u STARPU_FXT_EVENTS "
+           + environment + " '" + STARSCOPE_BINARY
+           + "' record --batches 2 --batch-size 32 --test-images 100 " + args + " > '"
+           + stdoutFile.string() + "' 2> '" + stderrFile.string() + "'";
 }
 
 struct Recorded {
@@ -322,4 +327,107 @@ TEST_F(RecordEnvironment, SaysOnceWhetherStarpusIdleWorkersSpinAndLeavesTheMainT
     const auto chosen = run("", "--force --workers " + std::to_string(threads) + outArg());
     ASSERT_EQ(chosen.status, 0) << chosen.err;
     EXPECT_EQ(chosen.out.find("one core is left"), std::string::npos) << chosen.out;
+}
+
+// On 1.4 the set applies (record calls starpu_fxt_autostart_profiling before starpu_init, since
+// StarPU ignores STARPU_FXT_EVENTS otherwise): the reader finds the categories left out and
+// says which figures are missing. On 1.3 everything is recorded and the summary says so.
+TEST_F(RecordEnvironment, EventsChooseTheFxtEventSetOnStarpu14) {
+    const auto r = run("", "--events TASK,TASK_VERBOSE,WORKER,WORKER_VERBOSE" + outArg());
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+    const auto json = readJson(runDir() / "run.json");
+    auto trace = starscope::tracer::readTrace(findProfFiles(runDir()));
+    ASSERT_TRUE(trace) << trace.error().message;
+    const auto warned = [&](const std::string& what) {
+        return std::any_of(trace->warnings.begin(), trace->warnings.end(),
+                           [&](const std::string& w) { return w.find(what) != std::string::npos; });
+    };
+    if (starscope::testing::starpuSeries() == "1.3") {
+        EXPECT_EQ(json["starpu"]["fxt"]["events"], "all");
+        EXPECT_NE(r.out.find("--events has no effect"), std::string::npos) << r.out;
+        EXPECT_FALSE(warned("leaves out"));
+        return;
+    }
+    EXPECT_EQ(json["starpu"]["fxt"]["events"], "TASK,TASK_VERBOSE,WORKER,WORKER_VERBOSE");
+    EXPECT_NE(r.out.find("STARPU_FXT_EVENTS=TASK,TASK_VERBOSE,WORKER,WORKER_VERBOSE"),
+              std::string::npos)
+        << r.out;
+    EXPECT_TRUE(trace->markers.empty());
+    EXPECT_TRUE(warned(
+        "markers not recorded (no batch transition): the trace's FxT event set leaves out EVENT"));
+    EXPECT_TRUE(warned("leaves out DSM"));
+    EXPECT_FALSE(warned("tasks not recorded"));
+    EXPECT_FALSE(warned("leaves out WORKER_VERBOSE"));
+}
+
+TEST_F(RecordEnvironment, TheDefaultEventSetKeepsEveryFigureAndAllRecordsEverything) {
+    auto r = run("", outArg());
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+    const bool selects = starscope::testing::starpuSeries() != "1.3";
+    EXPECT_EQ(readJson(runDir() / "run.json")["starpu"]["fxt"]["events"],
+              selects ? "USER,TASK,TASK_VERBOSE,WORKER,WORKER_VERBOSE,DSM,EVENT,MPI" : "all");
+    auto trace = starscope::tracer::readTrace(findProfFiles(runDir()));
+    ASSERT_TRUE(trace) << trace.error().message;
+    for (const auto& w : trace->warnings) {
+        EXPECT_EQ(w.find("leaves out"), std::string::npos) << w;
+    }
+    EXPECT_FALSE(trace->markers.empty());
+    r = run("STARPU_FXT_EVENTS=TASK", "--events all --force" + outArg());
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+    EXPECT_EQ(readJson(runDir() / "run.json")["starpu"]["fxt"]["events"], "all");
+    EXPECT_EQ(r.out.find("STARPU_FXT_EVENTS="), std::string::npos) << r.out;
+}
+
+TEST_F(RecordEnvironment, UnknownEventCategoriesAreRefusedByName) {
+    auto r = run("", "--events TASK,BOGUS" + outArg());
+    EXPECT_EQ(r.status, 2) << r.out << r.err;
+    EXPECT_NE(r.err.find("--events: unknown FxT event category 'BOGUS'"), std::string::npos)
+        << r.err;
+    r = run("STARPU_FXT_EVENTS=nope", outArg());
+    EXPECT_EQ(r.status, 2) << r.out << r.err;
+    EXPECT_NE(r.err.find("STARPU_FXT_EVENTS: unknown FxT event category 'nope'"), std::string::npos)
+        << r.err;
+    EXPECT_FALSE(std::filesystem::exists(runDir()));
+}
+
+// record -- PROGRAM --events: StarPU's LU example does not call
+// starpu_fxt_autostart_profiling, so StarPU would ignore STARPU_FXT_EVENTS; record preloads a
+// library that calls it. On 1.4 the trace's key mask then leaves the categories out (the
+// reader says which figures go); 1.3 records every event.
+TEST_F(RecordEnvironment, TheEventSetReachesAProgramThatDoesNotAskForIt) {
+    const auto program = starscope::testing::starpuFxtTool().parent_path()
+                         / "starpu_example_lu_implicit_example_float";
+    if (!std::filesystem::exists(program)) {
+        GTEST_SKIP() << program << " does not exist: scripts/build_starpu.sh installs it";
+    }
+    const auto recordProgram = [&](const std::string& events, const std::filesystem::path& run) {
+        const auto log = m_dir / "program.log";
+        Recorded r;
+        r.status = starscope::testing::runCommand(
+            "env -u STARPU_FXT_EVENTS -u LD_PRELOAD STARPU_NCPU=2 '" + std::string(STARSCOPE_BINARY)
+            + "' record --events " + events + " --out '" + run.string() + "' -- '"
+            + program.string() + "' -size 960 -nblocks 8 > '" + log.string() + "' 2>&1");
+        r.out = starscope::testing::readFile(log);
+        return r;
+    };
+    const auto warned = [](const starscope::tracer::Trace& trace, const std::string& what) {
+        return std::any_of(trace.warnings.begin(), trace.warnings.end(),
+                           [&](const std::string& w) { return w.find(what) != std::string::npos; });
+    };
+    auto r = recordProgram("TASK,WORKER,EVENT", runDir());
+    ASSERT_EQ(r.status, 0) << r.out;
+    EXPECT_EQ(readJson(runDir() / "run.json")["starpu"]["fxt"]["events"], "TASK,WORKER,EVENT");
+    EXPECT_NE(r.out.find("LD_PRELOAD="), std::string::npos) << r.out;
+    auto trace = starscope::tracer::readTrace(findProfFiles(runDir()));
+    ASSERT_TRUE(trace) << trace.error().message;
+    EXPECT_EQ(warned(*trace, "leaves out DSM"), starscope::testing::starpuSeries() != "1.3");
+    EXPECT_FALSE(warned(*trace, "tasks not recorded"));
+
+    const auto all = m_dir / "all";
+    r = recordProgram("all", all);
+    ASSERT_EQ(r.status, 0) << r.out;
+    EXPECT_EQ(r.out.find("LD_PRELOAD="), std::string::npos) << r.out;
+    trace = starscope::tracer::readTrace(findProfFiles(all));
+    ASSERT_TRUE(trace) << trace.error().message;
+    EXPECT_FALSE(warned(*trace, "leaves out"));
 }

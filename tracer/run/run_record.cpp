@@ -170,6 +170,9 @@ json toJson(const RunRecord& r) {
                                            {"max_ns", r.fxt.flushes->maxNs}};
     }
     out["starpu"]["version_from"] = starpuVersionSourceName(r.starpuVersionFrom);
+    if (r.fxt.events) {
+        out["starpu"]["fxt"]["events"] = r.fxt.events->text();
+    }
     if (!r.starscopeStarpu.empty()) {
         out["starpu"]["starscope_built_against"] = r.starscopeStarpu;
     }
@@ -393,7 +396,14 @@ RunRecord readRecord(const Fields& f) {
     r.starscopeStarpu = starpu.text("starscope_built_against");
     r.starpuIdleWorkers = starpu.text("idle_workers");
     const auto fxt = starpu.object("fxt");
-    r.fxt = FxtRecord{fxt.text("prefix"), fxt.count("buffer_size_mb").value_or(0), fxt.texts("trace_files"), {}};
+    r.fxt = FxtRecord{
+        fxt.text("prefix"), fxt.count("buffer_size_mb").value_or(0), fxt.texts("trace_files"), {}, {}};
+    if (fxt.has("events")) {
+        r.fxt.events = FxtEventSet::parse(fxt.text("events"));
+        if (!r.fxt.events) {
+            fxt.wrong("events", "\"all\" or StarPU's FxT category names separated by commas");
+        }
+    }
     if (fxt.has("flushes")) {
         const auto flushes = fxt.object("flushes");
         r.fxt.flushes = FlushRecord{flushes.count("count").value_or(0), flushes.integer("total_ns"),

@@ -10,9 +10,11 @@
 // user's own StarPU program, whose argv, folder and end are recorded instead of the CNN's
 // parameters). Version 1 and 2 files, and older hand-written ones without "format" or
 // "version", read with what they hold (a CNN run); a newer version is refused with its own
-// error.
+// error. "starpu.fxt.events" (the FxT event set, `record --events`) is optional within version
+// 3: a file without it reads with the set unknown.
 
 #include "tracer/model/error.hpp"
+#include "tracer/model/fxt_event_set.hpp"
 #include "tracer/run/run_status.hpp"
 
 #include <array>
@@ -183,6 +185,9 @@ struct FxtRecord {
     std::string prefix;
     std::uint64_t bufferSizeMb = 0;
     std::vector<std::string> traceFiles;
+    // The FxT event categories recorded (StarPU 1.4's STARPU_FXT_EVENTS; all() on 1.3, which
+    // records everything); absent in files from before the field.
+    std::optional<FxtEventSet> events;
     std::optional<FlushRecord> flushes;   // absent: not measured (untraced, or written before)
     bool operator==(const FxtRecord&) const = default;
 };

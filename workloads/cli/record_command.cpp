@@ -121,6 +121,14 @@ void printSummary(std::ostream& out, const RecordPlan& plan, const RecordOutcome
             << (plan.trace.source == SettingSource::Option ? " (--no-trace)" : " (STARPU_FXT_TRACE=0)")
             << "\n";
     }
+    if (plan.trace.value) {
+        out << "  FxT events    " << plan.events.set.value.text()
+            << settingOrigin(plan.events.set.source, plan.events.set.variable);
+        if (!plan.events.note.empty()) {
+            out << " (" << plan.events.note << ")";
+        }
+        out << "\n";
+    }
     printStarpuEnvironment(out, plan.environment);
     out << "  run.json      " << outcome.runJson.string() << "\n";
     if (!record.error.empty()) {
@@ -176,6 +184,11 @@ void addRecordCommand(CLI::App& app, std::ostream& out, std::ostream& err) {
     cmd->add_flag("--no-trace", o.noTrace,
                   "FxT off (STARPU_FXT_TRACE=0): the same run without tracing, to measure what "
                   "tracing costs; run.json says \"traced\": false and there is no trace to read");
+    cmd->add_option("--events", o.events,
+                    "FxT event categories (StarPU 1.4): all, or StarPU's names separated by "
+                    "commas (USER,TASK,TASK_VERBOSE,WORKER,WORKER_VERBOSE,DSM,EVENT,MPI,...); "
+                    "default: $STARPU_FXT_EVENTS, else the smallest set that keeps every figure "
+                    "starscope shows. StarPU 1.3 records every event (the option has no effect)");
     cmd->add_option("--learning-rate", o.learningRate, "SGD learning rate")
         ->capture_default_str()
         ->check(learningRateRange());
@@ -205,10 +218,10 @@ void addRecordCommand(CLI::App& app, std::ostream& out, std::ostream& err) {
     cmd->callback([state, cmd, &out, &err]() {
         if (!state->program.empty()) {
             const auto& r = state->options;
-            recordProgram(
-                *cmd,
-                ProgramOptions{state->program, r.out, r.force, r.bufferMb, r.noTrace, state->ranks},
-                out, err);
+            recordProgram(*cmd,
+                          ProgramOptions{state->program, r.out, r.force, r.bufferMb, r.noTrace,
+                                         r.events, state->ranks},
+                          out, err);
             return;
         }
         if (state->ranks > 1 && !startedByMpiLauncher()) {

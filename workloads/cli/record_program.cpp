@@ -64,6 +64,14 @@ void printSummary(std::ostream& out, const ProgramPlan& plan, const ProgramOutco
     if (plan.folder.source == SettingSource::Environment) {
         out << "  run folder    from STARPU_FXT_PREFIX\n";
     }
+    if (plan.trace.value) {
+        out << "  FxT events    " << plan.events.set.value.text()
+            << settingOrigin(plan.events.set.source, plan.events.set.variable)
+            << (plan.events.applies ? " (preloaded: StarPU 1.4 applies it, 1.3 records every event)"
+                : plan.events.note.empty() ? ""
+                                           : " (" + plan.events.note + ")")
+            << "\n";
+    }
     printStarpuEnvironment(out, plan.environment);
     out << "  run.json      " << outcome.runJson.string() << "\n";
     if (!record.error.empty()) {
@@ -80,7 +88,7 @@ void recordProgram(const CLI::App& record, const ProgramOptions& options, std::o
             err << "starscope record: " << option
                 << " is an option of the built-in CNN workload; with a PROGRAM (after --) record "
                    "takes --out, "
-                   "--force, --buffer-mb, --ranks and --no-trace\n";
+                   "--force, --buffer-mb, --events, --ranks and --no-trace\n";
             throw CLI::RuntimeError(2);
         }
     }

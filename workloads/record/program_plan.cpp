@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -52,6 +53,25 @@ void addUsersStarpuVariables(std::vector<StarpuVariable>& out) {
             out.push_back({name, text.substr(equals + 1), SettingSource::Environment});
         }
     }
+}
+
+// The library record preloads into the program (record/fxt_events_preload.cpp): where the build
+// put it, else where an installation puts it, ../lib/starscope beside the starscope executable.
+constexpr const char* kFxtEventsPreloadName = "libstarscope_fxt_events_preload.so";
+std::optional<fs::path> fxtEventsPreload() {
+    std::error_code ec;
+    if (fs::is_regular_file(STARSCOPE_FXT_EVENTS_PRELOAD, ec)) {
+        return fs::path(STARSCOPE_FXT_EVENTS_PRELOAD);
+    }
+    const auto self = fs::read_symlink("/proc/self/exe", ec);
+    if (!ec) {
+        auto installed =
+            self.parent_path().parent_path() / "lib" / "starscope" / kFxtEventsPreloadName;
+        if (fs::is_regular_file(installed, ec)) {
+            return installed;
+        }
+    }
+    return std::nullopt;
 }
 
 // A StarPU variable record sets, unless the user set it (then theirs, which planProgramRecord
@@ -141,6 +161,13 @@ WorkloadResult<ProgramPlan> planProgramRecord(const ProgramOptions& options) {
         }
         plan.traceBuffer = std::move(buffer.value());
     }
+    // Which StarPU the program loads is its own business: a 1.3 one ignores the set.
+    auto events = resolveEvents(options.events, true);
+    if (!events) {
+        return fail(events.error());
+    }
+    plan.events = std::move(events.value());
+    plan.events.applies = plan.events.applies && plan.trace.value;
     std::vector<std::string> argv = options.argv;
     argv.front() = plan.executable.string();
     if (options.ranks > 1) {
@@ -171,6 +198,23 @@ WorkloadResult<ProgramPlan> planProgramRecord(const ProgramOptions& options) {
         plan.environment.push_back(recordOrUsers("STARPU_TRACE_BUFFER_SIZE",
                                                  std::to_string(plan.traceBuffer.value),
                                                  plan.traceBuffer.source));
+    }
+    const auto preload = plan.events.applies ? fxtEventsPreload() : std::nullopt;
+    if (plan.events.applies && !preload) {
+        plan.events.applies = false;
+        plan.events.note = plan.events.set.value.text() + " not applied: " + kFxtEventsPreloadName
+                           + " is in neither the build tree nor ../lib/starscope beside starscope, "
+                             "so the program records every event";
+        plan.events.set.value = tracer::FxtEventSet::all();
+    }
+    if (plan.events.applies) {
+        plan.environment.push_back(recordOrUsers("STARPU_FXT_EVENTS", plan.events.set.value.text(),
+                                                 plan.events.set.source));
+        // After the user's own preloads, which stay.
+        const auto users = environmentValue("LD_PRELOAD");
+        plan.environment.push_back({"LD_PRELOAD",
+                                    (users ? *users + ":" : std::string()) + preload->string(),
+                                    SettingSource::Default});
     }
     if (options.ranks > 1 && !environmentValue("STARPU_WORKERS_NOBIND")) {
         // setMpirunDefaults sets it: ranks on one machine share its cores.

@@ -21,6 +21,7 @@ struct ProgramOptions {
     bool force = false;
     std::uint64_t bufferMb = 0; // 0: STARPU_TRACE_BUFFER_SIZE, else kProgramTraceBufferMb
     bool noTrace = false;
+    std::string events; // --events (empty: $STARPU_FXT_EVENTS, else record's default set)
     int ranks = 0; // > 1: under `mpirun -np N` on this machine
 };
 
@@ -36,6 +37,11 @@ struct ProgramPlan {
     RunFolderChoice folder;           // the run folder (absolute), also STARPU_FXT_PREFIX
     StarpuSetting<bool> trace;
     StarpuSetting<std::uint64_t> traceBuffer; // value 0 when not traced
+    // The FxT event set asked for. The program's StarPU applies it only when the program calls
+    // starpu_fxt_autostart_profiling(1) itself, so record preloads a library that does
+    // (record/fxt_events_preload.cpp): LD_PRELOAD is then among the variables set. A 1.3
+    // program records every event whatever is asked; the trace's key mask says what was.
+    EventsChoice events;
     // Every StarPU variable the program will see: those record sets (source Option or
     // Default) and the user's own (Environment), which record leaves as they are.
     std::vector<StarpuVariable> environment;

@@ -320,6 +320,9 @@ Result<ProgramOutcome, ProgramRecordError> executeProgramRecord(const ProgramPla
     record.fxt.prefix = plan.folder.dir.string();
     record.fxt.bufferSizeMb = plan.traceBuffer.value;
     record.fxt.flushes = measureFlushes(plan.folder.dir, record.fxt.traceFiles);
+    if (plan.trace.value) {
+        record.fxt.events = plan.events.set.value;
+    }
     for (const auto& v : plan.environment) {
         record.environment.push_back({v.name, v.value, settingSourceName(v.source)});
         if (v.name == "STARPU_SCHED") {

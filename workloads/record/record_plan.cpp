@@ -77,6 +77,10 @@ std::vector<StarpuVariable> starpuEnvironment(const RecordPlan& plan) {
     if (plan.trace.value) {
         out.push_back({"STARPU_FXT_PREFIX", plan.outDir.string(), plan.outSource});
         out.push_back({"STARPU_TRACE_BUFFER_SIZE", std::to_string(plan.traceBufferMb), plan.traceBufferSource});
+        if (plan.events.applies) {
+            out.push_back(
+                {"STARPU_FXT_EVENTS", plan.events.set.value.text(), plan.events.set.source});
+        }
     }
     const auto& workers = plan.workersAsked;
     out.push_back({workers.source == SettingSource::Environment ? workers.variable : "STARPU_NCPU",
@@ -177,6 +181,14 @@ WorkloadResult<Done> sizeTrace(RecordPlan& plan) {
     return Done{};
 }
 
+bool starpuSelectsFxtEvents() {
+#if STARPU_MAJOR_VERSION > 1 || (STARPU_MAJOR_VERSION == 1 && STARPU_MINOR_VERSION >= 4)
+    return true;
+#else
+    return false;
+#endif
+}
+
 bool starpuIdleWorkersSpin() {
 #ifdef STARPU_NON_BLOCKING_DRIVERS
     return true;
@@ -268,6 +280,12 @@ WorkloadResult<RecordPlan> planRecord(const RecordOptions& options) {
         return fail(trace.error());
     }
     plan.trace = std::move(trace.value());
+    auto events = resolveEvents(options.events, starpuSelectsFxtEvents());
+    if (!events) {
+        return fail(events.error());
+    }
+    plan.events = std::move(events.value());
+    plan.events.applies = plan.events.applies && plan.trace.value;
     if (!(options.learningRate > 0.0F)) {
         return badFlag("--learning-rate", "must be positive");
     }

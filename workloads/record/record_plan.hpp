@@ -35,6 +35,9 @@ struct RecordOptions {
     bool force = false;
     // FxT's buffer in MiB (0: not given: STARPU_TRACE_BUFFER_SIZE, else sized for the run).
     std::uint64_t bufferMb = 0;
+    // FxT event categories: "all" or StarPU's names ("USER,TASK,..."); empty: not given
+    // ($STARPU_FXT_EVENTS, else the smallest set that keeps every figure; see resolveEvents).
+    std::string events;
     // FxT off (STARPU_FXT_TRACE=0): the same run without its tracing, to measure what tracing
     // costs. run.json says "traced": false and there is no prof file to read.
     bool noTrace = false;
@@ -57,6 +60,10 @@ inline constexpr const char* kDefaultScheduler = "lws";
 // single+naive. The headers are those of the library linked (cmake/FindStarPU.cmake), so this is
 // the StarPU the run uses.
 bool starpuIdleWorkersSpin();
+
+// Whether the StarPU starscope is built against selects FxT event categories (1.4 and later;
+// 1.3 records every event).
+bool starpuSelectsFxtEvents();
 
 // record's CPU worker count when neither --workers nor STARPU_NCPU chose: one per hardware
 // thread, or one fewer (at least one) when idle workers spin, which leaves the main thread a
@@ -108,6 +115,8 @@ struct RecordPlan {
     std::uint64_t expectedTraceBytes = 0;
     // Whether FxT records: --no-trace > STARPU_FXT_TRACE > on.
     StarpuSetting<bool> trace;
+    // The FxT event categories recorded (all() when not traced or on 1.3; see resolveEvents).
+    EventsChoice events;
     // FxT's buffer in MiB (STARPU_TRACE_BUFFER_SIZE > sized from the estimated tasks); 0 when
     // the run is not traced.
     std::uint64_t traceBufferMb = 0;

@@ -355,6 +355,11 @@ WorkloadResult<RecordOutcome> executeRecord(RecordPlan& plan,
     record.command = command;
     record.startedAt = utcNow();
     const auto start = Clock::now();
+    // StarPU 1.4 starts FxT with every category whatever STARPU_FXT_EVENTS says; this call,
+    // before starpu_init, makes it start with the set the plan put into that variable.
+    if (plan.events.applies) {
+        starpu_fxt_autostart_profiling(1);
+    }
     // Armed from starpu_init to the end of starpu_shutdown: libfxt writes (and may exit) at
     // init, whenever a buffer is full during the run, and at shutdown.
     std::optional<FxtExitGuard> fxtGuard(std::in_place, plan.outDir);

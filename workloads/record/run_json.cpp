@@ -140,8 +140,11 @@ run::RunRecord runRecord(const RecordPlan& plan, const RecordedRun& recorded) {
     out.ranks = std::max<std::uint64_t>(recorded.ranks.size(), 1);
     out.starpuVersion = linkedStarpuVersion();
     out.starpuIdleWorkers = plan.idleWorkersSpin ? "spin" : "block";
-    out.fxt = {plan.outDir.string(), plan.traceBufferMb, recorded.traceFiles,
+    out.fxt = {plan.outDir.string(), plan.traceBufferMb, recorded.traceFiles, {},
                measureFlushes(plan.outDir, recorded.traceFiles)};
+    if (plan.trace.value) {
+        out.fxt.events = plan.events.set.value;
+    }
     out.traced = plan.trace.value;
     for (const auto& v : plan.environment) {
         out.environment.push_back({v.name, v.value, settingSourceName(v.source)});

@@ -195,6 +195,39 @@ WorkloadResult<StarpuSetting<bool>> resolveTrace(bool noTrace) {
     return trace;
 }
 
+WorkloadResult<EventsChoice> resolveEvents(const std::string& option, bool starpuSelects) {
+    EventsChoice choice;
+    choice.set = {tracer::FxtEventSet::starscopeDefault(), SettingSource::Default, {}};
+    std::string flag = "--events";
+    std::optional<std::string> text;
+    if (!option.empty()) {
+        text = option;
+        choice.set.source = SettingSource::Option;
+    } else if ((text = environmentValue("STARPU_FXT_EVENTS"))) {
+        flag = "STARPU_FXT_EVENTS";
+        choice.set.source = SettingSource::Environment;
+        choice.set.variable = flag;
+    }
+    if (text) {
+        std::string error;
+        const auto parsed = tracer::FxtEventSet::parse(*text, &error);
+        if (!parsed) {
+            return badFlag(flag, error);
+        }
+        choice.set.value = *parsed;
+    }
+    if (!starpuSelects) {
+        if (text) {
+            choice.note = flag + " has no effect: this StarPU (1.3) records every FxT event";
+        }
+        choice.set.value = tracer::FxtEventSet::all();
+        return choice;
+    }
+    // StarPU records all() when nothing selects, so "all" needs no call at all.
+    choice.applies = !choice.set.value.isAll();
+    return choice;
+}
+
 WorkloadResult<RunFolderChoice> chooseRunFolder(const std::string& out, bool force) {
     RunFolderChoice choice;
     const auto prefix = environmentValue("STARPU_FXT_PREFIX");

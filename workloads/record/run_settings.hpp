@@ -5,6 +5,7 @@
 // who chose it, so that the summary and run.json say it and a user's own StarPU variable is
 // never overridden silently.
 
+#include "tracer/model/fxt_event_set.hpp"
 #include "workloads/error.hpp"
 
 #include <cstddef>
@@ -48,6 +49,19 @@ std::optional<std::string> environmentValue(const char* name);
 // else on) > on. A traced run with STARPU_FXT_SUFFIX set is refused: StarPU would then name
 // its trace <suffix>_<id> instead of prof_file_<user>_<id>, and every reader opens prof_file_*.
 WorkloadResult<StarpuSetting<bool>> resolveTrace(bool noTrace);
+
+// The FxT event categories a traced run records: --events (empty: not given) > the user's
+// STARPU_FXT_EVENTS > starscope's default (FxtEventSet::starscopeDefault). A StarPU that does
+// not select (1.3: starpuSelects false) records every event whatever is asked: the set is then
+// all() and `note` says that a choice had no effect (a note, not an error). On 1.4 the set
+// applies only because record calls starpu_fxt_autostart_profiling(1) before starpu_init;
+// STARPU_FXT_EVENTS alone does nothing (bench/workloads/fxt_categories_1.4.12.md).
+struct EventsChoice {
+    StarpuSetting<tracer::FxtEventSet> set;
+    bool applies = false; // record selects this set in StarPU (false: StarPU records all)
+    std::string note;
+};
+WorkloadResult<EventsChoice> resolveEvents(const std::string& option, bool starpuSelects);
 
 // FxT's buffer in MiB: --buffer-mb (0: not given) > the user's STARPU_TRACE_BUFFER_SIZE >
 // fallbackMb. Both are checked against StarPU's range (1 MiB to 1 TiB).

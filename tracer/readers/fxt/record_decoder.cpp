@@ -1,5 +1,6 @@
 #include "tracer/readers/fxt/record_decoder.hpp"
 
+#include "tracer/model/fxt_event_set.hpp"
 #include "tracer/readers/fxt/starpu_mpi_codes.hpp"
 #include "tracer/readers/fxt/starpu_record_decoding.hpp"
 
@@ -112,6 +113,10 @@ std::uint32_t RecordDecoder::commState(std::string_view alias) {
 
 void RecordDecoder::keymask(std::uint64_t mask, TimeNs time) {
     const bool stopped = StarpuFxtLayout::profilingStopped(mask);
+    if (!stopped) {
+        m_recordedMask |= mask;
+        m_maskSeen = true;
+    }
     if (stopped == m_stopped) {
         return;
     }
@@ -371,6 +376,42 @@ void RecordDecoder::finish() {
         m_b.warn(m_prefix + "FxT profiling was stopped " + std::to_string(m_profilingStops)
                  + (m_profilingStops == 1 ? " time" : " times")
                  + " (starpu_fxt_stop_profiling): that time is \"Not profiled\", not sleeping");
+    }
+    warnCategoriesLeftOut();
+}
+
+// What starscope shows from each category StarPU 1.4 can leave out of a trace
+// (STARPU_FXT_EVENTS; bench/workloads/fxt_categories_1.4.12.md measured what goes without it):
+// a trace without the category says so instead of showing a silent zero.
+void RecordDecoder::warnCategoriesLeftOut() {
+    struct Feeds {
+        FxtCategory category;
+        const char* what;
+    };
+    static constexpr Feeds kFeeds[] = {
+        {FxtCategory::Task, "tasks not recorded (no executing time, dependency or critical path)"},
+        {FxtCategory::TaskVerbose, "the main thread's submitting and waiting states not recorded"},
+        {FxtCategory::Worker, "sleeping not recorded"},
+        {FxtCategory::WorkerVerbose,
+         "the workers' scheduling, progressing and fetching states not recorded"},
+        {FxtCategory::Dsm, "transfers and the pushing-output state not recorded"},
+        {FxtCategory::Event, "markers not recorded (no batch transition)"},
+        {FxtCategory::User, "numeric user events (starpu_fxt_trace_user_event) not recorded"},
+        {FxtCategory::Mpi, "StarPU-MPI messages not recorded"},
+    };
+    if (!m_layout.maskSelectsCategories || !m_maskSeen) {
+        return;
+    }
+    const auto recorded = FxtEventSet::fromMask(m_recordedMask);
+    for (const auto& feeds : kFeeds) {
+        // A single process sends no StarPU-MPI message whatever it records.
+        if (feeds.category == FxtCategory::Mpi && m_traffic == nullptr) {
+            continue;
+        }
+        if (!recorded.has(feeds.category)) {
+            m_b.warn(m_prefix + feeds.what + ": the trace's FxT event set leaves out "
+                     + std::string(fxtCategoryName(feeds.category)));
+        }
     }
 }
 

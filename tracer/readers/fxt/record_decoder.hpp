@@ -235,6 +235,11 @@ private:
     std::int64_t m_traceFlushUser = -1;
     BufferFlushes m_flushes;
     bool m_stopped = false; // FxT profiling stopped by the key mask
+    // Every category the key mask had on while profiling was on (setup and changes), and
+    // whether the trace said at all: finish() names the figures the missing ones feed.
+    std::uint64_t m_recordedMask = 0;
+    bool m_maskSeen = false;
+    void warnCategoriesLeftOut();
     std::size_t m_profilingStops = 0;
     std::size_t m_executedTasks = 0;
     std::size_t m_unknownWorkers = 0;

@@ -105,7 +105,7 @@ const StarpuFxtLayout& starpu13Layout() {
 const StarpuFxtLayout& starpu14Layout() {
     static const StarpuFxtLayout layout{v14::kVersion,         kStarpu14States, workerKind14,
                                         v14::kCodeletBodyParams, std::nullopt,    v14::kTaskNameAt,
-                                        transferKind14};
+                                        transferKind14,          true};
     return layout;
 }
 

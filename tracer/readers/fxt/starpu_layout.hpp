@@ -41,6 +41,9 @@ struct StarpuFxtLayout {
     std::optional<std::uint32_t> codeletNameFlagAt;   // 1.3: has_name there, the name after it
     std::uint32_t taskNameAt = 1;             // first parameter of TaskName's string
     std::optional<TransferKind> (*transferKind)(std::uint64_t prefetch) = nullptr;   // of a driver copy
+    // The key mask's bits are StarPU 1.4's event categories (tracer/model/fxt_event_set.hpp), so
+    // the mask tells what the trace left out; 1.3 records every event.
+    bool maskSelectsCategories = false;
     // Profiling is stopped while the key mask has no bit but FUT_KEYMASK0 (1.4 keeps its
     // "meta" events there; 1.3 switches every bit off).
     static bool profilingStopped(std::uint64_t keymask) { return (keymask & ~std::uint64_t{1}) == 0; }

@@ -207,9 +207,19 @@ TEST_F(RecordedFlushes, TheRecordersTotalsAreTheTracesWithoutReadingIt) {
     }
     EXPECT_EQ(*totals, expected);
     const auto summary = summarize(*s_trace);
-    EXPECT_EQ(totals->count, summary.traceFlushes);
-    EXPECT_EQ(totals->totalNs, summary.traceFlushTotal);
-    EXPECT_EQ(totals->maxNs, summary.traceFlushMax);
+    // A flush whose writing thread the trace does not tell (no "fxt flush" event after it, as
+    // at shutdown on a slow run) is not shown, with a warning: the recorder still counts it.
+    const bool allShown = std::none_of(s_trace->warnings.begin(), s_trace->warnings.end(), [](const auto& w) {
+        return w.find("are not shown") != std::string::npos;
+    });
+    if (allShown) {
+        EXPECT_EQ(totals->count, summary.traceFlushes);
+        EXPECT_EQ(totals->totalNs, summary.traceFlushTotal);
+        EXPECT_EQ(totals->maxNs, summary.traceFlushMax);
+    } else {
+        EXPECT_LT(summary.traceFlushes, totals->count);
+        EXPECT_LT(summary.traceFlushTotal, totals->totalNs);
+    }
     const auto none = measureFxtFlushes(goldenRun("small") / "prof_file__0");
     ASSERT_TRUE(none) << none.error().describe();
     EXPECT_EQ(*none, FxtFlushTotals{});

@@ -159,7 +159,9 @@ TraceResult<FileDecoded> decodeFile(TraceBuilder& builder, const FxtEvents& even
     const std::size_t lanesBefore = builder.laneCount();
     const std::size_t markersBefore = builder.trace().markers.size();
     const std::size_t transfersBefore = builder.trace().transfers.size();
-    ModelOpSink ops(builder, buildInAThreadOfItsOwn(file, options.threads));
+    // libfxt is run in a forked child: the reader forks it from one thread only, since a child
+    // forked while another thread holds a lock (the allocator's, under ASan at exit) can hang.
+    ModelOpSink ops(builder, events.direct() && buildInAThreadOfItsOwn(file, options.threads));
     detail::RecordDecoder decoder(builder, ops, *sniffed.layout, prefix,
                                   multi ? (std::uint64_t{at.index} << 48) : 0, at.clock,
                                   at.traffic);

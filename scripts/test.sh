@@ -44,7 +44,11 @@ if [ $sanitizers = 1 ]; then
   # The asan test preset sets HWLOC_COMPONENTS=-pci: hwloc's PCI plugin (Debian's
   # libhwloc-plugins, which Open MPI brings) leaks at exit, and LeakSanitizer would fail every
   # test that starts StarPU. StarPU does not need PCI discovery on CPU-only runs.
-  ctest --preset asan -L 'foundation|common|runtime|tracer|workloads|hardening' -j"$jobs" || failed+=(asan)
+  # RecordedFlushes records a program whose flushes must fall at given places (inside a task,
+  # after StarPU's callback): under ASan's slowdown the places move from run to run (1 failure
+  # in 4 runs seen), so those tests run in the default preset only.
+  ctest --preset asan -L 'foundation|common|runtime|tracer|workloads|hardening' -E '^RecordedFlushes\.' -j"$jobs" \
+    || failed+=(asan)
 
   run_step "build (tsan preset)" configure_and_build tsan tests_runtime
   say "==> tests under ThreadSanitizer (runtime)"

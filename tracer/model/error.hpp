@@ -6,6 +6,9 @@
 #include "common/result.hpp"
 
 #include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
 
 namespace starscope::tracer {
 
@@ -24,5 +27,11 @@ using TraceError = Error<ErrorCode>;
 
 template <typename T>
 using TraceResult = Result<T, TraceError>;
+
+// An error about one file (or folder), at a byte offset where it applies: the readers' shape.
+inline TraceError fileError(ErrorCode code, const std::filesystem::path& file, std::string message,
+                            std::optional<std::uint64_t> offset = std::nullopt) {
+    return TraceError{code, std::move(message), file.string(), offset};
+}
 
 } // namespace starscope::tracer

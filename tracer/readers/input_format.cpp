@@ -14,11 +14,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-TraceError error(ErrorCode code, const fs::path& file, std::string message,
-                 std::optional<std::uint64_t> offset = std::nullopt) {
-    return TraceError{code, std::move(message), file.string(), offset};
-}
-
 bool looksLikePaje(std::string_view head) {
     // A Paje file starts with its event definitions ("%EventDef ..."), maybe after comments.
     std::size_t pos = 0;
@@ -58,24 +53,24 @@ TraceResult<InputFormat> detectFormat(const fs::path& input) {
     std::error_code ec;
     const auto status = fs::status(input, ec);
     if (ec || !fs::exists(status)) {
-        return fail(error(ErrorCode::Io, input, "no such file or folder"));
+        return fail(fileError(ErrorCode::Io, input, "no such file or folder"));
     }
     if (fs::is_directory(status)) {
         return InputFormat::RunFolder;
     }
     // Every input passes here before any reader opens it: a FIFO would block the open.
     if (const auto why = files::notRegularFile(input)) {
-        return fail(error(ErrorCode::Io, input, *why));
+        return fail(fileError(ErrorCode::Io, input, *why));
     }
     std::ifstream in(input, std::ios::binary);
     if (!in) {
-        return fail(error(ErrorCode::Io, input, "cannot open for reading"));
+        return fail(fileError(ErrorCode::Io, input, "cannot open for reading"));
     }
     std::string head(4096, '\0');
     in.read(head.data(), static_cast<std::streamsize>(head.size()));
     head.resize(static_cast<std::size_t>(in.gcount()));
     if (head.empty()) {
-        return fail(error(ErrorCode::Format, input, "empty file: not a trace", 0));
+        return fail(fileError(ErrorCode::Format, input, "empty file: not a trace", 0));
     }
     if (head.starts_with(kNativeMagic)) {
         return InputFormat::Native;
@@ -91,7 +86,7 @@ TraceResult<InputFormat> detectFormat(const fs::path& input) {
     if (binary) {
         return InputFormat::Fxt;
     }
-    return fail(error(ErrorCode::Format, input,
+    return fail(fileError(ErrorCode::Format, input,
                       "not a trace: neither an FxT prof file, a Paje trace (no %EventDef header) "
                       "nor a starscope native file",
                       0));

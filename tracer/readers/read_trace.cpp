@@ -11,10 +11,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-TraceError error(ErrorCode code, const fs::path& file, std::string message) {
-    return TraceError{code, std::move(message), file.string(), std::nullopt};
-}
-
 // The model packs span times in 48 bits and state ids in 15 (Span), lanes and ranks in 16 (Task,
 // MarkerEvent): a longer trace, or one with more states, lanes or ranks, is refused here rather
 // than shown with wrapped times or lost lanes.
@@ -23,27 +19,27 @@ TraceResult<Trace> withinModel(TraceResult<Trace> trace, const fs::path& input) 
         return trace;
     }
     if (trace->end > kMaxTraceTime) {
-        return fail(error(ErrorCode::Unsupported, input,
+        return fail(fileError(ErrorCode::Unsupported, input,
                           "the trace lasts " + std::to_string(trace->end / 1'000'000'000)
                               + " s, longer than the "
                               + std::to_string(kMaxTraceTime / 1'000'000'000)
                               + " s (about 39 hours) starscope's model holds"));
     }
     if (trace->states.size() > kMaxStates) {
-        return fail(error(ErrorCode::Unsupported, input,
+        return fail(fileError(ErrorCode::Unsupported, input,
                           "the trace has " + std::to_string(trace->states.size())
                               + " distinct states, more than the " + std::to_string(kMaxStates)
                               + " starscope's model holds"));
     }
     // Tasks and markers name their lane and rank in 16 bits.
     if (trace->lanes.size() > kMaxLanes) {
-        return fail(error(ErrorCode::Unsupported, input,
+        return fail(fileError(ErrorCode::Unsupported, input,
                           "the trace has " + std::to_string(trace->lanes.size())
                               + " threads, more than the " + std::to_string(kMaxLanes)
                               + " starscope's model holds"));
     }
     if (!trace->ranks.empty() && trace->ranks.back().rank > kMaxRank) {
-        return fail(error(ErrorCode::Unsupported, input,
+        return fail(fileError(ErrorCode::Unsupported, input,
                           "the trace has a process of rank "
                               + std::to_string(trace->ranks.back().rank) + ", beyond the rank "
                               + std::to_string(kMaxRank) + " starscope's model holds"));
@@ -55,14 +51,14 @@ TraceResult<Trace> withinModel(TraceResult<Trace> trace, const fs::path& input) 
 // (it has figures, no trace), anything else is no run folder.
 TraceError noProfFiles(const fs::path& folder) {
     if (const auto run = run::readRunRecord(folder / run::kRunJsonName); run && !run->traced) {
-        return error(
+        return fileError(
             ErrorCode::Unsupported, folder,
             "no trace: this run was recorded without tracing (record --no-trace; run.json says "
             "\"traced\": false); it has run.json's figures only. Record it again without "
             "--no-trace to "
             "see its trace");
     }
-    return error(ErrorCode::Io, folder, "no prof_file_* in this folder (is it a run folder?)");
+    return fileError(ErrorCode::Io, folder, "no prof_file_* in this folder (is it a run folder?)");
 }
 
 TraceResult<Trace> readOne(const fs::path& input, const ReadOptions& options) {
@@ -88,7 +84,7 @@ TraceResult<Trace> readOne(const fs::path& input, const ReadOptions& options) {
     case InputFormat::Native:
         return readNative(input, options);
     }
-    return fail(error(ErrorCode::Format, input, "unknown input format"));
+    return fail(fileError(ErrorCode::Format, input, "unknown input format"));
 }
 
 } // namespace
@@ -111,7 +107,7 @@ TraceResult<Trace> readTrace(const std::vector<fs::path>& inputs, const ReadOpti
         }
         if (*format != InputFormat::Fxt) {
             return fail(
-                error(ErrorCode::InvalidArgument, input,
+                fileError(ErrorCode::InvalidArgument, input,
                       "several inputs must all be FxT prof files (one per process of a run)"));
         }
     }

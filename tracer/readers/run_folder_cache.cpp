@@ -16,10 +16,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-TraceError error(ErrorCode code, const fs::path& file, std::string message) {
-    return TraceError{code, std::move(message), file.string(), std::nullopt};
-}
-
 // What a run folder's cache was made from, one record per prof file. A cache is the run's
 // trace only while every record matches the folder: a newer modification time alone does not
 // tell a cache copied from another run, or a prof file rewritten with its old time, apart.
@@ -131,7 +127,7 @@ TraceResult<Trace> detail::readRunFolder(const fs::path& folder, const std::vect
     for (const auto& file : files) {
         auto stamp = stampOf(file);
         if (!stamp) {
-            return fail(error(ErrorCode::Io, file, "cannot read"));
+            return fail(fileError(ErrorCode::Io, file, "cannot read"));
         }
         stamps.push_back(std::move(*stamp));
     }

@@ -119,11 +119,6 @@ private:
     ::_exit(0);
 }
 
-TraceError error(ErrorCode code, const std::filesystem::path& file, std::string message,
-                 std::optional<std::uint64_t> offset = std::nullopt) {
-    return TraceError{code, std::move(message), file.string(), offset};
-}
-
 class Reader {
 public:
     bool has(std::size_t n) const { return m_data.size() - m_pos >= n; }
@@ -174,18 +169,18 @@ TraceResult<FxtStreamSummary> streamFxtEvents(const std::filesystem::path& file,
                                               const std::function<bool(double)>& progress) {
     const int fileFd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
     if (fileFd < 0) {
-        return fail(error(ErrorCode::Io, file, std::string("cannot open: ") + std::strerror(errno)));
+        return fail(fileError(ErrorCode::Io, file, std::string("cannot open: ") + std::strerror(errno)));
     }
     struct stat info {};
     if (::fstat(fileFd, &info) != 0 || !S_ISREG(info.st_mode)) {
         ::close(fileFd);
-        return fail(error(ErrorCode::Io, file, "not a regular file"));
+        return fail(fileError(ErrorCode::Io, file, "not a regular file"));
     }
     const auto fileSize = static_cast<std::uint64_t>(info.st_size);
     int pipeFds[2];
     if (::pipe2(pipeFds, O_CLOEXEC) != 0) {
         ::close(fileFd);
-        return fail(error(ErrorCode::Io, file, std::string("pipe: ") + std::strerror(errno)));
+        return fail(fileError(ErrorCode::Io, file, std::string("pipe: ") + std::strerror(errno)));
     }
     const int errFd = ::memfd_create("starscope-libfxt-stderr", MFD_CLOEXEC);
     const pid_t child = ::fork();
@@ -196,7 +191,7 @@ TraceResult<FxtStreamSummary> streamFxtEvents(const std::filesystem::path& file,
         if (errFd >= 0) {
             ::close(errFd);
         }
-        return fail(error(ErrorCode::Io, file, std::string("fork: ") + std::strerror(errno)));
+        return fail(fileError(ErrorCode::Io, file, std::string("fork: ") + std::strerror(errno)));
     }
     if (child == 0) {
         ::close(pipeFds[0]);
@@ -221,7 +216,7 @@ TraceResult<FxtStreamSummary> streamFxtEvents(const std::filesystem::path& file,
             continue;
         }
         if (ready == 0) {
-            failure = error(ErrorCode::Corrupt, file,
+            failure = fileError(ErrorCode::Corrupt, file,
                             "libfxt stopped making progress while decoding (damaged trace?)",
                             lastOffset);
             break;
@@ -260,7 +255,7 @@ TraceResult<FxtStreamSummary> streamFxtEvents(const std::filesystem::path& file,
                 }
                 event.params = reader.params(event.paramCount);
                 if (!onEvent(event)) {
-                    failure = error(ErrorCode::Cancelled, file, "reading cancelled", lastOffset);
+                    failure = fileError(ErrorCode::Cancelled, file, "reading cancelled", lastOffset);
                 }
                 break;
             case RecProgress:
@@ -272,7 +267,7 @@ TraceResult<FxtStreamSummary> streamFxtEvents(const std::filesystem::path& file,
                 if (progress && fileSize > 0
                     && !progress(static_cast<double>(std::min(lastOffset, fileSize))
                                  / static_cast<double>(fileSize))) {
-                    failure = error(ErrorCode::Cancelled, file, "reading cancelled", lastOffset);
+                    failure = fileError(ErrorCode::Cancelled, file, "reading cancelled", lastOffset);
                 }
                 break;
             case RecFirst:
@@ -299,7 +294,7 @@ TraceResult<FxtStreamSummary> streamFxtEvents(const std::filesystem::path& file,
                 ended = true;
                 break;
             default:
-                failure = error(ErrorCode::Corrupt, file, "internal: bad record from the decoder");
+                failure = fileError(ErrorCode::Corrupt, file, "internal: bad record from the decoder");
             }
             if (!complete) {
                 reader.rewind(start);
@@ -324,16 +319,16 @@ TraceResult<FxtStreamSummary> streamFxtEvents(const std::filesystem::path& file,
     }
     if (!ended) {
         if (WIFSIGNALED(status)) {
-            return fail(error(ErrorCode::Corrupt, file,
+            return fail(fileError(ErrorCode::Corrupt, file,
                               "libfxt crashed (signal " + std::to_string(WTERMSIG(status))
                                   + ") while decoding: the trace is damaged",
                               lastOffset));
         }
-        return fail(error(ErrorCode::Corrupt, file, "libfxt stopped while decoding: the trace is damaged",
+        return fail(fileError(ErrorCode::Corrupt, file, "libfxt stopped while decoding: the trace is damaged",
                           lastOffset));
     }
     if (openFailed) {
-        return fail(error(ErrorCode::Format, file, "not an FxT trace: libfxt rejects its header", 0));
+        return fail(fileError(ErrorCode::Format, file, "not an FxT trace: libfxt rejects its header", 0));
     }
     return summary;
 }

@@ -134,6 +134,18 @@ TEST(TraceBufferSize, HoldsWhatTrainingWritesWithASixteenthMoreWithinItsBounds) 
     EXPECT_EQ(traceBufferMbFor(160 * kMiB, 0), kTraceMinMb);
 }
 
+TEST(TraceBytesPerTask, ComeFromTheReleaseAndTheEventSet) {
+    EventsChoice events;
+    events.set.value = starscope::tracer::FxtEventSet::starscopeDefault();
+    events.applies = true;
+    EXPECT_EQ(traceBytesPerTask(events, true), kTraceBytesPerTaskDefaultEvents);
+    EXPECT_EQ(traceBytesPerTask(events, false), kTraceBytesPerTaskStarpu13);
+    events.applies = false; // asked for, not applied: StarPU records every category
+    EXPECT_EQ(traceBytesPerTask(events, true), kTraceBytesPerTask);
+    events.set.value = starscope::tracer::FxtEventSet::all();
+    EXPECT_EQ(traceBytesPerTask(events, true), kTraceBytesPerTask);
+}
+
 // Two buffers per rank on the machine within an eighth of the memory available.
 TEST(TraceBufferSize, IsCappedByTheMemoryAvailableToEveryRankOnTheMachine) {
     EXPECT_EQ(traceBufferCapMb(std::nullopt, 1), kTraceMaxMb);
@@ -152,8 +164,7 @@ TEST_F(RecordPlanTest, ATracedRunsBufferHoldsWhatItsTrainingWrites) {
     auto plan = planRecord(options(200));
     ASSERT_TRUE(plan) << plan.error().describe();
     EXPECT_EQ(plan->estimatedMessages, 0U);
-    const std::uint64_t bytesPerTask =
-        plan->events.applies ? kTraceBytesPerTaskDefaultEvents : kTraceBytesPerTask;
+    const std::uint64_t bytesPerTask = traceBytesPerTask(plan->events, starpuSelectsFxtEvents());
     EXPECT_EQ(plan->expectedTraceBytes, plan->estimatedTasks * bytesPerTask);
     // 200 batches of two chunks: 9 tasks each, then 40 evaluation tasks and 8 for the workers.
     EXPECT_EQ(plan->estimatedTasks, 200U * 9 + 40 + 8);
@@ -206,8 +217,7 @@ TEST_F(RecordPlanTest, EachRanksBufferIsSizedForItsShareOfTheJob) {
     EXPECT_EQ(root->estimatedTasks, 800U * (6 + 3) + 40 + 8);
     EXPECT_EQ(other->estimatedMessages, 800U * 4);
     EXPECT_EQ(root->estimatedMessages, 800U * 4);
-    const std::uint64_t bytesPerTask =
-        other->events.applies ? kTraceBytesPerTaskDefaultEvents : kTraceBytesPerTask;
+    const std::uint64_t bytesPerTask = traceBytesPerTask(other->events, starpuSelectsFxtEvents());
     EXPECT_EQ(other->expectedTraceBytes, other->estimatedTasks * bytesPerTask
                                              + other->estimatedMessages * kTraceBytesPerMessage);
     // Rank 1 runs half the layer tasks and no evaluation (rank 0's exchange tasks make up for

@@ -163,6 +163,14 @@ std::optional<std::uint64_t> availableMemoryBytes() {
     return std::nullopt;
 }
 
+std::uint64_t traceBytesPerTask(const EventsChoice& events, bool starpuSelectsEvents) {
+    if (!starpuSelectsEvents) {
+        return kTraceBytesPerTaskStarpu13;
+    }
+    const bool defaultSet = events.applies && events.set.value == tracer::FxtEventSet::starscopeDefault();
+    return defaultSet ? kTraceBytesPerTaskDefaultEvents : kTraceBytesPerTask;
+}
+
 WorkloadResult<Done> sizeTrace(RecordPlan& plan) {
     const auto& train = plan.train;
     const std::uint64_t chunks = (train.batchSize + train.chunk - 1) / train.chunk;
@@ -189,9 +197,7 @@ WorkloadResult<Done> sizeTrace(RecordPlan& plan) {
     const std::uint64_t trainingTasks = batches * (3 * chunks + 3) + exchangeTasks + 4 * plan.workers;
     plan.estimatedTasks = trainingTasks + evalTasks;
     plan.estimatedMessages = messages;
-    const bool defaultEvents =
-        plan.events.applies && plan.events.set.value == tracer::FxtEventSet::starscopeDefault();
-    const std::uint64_t bytesPerTask = defaultEvents ? kTraceBytesPerTaskDefaultEvents : kTraceBytesPerTask;
+    const std::uint64_t bytesPerTask = traceBytesPerTask(plan.events, starpuSelectsFxtEvents());
     const std::uint64_t messageBytes = messages * kTraceBytesPerMessage;
     plan.expectedTraceBytes = plan.estimatedTasks * bytesPerTask + messageBytes;
     plan.expectedTrainingTraceBytes = trainingTasks * bytesPerTask + messageBytes;

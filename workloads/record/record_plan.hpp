@@ -130,10 +130,13 @@ struct RecordPlan {
 };
 
 // FxT bytes per task of the CNN, measured on whole epochs (8,833 tasks, workloads/README.md):
-// every category 2,577 B on StarPU 1.4.12 and 2,454 B on 1.3.10 (which records every event),
-// record's default event set 2,189 B on 1.4.12; with a little room for the workers' start.
+// every category 2,577 B on StarPU 1.4.12, record's default event set 2,189 B, and 2,454 B on
+// 1.3.10 (which records every event); with a little room for the workers' start.
 inline constexpr std::uint64_t kTraceBytesPerTask = 2600;
 inline constexpr std::uint64_t kTraceBytesPerTaskDefaultEvents = 2200;
+inline constexpr std::uint64_t kTraceBytesPerTaskStarpu13 = 2500;
+// What a task of the plan writes: by release and event set.
+std::uint64_t traceBytesPerTask(const EventsChoice& events, bool starpuSelectsEvents);
 // What a StarPU-MPI message adds to its rank's trace (submission, posting, completion and the
 // tests in between, on both ends); workloads/README.md has the measure. An estimate short of
 // the truth costs a flush, never events.

@@ -50,6 +50,11 @@ int runExport(const ExportArgs& args, const Io& io) {
     if (args.table == "tasks") {
         return writeOutput("export", args.output, io, [&](std::ostream& out) { writeTasksCsv(*trace, out); });
     }
+    if (args.table == "codelets") {
+        const auto codelets = computeCodeletStats(*trace);
+        return writeOutput("export", args.output, io,
+                           [&](std::ostream& out) { writeCodeletsCsv(codelets, out, ticksPerSecond(*trace)); });
+    }
     if (args.table == "barriers") {
         BarrierOptions options;
         options.threshold = static_cast<TimeNs>(args.thresholdUs * 1e3 + 0.5);
@@ -95,8 +100,8 @@ void addExportCommands(CLI::App& app, const Io& io) {
         sub->add_option("--format", args->format, "paje, chrome or csv")
             ->required()
             ->check(CLI::IsMember({"paje", "chrome", "csv"}));
-        auto* table = sub->add_option("--table", args->table, "CSV table: spans, tasks or barriers (--format csv)")
-                          ->check(CLI::IsMember({"spans", "tasks", "barriers"}));
+        auto* table = sub->add_option("--table", args->table, "CSV table: spans, tasks, codelets or barriers (--format csv)")
+                          ->check(CLI::IsMember({"spans", "tasks", "codelets", "barriers"}));
         sub->add_option("-o,--output", args->output, "Output file ('-': standard output)");
         auto* threshold =
             sub->add_option("--threshold-us", args->thresholdUs, "Shortest barrier (--table barriers), microseconds")

@@ -83,6 +83,12 @@ WriteResult<Done> replaceAtomically(const fs::path& named, const fs::path& targe
     if (exists && ::stat(target.c_str(), &old) != 0) {
         exists = false;
     }
+    // The rename needs only the folder's permission: without this check a file the user could
+    // not write (read-only, or another user's in a shared folder) would be replaced all the same.
+    if (exists && ::faccessat(AT_FDCWD, target.c_str(), W_OK, AT_EACCESS) != 0) {
+        return failure(WriteErrorCode::Create, named,
+                       "cannot write to it: " + errnoText(errno) + "; not replaced");
+    }
     const fs::path temp = temporaryFor(target);
     const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (fd < 0) {

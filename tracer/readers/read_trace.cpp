@@ -5,6 +5,10 @@
 #include "tracer/readers/paje/paje_reader.hpp"
 #include "tracer/run/run_record.hpp"
 
+#include <algorithm>
+#include <charconv>
+#include <set>
+
 namespace starscope::tracer {
 
 namespace fs = std::filesystem;
@@ -75,7 +79,20 @@ TraceResult<Trace> readOne(const fs::path& input, const ReadOptions& options) {
         if (files.empty()) {
             return fail(noProfFiles(input));
         }
-        return detail::readRunFolder(input, files, options, readProfFiles);
+        for (const auto& file : files) {
+            if (const auto why = notAProfFile(file)) {
+                return fail(fileError(ErrorCode::Io, file, *why));
+            }
+        }
+        auto trace = detail::readRunFolder(input, files, options, readProfFiles);
+        if (trace) {
+            if (const auto run = run::readRunRecord(input / run::kRunJsonName)) {
+                if (auto missing = missingRanks(*trace, files, run->ranks)) {
+                    trace->warnings.push_back(std::move(*missing));
+                }
+            }
+        }
+        return trace;
     }
     case InputFormat::Fxt:
         return readProfFiles({input});
@@ -87,7 +104,63 @@ TraceResult<Trace> readOne(const fs::path& input, const ReadOptions& options) {
     return fail(fileError(ErrorCode::Format, input, "unknown input format"));
 }
 
+// The rank a lone prof file was written by, from its name: StarPU-MPI names them
+// prof_file_USER_RANK. nullopt when the name does not end so.
+std::optional<std::int32_t> rankInName(const fs::path& file) {
+    const auto name = file.filename().string();
+    const auto digits = name.substr(name.rfind('_') + 1);
+    std::int32_t rank = 0;
+    const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), rank);
+    if (digits.empty() || ec != std::errc{} || end != digits.data() + digits.size()) {
+        return std::nullopt;
+    }
+    return rank;
+}
+
 } // namespace
+
+std::optional<std::string> missingRanks(const Trace& trace, const std::vector<fs::path>& profFiles,
+                                        std::uint64_t recordedRanks) {
+    const std::uint64_t read = std::max<std::size_t>(trace.ranks.size(), 1);
+    if (read >= recordedRanks) {
+        return std::nullopt;
+    }
+    // Which ranks were read: the rank table of several, the name of a lone file.
+    std::set<std::int64_t> held;
+    for (const auto& r : trace.ranks) {
+        held.insert(r.rank);
+    }
+    if (held.empty() && profFiles.size() == 1) {
+        if (const auto rank = rankInName(profFiles.front())) {
+            held.insert(*rank);
+        }
+    }
+    const std::uint64_t count = recordedRanks - read;
+    std::string out = "run.json says the run had " + std::to_string(recordedRanks)
+                      + " ranks, the folder holds the trace of " + std::to_string(read);
+    if (held.empty()) {
+        return out + ": " + std::to_string(count) + (count == 1 ? " rank" : " ranks")
+               + " missing (no prof file); every figure covers the ranks read only";
+    }
+    std::string heldList;
+    for (const auto r : held) {
+        heldList += (heldList.empty() ? "" : ", ") + std::to_string(r);
+    }
+    // A damaged run.json may claim any number of ranks: the first few name the rest.
+    constexpr std::size_t kNamed = 8;
+    std::string missing;
+    std::size_t named = 0;
+    for (std::int64_t r = 0; static_cast<std::uint64_t>(r) < recordedRanks && named <= kNamed; ++r) {
+        if (!held.contains(r)) {
+            missing += (named == kNamed ? ", ..." : (missing.empty() ? "" : ", ") + std::to_string(r));
+            ++named;
+        }
+    }
+    return out + " (" + (held.size() == 1 ? "rank " : "ranks ") + heldList + "): "
+           + (count == 1 ? "rank " : "ranks ") + missing
+           + (named > kNamed ? " (" + std::to_string(count) + " in all)" : "")
+           + " missing (no prof file); every figure covers the ranks read only";
+}
 
 TraceResult<Trace> readTrace(const fs::path& input, const ReadOptions& options) {
     return withinModel(readOne(input, options), input);

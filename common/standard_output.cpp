@@ -1,6 +1,7 @@
 #include "common/standard_output.hpp"
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <iostream>
 #include <unistd.h>
@@ -28,6 +29,10 @@ std::optional<std::string> StandardOutput::close() {
     m_closed = true;
     std::cout.flush();
     int error = m_buffer.error();
+    // What a library printed through C's stdout goes out before the descriptor closes.
+    if (std::fflush(stdout) != 0 && error == 0) {
+        error = errno;
+    }
     // A stream error without a failed write (an exception inside an inserter) has no errno.
     if (error == 0 && !std::cout) {
         error = EIO;

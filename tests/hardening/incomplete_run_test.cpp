@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -119,6 +120,14 @@ TEST_F(IncompleteRun, MissingRanksAreNamedInAWarning) {
     // One file left: its name (prof_file_USER_RANK) does.
     EXPECT_TRUE(holds(warningsOf(withoutRanks("only0", {1, 2})), said + "1 (rank 0): ranks 1, 2" + coverage));
     EXPECT_TRUE(holds(warningsOf(withoutRanks("only2", {0, 1})), said + "1 (rank 2): ranks 0, 1" + coverage));
+    // A damaged run.json may claim any number: the first few missing are named.
+    const auto claims = withoutRanks("claims", {});
+    auto record = nlohmann::json::parse(readFile(claims / "run.json"));
+    record["ranks"] = 1000;
+    std::ofstream(claims / "run.json") << record.dump();
+    EXPECT_TRUE(holds(warningsOf(claims), "run.json says the run had 1000 ranks, the folder holds the trace of 3 "
+                                          "(ranks 0, 1, 2): ranks 3, 4, 5, 6, 7, 8, 9, 10, ... (997 in all)"
+                                          + coverage));
     // The CLI prints it.
     const auto stats = starscope("stats '" + (m_dir / "only0").string() + "'", m_dir.path());
     EXPECT_EQ(stats.status, 0) << stats.err;

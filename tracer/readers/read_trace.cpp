@@ -7,7 +7,7 @@
 
 #include <algorithm>
 #include <charconv>
-#include <set>
+#include <vector>
 
 namespace starscope::tracer {
 
@@ -117,6 +117,19 @@ std::optional<std::int32_t> rankInName(const fs::path& file) {
     return rank;
 }
 
+// A damaged run.json may claim any number of ranks: a list names this many at most.
+constexpr std::size_t kNamedRanks = 8;
+
+// "rank 2", "ranks 0, 1", or "ranks 1, 2, ..., 8, ... (999 in all)" for total ranks of which
+// the first are given.
+std::string rankList(const std::vector<std::int64_t>& ranks, std::uint64_t total) {
+    std::string out = total == 1 ? "rank " : "ranks ";
+    for (std::size_t i = 0; i < ranks.size() && i < kNamedRanks; ++i) {
+        out += (i == 0 ? "" : ", ") + std::to_string(ranks[i]);
+    }
+    return total > kNamedRanks ? out + ", ... (" + std::to_string(total) + " in all)" : out;
+}
+
 } // namespace
 
 std::optional<std::string> missingRanks(const Trace& trace, const std::vector<fs::path>& profFiles,
@@ -125,41 +138,30 @@ std::optional<std::string> missingRanks(const Trace& trace, const std::vector<fs
     if (read >= recordedRanks) {
         return std::nullopt;
     }
+    const std::uint64_t count = recordedRanks - read;
+    const std::string out = "run.json says the run had " + std::to_string(recordedRanks)
+                            + " ranks, the folder holds the trace of " + std::to_string(read);
+    const std::string coverage = " missing (no prof file); every figure covers the ranks read only";
     // Which ranks were read: the rank table of several, the name of a lone file.
-    std::set<std::int64_t> held;
+    std::vector<std::int64_t> held;
     for (const auto& r : trace.ranks) {
-        held.insert(r.rank);
+        held.push_back(r.rank);
     }
     if (held.empty() && profFiles.size() == 1) {
         if (const auto rank = rankInName(profFiles.front())) {
-            held.insert(*rank);
+            held.push_back(*rank);
         }
     }
-    const std::uint64_t count = recordedRanks - read;
-    std::string out = "run.json says the run had " + std::to_string(recordedRanks)
-                      + " ranks, the folder holds the trace of " + std::to_string(read);
     if (held.empty()) {
-        return out + ": " + std::to_string(count) + (count == 1 ? " rank" : " ranks")
-               + " missing (no prof file); every figure covers the ranks read only";
+        return out + ": " + std::to_string(count) + (count == 1 ? " rank" : " ranks") + coverage;
     }
-    std::string heldList;
-    for (const auto r : held) {
-        heldList += (heldList.empty() ? "" : ", ") + std::to_string(r);
-    }
-    // A damaged run.json may claim any number of ranks: the first few name the rest.
-    constexpr std::size_t kNamed = 8;
-    std::string missing;
-    std::size_t named = 0;
-    for (std::int64_t r = 0; static_cast<std::uint64_t>(r) < recordedRanks && named <= kNamed; ++r) {
-        if (!held.contains(r)) {
-            missing += (named == kNamed ? ", ..." : (missing.empty() ? "" : ", ") + std::to_string(r));
-            ++named;
+    std::vector<std::int64_t> missing;
+    for (std::int64_t r = 0; static_cast<std::uint64_t>(r) < recordedRanks && missing.size() <= kNamedRanks; ++r) {
+        if (std::find(held.begin(), held.end(), r) == held.end()) {
+            missing.push_back(r);
         }
     }
-    return out + " (" + (held.size() == 1 ? "rank " : "ranks ") + heldList + "): "
-           + (count == 1 ? "rank " : "ranks ") + missing
-           + (named > kNamed ? " (" + std::to_string(count) + " in all)" : "")
-           + " missing (no prof file); every figure covers the ranks read only";
+    return out + " (" + rankList(held, held.size()) + "): " + rankList(missing, count) + coverage;
 }
 
 TraceResult<Trace> readTrace(const fs::path& input, const ReadOptions& options) {

@@ -20,7 +20,9 @@ DescriptorBuffer::int_type DescriptorBuffer::overflow(int_type ch) {
     return traits_type::not_eof(ch);
 }
 
-int DescriptorBuffer::sync() { return drain() ? 0 : -1; }
+int DescriptorBuffer::sync() {
+    return drain() ? 0 : -1;
+}
 
 bool DescriptorBuffer::drain() {
     const char* data = pbase();

@@ -81,13 +81,14 @@ int runConvert(const ConvertArgs& args, const Io& io) {
         const auto& first = args.inputs.front();
         output = fs::is_directory(first, ec) ? fs::path(first) / "trace.sstrace" : fs::path(first + ".sstrace");
     }
-    const auto written = writeNativeFile(*trace, output);
-    if (!written) {
-        return reportError("convert", written.error(), io);
+    const int code =
+        writeOutput("convert", output.string(), io, [&](std::ostream& out) { writeNative(*trace, out); });
+    // On standard output the native bytes are all there is.
+    if (code == 0 && output != "-") {
+        *io.out << "wrote " << output.string() << " (" << trace->spanCount() << " spans, " << trace->tasks.size()
+                << " tasks)\n";
     }
-    *io.out << "wrote " << output.string() << " (" << trace->spanCount() << " spans, " << trace->tasks.size()
-            << " tasks)\n";
-    return 0;
+    return code;
 }
 
 } // namespace
@@ -124,7 +125,8 @@ void addExportCommands(CLI::App& app, const Io& io) {
         auto* sub = app.add_subcommand("convert", "Convert a trace to starscope's native format for fast reopening");
         sub->add_option("input", args->inputs, kInputHelp)->required();
         sub->add_option("-o,--output", args->output,
-                        "Output file (default: RUN/trace.sstrace for a run folder, INPUT.sstrace otherwise)");
+                        "Output file ('-': standard output; default: RUN/trace.sstrace for a run folder, "
+                        "INPUT.sstrace otherwise)");
         onRun(sub, [args, io] { return runConvert(*args, io); });
     }
 }

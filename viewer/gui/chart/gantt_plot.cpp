@@ -109,7 +109,7 @@ bool GanttPlot::messagesVisible() const { return m_messages->isVisible(); }
 void GanttPlot::setDocument(std::shared_ptr<const TraceDocument> document) {
     m_document = std::move(document);
     m_gantt->setDocument(m_document);
-    m_timeTicker->setNsPerTick(m_document ? tracer::nsPerTick(m_document->trace) : 1.0);
+    m_timeTicker->setTimeScale(m_document ? m_document->time : TimeScale{});
     m_overlay->setDocument(m_document);
     m_names->setDocument(m_document);
     m_selection->setDocument(m_document);
@@ -204,7 +204,7 @@ void GanttPlot::rebuildRowsAndLegend() {
     wrapLegend();
     const auto& trace = m_document->trace;
     // Trace times are ticks (ns, or finer for some Paje traces: time_unit.hpp).
-    const double lengthNs = static_cast<double>(m_document->length) * tracer::nsPerTick(trace);
+    const double lengthNs = m_document->time.durationNs(static_cast<double>(m_document->length));
     m_title->setText(QStringLiteral("%1  -  %2 lanes, %3, %4")
                          .arg(toQString(m_document->source))
                          .arg(trace.lanes.size())

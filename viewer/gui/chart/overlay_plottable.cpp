@@ -188,7 +188,7 @@ void OverlayPlottable::drawBarriers(QCPPainter* painter, const TimeView& view, c
         }
         const auto& barrier = barriers[band.longest];
         const QString text = QString::fromStdString(
-            formatDuration(static_cast<double>(barrier.duration()) * tracer::nsPerTick(m_document->trace)));
+            formatDuration(m_document->time.durationNs(static_cast<double>(barrier.duration()))));
         const int width = labelWidth(metrics, text);
         const int left = static_cast<int>(std::lround(centre)) - width / 2;
         if (!line.place({static_cast<double>(left), static_cast<double>(left + width)})) {
@@ -291,7 +291,6 @@ QString OverlayPlottable::tooltipAt(const QPointF& pos) const {
     }
     const double from = m_lastView.toTime(pos.x() - kHoverPx);
     const double to = m_lastView.toTime(pos.x() + kHoverPx);
-    const double nsPerTick = tracer::nsPerTick(m_document->trace);
     QStringList lines;
     // "barrier of 1.2 ms (epoch 0 batch 3->4): end of batch"; a rank's: "rank 1 barrier of ...".
     const auto addBarriers = [&](std::span<const tracer::Barrier> barriers) {
@@ -306,7 +305,7 @@ QString OverlayPlottable::tooltipAt(const QPointF& pos) const {
             const auto& barrier = *it;
             QString line = barrier.rank >= 0 ? QStringLiteral("rank %1 barrier of %2").arg(barrier.rank)
                                              : QStringLiteral("barrier of %1");
-            line = line.arg(QString::fromStdString(formatDuration(static_cast<double>(barrier.duration()) * nsPerTick)));
+            line = line.arg(QString::fromStdString(formatDuration(m_document->time.durationNs(static_cast<double>(barrier.duration())))));
             if (!barrier.transitionLabel.empty()) {
                 line += QStringLiteral(" (%1)").arg(QString::fromStdString(barrier.transitionLabel).toHtmlEscaped());
             }
@@ -361,7 +360,7 @@ void OverlayPlottable::drawRange(QCPPainter* painter, const TimeView& view, cons
     painter->drawRect(rect);
     if (committed) {
         const QString text = QString::fromStdString(
-            formatDuration(std::abs(range.second - range.first) * tracer::nsPerTick(m_document->trace)));
+            formatDuration(m_document->time.durationNs(std::abs(range.second - range.first))));
         const QFontMetrics metrics(painter->font());
         paintLabel(painter,
                    labelBox(metrics, text, rect.center().x() - labelWidth(metrics, text) / 2,

@@ -55,11 +55,15 @@ GanttPlot::GanttPlot(QWidget* parent) : QCustomPlot(parent) {
     yAxis->setTickLength(0, 0);
     yAxis->grid()->setVisible(false);
 
-    // Overlay on its own buffered layer: the rubber band and selection repaint only it.
+    // Overlay on its own buffered layer: the rubber band and selection repaint only it, and
+    // its labels on the layer above, over the arrows drawn on the overlay.
     layer(QStringLiteral("overlay"))->setMode(QCPLayer::lmBuffered);
+    addLayer(QStringLiteral("labels"), layer(QStringLiteral("overlay")), limAbove);
+    layer(QStringLiteral("labels"))->setMode(QCPLayer::lmBuffered);
     m_gantt = new GanttPlottable(xAxis, yAxis);
     m_overlay = new OverlayPlottable(xAxis, yAxis);
     m_overlay->setLayer(QStringLiteral("overlay"));
+    m_overlay->labelPlottable()->setLayer(QStringLiteral("labels"));
     // Names over the rows (drawn after them, on their layer); the selection over everything.
     m_names = new SpanNamePlottable(xAxis, yAxis);
     m_selection = std::make_unique<SpanSelection>(
@@ -320,6 +324,7 @@ void GanttPlot::replotOverlay() {
     // Before the first full replot the layer buffers do not exist yet.
     if (m_overlay->layer() != nullptr && isVisible()) {
         m_overlay->layer()->replot();
+        m_overlay->labelPlottable()->layer()->replot();
     } else {
         replot(rpQueuedReplot);
     }

@@ -341,6 +341,24 @@ fs::path writeRanksRun(const TempDir& dir, const std::string& name, const std::s
 
 } // namespace
 
+// A 1-rank and a 2-rank run of one strategy were both "single naive" under their bars.
+TEST(ComparisonRanks, ChartsNameRunsOfOneStrategyByTheirRankCount) {
+    const TempDir dir;
+    auto loaded = loadComparison({writeRanksRun(dir, "one", "single", 1, 40.0), writeRanksRun(dir, "two", "single", 2, 25.0),
+                                  writeRanksRun(dir, "again", "single", 2, 26.0)},
+                                 100'000);
+    ASSERT_TRUE(loaded) << loaded.error().message;
+    EXPECT_EQ(chartRunLabels(loaded->figures),
+              (std::vector<std::string>{"single+naive, 1 rank", "single+naive, 2 ranks #2", "single+naive, 2 ranks #3"}));
+    ComparisonCharts charts;
+    charts.setRuns(loaded->figures);
+    ASSERT_EQ(charts.runLabels().size(), 3);
+    EXPECT_EQ(charts.runLabels()[0], QStringLiteral("single\nnaive\n1 rank"));
+    EXPECT_EQ(charts.runLabels()[1], QStringLiteral("single\nnaive\n2 ranks #2"));
+    // Runs of one rank count keep their plain strategy names.
+    EXPECT_EQ(chartRunLabels({loaded->figures[0]}), (std::vector<std::string>{"single+naive"}));
+}
+
 TEST(ComparisonRanks, RunsOfOneTwoAndFourRanksGetTheScalingTableAndStrategiesPerRankCount) {
     const TempDir dir;
     std::vector<fs::path> inputs;

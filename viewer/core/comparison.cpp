@@ -146,6 +146,28 @@ ViewerResult<std::vector<ComparedRun>> alignRuns(const std::vector<ComparedRun>&
     return out;
 }
 
+std::vector<std::string> chartRunLabels(const std::vector<RunFigures>& runs) {
+    const auto ranksOf = [](const RunFigures& run) { return run.ranks.value.value_or(1.0); };
+    const bool byRanks = std::any_of(runs.begin(), runs.end(),
+                                     [&](const RunFigures& run) { return ranksOf(run) != ranksOf(runs.front()); });
+    std::vector<std::string> labels;
+    for (const auto& run : runs) {
+        std::string label = run.strategy.empty() ? std::string("run") : run.strategy;
+        if (byRanks) {
+            const auto ranks = static_cast<long>(ranksOf(run));
+            label += ", " + std::to_string(ranks) + (ranks == 1 ? " rank" : " ranks");
+        }
+        labels.push_back(std::move(label));
+    }
+    std::vector<std::string> out = labels;
+    for (std::size_t i = 0; i < labels.size(); ++i) {
+        if (std::count(labels.begin(), labels.end(), labels[i]) > 1) {
+            out[i] += " #" + std::to_string(i + 1);
+        }
+    }
+    return out;
+}
+
 ViewerResult<LoadedComparison> loadComparison(const std::vector<fs::path>& inputs, TimeNs thresholdNs) {
     if (inputs.empty()) {
         return fail(ViewerError{ViewerErrorCode::InvalidArgument, "--compare needs at least one run folder"});

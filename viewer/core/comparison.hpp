@@ -54,6 +54,11 @@ struct ComparedRun {
 inline constexpr double kNormalizedSpanNs = 1e9;
 ViewerResult<std::vector<ComparedRun>> alignRuns(const std::vector<ComparedRun>& runs, const Alignment& alignment);
 
+// Each run's name under its bars in the metric charts: its strategy, with its rank count when
+// the runs differ by it ("single+naive, 2 ranks"; a 1-rank and a 2-rank run of one strategy
+// were named alike), and its place in the list ("#2") when two would still read the same.
+std::vector<std::string> chartRunLabels(const std::vector<RunFigures>& runs);
+
 struct LoadedComparison {
     std::vector<ComparedRun> runs;       // unaligned, barriers over the threshold
     std::vector<RunFigures> figures;

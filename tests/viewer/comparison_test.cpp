@@ -9,6 +9,7 @@
 #include "viewer/core/comparison.hpp"
 #include "viewer/core/time_format.hpp"
 #include "viewer/gui/chart/gantt_plot.hpp"
+#include "viewer/gui/chart/span_description.hpp"
 #include "viewer/gui/comparison/comparison_charts.hpp"
 #include "viewer/gui/comparison/comparison_model.hpp"
 #include "viewer/gui/comparison/comparison_view.hpp"
@@ -81,19 +82,76 @@ TEST(Alignment, MovesTheChosenOriginToZeroAndSharesBounds) {
     for (const auto& run : *byMarker) {
         const auto& d = *run.document;
         ASSERT_GE(d.batchMarkers.size(), 3u);
-        EXPECT_EQ(d.trace.markers[d.batchMarkers[2]].time, 0);
+        EXPECT_EQ(d.time.timeNs(static_cast<double>(d.trace.markers[d.batchMarkers[2]].time)), 0.0);
+        EXPECT_EQ(d.time.zeroTick, (*byMarker)[0].document->time.zeroTick);
         EXPECT_EQ(d.trace.begin, (*byMarker)[0].document->trace.begin);
         EXPECT_EQ(d.trace.end, (*byMarker)[0].document->trace.end);
     }
     auto normalized = alignRuns(runs, {AlignMode::Normalized, 0});
     ASSERT_TRUE(normalized);
     for (const auto& run : *normalized) {
-        EXPECT_EQ(run.document->activityBegin, 0);
-        EXPECT_NEAR(static_cast<double>(run.document->activityEnd), kNormalizedSpanNs, 1.0);
+        const auto& d = *run.document;
+        EXPECT_EQ(d.activityBegin, d.time.zeroTick);
+        EXPECT_NEAR(static_cast<double>(d.activityEnd - d.time.zeroTick), kNormalizedSpanNs, 1.0);
     }
     auto tooFar = alignRuns(runs, {AlignMode::Marker, 99});
     ASSERT_FALSE(tooFar);
     EXPECT_NE(tooFar.error().message.find("marker:99"), std::string::npos);
+}
+
+// Normalized runs are stretched onto one axis, but what they say in time stays real: a
+// 49.019 ms barrier was labelled 14.628 ms, divided by its run's makespan.
+TEST(Alignment, NormalizedRunsKeepTheirRealDurations) {
+    const std::vector<ComparedRun> runs{synthetic(50'000, 400'000, "fast"), synthetic(120'000, 900'000, "slow")};
+    auto normalized = alignRuns(runs, {AlignMode::Normalized, 0});
+    ASSERT_TRUE(normalized);
+    for (std::size_t r = 0; r < runs.size(); ++r) {
+        const auto& before = *runs[r].barriers;
+        const auto& after = *(*normalized)[r].barriers;
+        ASSERT_EQ(before.size(), after.size());
+        ASSERT_FALSE(before.empty());
+        const TimeScale& time = (*normalized)[r].document->time;
+        for (std::size_t b = 0; b < before.size(); ++b) {
+            EXPECT_EQ(formatDuration(time.durationNs(static_cast<double>(after[b].duration()))),
+                      formatDuration(static_cast<double>(before[b].duration())))
+                << runs[r].document->source << " barrier " << b;
+        }
+        // A task's tooltip too.
+        const auto& original = *runs[r].document;
+        const auto& aligned = *(*normalized)[r].document;
+        const SpanRef task{0, 0, 2};
+        const auto& span = original.trace.lanes[0].levels[0][2];
+        const QString expected =
+            QStringLiteral("duration: ") + QString::fromStdString(formatDuration(static_cast<double>(span.duration())));
+        const QString tooltip = describeSpan(aligned, ShownBarriers{}, task, 1);
+        EXPECT_TRUE(tooltip.contains(expected)) << tooltip.toStdString() << " (expected " << expected.toStdString() << ")";
+    }
+}
+
+// Aligned on a batch marker, the tasks before it keep running: counted in the panel's title
+// and selectable with their dependency arrows (their times had become negative, which the
+// model reads as "never ran").
+TEST(Alignment, MarkerAlignmentKeepsTheTasksBeforeTheMarker) {
+    const std::vector<ComparedRun> runs{synthetic(50'000, 400'000, "fast"), synthetic(120'000, 900'000, "slow")};
+    auto byMarker = alignRuns(runs, {AlignMode::Marker, 2});
+    ASSERT_TRUE(byMarker);
+    for (std::size_t r = 0; r < runs.size(); ++r) {
+        const auto& original = *runs[r].document;
+        const auto& aligned = *(*byMarker)[r].document;
+        EXPECT_EQ(aligned.executedTasks, original.executedTasks) << original.source;
+        EXPECT_EQ(taskCountText(aligned), taskCountText(original));
+        const auto marker = aligned.trace.markers[aligned.batchMarkers[2]].time;
+        std::size_t before = 0;
+        for (std::size_t t = 0; t < aligned.trace.tasks.size(); ++t) {
+            const auto& task = aligned.trace.tasks[t];
+            ASSERT_GE(task.start, 0) << "task " << t;
+            if (task.start < marker) {
+                ++before;
+                EXPECT_TRUE(findTaskSpan(aligned.trace, static_cast<starscope::tracer::TaskIndex>(t))) << "task " << t;
+            }
+        }
+        EXPECT_GT(before, 0u) << "the test needs tasks before the marker";
+    }
 }
 
 TEST(ComparisonFigures, ReadRunJsonAndSayWhyCountersAreMissing) {
@@ -248,7 +306,8 @@ TEST(ComparisonRender, MarkerAlignmentPutsTheMarkerAtOneXInEveryPanel) {
     for (GanttPlot* panel : view.panels()) {
         const QPoint origin = panel->mapTo(&view, QPoint(0, 0));
         const QRect area = panel->axisRect()->rect().translated(origin);
-        const int expected = origin.x() + static_cast<int>(std::lround(panel->xAxis->coordToPixel(0.0)));
+        const double zero = static_cast<double>(panel->document()->time.zeroTick);
+        const int expected = origin.x() + static_cast<int>(std::lround(panel->xAxis->coordToPixel(zero)));
         int bestX = -1;
         int bestCount = 0;
         for (int x = expected - 8; x <= expected + 8; ++x) {
@@ -294,7 +353,9 @@ TEST(ComparisonRender, PanelsAreTitledWithTheirRunsOwnLength) {
             EXPECT_TRUE(title.endsWith(QStringLiteral(", ") + own[i]))
                 << describeAlignment(alignment) << ": " << title.toStdString() << " (own length " << own[i].toStdString()
                 << ")";
-            EXPECT_EQ(view.panels()[i]->document()->length, runs[i].document->length);
+            const auto& aligned = *view.panels()[i]->document();
+            EXPECT_NEAR(aligned.time.durationNs(static_cast<double>(aligned.length)),
+                        static_cast<double>(runs[i].document->length), 1.0);
         }
     }
 }
@@ -320,6 +381,24 @@ fs::path writeRanksRun(const TempDir& dir, const std::string& name, const std::s
 }
 
 } // namespace
+
+// A 1-rank and a 2-rank run of one strategy were both "single naive" under their bars.
+TEST(ComparisonRanks, ChartsNameRunsOfOneStrategyByTheirRankCount) {
+    const TempDir dir;
+    auto loaded = loadComparison({writeRanksRun(dir, "one", "single", 1, 40.0), writeRanksRun(dir, "two", "single", 2, 25.0),
+                                  writeRanksRun(dir, "again", "single", 2, 26.0)},
+                                 100'000);
+    ASSERT_TRUE(loaded) << loaded.error().message;
+    EXPECT_EQ(chartRunLabels(loaded->figures),
+              (std::vector<std::string>{"single+naive, 1 rank", "single+naive, 2 ranks #2", "single+naive, 2 ranks #3"}));
+    ComparisonCharts charts;
+    charts.setRuns(loaded->figures);
+    ASSERT_EQ(charts.runLabels().size(), 3);
+    EXPECT_EQ(charts.runLabels()[0], QStringLiteral("single\nnaive\n1 rank"));
+    EXPECT_EQ(charts.runLabels()[1], QStringLiteral("single\nnaive\n2 ranks #2"));
+    // Runs of one rank count keep their plain strategy names.
+    EXPECT_EQ(chartRunLabels({loaded->figures[0]}), (std::vector<std::string>{"single+naive"}));
+}
 
 TEST(ComparisonRanks, RunsOfOneTwoAndFourRanksGetTheScalingTableAndStrategiesPerRankCount) {
     const TempDir dir;

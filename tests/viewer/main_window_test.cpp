@@ -39,15 +39,9 @@ using namespace starscope::viewer;
 using starscope::testing::TempDir;
 using starscope::viewer::testing::kTimeoutMs;
 using starscope::viewer::testing::showAndOpen;
+using starscope::viewer::testing::writeSynthetic;
 
 namespace {
-
-QString writeSynthetic(const TempDir& dir, const std::string& name, const SyntheticOptions& options = {}) {
-    const auto path = dir / name;
-    const auto written = starscope::tracer::writeNativeFile(makeSyntheticTrace(options), path);
-    EXPECT_TRUE(written) << written.error().describe();
-    return QString::fromStdString(path.string());
-}
 
 // Closes the reader's error dialog, if one is up, as a user would before opening the next file.
 void dismissLoadError(MainWindow& window) {

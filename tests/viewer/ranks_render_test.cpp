@@ -6,6 +6,7 @@
 #include "tests/support/synthetic_trace.hpp"
 #include "tests/viewer/pixel_support.hpp"
 #include "tests/viewer/qt_test_environment.hpp"
+#include "viewer/core/time_format.hpp"
 #include "viewer/gui/chart/gantt_plot.hpp"
 #include "viewer/gui/chart/gantt_plottable.hpp"
 #include "viewer/gui/chart/link_plottable.hpp"
@@ -21,6 +22,7 @@
 #include <QTest>
 
 #include <cmath>
+#include <set>
 
 using namespace starscope::viewer;
 using starscope::viewer::testing::near;
@@ -263,4 +265,86 @@ TEST_F(RanksRender, HeadlessRenderDrawsArrowsUnlessToldNot) {
     const QPointF to = plot->messages()->links()->toPixel(link);
     EXPECT_GE(darkPixelsAlong(with, from, to), 55);
     EXPECT_EQ(darkPixelsAlong(without, from, to), 0);
+}
+
+// Each rank's own barriers are labelled with their duration on its rows, as the job's are.
+TEST_F(RanksRender, EachRanksBarriersAreLabelledWithTheirDuration) {
+    const auto& labels = plot->overlay()->labels().rankBarrier;
+    ASSERT_FALSE(labels.empty()) << "no rank barrier has a label";
+    for (const auto& label : labels) {
+        bool named = false;
+        for (const auto& barrier : *rankBarriers) {
+            named = named || label.text == QString::fromStdString(formatDuration(static_cast<double>(barrier.duration())));
+        }
+        EXPECT_TRUE(named) << label.text.toStdString() << " names no rank barrier";
+        // Within one rank's rows, below the batch labels and above the job's barrier labels.
+        const int rankOf = [&] {
+            for (const std::int32_t rank : {0, 1}) {
+                const auto rows = rowsOfRank(plot->rows(), rank);
+                if (label.box.top() >= y(static_cast<double>(rows->first) - 0.5)
+                    && label.box.bottom() <= y(static_cast<double>(rows->second) + 0.5)) {
+                    return rank;
+                }
+            }
+            return -1;
+        }();
+        EXPECT_GE(rankOf, 0) << label.text.toStdString() << " lies outside the rows of a rank";
+        for (const QRect& job : plot->overlay()->labels().barrier) {
+            EXPECT_FALSE(job.intersects(label.box));
+        }
+        for (const QRect& batch : plot->overlay()->labels().batch) {
+            EXPECT_FALSE(batch.intersects(label.box));
+        }
+    }
+    // Both ranks have one at the transition to batch 1, where their workers finish apart.
+    std::set<int> tops;
+    for (const auto& label : labels) {
+        tops.insert(label.box.top());
+    }
+    EXPECT_EQ(tops.size(), 2u);
+}
+
+// Labels are drawn over the message arrows: a label box has the same pixels with and without
+// the messages, at zooms where arrows cross labels (a narrow chart: labels take more time).
+TEST_F(RanksRender, MessageArrowsNeverCrossALabel) {
+    constexpr int kNarrow = 640;
+    plot->resize(kNarrow, kHeight);
+    const auto narrowShot = [&] {
+        plot->replot(QCustomPlot::rpImmediateRefresh);
+        image = plot->toPixmap(kNarrow, kHeight, 1.0).toImage();
+    };
+    int crossings = 0;
+    for (const double widthNs : {1'000'000.0, 2'000'000.0, 4'000'000.0}) {
+        plot->setMessagesVisible(true);
+        plot->setView(0.0, widthNs);
+        narrowShot();
+        const QImage with = image;
+        std::vector<QRect> boxes = plot->overlay()->labels().barrier;
+        boxes.insert(boxes.end(), plot->overlay()->labels().batch.begin(), plot->overlay()->labels().batch.end());
+        for (const auto& label : plot->overlay()->labels().rankBarrier) {
+            boxes.push_back(label.box);
+        }
+        const auto* links = plot->messages()->links();
+        for (const auto& link : links->links()) {
+            const QLineF arrow(links->fromPixel(link), links->toPixel(link));
+            for (const QRect& box : boxes) {
+                const QRectF r(box);
+                for (const QLineF edge : {QLineF(r.topLeft(), r.topRight()), QLineF(r.bottomLeft(), r.bottomRight()),
+                                          QLineF(r.topLeft(), r.bottomLeft()), QLineF(r.topRight(), r.bottomRight())}) {
+                    crossings += arrow.intersects(edge, nullptr) == QLineF::BoundedIntersection ? 1 : 0;
+                }
+            }
+        }
+        plot->setMessagesVisible(false);
+        narrowShot();
+        for (const QRect& box : boxes) {
+            for (int py = box.top(); py <= box.bottom(); ++py) {
+                for (int px = box.left(); px <= box.right(); ++px) {
+                    ASSERT_EQ(with.pixel(px, py), image.pixel(px, py))
+                        << "an arrow crosses the label at (" << px << ", " << py << ") at a " << widthNs << " ns view";
+                }
+            }
+        }
+    }
+    EXPECT_GT(crossings, 0) << "no arrow reached a label: the test shows nothing";
 }

@@ -6,6 +6,7 @@
 
 #include "tests/support/synthetic_trace.hpp"
 #include "tests/viewer/qt_test_environment.hpp"
+#include "viewer/core/time_format.hpp"
 #include "viewer/gui/chart/gantt_plot.hpp"
 #include "viewer/gui/chart/highlight_plottable.hpp"
 #include "viewer/gui/chart/link_plottable.hpp"
@@ -280,4 +281,58 @@ TEST(LegendNames, UnderscoresOfCodeletNamesAreDrawn) {
         }
         EXPECT_EQ(checked, 4) << "conv_fwd, conv_bwd, dense_fwd, dense_bwd";
     }
+}
+
+// A range's length is shown while it is dragged (zoom or selection), and a selected range the
+// view has left leaves no label behind at the chart's edge.
+TEST(RangeLabel, ShownWhileDraggingAndGoneWhenTheRangeLeavesTheView) {
+    auto document = prepareDocument(makeSyntheticTrace({}), "synthetic");
+    auto plot = makePlot(document, nullptr);
+    plot->setView(0.0, 1'000'000.0);
+    picture(*plot);
+    const auto send = [&](QEvent::Type type, double ns, Qt::MouseButton button, Qt::MouseButtons buttons,
+                          Qt::KeyboardModifiers modifiers) {
+        const QPointF pos(plot->xAxis->coordToPixel(ns), plot->yAxis->coordToPixel(1.0));
+        QMouseEvent event(type, pos, plot->mapToGlobal(pos), button, buttons, modifiers);
+        QCoreApplication::sendEvent(plot.get(), &event);
+    };
+    // A right-drag (zoom) in progress: its length, before the release.
+    send(QEvent::MouseButtonPress, 200'000.0, Qt::RightButton, Qt::RightButton, Qt::NoModifier);
+    send(QEvent::MouseMove, 500'000.0, Qt::NoButton, Qt::RightButton, Qt::NoModifier);
+    picture(*plot);
+    ASSERT_TRUE(plot->overlay()->labels().range) << "no length while zooming to a range";
+    EXPECT_EQ(plot->overlay()->labels().range->text, QString::fromStdString(formatDuration(300'000.0)));
+    send(QEvent::MouseButtonRelease, 500'000.0, Qt::RightButton, Qt::NoButton, Qt::NoModifier);
+
+    plot->setView(0.0, 1'000'000.0);
+    plot->setSelection(std::make_pair(100'000.0, 300'000.0));
+    picture(*plot);
+    ASSERT_TRUE(plot->overlay()->labels().range);
+    EXPECT_EQ(plot->overlay()->labels().range->text, QString::fromStdString(formatDuration(200'000.0)));
+    // Panned past it, both ways: nothing drawn for it.
+    plot->setView(1'500'000.0, 2'500'000.0);
+    picture(*plot);
+    EXPECT_FALSE(plot->overlay()->labels().range) << "the label stayed at the left edge";
+    plot->setView(0.0, 50'000.0);
+    picture(*plot);
+    EXPECT_FALSE(plot->overlay()->labels().range) << "the label stayed at the right edge";
+}
+
+// Codelets sharing a long prefix keep apart when their names are elided in the bars: StarPU's
+// LU example's four all read "st..." before.
+TEST(SpanNames, ElidedNamesOfCodeletsWithACommonPrefixDiffer) {
+    SyntheticOptions options;
+    options.codelets = {"starpu_slu_lu_model_11", "starpu_slu_lu_model_12", "starpu_slu_lu_model_21",
+                        "starpu_slu_lu_model_22"};
+    const auto document = prepareDocument(makeSyntheticTrace(options), "lu");
+    auto plot = makePlot(document, nullptr);
+    // ~0.8 px per us: bars of 40 px, too narrow for the whole names.
+    plot->setView(0.0, 1'500'000.0);
+    picture(*plot);
+    std::set<QString> texts;
+    for (const auto& p : plot->names()->placed()) {
+        EXPECT_NE(p.text, QStringLiteral("starpu_slu_lu_model_11")) << "the test needs elided names";
+        texts.insert(p.text);
+    }
+    EXPECT_GE(texts.size(), 4u) << "elided names of different codelets read alike";
 }

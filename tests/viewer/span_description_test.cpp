@@ -66,7 +66,7 @@ TEST_F(SpanDescription, ATaskSpanGivesItsJobAndItsDetailsTheTaskFields) {
     EXPECT_TRUE(details.contains(QStringLiteral("<br>footprint: 00000000")))
         << details.toStdString();
     EXPECT_TRUE(details.contains(QStringLiteral("<br>submitted: %1 (waited ")
-                                     .arg(QString::fromStdString(formatDuration(2'222.0)))))
+                                     .arg(QString::fromStdString(formatInstant(2'222.0)))))
         << details.toStdString();
 }
 
@@ -81,3 +81,44 @@ TEST_F(SpanDescription, SaysWhenSeveralSpansShareTheCursor) {
 }
 
 } // namespace
+
+// A 223 us task 1.78 s into the trace: its start and end differ in the details (both read
+// "1.780 s" as durations), and the tooltip's start is as precise.
+TEST(SpanDetails, StartAndEndOfAShortLateTaskDiffer) {
+    SyntheticOptions options;
+    options.cpuWorkers = 1;
+    options.batchesPerEpoch = 1;
+    options.tasksPerWorker = 1;
+    options.taskNs = 223'000;
+    starscope::tracer::Trace trace = makeSyntheticTrace(options);
+    constexpr starscope::tracer::TimeNs kLate = 1'780'000'000;
+    for (auto& lane : trace.lanes) {
+        for (auto& level : lane.levels) {
+            for (auto& span : level) {
+                span = starscope::tracer::Span{span.start + kLate, span.end + kLate, span.state, span.runsTask != 0};
+            }
+        }
+    }
+    for (auto& task : trace.tasks) {
+        for (starscope::tracer::PackedTime* t : {&task.submit, &task.start, &task.end}) {
+            if (*t >= 0) {
+                *t = *t + kLate;
+            }
+        }
+    }
+    trace.end += kLate;
+    const auto document = prepareDocument(std::move(trace), "late");
+    const auto& spans = document->trace.lanes[0].levels[0];
+    const auto task = std::find_if(spans.begin(), spans.end(), [&](const auto& s) {
+        return document->trace.taskOf(document->trace.lanes[0], s) != nullptr;
+    });
+    ASSERT_NE(task, spans.end());
+    const SpanRef ref{0, 0, static_cast<std::size_t>(task - spans.begin())};
+    const QString details = spanDetails(*document, ShownBarriers{}, ref, 1);
+    const QString start = QString::fromStdString(formatInstant(static_cast<double>(task->start)));
+    const QString end = QString::fromStdString(formatInstant(static_cast<double>(task->end)));
+    ASSERT_NE(start, end);
+    EXPECT_TRUE(details.contains(QStringLiteral("start: ") + start)) << details.toStdString();
+    EXPECT_TRUE(details.contains(QStringLiteral("end: ") + end)) << details.toStdString();
+    EXPECT_TRUE(details.contains(QStringLiteral("duration: 223.0 us"))) << details.toStdString();
+}

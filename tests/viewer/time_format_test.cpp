@@ -82,3 +82,16 @@ TEST(TimeFormat, SubNanosecondTicks) {
     // Never closer than one tick of the trace.
     EXPECT_DOUBLE_EQ(planTicks(0.0, 1e-4, 8, 1e-4).stepNs, 1e-4);
 }
+
+// Details give points in time to the tick: a 223 us task at 1.78 s used to start and end at
+// "1.780 s" both.
+TEST(TimeFormat, InstantsKeepEveryDigitOfTheirTick) {
+    EXPECT_EQ(formatInstant(1'780'123'456.0), "1.780 123 456 s");
+    EXPECT_EQ(formatInstant(1'780'346'456.0), "1.780 346 456 s");
+    EXPECT_EQ(formatInstant(52'000'017.0), "52.000 017 ms");
+    EXPECT_EQ(formatInstant(2'222.0), "2.222 us");
+    EXPECT_EQ(formatInstant(7.0), "7 ns");
+    EXPECT_EQ(formatInstant(-1'500'000.0), "-1.500 000 ms");
+    // A Paje trace read at 0.1 ps: its ticks' digits too.
+    EXPECT_EQ(formatInstant(14.5, 1e-4), "14.500 0 ns");
+}

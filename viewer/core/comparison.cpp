@@ -43,13 +43,14 @@ std::string describeAlignment(const Alignment& alignment) {
 
 namespace {
 
-// t -> (t - origin) * scale, rounded: the one mapping applied to every time of a run.
+// t -> (t - origin) * scale + zero, rounded: the one mapping applied to every time of a run.
 struct TimeMap {
     double origin = 0.0;
     double scale = 1.0;
+    double zero = 0.0;
 
     TimeNs operator()(TimeNs t) const {
-        return static_cast<TimeNs>(std::llround((static_cast<double>(t) - origin) * scale));
+        return static_cast<TimeNs>(std::llround((static_cast<double>(t) - origin) * scale + zero));
     }
 };
 
@@ -88,6 +89,10 @@ RunFigures measureRun(const TraceDocument& document, const fs::path& runFolder, 
 
 ViewerResult<std::vector<ComparedRun>> alignRuns(const std::vector<ComparedRun>& runs, const Alignment& alignment) {
     std::vector<TimeMap> maps;
+    // Every run's origin lands on one shared tick, late enough that no run's time becomes
+    // negative: the model reads a negative start as a task that never ran (it then fell out of
+    // the task count and lost its arrows), and its times are ticks from the trace's start.
+    double zero = 0.0;
     for (const auto& run : runs) {
         const TraceDocument& d = *run.document;
         TimeMap map;
@@ -103,7 +108,12 @@ ViewerResult<std::vector<ComparedRun>> alignRuns(const std::vector<ComparedRun>&
             const double span = static_cast<double>(d.activityEnd - d.activityBegin);
             map.scale = kNormalizedSpanNs / std::max(span, 1.0);
         }
+        zero = std::max(zero, (map.origin - static_cast<double>(d.trace.begin)) * map.scale);
         maps.push_back(map);
+    }
+    zero = std::ceil(zero);
+    for (TimeMap& map : maps) {
+        map.zero = zero;
     }
     std::vector<tracer::Trace> traces;
     TimeNs begin = std::numeric_limits<TimeNs>::max();
@@ -128,8 +138,33 @@ ViewerResult<std::vector<ComparedRun>> alignRuns(const std::vector<ComparedRun>&
             }
             return to;
         };
-        out.push_back({prepareDocument(std::move(traces[i]), runs[i].document->source, runs[i].document->length),
+        // A normalized run's ticks are stretched: its durations still read in real time.
+        const TimeScale time{runs[i].document->time.nsPerTick / maps[i].scale, static_cast<TimeNs>(zero)};
+        const auto length = static_cast<TimeNs>(std::llround(static_cast<double>(runs[i].document->length) * maps[i].scale));
+        out.push_back({prepareDocument(std::move(traces[i]), runs[i].document->source, length, time),
                        mapped(runs[i].barriers), mapped(runs[i].rankBarriers)});
+    }
+    return out;
+}
+
+std::vector<std::string> chartRunLabels(const std::vector<RunFigures>& runs) {
+    const auto ranksOf = [](const RunFigures& run) { return run.ranks.value.value_or(1.0); };
+    const bool byRanks = std::any_of(runs.begin(), runs.end(),
+                                     [&](const RunFigures& run) { return ranksOf(run) != ranksOf(runs.front()); });
+    std::vector<std::string> labels;
+    for (const auto& run : runs) {
+        std::string label = run.strategy.empty() ? std::string("run") : run.strategy;
+        if (byRanks) {
+            const auto ranks = static_cast<long>(ranksOf(run));
+            label += ", " + std::to_string(ranks) + (ranks == 1 ? " rank" : " ranks");
+        }
+        labels.push_back(std::move(label));
+    }
+    std::vector<std::string> out = labels;
+    for (std::size_t i = 0; i < labels.size(); ++i) {
+        if (std::count(labels.begin(), labels.end(), labels[i]) > 1) {
+            out[i] += " #" + std::to_string(i + 1);
+        }
     }
     return out;
 }

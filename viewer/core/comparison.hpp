@@ -46,12 +46,18 @@ struct ComparedRun {
     std::shared_ptr<const Barriers> rankBarriers;   // each rank's own; null or empty for one process
 };
 
-// The runs' traces moved (and for Normalized scaled) so that their origins coincide:
-// Start puts each first task start at 0, Marker puts the k-th batch_begin at 0, Normalized
-// maps each [first task start, last task end] onto [0, kNormalizedSpanNs]. All aligned
-// traces share one [begin, end], so one view fits every panel identically.
+// The runs' traces moved (and for Normalized scaled) so that their origins coincide at one
+// tick, each document's time.zeroTick, which reads as time 0: Start's origin is each first
+// task start, Marker's the k-th batch_begin, and Normalized maps each [first task start, last
+// task end] onto [0, kNormalizedSpanNs] ticks past it. Each document's time.nsPerTick keeps
+// its durations real. All aligned traces share one [begin, end], so one view fits every panel.
 inline constexpr double kNormalizedSpanNs = 1e9;
 ViewerResult<std::vector<ComparedRun>> alignRuns(const std::vector<ComparedRun>& runs, const Alignment& alignment);
+
+// Each run's name under its bars in the metric charts: its strategy, with its rank count when
+// the runs differ by it ("single+naive, 2 ranks"; a 1-rank and a 2-rank run of one strategy
+// were named alike), and its place in the list ("#2") when two would still read the same.
+std::vector<std::string> chartRunLabels(const std::vector<RunFigures>& runs);
 
 struct LoadedComparison {
     std::vector<ComparedRun> runs;       // unaligned, barriers over the threshold

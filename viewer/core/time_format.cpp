@@ -69,4 +69,22 @@ std::string formatTick(double ns, const TickPlan& plan) {
     return buffer;
 }
 
+std::string formatInstant(double ns, double resolutionNs) {
+    const TimeUnit unit = unitFor(ns);
+    int decimals = static_cast<int>(std::lround(std::log10(unitScaleNs(unit))));
+    for (double r = resolutionNs; r < 0.999 && decimals < 18; r *= 10.0) {
+        ++decimals;
+    }
+    char buffer[96];
+    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, ns / unitScaleNs(unit));
+    std::string text = buffer;
+    const auto point = text.find('.');
+    if (point != std::string::npos) {
+        for (auto at = point + 4; at < text.size(); at += 4) {
+            text.insert(at, 1, ' ');
+        }
+    }
+    return text + " " + unitSuffix(unit);
+}
+
 } // namespace starscope::viewer

@@ -31,6 +31,11 @@ std::string formatTick(double ns, const TickPlan& plan);
 // A stretch of the time axis (ns, not necessarily whole) in the tracer's duration format
 // (tracer::formatDuration): "87.1 us", "1.204 s"; whole nanoseconds below 1 us ("7 ns"),
 // fractions only when the value has them ("14.500 ns", "300.0 ps").
+// A point in time to its last digit, in the unit of its magnitude, decimals grouped by three:
+// "1.780 123 456 s", "52.000 017 ms". Two tasks 223 us apart at 1.78 s both read "1.780 s" in
+// the duration format; a task's details tell them apart. resolutionNs: one tick of the trace
+// (below 1 for a Paje trace read finer than ns, whose extra digits are then given too).
+std::string formatInstant(double ns, double resolutionNs = 1.0);
 inline std::string formatDuration(double ns) { return tracer::formatDurationNs(ns, ns != std::round(ns)); }
 
 } // namespace starscope::viewer

@@ -1,5 +1,6 @@
 #include "viewer/core/trace_document.hpp"
 
+#include "tracer/model/time_unit.hpp"
 #include "tracer/run/run_folder.hpp"
 
 #include <algorithm>
@@ -17,12 +18,14 @@ struct RankOrder {
 } // namespace
 
 std::shared_ptr<const TraceDocument> prepareDocument(tracer::Trace trace, std::string source,
-                                                     std::optional<tracer::TimeNs> length) {
+                                                     std::optional<tracer::TimeNs> length,
+                                                     std::optional<TimeScale> time) {
     auto document = std::make_shared<TraceDocument>();
     document->trace = std::move(trace);
     document->source = std::move(source);
     const auto& t = document->trace;
     document->length = length.value_or(t.end - t.begin);
+    document->time = time.value_or(TimeScale{tracer::nsPerTick(t), 0});
     document->rows = layoutRows(t);
     document->palette = Palette(t);
     document->laneIndex.reserve(t.lanes.size());

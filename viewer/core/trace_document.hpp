@@ -22,6 +22,21 @@
 
 namespace starscope::viewer {
 
+// How the chart's ticks read as time. A tick is the trace's unit (time_unit.hpp), and tick 0
+// is shown as time 0; a run moved onto a comparison's shared axis (comparison.hpp) keeps its
+// real durations through its own scale (normalized runs are stretched) and shows its alignment
+// point (first task, batch marker) as 0, while its ticks stay non-negative as the model wants.
+struct TimeScale {
+    double nsPerTick = 1.0;
+    tracer::TimeNs zeroTick = 0;
+
+    double durationNs(double ticks) const { return ticks * nsPerTick; }
+    double timeNs(double tick) const { return (tick - static_cast<double>(zeroTick)) * nsPerTick; }
+    double tickAt(double ns) const { return ns / nsPerTick + static_cast<double>(zeroTick); }
+
+    bool operator==(const TimeScale&) const = default;
+};
+
 struct TraceDocument {
     tracer::Trace trace;
     std::string source;                             // what was opened, for titles and messages
@@ -41,6 +56,8 @@ struct TraceDocument {
     tracer::TimeNs length = 0;
     // Predecessors and successors of each task, for the selected task's arrows.
     TaskGraph taskGraph;
+    // Every time and duration shown (axis, labels, tooltips, details, lists) goes through it.
+    TimeScale time;
 
     // The batch (from its batch_begin marker) running at timeNs; nullptr before the first.
     const tracer::MarkerEvent* batchAt(tracer::TimeNs timeNs) const;
@@ -48,9 +65,11 @@ struct TraceDocument {
 
 using Barriers = std::vector<tracer::Barrier>;
 
-// length: the run's own length when trace was moved onto a shared axis (default: its span).
+// length: the run's own length when trace was moved onto a shared axis (default: its span);
+// time: how its ticks read then (default: the trace's unit, from 0).
 std::shared_ptr<const TraceDocument> prepareDocument(tracer::Trace trace, std::string source,
-                                                     std::optional<tracer::TimeNs> length = std::nullopt);
+                                                     std::optional<tracer::TimeNs> length = std::nullopt,
+                                                     std::optional<TimeScale> time = std::nullopt);
 // Reads any input readTrace knows (run folder, prof file, Paje, native) and prepares it.
 // Errors are the reader's, verbatim (file, byte offset, what was wrong).
 tracer::TraceResult<std::shared_ptr<const TraceDocument>> loadDocument(const std::filesystem::path& input,

@@ -55,11 +55,15 @@ GanttPlot::GanttPlot(QWidget* parent) : QCustomPlot(parent) {
     yAxis->setTickLength(0, 0);
     yAxis->grid()->setVisible(false);
 
-    // Overlay on its own buffered layer: the rubber band and selection repaint only it.
+    // Overlay on its own buffered layer: the rubber band and selection repaint only it, and
+    // its labels on the layer above, over the arrows drawn on the overlay.
     layer(QStringLiteral("overlay"))->setMode(QCPLayer::lmBuffered);
+    addLayer(QStringLiteral("labels"), layer(QStringLiteral("overlay")), limAbove);
+    layer(QStringLiteral("labels"))->setMode(QCPLayer::lmBuffered);
     m_gantt = new GanttPlottable(xAxis, yAxis);
     m_overlay = new OverlayPlottable(xAxis, yAxis);
     m_overlay->setLayer(QStringLiteral("overlay"));
+    m_overlay->labelPlottable()->setLayer(QStringLiteral("labels"));
     // Names over the rows (drawn after them, on their layer); the selection over everything.
     m_names = new SpanNamePlottable(xAxis, yAxis);
     m_selection = std::make_unique<SpanSelection>(
@@ -109,7 +113,7 @@ bool GanttPlot::messagesVisible() const { return m_messages->isVisible(); }
 void GanttPlot::setDocument(std::shared_ptr<const TraceDocument> document) {
     m_document = std::move(document);
     m_gantt->setDocument(m_document);
-    m_timeTicker->setNsPerTick(m_document ? tracer::nsPerTick(m_document->trace) : 1.0);
+    m_timeTicker->setTimeScale(m_document ? m_document->time : TimeScale{});
     m_overlay->setDocument(m_document);
     m_names->setDocument(m_document);
     m_selection->setDocument(m_document);
@@ -204,7 +208,7 @@ void GanttPlot::rebuildRowsAndLegend() {
     wrapLegend();
     const auto& trace = m_document->trace;
     // Trace times are ticks (ns, or finer for some Paje traces: time_unit.hpp).
-    const double lengthNs = static_cast<double>(m_document->length) * tracer::nsPerTick(trace);
+    const double lengthNs = m_document->time.durationNs(static_cast<double>(m_document->length));
     m_title->setText(QStringLiteral("%1  -  %2 lanes, %3, %4")
                          .arg(toQString(m_document->source))
                          .arg(trace.lanes.size())
@@ -320,6 +324,7 @@ void GanttPlot::replotOverlay() {
     // Before the first full replot the layer buffers do not exist yet.
     if (m_overlay->layer() != nullptr && isVisible()) {
         m_overlay->layer()->replot();
+        m_overlay->labelPlottable()->layer()->replot();
     } else {
         replot(rpQueuedReplot);
     }

@@ -49,16 +49,17 @@ QString MessageArrows::tooltipAt(const QPointF& pos) const {
     }
     const auto& trace = m_document->trace;
     const auto& m = trace.messages[m_arrows[hit->link].message];
-    const double nsPerTick = tracer::nsPerTick(trace);
-    const auto time = [nsPerTick](tracer::TimeNs t) {
-        return QString::fromStdString(formatDuration(static_cast<double>(t) * nsPerTick));
+    const TimeScale& scale = m_document->time;
+    const auto at = [&scale](tracer::TimeNs t) { return QString::fromStdString(formatDuration(scale.timeNs(static_cast<double>(t)))); };
+    const auto lasting = [&scale](tracer::TimeNs t) {
+        return QString::fromStdString(formatDuration(scale.durationNs(static_cast<double>(t))));
     };
     return QStringLiteral("<b>message rank %1 &rarr; rank %2</b><br>%3 B, tag %4<br>sent at %5, received %6 later")
         .arg(m.fromRank)
         .arg(m.toRank)
         .arg(QString::fromStdString(groupThousands(m.size)))
         .arg(m.tag)
-        .arg(time(m.start), time(m.duration()));
+        .arg(at(m.start), lasting(m.duration()));
 }
 
 } // namespace starscope::viewer

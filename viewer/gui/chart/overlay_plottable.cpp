@@ -4,6 +4,7 @@
 
 #include "viewer/core/label_layout.hpp"
 #include "viewer/core/time_format.hpp"
+#include "viewer/gui/chart/decoration_plottable.hpp"
 #include "viewer/gui/chart/qt_support.hpp"
 
 #include <QStringList>
@@ -70,6 +71,61 @@ struct Band {
     std::size_t longest;
 };
 
+// The overlay's labels, drawn from its last draw's list on a layer of their own above it.
+class LabelPlottable : public DecorationPlottable {
+public:
+    LabelPlottable(QCPAxis* timeAxis, QCPAxis* rowAxis, const std::vector<std::pair<QRect, QString>>& labels)
+        : DecorationPlottable(timeAxis, rowAxis), m_labels(labels) {}
+
+protected:
+    void draw(QCPPainter* painter) override {
+        painter->setFont(mParentPlot->font());
+        for (const auto& [box, text] : m_labels) {
+            paintLabel(painter, box, text);
+        }
+    }
+
+private:
+    const std::vector<std::pair<QRect, QString>>& m_labels;
+};
+
+// Duration labels of banded barriers on one line at labelTop, longest barriers first kept,
+// those that would overlap a kept one left out.
+struct DurationLabel {
+    QRect box;
+    QString text;
+    std::size_t barrier;   // index into the barriers given
+};
+
+std::vector<Band> foldBands(std::span<const tracer::Barrier> barriers, const TimeView& view);
+
+std::vector<DurationLabel> durationLabels(std::span<const tracer::Barrier> barriers, const std::vector<Band>& bands,
+                                          int labelTop, const QFontMetrics& metrics, const QRect& area,
+                                          const TimeScale& time) {
+    std::vector<std::size_t> byLength(bands.size());
+    std::iota(byLength.begin(), byLength.end(), std::size_t{0});
+    std::stable_sort(byLength.begin(), byLength.end(), [&](std::size_t a, std::size_t b) {
+        return barriers[bands[a].longest].duration() > barriers[bands[b].longest].duration();
+    });
+    std::vector<DurationLabel> out;
+    LabelLine line(area.left(), area.right() + 1, kLabelGapPx);
+    for (const std::size_t b : byLength) {
+        const Band& band = bands[b];
+        const double centre = (band.left + band.right) / 2.0;
+        if (line.blocked(centre)) {
+            continue;
+        }
+        const QString text =
+            QString::fromStdString(formatDuration(time.durationNs(static_cast<double>(barriers[band.longest].duration()))));
+        const int width = labelWidth(metrics, text);
+        const int left = static_cast<int>(std::lround(centre)) - width / 2;
+        if (line.place({static_cast<double>(left), static_cast<double>(left + width)})) {
+            out.push_back({labelBox(metrics, text, left, labelTop), text, band.longest});
+        }
+    }
+    return out;
+}
+
 std::vector<Band> foldBands(std::span<const tracer::Barrier> barriers, const TimeView& view) {
     std::vector<Band> bands;
     int lastBandRight = std::numeric_limits<int>::min();
@@ -99,6 +155,7 @@ std::vector<Band> foldBands(std::span<const tracer::Barrier> barriers, const Tim
 OverlayPlottable::OverlayPlottable(QCPAxis* timeAxis, QCPAxis* rowAxis) : QCPAbstractPlottable(timeAxis, rowAxis) {
     setSelectable(QCP::stNone);
     setAntialiased(false);
+    m_labelPlottable = new LabelPlottable(timeAxis, rowAxis, m_pendingLabels);
 }
 
 void OverlayPlottable::setDocument(std::shared_ptr<const TraceDocument> document) {
@@ -138,10 +195,6 @@ void OverlayPlottable::draw(QCPPainter* painter) {
     drawRankBarriers(painter, view, area);
     drawBarriers(painter, view, area);
     drawMarkers(painter, view, area);
-    // Labels last, over every band and line.
-    for (const auto& [box, text] : m_pendingLabels) {
-        paintLabel(painter, box, text);
-    }
     if (m_selection) {
         drawRange(painter, view, area, *m_selection, true);
     }
@@ -170,34 +223,14 @@ void OverlayPlottable::drawBarriers(QCPPainter* painter, const TimeView& view, c
             painter->fillRect(QRect(rect.left(), area.bottom() - kTickPx + 1, rect.width(), kTickPx), kBarrierEdge);
         }
     }
-    // Labels along the bottom, longest barriers first; those that would overlap a kept label
-    // are left to the tooltip (tooltipAt).
-    std::vector<std::size_t> byLength(bands.size());
-    std::iota(byLength.begin(), byLength.end(), std::size_t{0});
-    std::stable_sort(byLength.begin(), byLength.end(), [&](std::size_t a, std::size_t b) {
-        return barriers[bands[a].longest].duration() > barriers[bands[b].longest].duration();
-    });
+    // Labels along the bottom; those that would overlap a kept label are left to the tooltip
+    // (tooltipAt).
     const QFontMetrics metrics(painter->font());
-    const int labelTop = area.bottom() - metrics.height() - 2;
-    LabelLine line(area.left(), area.right() + 1, kLabelGapPx);
-    for (const std::size_t b : byLength) {
-        const Band& band = bands[b];
-        const double centre = (band.left + band.right) / 2.0;
-        if (line.blocked(centre)) {
-            continue;
-        }
-        const auto& barrier = barriers[band.longest];
-        const QString text = QString::fromStdString(
-            formatDuration(static_cast<double>(barrier.duration()) * tracer::nsPerTick(m_document->trace)));
-        const int width = labelWidth(metrics, text);
-        const int left = static_cast<int>(std::lround(centre)) - width / 2;
-        if (!line.place({static_cast<double>(left), static_cast<double>(left + width)})) {
-            continue;
-        }
-        const QRect box = labelBox(metrics, text, left, labelTop);
-        m_pendingLabels.emplace_back(box, text);
-        m_labels.barrier.push_back(box);
-        m_labels.barrierIndex.push_back(band.longest);
+    for (auto& label : durationLabels(barriers, bands, area.bottom() - metrics.height() - 2, metrics, area,
+                                      m_document->time)) {
+        addLabel(label.box, label.text);
+        m_labels.barrier.push_back(label.box);
+        m_labels.barrierIndex.push_back(label.barrier);
     }
 }
 
@@ -232,13 +265,25 @@ void OverlayPlottable::drawRankBarriers(QCPPainter* painter, const TimeView& vie
             continue;
         }
         const auto mine = barriersOfRank(*m_rankBarriers, row.rank);
-        for (const Band& band : foldBands(mine, view)) {
+        const std::vector<Band> bands = foldBands(mine, view);
+        for (const Band& band : bands) {
             const QRect rect(band.left, top, band.right - band.left, bottom - top + 1);
             fillInStrips(painter, rect, kRankBarrierFill);
             if (rect.width() >= kMinBandPx) {
                 fillInStrips(painter, QRect(rect.left(), top, 1, rect.height()), kRankBarrierEdge);
                 fillInStrips(painter, QRect(rect.right(), top, 1, rect.height()), kRankBarrierEdge);
             }
+        }
+        // Its durations on the second line of its rows: clear of the batch labels on the
+        // chart's first line and of the job's barrier labels on its last.
+        const QFontMetrics metrics(painter->font());
+        const int labelTop = top + metrics.height() + 4;
+        if (labelTop + metrics.height() > std::min(bottom, area.bottom() - metrics.height() - 2)) {
+            continue;   // rows too low for a line of their own
+        }
+        for (auto& label : durationLabels(mine, bands, labelTop, metrics, area, m_document->time)) {
+            addLabel(label.box, label.text);
+            m_labels.rankBarrier.push_back({label.box, label.text});
         }
     }
 }
@@ -279,7 +324,7 @@ void OverlayPlottable::drawMarkers(QCPPainter* painter, const TimeView& view, co
         const int width = labelWidth(metrics, text);
         if (line.place({static_cast<double>(left), static_cast<double>(left + width)})) {
             const QRect box = labelBox(metrics, text, left, area.top() + 2);
-            m_pendingLabels.emplace_back(box, text);
+            addLabel(box, text);
             m_labels.batch.push_back(box);
         }
     }
@@ -291,7 +336,6 @@ QString OverlayPlottable::tooltipAt(const QPointF& pos) const {
     }
     const double from = m_lastView.toTime(pos.x() - kHoverPx);
     const double to = m_lastView.toTime(pos.x() + kHoverPx);
-    const double nsPerTick = tracer::nsPerTick(m_document->trace);
     QStringList lines;
     // "barrier of 1.2 ms (epoch 0 batch 3->4): end of batch"; a rank's: "rank 1 barrier of ...".
     const auto addBarriers = [&](std::span<const tracer::Barrier> barriers) {
@@ -306,7 +350,7 @@ QString OverlayPlottable::tooltipAt(const QPointF& pos) const {
             const auto& barrier = *it;
             QString line = barrier.rank >= 0 ? QStringLiteral("rank %1 barrier of %2").arg(barrier.rank)
                                              : QStringLiteral("barrier of %1");
-            line = line.arg(QString::fromStdString(formatDuration(static_cast<double>(barrier.duration()) * nsPerTick)));
+            line = line.arg(QString::fromStdString(formatDuration(m_document->time.durationNs(static_cast<double>(barrier.duration())))));
             if (!barrier.transitionLabel.empty()) {
                 line += QStringLiteral(" (%1)").arg(QString::fromStdString(barrier.transitionLabel).toHtmlEscaped());
             }
@@ -348,6 +392,10 @@ QString OverlayPlottable::tooltipAt(const QPointF& pos) const {
 
 void OverlayPlottable::drawRange(QCPPainter* painter, const TimeView& view, const QRect& area,
                                  std::pair<double, double> range, bool committed) {
+    // A range the view has left is not drawn: clamped to the edge, its label stayed behind.
+    if (std::max(range.first, range.second) < view.startNs || std::min(range.first, range.second) > view.endNs) {
+        return;
+    }
     const double a = std::clamp(view.toPixel(std::min(range.first, range.second)), view.leftPx, view.leftPx + view.widthPx);
     const double b = std::clamp(view.toPixel(std::max(range.first, range.second)), view.leftPx, view.leftPx + view.widthPx);
     const QRect rect(static_cast<int>(a), area.top(), std::max(1, static_cast<int>(b - a)), area.height());
@@ -359,15 +407,14 @@ void OverlayPlottable::drawRange(QCPPainter* painter, const TimeView& view, cons
     }
     painter->setBrush(Qt::NoBrush);
     painter->drawRect(rect);
-    if (committed) {
-        const QString text = QString::fromStdString(
-            formatDuration(std::abs(range.second - range.first) * tracer::nsPerTick(m_document->trace)));
-        const QFontMetrics metrics(painter->font());
-        paintLabel(painter,
-                   labelBox(metrics, text, rect.center().x() - labelWidth(metrics, text) / 2,
-                            area.top() + metrics.height() + 6),
-                   text);
-    }
+    // Its length, while dragging too (a Shift+drag is committed as it goes, a zoom is not).
+    const QString text =
+        QString::fromStdString(formatDuration(m_document->time.durationNs(std::abs(range.second - range.first))));
+    const QFontMetrics metrics(painter->font());
+    const QRect box = labelBox(metrics, text, rect.center().x() - labelWidth(metrics, text) / 2,
+                               area.top() + metrics.height() + 6);
+    addLabel(box, text);
+    m_labels.range = OverlayLabels::Label{box, text};
 }
 
 void OverlayPlottable::drawLegendIcon(QCPPainter* painter, const QRectF& rect) const {

@@ -1,7 +1,9 @@
 #pragma once
 // What is drawn over the Gantt rows: barrier bands labelled with their duration, batch
-// markers as labelled vertical lines, the selected time range and the rubber band. It sits on
-// its own buffered layer, so moving the selection repaints this layer only. Every barrier
+// markers as labelled vertical lines, the selected time range and the rubber band, both with
+// their length. It sits on its own buffered layer, so moving the selection repaints this layer
+// only; its labels are painted by a second plottable on a layer above (labelPlottable), over
+// anything drawn on the overlay after it (message and dependency arrows crossed them). Every barrier
 // keeps a band at least one pixel wide at any zoom; labels that would overlap are dropped,
 // longest barriers first kept (label_layout.hpp), and the tooltip names what is hidden. In a
 // trace of several StarPU-MPI ranks the job's barriers span every rank's rows and each rank's
@@ -26,11 +28,19 @@ inline const QColor kRankBarrierEdge(0, 130, 140);
 inline const QColor kMarkerLine(70, 70, 70);
 
 // The labels the last draw kept, in widget pixels: batch labels along the top, barrier
-// durations along the bottom (with the barrier each names). None overlaps another of its line.
+// durations along the bottom (with the barrier each names), each rank's barrier durations on
+// the second line of its rows, and the length of the range selected or being dragged. None
+// overlaps another of its line.
 struct OverlayLabels {
+    struct Label {
+        QRect box;
+        QString text;
+    };
     std::vector<QRect> batch;
     std::vector<QRect> barrier;
     std::vector<std::size_t> barrierIndex;
+    std::vector<Label> rankBarrier;
+    std::optional<Label> range;
 };
 
 class OverlayPlottable : public QCPAbstractPlottable {
@@ -50,6 +60,8 @@ public:
     void setRubberBand(std::optional<std::pair<double, double>> rangeNs) { m_rubberBand = rangeNs; }
     const std::optional<std::pair<double, double>>& selection() const { return m_selection; }
     const OverlayLabels& labels() const { return m_labels; }
+    // Paints the labels of the last draw: put it on a layer above every other overlay drawing.
+    QCPAbstractPlottable* labelPlottable() const { return m_labelPlottable; }
     // Rich text naming the barriers and batch starts within a few pixels of pos (those whose
     // labels did not fit too); empty when there is none.
     QString tooltipAt(const QPointF& pos) const;
@@ -71,6 +83,8 @@ private:
     void drawMarkers(QCPPainter* painter, const TimeView& view, const QRect& area);
     void drawRange(QCPPainter* painter, const TimeView& view, const QRect& area, std::pair<double, double> range,
                    bool committed);
+    // Keeps a label for the label plottable to paint.
+    void addLabel(const QRect& box, const QString& text) { m_pendingLabels.emplace_back(box, text); }
 
     std::shared_ptr<const TraceDocument> m_document;
     std::shared_ptr<const Barriers> m_barriers;
@@ -79,7 +93,8 @@ private:
     std::optional<std::pair<double, double>> m_selection;
     std::optional<std::pair<double, double>> m_rubberBand;
     OverlayLabels m_labels;
-    std::vector<std::pair<QRect, QString>> m_pendingLabels;   // painted after bands and lines
+    std::vector<std::pair<QRect, QString>> m_pendingLabels;   // painted by m_labelPlottable
+    QCPAbstractPlottable* m_labelPlottable = nullptr;         // owned by the plot
     TimeView m_lastView;
     QRect m_lastArea;
 };

@@ -1,6 +1,5 @@
 #include "viewer/gui/chart/span_description.hpp"
 
-#include "tracer/model/time_unit.hpp"
 #include "viewer/core/span_folding.hpp"
 #include "viewer/core/time_format.hpp"
 #include "viewer/gui/chart/qt_support.hpp"
@@ -13,9 +12,14 @@ namespace starscope::viewer {
 
 namespace {
 
-// Trace times are ticks (ns, or finer for some Paje traces: time_unit.hpp).
-QString duration(const tracer::Trace& trace, double ticks) {
-    return QString::fromStdString(formatDuration(ticks * tracer::nsPerTick(trace)));
+// Trace times are ticks, read through the document's scale (TraceDocument::time).
+QString duration(const TraceDocument& document, double ticks) {
+    return QString::fromStdString(formatDuration(document.time.durationNs(ticks)));
+}
+
+// Points in time to the tick: a task's start and end must differ wherever it sits.
+QString instant(const TraceDocument& document, double tick) {
+    return QString::fromStdString(formatInstant(document.time.timeNs(tick), document.time.nsPerTick));
 }
 
 } // namespace
@@ -38,8 +42,8 @@ QString describeSpan(const TraceDocument& document, const ShownBarriers& barrier
     text +=
         QStringLiteral("<br>worker: %1").arg(toQString(trace.lanes[ref.lane].name).toHtmlEscaped());
     text += QStringLiteral("<br>start: %1<br>duration: %2")
-                .arg(duration(trace, static_cast<double>(span.start)),
-                     duration(trace, static_cast<double>(span.duration())));
+                .arg(instant(document, static_cast<double>(span.start)),
+                     duration(document, static_cast<double>(span.duration())));
     if (const auto* batch = document.batchAt(span.start)) {
         text += QStringLiteral("<br>batch: %1").arg(toQString(batchLabel(trace.markerOf(*batch))));
     }
@@ -52,7 +56,7 @@ QString describeSpan(const TraceDocument& document, const ShownBarriers& barrier
             return;
         }
         text += QStringLiteral("<br>in %1 of %2")
-                    .arg(what, duration(trace, static_cast<double>(it->duration())));
+                    .arg(what, duration(document, static_cast<double>(it->duration())));
         if (!it->transitionLabel.empty()) {
             text += QStringLiteral(" (%1)").arg(toQString(it->transitionLabel).toHtmlEscaped());
         }
@@ -84,7 +88,7 @@ QString spanDetails(const TraceDocument& document, const ShownBarriers& barriers
     QString text = describeSpan(document, barriers, ref, nearby);
     text += QStringLiteral("<br>state: %1<br>end: %2")
                 .arg(toQString(trace.states[span.state].name).toHtmlEscaped(),
-                     duration(trace, static_cast<double>(span.end)));
+                     instant(document, static_cast<double>(span.end)));
     if (const auto index = trace.taskIndexOf(trace.lanes[ref.lane], span);
         index != tracer::kNoTask) {
         const auto& task = trace.tasks[index];
@@ -92,8 +96,8 @@ QString spanDetails(const TraceDocument& document, const ShownBarriers& barriers
                     .arg(trace.footprintOf(task), 8, 16, QLatin1Char('0'));
         if (task.submit >= 0) {
             text += QStringLiteral("<br>submitted: %1 (waited %2)")
-                        .arg(duration(trace, static_cast<double>(task.submit)),
-                             duration(trace, static_cast<double>(std::max<tracer::TimeNs>(
+                        .arg(instant(document, static_cast<double>(task.submit)),
+                             duration(document, static_cast<double>(std::max<tracer::TimeNs>(
                                                  0, task.start - task.submit))));
         }
         text += dependencyHtml(document, index);

@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
+#include <string_view>
 
 namespace starscope::viewer {
 
@@ -32,6 +34,36 @@ SpanNamePlottable::SpanNamePlottable(QCPAxis* timeAxis, QCPAxis* rowAxis) : Deco
 void SpanNamePlottable::setDocument(std::shared_ptr<const TraceDocument> document) {
     m_document = std::move(document);
     m_placed.clear();
+    m_sharedPrefix.clear();
+    if (!m_document) {
+        return;
+    }
+    const auto& trace = m_document->trace;
+    std::vector<bool> runs(trace.names.size(), false);
+    for (const auto& task : trace.tasks) {
+        if (const auto codelet = trace.codeletIdOf(task); codelet < runs.size()) {
+            runs[codelet] = true;
+        }
+    }
+    std::optional<std::string_view> prefix;
+    std::size_t names = 0;
+    for (std::size_t id = 0; id < runs.size(); ++id) {
+        if (!runs[id]) {
+            continue;
+        }
+        const std::string_view name = trace.names.name(static_cast<tracer::NameId>(id));
+        ++names;
+        if (!prefix) {
+            prefix = name;
+            continue;
+        }
+        const auto differ = std::mismatch(prefix->begin(), prefix->end(), name.begin(), name.end());
+        prefix = prefix->substr(0, static_cast<std::size_t>(differ.first - prefix->begin()));
+    }
+    if (prefix && names > 1) {
+        const auto cut = prefix->rfind('_');
+        m_sharedPrefix = cut == std::string_view::npos ? QString() : toQString(std::string(prefix->substr(0, cut + 1)));
+    }
 }
 
 void SpanNamePlottable::draw(QCPPainter* painter) {
@@ -87,8 +119,13 @@ void SpanNamePlottable::draw(QCPPainter* painter) {
             if (room < kMinTextPx) {
                 continue;
             }
-            const QString name = toQString(std::string(trace.codeletOf(*task)));
-            const QString text = metrics.elidedText(name, Qt::ElideRight, room);
+            QString name = toQString(std::string(trace.codeletOf(*task)));
+            // Too long for the bar: without the start all codelets share, elided in the middle,
+            // so that starpu_slu_lu_model_11 and _12 keep what tells them apart ("...11").
+            if (metrics.horizontalAdvance(name) > room && !m_sharedPrefix.isEmpty() && name.startsWith(m_sharedPrefix)) {
+                name = QChar(0x2026) + name.mid(m_sharedPrefix.size());
+            }
+            const QString text = metrics.elidedText(name, Qt::ElideMiddle, room);
             if (text.isEmpty() || metrics.horizontalAdvance(text) > room) {
                 continue;
             }

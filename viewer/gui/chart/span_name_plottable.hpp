@@ -1,7 +1,8 @@
 #pragma once
 // Codelet names written inside the bars wide enough to hold them, as Tracy and Perfetto do:
-// elided to the bar's visible width and clipped to it, never running over a neighbour; bars
-// too narrow for a few letters stay unnamed (hover names them). The bars come from the same
+// elided in the middle to the bar's visible width (a common prefix is not what tells codelets
+// apart) and clipped to it, never running over a neighbour; bars too narrow for a few letters
+// stay unnamed (hover names them). The bars come from the same
 // folding as the rows (span_folding.hpp) with a wide fold, so a frame at full zoom-out costs
 // a few binary searches per row, not a look at every span.
 
@@ -35,6 +36,9 @@ private:
     std::shared_ptr<const TraceDocument> m_document;
     std::vector<DrawRun> m_runs;   // reused between frames
     std::vector<Placed> m_placed;
+    // The start every codelet name of the trace shares, up to an underscore
+    // ("starpu_slu_lu_model_"): left out of a name that does not fit its bar.
+    QString m_sharedPrefix;
 };
 
 // Dark text on light bars, white on dark ones.

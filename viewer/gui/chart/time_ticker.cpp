@@ -6,9 +6,14 @@ namespace starscope::viewer {
 
 TimeTicker::TimeTicker() { setTickCount(8); }
 
+void TimeTicker::setTimeScale(const TimeScale& time) {
+    m_time = time;
+    setTickOrigin(static_cast<double>(time.zeroTick));
+}
+
 double TimeTicker::getTickStep(const QCPRange& range) {
-    m_plan = planTicks(range.lower * m_nsPerTick, range.upper * m_nsPerTick, tickCount(), m_nsPerTick);
-    return m_plan.stepNs / m_nsPerTick;
+    m_plan = planTicks(m_time.timeNs(range.lower), m_time.timeNs(range.upper), tickCount(), m_time.nsPerTick);
+    return m_plan.stepNs / m_time.nsPerTick;
 }
 
 int TimeTicker::getSubTickCount(double tickStep) {
@@ -17,7 +22,7 @@ int TimeTicker::getSubTickCount(double tickStep) {
 }
 
 QString TimeTicker::getTickLabel(double tick, const QLocale&, QChar, int) {
-    return QString::fromStdString(formatTick(tick * m_nsPerTick, m_plan));
+    return QString::fromStdString(formatTick(m_time.timeNs(tick), m_plan));
 }
 
 SwatchLegendItem::SwatchLegendItem(QCPLegend* legend, const QColor& colour, const QString& label, bool outlined)

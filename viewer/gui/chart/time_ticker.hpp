@@ -2,6 +2,7 @@
 // Time axis ticks whose unit follows the zoom (ns, us, ms, s), from the core's planTicks.
 
 #include "viewer/core/time_format.hpp"
+#include "viewer/core/trace_document.hpp"
 
 #include <qcustomplot.h>
 
@@ -10,8 +11,9 @@ namespace starscope::viewer {
 class TimeTicker : public QCPAxisTicker {
 public:
     TimeTicker();
-    // Axis values are trace ticks; labels are times (time_unit.hpp).
-    void setNsPerTick(double nsPerTick) { m_nsPerTick = nsPerTick; }
+    // Axis values are trace ticks; labels are the times they read as (TraceDocument::time),
+    // ticks placed at round times from its zero.
+    void setTimeScale(const TimeScale& time);
 
 protected:
     double getTickStep(const QCPRange& range) override;
@@ -20,7 +22,7 @@ protected:
 
 private:
     TickPlan m_plan;
-    double m_nsPerTick = 1.0;
+    TimeScale m_time;
 };
 
 // One legend entry: a colour swatch and a label, independent of any plottable.

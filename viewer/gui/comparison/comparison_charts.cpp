@@ -89,10 +89,13 @@ void ComparisonCharts::setRuns(const std::vector<RunFigures>& runs) {
     clearItems();
     m_missingLabels = 0;
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
-    for (std::size_t r = 0; r < runs.size(); ++r) {
-        // "single+naive" on two lines, so neighbouring labels do not overlap.
-        ticker->addTick(static_cast<double>(r + 1),
-                        QString::fromStdString(runs[r].strategy).replace(QLatin1Char('+'), QLatin1Char('\n')));
+    m_runLabels.clear();
+    for (const auto& label : chartRunLabels(runs)) {
+        // "single+naive, 2 ranks" on three lines, so neighbouring labels do not overlap.
+        m_runLabels << QString::fromStdString(label)
+                           .replace(QLatin1Char('+'), QLatin1Char('\n'))
+                           .replace(QStringLiteral(", "), QStringLiteral("\n"));
+        ticker->addTick(static_cast<double>(m_runLabels.size()), m_runLabels.back());
     }
     const auto& list = charts();
     for (std::size_t i = 0; i < list.size(); ++i) {

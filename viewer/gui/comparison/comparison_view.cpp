@@ -24,12 +24,19 @@ namespace starscope::viewer {
 
 namespace {
 
-// Normalized alignment maps each makespan onto [0, kNormalizedSpanNs]: label ticks in percent.
+// Normalized alignment maps each makespan onto kNormalizedSpanNs ticks from the shared zero:
+// label ticks in percent.
 class ShareTicker : public QCPAxisTicker {
+public:
+    explicit ShareTicker(tracer::TimeNs zeroTick) : m_zero(static_cast<double>(zeroTick)) { setTickOrigin(m_zero); }
+
 protected:
     QString getTickLabel(double tick, const QLocale&, QChar, int) override {
-        return QStringLiteral("%1 %").arg(tick / kNormalizedSpanNs * 100.0, 0, 'f', 0);
+        return QStringLiteral("%1 %").arg((tick - m_zero) / kNormalizedSpanNs * 100.0, 0, 'f', 0);
     }
+
+private:
+    double m_zero;
 };
 
 } // namespace
@@ -143,7 +150,7 @@ void ComparisonView::rebuildPanels(std::vector<ComparedRun> aligned) {
         panel->setRankBarriers(run.rankBarriers);
         panel->xAxis->setLabel(axisLabel);
         if (m_alignment.mode == AlignMode::Normalized) {
-            panel->xAxis->setTicker(QSharedPointer<ShareTicker>::create());
+            panel->xAxis->setTicker(QSharedPointer<ShareTicker>::create(run.document->time.zeroTick));
         }
         m_panelLayout->addWidget(panel, 1);
         connect(panel, &GanttPlot::viewChanged, this,

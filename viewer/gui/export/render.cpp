@@ -31,8 +31,8 @@ void prepare(GanttPlot& plot, std::shared_ptr<const TraceDocument> document, std
     plot.layOutForPicture();
     if (request.range) {
         // --range is real time; the plot's axis is in the trace's ticks (time_unit.hpp).
-        const double nsPerTick = plot.document() ? tracer::nsPerTick(plot.document()->trace) : 1.0;
-        plot.setView(request.range->startNs / nsPerTick, request.range->endNs / nsPerTick);
+        const TimeScale time = plot.document() ? plot.document()->time : TimeScale{};
+        plot.setView(time.tickAt(request.range->startNs), time.tickAt(request.range->endNs));
     }
 }
 
@@ -51,8 +51,8 @@ ViewerResult<Done> checkRange(const TraceDocument* document, const RenderRequest
                                 "--range is shorter than the trace's resolution, " + formatDuration(nsPerTick)
                                     + ": nothing in it to draw"});
     }
-    const double begin = static_cast<double>(document->trace.begin) * nsPerTick;
-    const double end = static_cast<double>(document->trace.end) * nsPerTick;
+    const double begin = document->time.timeNs(static_cast<double>(document->trace.begin));
+    const double end = document->time.timeNs(static_cast<double>(document->trace.end));
     if (request.range->endNs > begin && request.range->startNs < end) {
         return Done{};
     }

@@ -6,10 +6,10 @@ namespace starscope::viewer {
 
 BarrierListModel::BarrierListModel(QObject* parent) : QAbstractTableModel(parent) {}
 
-void BarrierListModel::setBarriers(std::shared_ptr<const Barriers> barriers, double nsPerTick) {
+void BarrierListModel::setBarriers(std::shared_ptr<const Barriers> barriers, TimeScale time) {
     beginResetModel();
     m_barriers = std::move(barriers);
-    m_nsPerTick = nsPerTick;
+    m_time = time;
     endResetModel();
 }
 
@@ -40,8 +40,8 @@ QVariant BarrierListModel::data(const QModelIndex& index, int role) const {
         }
     case Qt::DisplayRole:
         switch (index.column()) {
-        case StartColumn: return QString::fromStdString(formatDuration(static_cast<double>(barrier.start) * m_nsPerTick));
-        case DurationColumn: return QString::fromStdString(formatDuration(static_cast<double>(barrier.duration()) * m_nsPerTick));
+        case StartColumn: return QString::fromStdString(formatDuration(m_time.timeNs(static_cast<double>(barrier.start))));
+        case DurationColumn: return QString::fromStdString(formatDuration(m_time.durationNs(static_cast<double>(barrier.duration()))));
         case TransitionColumn:
             return barrier.transitionLabel.empty() ? QStringLiteral("-") : QString::fromStdString(barrier.transitionLabel);
         case MainThreadColumn:

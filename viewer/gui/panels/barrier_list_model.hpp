@@ -18,8 +18,8 @@ public:
 
     explicit BarrierListModel(QObject* parent = nullptr);
 
-    // nsPerTick: the trace's unit (time_unit.hpp), for the displayed times.
-    void setBarriers(std::shared_ptr<const Barriers> barriers, double nsPerTick = 1.0);
+    // time: how the trace's ticks read (TraceDocument::time), for the displayed times.
+    void setBarriers(std::shared_ptr<const Barriers> barriers, TimeScale time = {});
     const std::shared_ptr<const Barriers>& barriers() const { return m_barriers; }
 
     int rowCount(const QModelIndex& parent = QModelIndex()) const override;
@@ -29,7 +29,7 @@ public:
 
 private:
     std::shared_ptr<const Barriers> m_barriers;
-    double m_nsPerTick = 1.0;
+    TimeScale m_time;
 };
 
 } // namespace starscope::viewer

@@ -29,6 +29,10 @@ SearchBar::SearchBar(GanttPlot* plot, QWidget* parent) : QWidget(parent), m_plot
     m_next->setToolTip(tr("Next match (Enter)"));
     m_status = new QLabel(this);
     m_status->setObjectName(QStringLiteral("searchStatus"));
+    // The bar sits in the menu bar's corner, which sizes it once, by its first size hint: the
+    // status has room for the longest count from the start ("match 1 of 2,074" was cut to
+    // "match 1 of 2"), and a task name past it is elided, in full in the tooltip.
+    m_status->setMinimumWidth(m_status->fontMetrics().horizontalAdvance(QStringLiteral("match 8,888,888 of 8,888,888: job 88888")));
     layout->addWidget(m_field, 1);
     layout->addWidget(m_previous);
     layout->addWidget(m_next);
@@ -48,7 +52,17 @@ void SearchBar::setDocument(std::shared_ptr<const TraceDocument> document) {
     showStatus(QString(), false);
 }
 
-QString SearchBar::status() const { return m_status->text(); }
+QString SearchBar::status() const { return m_statusText; }
+
+void SearchBar::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    elideStatus();
+}
+
+void SearchBar::elideStatus() {
+    m_status->setText(m_status->fontMetrics().elidedText(m_statusText, Qt::ElideRight, m_status->width()));
+    m_status->setToolTip(m_status->text() == m_statusText ? QString() : m_statusText);
+}
 
 void SearchBar::findNext() { step(true); }
 
@@ -92,17 +106,22 @@ void SearchBar::step(bool forward) {
     const tracer::TaskIndex task = m_search.matches()[*position];
     if (!m_plot->selectTask(task)) {
         showStatus(tr("match %1 of %2 (%3) is on no row of the chart")
-                       .arg(*position + 1)
-                       .arg(m_search.size())
+                       .arg(QString::fromStdString(groupThousands(*position + 1)))
+                       .arg(QString::fromStdString(groupThousands(m_search.size())))
                        .arg(taskName(*m_document, task)),
                    true);
         return;
     }
-    showStatus(tr("match %1 of %2: %3").arg(*position + 1).arg(m_search.size()).arg(taskName(*m_document, task)), false);
+    showStatus(tr("match %1 of %2: %3")
+                   .arg(QString::fromStdString(groupThousands(*position + 1)))
+                   .arg(QString::fromStdString(groupThousands(m_search.size())))
+                   .arg(taskName(*m_document, task)),
+               false);
 }
 
 void SearchBar::showStatus(const QString& text, bool failed) {
-    m_status->setText(text);
+    m_statusText = text;
+    elideStatus();
     m_status->setStyleSheet(failed ? QStringLiteral("color: #b00000") : QString());
 }
 

@@ -36,10 +36,12 @@ public slots:
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     void step(bool forward);
     void showStatus(const QString& text, bool failed);
+    void elideStatus();
 
     GanttPlot* m_plot;
     std::shared_ptr<const TraceDocument> m_document;
@@ -49,6 +51,7 @@ private:
     QToolButton* m_previous = nullptr;
     QToolButton* m_next = nullptr;
     QLabel* m_status = nullptr;
+    QString m_statusText;   // in full; the label shows what fits
 };
 
 } // namespace starscope::viewer

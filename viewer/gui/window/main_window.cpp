@@ -11,6 +11,8 @@
 #include "viewer/gui/panels/codelet_panel.hpp"
 #include "viewer/gui/panels/range_stats_model.hpp"
 #include "viewer/gui/panels/search_bar.hpp"
+#include "viewer/gui/window/chart_keys.hpp"
+#include "viewer/gui/window/shortcut_help.hpp"
 #include "viewer/gui/window/trace_loader.hpp"
 
 #include <QAction>
@@ -90,7 +92,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     buildDocks();
 
     m_status = new QLabel(tr("Wheel: zoom  Drag: pan  Right-drag: zoom to range  Shift+drag: select range  "
-                             "W/S/A/D, Home  Ctrl+F: find a task"),
+                             "W/S/A/D, Home  Ctrl+F: find a task  ?: all keys"),
                           this);
     m_progress = new QProgressBar(this);
     m_progress->setRange(0, 100);
@@ -226,6 +228,27 @@ void MainWindow::buildMenus() {
     m_messagesAction->setShortcut(QKeySequence(Qt::Key_M));
     m_messagesAction->setEnabled(false);
     connect(m_messagesAction, &QAction::toggled, m_plot, &GanttPlot::setMessagesVisible);
+    view->addSeparator();
+    // Every dock, listed when the menu opens: a closed one comes back from here.
+    QMenu* panels = view->addMenu(tr("&Panels"));
+    connect(panels, &QMenu::aboutToShow, this, [this, panels] {
+        panels->clear();
+        for (QDockWidget* dock : findChildren<QDockWidget*>()) {
+            panels->addAction(dock->toggleViewAction());
+        }
+    });
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    QAction* keys = help->addAction(tr("&Keyboard and mouse..."), this, [this] {
+        auto* dialog = findChild<ShortcutHelp*>();
+        if (dialog == nullptr) {
+            dialog = new ShortcutHelp(menuBar(), this);
+        }
+        dialog->show();
+        dialog->raise();
+    });
+    // "?" is Shift+/ on most layouts: either way it opens the help.
+    keys->setShortcuts({QKeySequence(Qt::Key_Question), QKeySequence(Qt::SHIFT | Qt::Key_Question)});
 }
 
 void MainWindow::buildDocks() {
@@ -328,6 +351,11 @@ void MainWindow::buildDocks() {
     addDockWidget(Qt::RightDockWidgetArea, runDock);
     tabifyDockWidget(m_barrierDock, runDock);
     m_barrierDock->raise();
+    // The chart's W/A/S/D keep working after a click in a panel.
+    auto* forwarder = new ChartKeyForwarder(m_plot, this);
+    for (QWidget* panel : std::initializer_list<QWidget*>{m_barrierView, m_statsView, m_details, m_runTable}) {
+        panel->installEventFilter(forwarder);
+    }
 
     m_warnings = new QPlainTextEdit(this);
     m_warnings->setReadOnly(true);
@@ -453,14 +481,14 @@ void MainWindow::applyBarriers(std::shared_ptr<const Barriers> barriers, std::sh
     m_plot->setRankBarriers(std::move(rankBarriers));
     m_overview->setBarriers(barriers);
     // Barrier times are trace ticks: ns, or finer for some Paje traces (time_unit.hpp).
-    const double nsPerTick = m_plot->document() ? tracer::nsPerTick(m_plot->document()->trace) : 1.0;
-    m_barrierModel->setBarriers(barriers, nsPerTick);
+    const TimeScale time = m_plot->document() ? m_plot->document()->time : TimeScale{};
+    m_barrierModel->setBarriers(barriers, time);
     tracer::TimeNs total = 0;
     for (const auto& b : *barriers) {
         total += b.duration();
     }
     m_barrierSummary->setText(
-        tr("%1 barriers, %2 in total").arg(barriers->size()).arg(durationText(static_cast<double>(total) * nsPerTick)));
+        tr("%1 barriers, %2 in total").arg(barriers->size()).arg(durationText(time.durationNs(static_cast<double>(total)))));
     emit barriersUpdated();
 }
 
@@ -510,11 +538,11 @@ void MainWindow::onRangeSelected(double fromNs, double toNs) {
     }
     m_statsModel->setStats(document, tracer::computeRangeStats(document->trace, from, to));
     m_codelets->showRange(from, to);
-    const double nsPerTick = tracer::nsPerTick(document->trace);
+    const TimeScale& time = document->time;
     m_rangeLabel->setText(tr("%1 .. %2 (%3)")
-                              .arg(durationText(static_cast<double>(from) * nsPerTick),
-                                   durationText(static_cast<double>(to) * nsPerTick),
-                                   durationText(static_cast<double>(to - from) * nsPerTick)));
+                              .arg(durationText(time.timeNs(static_cast<double>(from))),
+                                   durationText(time.timeNs(static_cast<double>(to))),
+                                   durationText(time.durationNs(static_cast<double>(to - from)))));
 }
 
 QStringList MainWindow::recentFiles() const {

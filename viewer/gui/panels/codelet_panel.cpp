@@ -26,6 +26,7 @@ constexpr std::size_t kHistogramBins = 24;
 CodeletPanel::CodeletPanel(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
     m_scope = new QLabel(this);
+    m_scope->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     layout->addWidget(m_scope);
     auto* splitter = new QSplitter(Qt::Horizontal, this);
     m_model = new CodeletStatsModel(this);
@@ -40,7 +41,10 @@ CodeletPanel::CodeletPanel(QWidget* parent) : QWidget(parent) {
     m_table->setToolTip(tr("Double-click a codelet to find its tasks on the chart"));
     m_histogram = new QCustomPlot(splitter);
     m_histogram->setObjectName(QStringLiteral("codeletHistogram"));
-    m_histogram->setMinimumWidth(220);
+    // The dock shares the bottom of the window with the others and asks for no more height than
+    // they do: a plot's own minimum (its axes' labels, ~100 px) made the bottom area taller and
+    // left the chart of a 900x600 window too short for its key. A nonzero minimum overrides it.
+    m_histogram->setMinimumSize(1, 1);
     m_histogram->xAxis->setScaleType(QCPAxis::stLogarithmic);
     m_histogram->xAxis->setLabel(tr("task duration"));
     m_histogram->yAxis->setLabel(tr("tasks"));

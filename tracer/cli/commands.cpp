@@ -159,6 +159,7 @@ std::string laneKindName(LaneKind kind) {
     case LaneKind::OtherWorker: return "other";
     case LaneKind::MainThread: return "main";
     case LaneKind::MpiThread: return "mpi";
+    case LaneKind::MemoryNode: return "memory node";
     }
     return "unknown";
 }

@@ -10,6 +10,7 @@
 #include "tracer/analysis/machine.hpp"
 #include "tracer/analysis/stats.hpp"
 #include "tracer/readers/read_trace.hpp"
+#include "tracer/run/run_figures.hpp"
 
 #include <gtest/gtest.h>
 
@@ -239,6 +240,28 @@ TEST_P(GpuTraces, TransfersNameTheTaskThatNeededTheirData) {
     EXPECT_GT(named, 0U);
     // RAM is node 0 on these machines: what goes back there may be a write-back no task needed.
     EXPECT_EQ(namedToGpus, toGpus);
+}
+
+// `compare` shows the same figures of the machine as `stats`.
+TEST_P(GpuTraces, TheRunFiguresCarryTheMachinesFigures) {
+    const auto fxt = readTrace(m_run / "prof_file__0");
+    ASSERT_TRUE(fxt) << fxt.error().describe();
+    const auto run = run::measureRun(*fxt, m_run, 100'000);
+    const auto machine = machineFigures(*fxt, computeStats(*fxt));
+    ASSERT_EQ(machine.kinds.size(), 2U);
+    ASSERT_TRUE(run.cudaIdleness.value) << run.cudaIdleness.reason;
+    EXPECT_DOUBLE_EQ(*run.cudaIdleness.value, machine.kinds[1].idleness);
+    ASSERT_TRUE(run.waitingForDataNs.value);
+    EXPECT_DOUBLE_EQ(*run.waitingForDataNs.value, static_cast<double>(machine.waitingForData));
+    double bytes = 0.0;
+    for (const auto& x : fxt->transfers) {
+        bytes += static_cast<double>(x.size);
+    }
+    ASSERT_TRUE(run.transferBytes.value);
+    EXPECT_DOUBLE_EQ(*run.transferBytes.value, bytes);
+    ASSERT_TRUE(run.areaBoundByKindRatio.value) << run.areaBoundByKindRatio.reason;
+    EXPECT_GT(*run.areaBoundByKindRatio.value, 0.0);
+    EXPECT_LE(*run.areaBoundByKindRatio.value, 1.0);
 }
 
 std::vector<std::pair<Machine, const char*>> cases() {

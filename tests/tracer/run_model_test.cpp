@@ -455,6 +455,9 @@ TEST_F(RunFolders, RankCountsAreComparedNotAWorkloadDifference) {
     EXPECT_DOUBLE_EQ(c->groups[0].aggregates.at("speedup").median, 1.0);
     // The test trace is one process: no message between ranks, but its barriers have a share.
     EXPECT_EQ(c->groups[1].reasons.at("communication_share"), "one rank: no message between ranks");
+    // A CPU-only run: none of the figures of a machine with GPUs.
+    EXPECT_EQ(c->groups[1].reasons.at("cuda_idleness"), "no CUDA worker in the trace");
+    EXPECT_EQ(c->groups[1].reasons.at("transfer_bytes"), "one kind of worker and no transfer");
     const auto& share = c->groups[0].aggregates.at("barrier_share").median;
     EXPECT_DOUBLE_EQ(share, c->groups[0].aggregates.at("barrier_total_ns").median
                                 / c->groups[0].aggregates.at("makespan_ns").median);

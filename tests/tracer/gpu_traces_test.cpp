@@ -9,6 +9,7 @@
 #include "tests/tracer/tracer_test_support.hpp"
 #include "tracer/analysis/machine.hpp"
 #include "tracer/analysis/stats.hpp"
+#include "tracer/exporters/exporters.hpp"
 #include "tracer/readers/read_trace.hpp"
 #include "tracer/run/run_figures.hpp"
 
@@ -78,6 +79,21 @@ LinkTotals toolLinkTotals(const fs::path& paje) {
             auto& t = out[{from.first, to->second}];
             ++t.first;
             t.second += from.second;
+        }
+    }
+    return out;
+}
+
+// Time per (lane, state) on the memory-node lanes, every level.
+std::map<std::string, TimeNs> memoryNodeStates(const Trace& trace) {
+    std::map<std::string, TimeNs> out;
+    for (const auto& lane : trace.lanes) {
+        if (lane.kind == LaneKind::MemoryNode) {
+            for (const auto& level : lane.levels) {
+                for (const auto& span : level) {
+                    out[lane.name + " " + trace.stateOf(span).name] += span.duration();
+                }
+            }
         }
     }
     return out;
@@ -155,21 +171,8 @@ TEST_P(GpuTraces, ProfFileAndPajeShowTheSameMachineAsStarpuFxtTool) {
     }
     EXPECT_EQ(workers, pajeWorkers.size());
     EXPECT_EQ(cuda, GetParam().first.gpus);
-    std::map<std::string, TimeNs> fxtMemory;
-    std::map<std::string, TimeNs> pajeMemory;
-    for (const auto& [trace, busy] : {std::pair{&*fxt, &fxtMemory}, std::pair{&*paje, &pajeMemory}}) {
-        for (const auto& lane : trace->lanes) {
-            if (lane.kind == LaneKind::MemoryNode) {
-                for (const auto& level : lane.levels) {
-                    for (const auto& span : level) {
-                        (*busy)[lane.name + " " + trace->stateOf(span).name] += span.duration();
-                    }
-                }
-            }
-        }
-    }
-    EXPECT_FALSE(fxtMemory.empty());
-    EXPECT_EQ(fxtMemory, pajeMemory);
+    EXPECT_FALSE(memoryNodeStates(*fxt).empty());
+    EXPECT_EQ(memoryNodeStates(*fxt), memoryNodeStates(*paje));
 
     // Per worker executing time and task count; per codelet task count.
     expectSameWorkAsStarpuFxtTool(*fxt, *paje);
@@ -240,6 +243,28 @@ TEST_P(GpuTraces, TransfersNameTheTaskThatNeededTheirData) {
     EXPECT_GT(named, 0U);
     // RAM is node 0 on these machines: what goes back there may be a write-back no task needed.
     EXPECT_EQ(namedToGpus, toGpus);
+}
+
+// Our Paje export keeps the machine: its memory nodes' states, its transfers, its figures.
+TEST_P(GpuTraces, ThePajeExportKeepsTheMachine) {
+    const auto fxt = readTrace(m_run / "prof_file__0");
+    ASSERT_TRUE(fxt) << fxt.error().describe();
+    {
+        std::ofstream out(m_dir / "ours.paje");
+        writePaje(*fxt, out);
+    }
+    const auto back = readTrace(m_dir / "ours.paje");
+    ASSERT_TRUE(back) << back.error().describe();
+    EXPECT_EQ(memoryNodeStates(*back), memoryNodeStates(*fxt));
+    EXPECT_EQ(linkTotals(*back), linkTotals(*fxt));
+    const auto ours = machineFigures(*fxt, computeStats(*fxt));
+    const auto again = machineFigures(*back, computeStats(*back));
+    EXPECT_EQ(again.links, ours.links);
+    ASSERT_EQ(again.kinds.size(), ours.kinds.size());
+    for (std::size_t k = 0; k < ours.kinds.size(); ++k) {
+        EXPECT_EQ(again.kinds[k].times.executing, ours.kinds[k].times.executing);
+        EXPECT_EQ(again.kinds[k].tasks, ours.kinds[k].tasks);
+    }
 }
 
 // `compare` shows the same figures of the machine as `stats`.

@@ -159,6 +159,19 @@ void attribute(const Trace& trace, Barrier& b, const ResetWaits& resets,
         b.cause = BarrierCause::DataFromRank;
         return;
     }
+    // A copy between memory nodes: the last one into the scope to end during the barrier.
+    // Transfers are sorted by start.
+    for (std::size_t i = 0; i < trace.transfers.size() && trace.transfers[i].start < b.end; ++i) {
+        const auto& x = trace.transfers[i];
+        if (x.end >= b.start && x.end <= b.end && inScope(x.rank, scope)
+            && (b.transfer < 0 || x.end >= trace.transfers[static_cast<std::size_t>(b.transfer)].end)) {
+            b.transfer = static_cast<std::int32_t>(i);
+        }
+    }
+    if (b.transfer >= 0) {
+        b.cause = BarrierCause::DataTransfer;
+        return;
+    }
     if (const auto* r = resets.firstOverlapping(b.start, b.end)) {
         b.cause = BarrierCause::ArenaReset;
         b.arena = r->arena;
@@ -178,6 +191,7 @@ std::string_view causeName(BarrierCause cause) {
     case BarrierCause::DataFromRank: return "data from rank";
     case BarrierCause::EndOfBatch: return "end of batch";
     case BarrierCause::TraceFlush: return "trace flush";
+    case BarrierCause::DataTransfer: return "data transfer";
     }
     return "unattributed";
 }
@@ -190,6 +204,13 @@ std::string describeCause(const Trace& trace, const Barrier& b) {
         text += " " + std::to_string(b.fromRank) + " (message " + std::to_string(b.message) + ": tag "
                 + std::to_string(m.tag) + ", " + std::to_string(m.size) + " B, "
                 + formatDuration(m.duration(), ticksPerSecond(trace)) + ")";
+    } else if (b.cause == BarrierCause::DataTransfer && b.transfer >= 0
+               && static_cast<std::size_t>(b.transfer) < trace.transfers.size()) {
+        const auto& x = trace.transfers[static_cast<std::size_t>(b.transfer)];
+        const std::string rank = x.rank >= 0 ? std::to_string(x.rank) + "_" : std::string();
+        text += " (node " + rank + std::to_string(x.fromNode) + " -> " + rank + std::to_string(x.toNode) + ", "
+                + std::to_string(x.size) + " B, " + formatDuration(x.duration(), ticksPerSecond(trace))
+                + (x.job != 0 ? ", for job " + std::to_string(x.job) : std::string()) + ")";
     } else if (b.cause == BarrierCause::ArenaReset && !b.arena.empty()) {
         text += " (" + b.arena + ")";
     }

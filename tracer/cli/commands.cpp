@@ -398,6 +398,12 @@ int runBarriers(const BarriersArgs& args, const Io& io) {
             if (b.cause == BarrierCause::ArenaReset) {
                 item["arena"] = b.arena;
             }
+            if (b.cause == BarrierCause::DataTransfer) {
+                const auto& x = trace->transfers[static_cast<std::size_t>(b.transfer)];
+                item["transfer"] = {{"index", b.transfer}, {"from_node", x.fromNode}, {"to_node", x.toNode},
+                                    {"size", x.size}, {"kind", nameOf(x.kind)}, {"start_ns", x.start},
+                                    {"end_ns", x.end}, {"job", x.job}};
+            }
             list.push_back(std::move(item));
         }
         out << nlohmann::json{{"input", detail::joined(args.inputs)}, {"threshold_ns", options.threshold}, {"ticks_per_second", tps},

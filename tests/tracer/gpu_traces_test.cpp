@@ -35,6 +35,12 @@ struct Machine {
     std::size_t gpus;
 };
 constexpr Machine kMachines[] = {{"mirage", 3}, {"sirocco", 4}, {"idgraf", 8}};
+// One example on one machine; printed so in CTest's test names (GoogleTest would print bytes).
+struct Case {
+    Machine machine;
+    const char* example;
+};
+void PrintTo(const Case& c, std::ostream* out) { *out << c.machine.name << " " << c.example; }
 constexpr const char* kExamples[] = {"cholesky_implicit", "sgemm", "lu_implicit_example_float"};
 
 // Count and bytes of the transfers from one memory node to another.
@@ -120,13 +126,13 @@ std::string linkText(const LinkTotals& links) {
 
 // Each test records its machine's example with the script (well under a second: CTest runs
 // every test in a process of its own).
-class GpuTraces : public ::testing::TestWithParam<std::pair<Machine, const char*>> {
+class GpuTraces : public ::testing::TestWithParam<Case> {
 protected:
     void SetUp() override {
         const auto script = starscope::testing::sourceDir() / "scripts" / "record_gpu_traces.sh";
         const auto log = m_dir / "record.log";
         const int status = starscope::testing::runCommand("bash '" + script.string() + "' '" + m_dir.path().string()
-                                                          + "' " + GetParam().first.name + " " + GetParam().second
+                                                          + "' " + GetParam().machine.name + " " + GetParam().example
                                                           + " > '" + log.string() + "' 2>&1");
         if (status == 77) {
             const char* ci = std::getenv("CI");
@@ -136,7 +142,7 @@ protected:
             GTEST_SKIP() << starscope::testing::readFile(log);
         }
         ASSERT_EQ(status, 0) << starscope::testing::readFile(log);
-        m_run = m_dir.path() / GetParam().first.name / GetParam().second;
+        m_run = m_dir.path() / GetParam().machine.name / GetParam().example;
     }
     starscope::testing::TempDir m_dir;
     fs::path m_run;
@@ -170,7 +176,7 @@ TEST_P(GpuTraces, ProfFileAndPajeShowTheSameMachineAsStarpuFxtTool) {
         EXPECT_EQ(pajeWorkers[lane.workerId]->memoryNode, lane.memoryNode);
     }
     EXPECT_EQ(workers, pajeWorkers.size());
-    EXPECT_EQ(cuda, GetParam().first.gpus);
+    EXPECT_EQ(cuda, GetParam().machine.gpus);
     EXPECT_FALSE(memoryNodeStates(*fxt).empty());
     EXPECT_EQ(memoryNodeStates(*fxt), memoryNodeStates(*paje));
 
@@ -187,7 +193,7 @@ TEST_P(GpuTraces, ProfFileAndPajeShowTheSameMachineAsStarpuFxtTool) {
     const auto summary = summarize(*fxt);
     const auto machine = machineFigures(*fxt, computeStats(*fxt));
     ASSERT_TRUE(machine.areaBound.value) << machine.areaBound.reason;
-    std::cout << GetParam().first.name << " " << GetParam().second << ": " << workers << " workers (" << cuda
+    std::cout << GetParam().machine.name << " " << GetParam().example << ": " << workers << " workers (" << cuda
               << " CUDA), tasks " << summary.tasks << ", makespan " << formatDuration(summary.makespan)
               << ", area bound " << formatDuration(machine.areaBound.value->bound) << " by kind, "
               << formatDuration(summary.areaBound) << " homogeneous\n  transfers (starscope):" << linkText(linkTotals(*fxt))
@@ -289,18 +295,18 @@ TEST_P(GpuTraces, TheRunFiguresCarryTheMachinesFigures) {
     EXPECT_LE(*run.areaBoundByKindRatio.value, 1.0);
 }
 
-std::vector<std::pair<Machine, const char*>> cases() {
-    std::vector<std::pair<Machine, const char*>> out;
+std::vector<Case> cases() {
+    std::vector<Case> out;
     for (const auto& m : kMachines) {
         for (const auto* e : kExamples) {
-            out.emplace_back(m, e);
+            out.push_back({m, e});
         }
     }
     return out;
 }
 
 INSTANTIATE_TEST_SUITE_P(SimulatedMachines, GpuTraces, ::testing::ValuesIn(cases()), [](const auto& param) {
-    return std::string(param.param.first.name) + "_" + param.param.second;
+    return std::string(param.param.machine.name) + "_" + param.param.example;
 });
 
 } // namespace

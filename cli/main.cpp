@@ -3,6 +3,7 @@
 
 #include "cli/recorder_config.hpp"
 #include "common/cli_conventions.hpp"
+#include "common/standard_output.hpp"
 #include "tracer/cli/commands.hpp"
 #if STARSCOPE_HAVE_RECORDER
 #include "workloads/cli/record_command.hpp"
@@ -14,7 +15,20 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
+namespace {
+
+// "starscope stats": the command that ran, for the message of a failed standard output.
+std::string commandName(const CLI::App& app) {
+    const auto run = app.get_subcommands();
+    return run.empty() ? "starscope" : "starscope " + run.front()->get_name();
+}
+
+} // namespace
+
 int main(int argc, char** argv) {
+    // Every command's output (a table, JSON, an export to -o -) must reach standard output
+    // whole: one that could not be written is an error, never an exit status of 0.
+    starscope::files::StandardOutput output;
     CLI::App app{"starscope: record StarPU training runs and find where workers wait"};
     // --version alone needs no subcommand: require_subcommand counts only after it.
     starscope::cli::addVersionFlag(app, "starscope");
@@ -26,10 +40,15 @@ int main(int argc, char** argv) {
     starscope::cli::addAbsentRecorderCommands(app, std::cerr);
 #endif
     starscope::tracer::cli::addCommands(app);
+    int code = 0;
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
-        return starscope::cli::exitCode(app, e, std::cout, std::cerr);
+        code = starscope::cli::exitCode(app, e, std::cout, std::cerr);
     }
-    return 0;
+    if (const auto failed = output.close()) {
+        std::cerr << commandName(app) << ": standard output: " << *failed << "\n";
+        return code == 0 ? 1 : code;
+    }
+    return code;
 }

@@ -1,12 +1,12 @@
 #include "common/file_writer.hpp"
 
-#include <array>
+#include "common/descriptor_buffer.hpp"
+
 #include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
 #include <ostream>
-#include <streambuf>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -25,54 +25,9 @@ Unexpected<WriteError> failure(WriteErrorCode code, const fs::path& path, std::s
     return fail(WriteError{code, std::move(message), path.string(), {}});
 }
 
-// A stream buffer over a file descriptor: writes go out in 64 KiB pieces, so that an export of
-// several GiB never sits in memory whole. The first failed write's errno is kept.
-class FdBuffer : public std::streambuf {
-public:
-    explicit FdBuffer(int fd) : m_fd(fd) { setp(m_buffer.data(), m_buffer.data() + m_buffer.size()); }
-    int error() const { return m_error; }
-
-protected:
-    int_type overflow(int_type ch) override {
-        if (!drain()) {
-            return traits_type::eof();
-        }
-        if (!traits_type::eq_int_type(ch, traits_type::eof())) {
-            *pptr() = traits_type::to_char_type(ch);
-            pbump(1);
-        }
-        return traits_type::not_eof(ch);
-    }
-    int sync() override { return drain() ? 0 : -1; }
-
-private:
-    bool drain() {
-        const char* data = pbase();
-        std::size_t left = static_cast<std::size_t>(pptr() - pbase());
-        while (left > 0 && m_error == 0) {
-            const ssize_t n = ::write(m_fd, data, left);
-            if (n < 0) {
-                // A signal handler (record's Ctrl-C) may interrupt a write to a FIFO.
-                if (errno != EINTR) {
-                    m_error = errno;
-                }
-                continue;
-            }
-            data += n;
-            left -= static_cast<std::size_t>(n);
-        }
-        setp(m_buffer.data(), m_buffer.data() + m_buffer.size());
-        return m_error == 0;
-    }
-
-    int m_fd;
-    int m_error = 0;
-    std::array<char, 64 * 1024> m_buffer{};
-};
-
 // Runs fill on fd; 0 or the errno of the first failed write.
 int fillDescriptor(int fd, const std::function<void(std::ostream&)>& fill) {
-    FdBuffer buffer(fd);
+    DescriptorBuffer buffer(fd);
     std::ostream out(&buffer);
     fill(out);
     out.flush();
@@ -127,6 +82,12 @@ WriteResult<Done> replaceAtomically(const fs::path& named, const fs::path& targe
     struct stat old {};
     if (exists && ::stat(target.c_str(), &old) != 0) {
         exists = false;
+    }
+    // The rename needs only the folder's permission: without this check a file the user could
+    // not write (read-only, or another user's in a shared folder) would be replaced all the same.
+    if (exists && ::faccessat(AT_FDCWD, target.c_str(), W_OK, AT_EACCESS) != 0) {
+        return failure(WriteErrorCode::Create, named,
+                       "cannot write to it: " + errnoText(errno) + "; not replaced");
     }
     const fs::path temp = temporaryFor(target);
     const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);

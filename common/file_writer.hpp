@@ -2,7 +2,8 @@
 // The one way starscope writes an output file (record's run.json, sweep's sweep.json and
 // summaries, export -o, convert -o, the viewer's pictures), whatever the path names:
 // - a new path or a regular file: replaced atomically (temporary file in the same folder,
-//   fsync, rename), so a reader sees the old file or the whole new one, never half of it;
+//   fsync, rename), so a reader sees the old file or the whole new one, never half of it; a
+//   file the user may not write is refused, although the folder would allow the rename;
 // - a symlink: followed to its final target, which is then written as above; the link stays;
 // - a FIFO, a character or block device, a socket: opened for writing and written through,
 //   never renamed over (`-o /dev/null` must not replace /dev/null with a regular file);

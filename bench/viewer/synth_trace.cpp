@@ -3,7 +3,8 @@
 // traces of any size without recording a run.
 //
 //   starscope-viewer-synth OUT [--workers N] [--epochs N] [--batches N] [--tasks-per-worker N]
-//                              [--task-us X] [--barrier-us X] [--jitter X] [--seed N]
+//                              [--task-us X] [--barrier-us X] [--jitter X] [--seed N] [--ranks N]
+// --ranks N (1-4): a StarPU-MPI job of N ranks on one clock, with messages between them.
 
 #include "tests/support/synthetic_trace.hpp"
 #include "tracer/native/native_format.hpp"
@@ -29,7 +30,8 @@ bool parseNumber(std::string_view text, T& out, T lo, T hi) {
 int usage(const std::string& message) {
     std::fprintf(stderr,
                  "starscope-viewer-synth: %s\nusage: starscope-viewer-synth OUT [--workers N] [--epochs N] "
-                 "[--batches N] [--tasks-per-worker N] [--task-us X] [--barrier-us X] [--jitter X] [--seed N]\n",
+                 "[--batches N] [--tasks-per-worker N] [--task-us X] [--barrier-us X] [--jitter X] [--seed N] "
+                 "[--ranks N]\n",
                  message.c_str());
     return 2;
 }
@@ -41,6 +43,7 @@ int main(int argc, char** argv) {
     std::string output;
     double taskUs = 50.0;
     double barrierUs = 400.0;
+    int ranks = 1;
     for (int i = 1; i < argc; ++i) {
         const std::string_view arg = argv[i];
         if (!arg.starts_with("--")) {
@@ -69,6 +72,8 @@ int main(int argc, char** argv) {
             ok = parseNumber(value, barrierUs, 0.0, 1e9);
         } else if (arg == "--jitter") {
             ok = parseNumber(value, options.jitter, 0.0, 0.99);
+        } else if (arg == "--ranks") {
+            ok = parseNumber(value, ranks, 1, 4);
         } else if (arg == "--seed") {
             ok = parseNumber(value, options.seed, std::uint64_t{0}, ~std::uint64_t{0});
         } else {
@@ -84,12 +89,13 @@ int main(int argc, char** argv) {
     options.taskNs = static_cast<starscope::tracer::TimeNs>(taskUs * 1e3);
     options.barrierNs = static_cast<starscope::tracer::TimeNs>(barrierUs * 1e3);
 
-    const auto trace = starscope::viewer::makeSyntheticTrace(options);
+    const auto trace = ranks > 1 ? starscope::viewer::makeSyntheticRanksTrace(options, ranks)
+                                 : starscope::viewer::makeSyntheticTrace(options);
     if (auto written = starscope::tracer::writeNativeFile(trace, output); !written) {
         std::fprintf(stderr, "starscope-viewer-synth: %s\n", written.error().describe().c_str());
         return 1;
     }
-    std::printf("%s: %zu lanes, %zu spans, %zu tasks\n", output.c_str(), trace.lanes.size(), trace.spanCount(),
-                trace.tasks.size());
+    std::printf("%s: %zu lanes, %zu spans, %zu tasks, %zu messages\n", output.c_str(), trace.lanes.size(),
+                trace.spanCount(), trace.tasks.size(), trace.messages.size());
     return 0;
 }

@@ -89,16 +89,26 @@ def col(kind, i):
 def fmt(values, f):
     return f"{f(statistics.median(values))} [{f(min(values))}-{f(max(values))}]"
 base = {"train": statistics.median(col("untraced", 2)), "rss": statistics.median(col("untraced", 3))}
-print(f"\nmedians of {len(col('untraced', 2))} runs each [min-max], ratios of medians against untraced:")
-print("| run | events | train time s | x untraced | peak RSS MiB | x untraced | trace MB | mid-run flush |")
-print("|---|---|---:|---:|---:|---:|---:|---|")
+# The runs of one repetition ran one after the other: their ratio is less exposed to the
+# machine's drift than the ratio of the medians.
+def paired(kind):
+    train = {r[1]: float(r[2]) for r in rows if r[0] == kind}
+    untraced = {r[1]: float(r[2]) for r in rows if r[0] == "untraced"}
+    return statistics.median(train[k] / untraced[k] for k in train)
+print(f"\nmedians of {len(col('untraced', 2))} runs each [min-max]; x untraced: the ratio of the medians,"
+      " then the median of each repetition's ratio; tracing memory: the peak RSS over the untraced"
+      " run's, against the trace written:")
+print("| run | events | train time s | x untraced | x untraced, paired | peak RSS MiB | tracing memory / trace | trace MB | mid-run flush |")
+print("|---|---|---:|---:|---:|---:|---:|---:|---|")
 for kind in ("untraced", "default", "all"):
     events = next((r[7] for r in rows if r[0] == kind), "-")
     train, rss, size = col(kind, 2), col(kind, 3), col(kind, 4)
     flushed = sum(1 for r in rows if r[0] == kind and (int(r[5]) > 0 or int(r[6]) > 0))
+    traced = kind != "untraced"
+    memory = (statistics.median(rss) - base["rss"]) * 1024 / statistics.median(size) if traced else 0
     print(f"| {kind} | {events} | {fmt(train, lambda v: f'{v:.3f}')} | "
-          f"{statistics.median(train) / base['train']:.3f} | {fmt(rss, lambda v: f'{v / 1024:.1f}')} | "
-          f"{statistics.median(rss) / base['rss']:.3f} | "
-          f"{'-' if kind == 'untraced' else fmt(size, lambda v: f'{v / 1e6:.2f}')} | "
-          f"{'-' if kind == 'untraced' else f'{flushed} of {len(train)} runs'} |")
+          f"{statistics.median(train) / base['train']:.3f} | {paired(kind):.3f} | "
+          f"{fmt(rss, lambda v: f'{v / 1024:.1f}')} | {f'{memory:.2f}x' if traced else '-'} | "
+          f"{fmt(size, lambda v: f'{v / 1e6:.2f}') if traced else '-'} | "
+          f"{f'{flushed} of {len(train)} runs' if traced else '-'} |")
 PY

@@ -76,6 +76,31 @@ TEST(FileWriter, AtomicWriteReplacesAsANewInodeKeepingItsPermissions) {
     EXPECT_TRUE(othersIn(dir.path(), {"picture.png"}).empty());
 }
 
+// The rename would only need the folder's permission: a file the user may not write (here
+// read-only; for root, whom no mode stops, another user's run as that user) stays as it was.
+TEST(FileWriter, FileTheUserMayNotWriteIsNotReplaced) {
+    TempDir dir;
+    const auto shared = dir / "shared";
+    fs::create_directory(shared);
+    ASSERT_EQ(::chmod(dir.path().c_str(), 0755), 0);
+    ASSERT_EQ(::chmod(shared.c_str(), 0777), 0); // anyone may rename in it
+    const auto out = shared / "out.csv";
+    ASSERT_TRUE(writeFile(out, "old"));
+    ASSERT_EQ(::chmod(out.c_str(), 0444), 0);
+    std::string said;
+    ASSERT_TRUE(starscope::testing::runInChild("writeFile as another user", 10, [&] {
+        constexpr uid_t kNobody = 65534;
+        if (::geteuid() == 0 && (::setgid(kNobody) != 0 || ::setuid(kNobody) != 0)) {
+            return std::string("cannot become nobody: ") + std::strerror(errno);
+        }
+        const auto written = writeFile(out, "new");
+        return written ? std::string("replaced") : written.error().describe();
+    }, said));
+    EXPECT_EQ(said, out.string() + ": cannot write to it: Permission denied; not replaced");
+    EXPECT_EQ(readFile(out), "old");
+    EXPECT_TRUE(othersIn(shared, {"out.csv"}).empty());
+}
+
 TEST(FileWriter, FailedFillLeavesTheOldFileAndNoTemporary) {
     TempDir dir;
     const auto out = dir / "out.txt";

@@ -41,7 +41,7 @@ if [ "$recorder" = ON ]; then
     "$LIBDIR/libstarscope_runtime.so.$version"
     "$LIBDIR/libstarscope_arena.so" "$LIBDIR/libstarscope_arena.so.${version%%.*}"
     "$LIBDIR/libstarscope_arena.so.$version" "$INCLUDEDIR/starscope/arena.h"
-    "lib/starscope/libstarscope_fxt_events_preload.so"
+    "lib/starscope/libstarscope_fxt_preload.so"
     "$LIBDIR/cmake/starscope/starscopeConfig.cmake" "$LIBDIR/cmake/starscope/starscopeConfigVersion.cmake"
     "$LIBDIR/cmake/starscope/starscopeTargets.cmake" "$LIBDIR/pkgconfig/starscope.pc"
   )

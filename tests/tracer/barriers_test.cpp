@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <optional>
 #include <random>
 #include <string>
 #include <utility>
@@ -230,6 +231,62 @@ TEST(Barriers, GoldenTraceBarriersFallInBatchTransitionsWhileMainWaits) {
         }
         EXPECT_TRUE(found) << "no barrier at " << transitions[static_cast<std::size_t>(t)].label;
     }
+}
+
+} // namespace
+} // namespace starscope::tracer
+
+namespace starscope::tracer {
+namespace {
+
+// Rank 1's barrier from 200 us to 900 us is the last message into rank 1 from another rank to
+// arrive during it: not one that arrived before or after, not rank 1's own, not one into
+// rank 0; of two arriving at the same time, the later one in the trace.
+TEST(BarrierMessages, TheLastMessageIntoTheRankArrivingDuringTheBarrierIsItsCause) {
+    auto trace = makeTrace({{"0_CPU 0", LaneKind::CpuWorker, {{"Executing", 0, 2'000'000}}},
+                            {"1_CPU 0", LaneKind::CpuWorker, {{"Executing", 0, 200'000}, {"Executing", 900'000, 2'000'000}}}},
+                           2'000'000);
+    trace.lanes[0].rank = 0;
+    trace.lanes[1].rank = 1;
+    trace.ranks = {RankInfo{0, 2, "a", 1, 0, 0, 0, 0}, RankInfo{1, 2, "b", 1, 0, 0, 0, 0}};
+    const auto message = [&](std::int32_t from, std::int32_t to, TimeNs start, TimeNs end) {
+        Message m;
+        m.fromRank = from;
+        m.toRank = to;
+        m.start = start;
+        m.end = end;
+        m.tag = static_cast<std::int32_t>(trace.messages.size());
+        trace.messages.push_back(m);
+    };
+    message(0, 1, 50'000, 150'000);    // 0: arrived before
+    message(0, 1, 100'000, 700'000);   // 1: arrives during, tied with 2
+    message(0, 1, 120'000, 700'000);   // 2: the same arrival, later in the trace: the cause
+    message(0, 1, 150'000, 400'000);   // 3: arrives during, earlier
+    message(1, 1, 160'000, 850'000);   // 4: rank 1's own
+    message(1, 0, 170'000, 860'000);   // 5: into rank 0
+    message(0, 1, 800'000, 950'000);   // 6: arrives after
+    // Rank 1's one barrier.
+    const auto rankOne = [&trace] {
+        const auto barriers = findJobAndRankBarriers(trace);
+        const auto it = std::find_if(barriers.begin(), barriers.end(), [](const Barrier& b) { return b.rank == 1; });
+        EXPECT_NE(it, barriers.end());
+        return it == barriers.end() ? Barrier{} : *it;
+    };
+    auto rank1 = std::make_optional(rankOne());
+    EXPECT_EQ(rank1->start, 200'000);
+    EXPECT_EQ(rank1->end, 900'000);
+    EXPECT_EQ(rank1->cause, BarrierCause::DataFromRank);
+    EXPECT_EQ(rank1->message, 2);
+    EXPECT_EQ(rank1->fromRank, 0);
+
+    // Without the tie, the next latest arrival; without any, no message.
+    trace.messages.erase(trace.messages.begin() + 1, trace.messages.begin() + 3);
+    rank1 = rankOne();
+    EXPECT_EQ(trace.messages[static_cast<std::size_t>(rank1->message)].end, 400'000);
+    trace.messages = {trace.messages.front(), trace.messages.back()};
+    rank1 = rankOne();
+    EXPECT_EQ(rank1->message, -1);
+    EXPECT_NE(rank1->cause, BarrierCause::DataFromRank);
 }
 
 } // namespace

@@ -294,14 +294,18 @@ TEST(Aggregation, MedianMinMaxAndDelta) {
 class RunFolders : public ::testing::Test {
 protected:
     fs::path make(const std::string& name, const RunRecord& record) {
-        const auto dir = makeFolder(name);
+        const auto dir = makeFolder(name, record.ranks);
         EXPECT_TRUE(writeRunRecord(dir / kRunJsonName, record));
         return dir;
     }
-    fs::path makeFolder(const std::string& name) {
+    // One prof file per rank (the small trace each time: ranks of a job without messages).
+    fs::path makeFolder(const std::string& name, std::uint64_t ranks = 1) {
         const auto dir = m_dir / name;
         fs::create_directories(dir);
-        fs::copy_file(smallProfFile(), dir / "prof_file__0", fs::copy_options::overwrite_existing);
+        for (std::uint64_t rank = 0; rank < ranks; ++rank) {
+            fs::copy_file(smallProfFile(), dir / ("prof_file__" + std::to_string(rank)),
+                          fs::copy_options::overwrite_existing);
+        }
         return dir;
     }
     CompareInput input(const fs::path& folder, bool named = true) {
@@ -396,7 +400,10 @@ TEST_F(RunFolders, MixedWorkloadsAreRefusedNamingTheDifferenceOrLabelledWhenAllo
 // another program, or the CNN, is another workload.
 TEST_F(RunFolders, CommandRunsAreGroupedByCommandAndOtherProgramsRefused) {
     const auto small = make("small", commandRecord({"prog", "-n", "3"}));
-    const auto small2 = make("small2", commandRecord({"prog", "-n", "3"}));
+    // A second run of it (one that took longer: not a copy of the first).
+    RunRecord again = commandRecord({"prog", "-n", "3"});
+    again.wallTimeS = 9.5;
+    const auto small2 = make("small2", again);
     RunRecord bigRecord = commandRecord({"prog", "-n", "30"});
     const auto big = make("big", bigRecord);
     RunRecord dmdaRecord = commandRecord({"prog", "-n", "3"});
@@ -453,8 +460,10 @@ TEST_F(RunFolders, RankCountsAreComparedNotAWorkloadDifference) {
     EXPECT_DOUBLE_EQ(c->groups[1].aggregates.at("speedup").median, 4.0 / 2.5);
     EXPECT_DOUBLE_EQ(c->groups[1].aggregates.at("scaling_efficiency").median, 4.0 / 2.5 / 2);
     EXPECT_DOUBLE_EQ(c->groups[0].aggregates.at("speedup").median, 1.0);
-    // The test trace is one process: no message between ranks, but its barriers have a share.
-    EXPECT_EQ(c->groups[1].reasons.at("communication_share"), "one rank: no message between ranks");
+    // The test trace is one process: no message between ranks, but its barriers have a share;
+    // the 2-rank run's two copies of it send none to each other.
+    EXPECT_EQ(c->groups[0].reasons.at("communication_share"), "one rank: no message between ranks");
+    EXPECT_EQ(c->groups[1].aggregates.at("communication_share").median, 0.0);
     // A CPU-only run: none of the figures of a machine with GPUs.
     EXPECT_EQ(c->groups[1].reasons.at("cuda_idleness"), "no CUDA worker in the trace");
     EXPECT_EQ(c->groups[1].reasons.at("transfer_bytes"), "one kind of worker and no transfer");

@@ -7,6 +7,7 @@
 #include "tests/support/test_support.hpp"
 #include "tests/tracer/recording_support.hpp"
 #include "tests/tracer/tracer_test_support.hpp"
+#include "tracer/analysis/codelet_stats.hpp"
 #include "tracer/analysis/stats.hpp"
 #include "tracer/readers/read_trace.hpp"
 
@@ -14,6 +15,9 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <fstream>
+#include <map>
+#include <sstream>
 
 namespace starscope::tracer {
 namespace {
@@ -26,6 +30,44 @@ struct Example {
 };
 
 class StarpuExample : public ::testing::TestWithParam<Example> {};
+
+struct ToolCodelet {
+    std::uint64_t tasks = 0;
+    double totalMs = 0;
+};
+
+// Per codelet, the executed tasks and their time in starpu_fxt_tool's tasks.rec (a record per
+// task, blank-line separated; times in ms).
+std::map<std::string, ToolCodelet> toolCodelets(const std::filesystem::path& tasksRec) {
+    std::map<std::string, ToolCodelet> out;
+    std::ifstream in(tasksRec);
+    std::string line;
+    std::string name;
+    double start = -1;
+    double end = -1;
+    const auto flush = [&] {
+        if (start >= 0 && end >= start) {
+            auto& c = out[name];
+            ++c.tasks;
+            c.totalMs += end - start;
+        }
+        name.clear();
+        start = end = -1;
+    };
+    while (std::getline(in, line)) {
+        if (line.empty()) {
+            flush();
+        } else if (line.starts_with("Name: ")) {
+            name = line.substr(6);
+        } else if (line.starts_with("StartTime: ")) {
+            start = std::stod(line.substr(11));
+        } else if (line.starts_with("EndTime: ")) {
+            end = std::stod(line.substr(9));
+        }
+    }
+    flush();
+    return out;
+}
 
 TEST_P(StarpuExample, TraceMatchesItsStarpuFxtTool) {
     const auto program = starscope::testing::starpuFxtTool().parent_path() / ("starpu_example_" + std::string(GetParam().name));
@@ -57,6 +99,22 @@ TEST_P(StarpuExample, TraceMatchesItsStarpuFxtTool) {
     const auto summary = summarize(*ours);
     EXPECT_GT(summary.tasks, 10U);
     expectSameWorkAsStarpuFxtTool(*ours, *tool);
+    // The codelet table against the tool's tasks.rec: the same tasks per codelet, the same time.
+    const auto toolTable = toolCodelets(dir / "tasks.rec");
+    const auto codelets = computeCodeletStats(*ours);
+    ASSERT_EQ(codelets.size(), toolTable.size());
+    for (const auto& c : codelets) {
+        ASSERT_TRUE(toolTable.contains(c.codelet)) << c.codelet;
+        const auto& t = toolTable.at(c.codelet);
+        EXPECT_EQ(c.all.count, t.tasks) << c.codelet;
+        EXPECT_NEAR(static_cast<double>(c.all.total) / 1e6, t.totalMs, 1e-5 * static_cast<double>(t.tasks) + 1e-4)
+            << c.codelet;
+        ASSERT_EQ(c.perKind.size(), 1U) << c.codelet << ": CPU workers only";
+        EXPECT_EQ(c.perKind.front().kind, WorkerKind::Cpu);
+        std::printf("%-28s %6llu tasks %12.6f ms; starpu_fxt_tool %6llu tasks %12.6f ms\n", c.codelet.c_str(),
+                    static_cast<unsigned long long>(c.all.count), static_cast<double>(c.all.total) / 1e6,
+                    static_cast<unsigned long long>(t.tasks), t.totalMs);
+    }
     const bool stopped = summary.workerTotals.notProfiled > 0;
     const bool warned = std::any_of(ours->warnings.begin(), ours->warnings.end(), [](const std::string& w) {
         return w.find("profiling was stopped") != std::string::npos;

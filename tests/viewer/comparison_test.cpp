@@ -5,6 +5,7 @@
 #include "tests/support/synthetic_trace.hpp"
 #include "tests/support/test_support.hpp"
 #include "tests/viewer/qt_test_environment.hpp"
+#include "tracer/run/run_comparison.hpp"
 #include "viewer/core/comparison.hpp"
 #include "viewer/core/time_format.hpp"
 #include "viewer/gui/chart/gantt_plot.hpp"
@@ -114,6 +115,42 @@ TEST(ComparisonFigures, ReadRunJsonAndSayWhyCountersAreMissing) {
     auto missing = loadComparison({dir / "nowhere"}, 100'000);
     ASSERT_FALSE(missing);
     EXPECT_NE(missing.error().message.find("nowhere"), std::string::npos);
+}
+
+// A 30-batch and a 400-batch run of one strategy are not repetitions of one workload: the viewer
+// refuses them as `starscope compare` does, with the run model's own message, and shows them
+// with --allow-mixed.
+TEST(ComparisonFigures, UnlikeRunsAreRefusedAsCompareRefusesThem) {
+    TempDir dir;
+    std::vector<fs::path> runs;
+    for (const int batches : {30, 400}) {
+        const fs::path folder = dir / ("batches-" + std::to_string(batches));
+        fs::create_directories(folder);
+        fs::copy_file(starscope::testing::testDataDir() / "tracer/small/prof_file__0", folder / "prof_file__0");
+        std::ofstream(folder / "run.json") << R"({"format":"starscope-run","strategy":{"arenas":"single",)"
+                                           << R"("ring_slots":2,"loader":"naive"},"epochs":1,"batches_per_epoch":)"
+                                           << batches << R"(,"batch_size":64,"wall_time_s":1.0})";
+        runs.push_back(folder);
+    }
+    auto refused = loadComparison(runs, 100'000);
+    ASSERT_FALSE(refused);
+    std::vector<starscope::tracer::run::CompareInput> inputs;
+    for (const auto& run : runs) {
+        auto measured = starscope::tracer::run::measureRun(run, 100'000);
+        ASSERT_TRUE(measured) << measured.error().describe();
+        inputs.push_back({*measured, true});
+    }
+    const auto compare = starscope::tracer::run::compareRuns(inputs, {});
+    ASSERT_FALSE(compare);
+    EXPECT_EQ(refused.error().message, compare.error().message);
+    EXPECT_NE(refused.error().message.find("runs of different workloads cannot be compared: " + runs[1].string()
+                                           + " has batches 400 (30 in " + runs[0].string() + ")"),
+              std::string::npos)
+        << refused.error().message;
+
+    auto mixed = loadComparison(runs, 100'000, true);
+    ASSERT_TRUE(mixed) << mixed.error().message;
+    EXPECT_EQ(mixed->figures.size(), 2U);
 }
 
 // The Paje trace of the same run has no task dependencies: its critical path is n/a with the
@@ -270,7 +307,11 @@ fs::path writeRanksRun(const TempDir& dir, const std::string& name, const std::s
                        double trainS) {
     const fs::path folder = dir / name;
     fs::create_directories(folder);
-    fs::copy_file(starscope::testing::testDataDir() / "tracer/small/prof_file__0", folder / "prof_file__0");
+    // One prof file per rank, each the golden trace: ranks of a job that sent no message.
+    for (int rank = 0; rank < ranks; ++rank) {
+        fs::copy_file(starscope::testing::testDataDir() / "tracer/small/prof_file__0",
+                      folder / ("prof_file__" + std::to_string(rank)));
+    }
     std::ofstream(folder / "run.json") << R"({"format":"starscope-run","strategy":{"arenas":")" << arenas
                                        << R"(","ring_slots":2,"loader":"naive"},"ranks":)" << ranks
                                        << R"(,"epochs":1,"batch_size":64,"train_time_s":)" << trainS

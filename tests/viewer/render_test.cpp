@@ -386,6 +386,29 @@ TEST(RenderToFile, ARangeOutsideTheTraceIsRefusedWithItsExtent) {
     EXPECT_EQ(QImage(png).size(), QSize(400, 300));
 }
 
+// A --range shorter than one tick of the trace (1 ns here) is refused naming the flag and the
+// resolution, nothing written; one tick is drawn.
+TEST(RenderToFile, ARangeShorterThanTheTracesResolutionIsRefused) {
+    starscope::testing::TempDir dir;
+    const auto document = prepareDocument(makeSyntheticTrace({}), "synthetic");
+    const auto barriers = std::make_shared<const Barriers>(computeBarriers(*document, 100'000));
+    ASSERT_EQ(starscope::tracer::nsPerTick(document->trace), 1.0);
+    RenderRequest request;
+    request.size = {400, 300};
+    const QString png = QString::fromStdString((dir / "out.png").string());
+    for (const TimeRange tiny : {TimeRange{0.0, 1e-9}, TimeRange{1000.0, 1000.5}}) {
+        request.range = tiny;
+        const auto refused = renderToFile(document, barriers, request, png);
+        ASSERT_FALSE(refused);
+        EXPECT_EQ(refused.error().code, ViewerErrorCode::InvalidArgument);
+        EXPECT_EQ(refused.error().message, "--range is shorter than the trace's resolution, 1 ns: nothing in it to draw");
+        EXPECT_FALSE(std::filesystem::exists(dir / "out.png"));
+    }
+    request.range = TimeRange{1000.0, 1001.0};
+    ASSERT_TRUE(renderToFile(document, barriers, request, png));
+    EXPECT_EQ(QImage(png).size(), QSize(400, 300));
+}
+
 // --render OUT and File > Export used to hand OUT to Qt, which replaces whatever is there: a
 // symlink became a file, a FIFO or /dev/null a regular file. They go through the project's one
 // writer now.

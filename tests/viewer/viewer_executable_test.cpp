@@ -6,6 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+
 namespace {
 
 using starscope::testing::readFile;
@@ -95,6 +98,35 @@ TEST(ViewerExecutable, HeadlessRendersPrintNoQtWarnings) {
               0)
         << readFile(log.string() + ".err");
     EXPECT_EQ(readFile(log.string() + ".err"), "");
+}
+
+// --compare refuses runs `starscope compare` refuses (exit 1, its message), and draws them
+// with --allow-mixed; --allow-mixed without --compare is a usage mistake.
+TEST(ViewerExecutable, CompareRefusesUnlikeRunsUnlessAllowMixed) {
+    TempDir dir;
+    const auto log = dir / "log.txt";
+    std::string runs;
+    for (const int batches : {30, 400}) {
+        const auto folder = dir / ("batches-" + std::to_string(batches));
+        std::filesystem::create_directories(folder);
+        std::filesystem::copy_file(starscope::testing::testDataDir() / "tracer/small/prof_file__0",
+                                   folder / "prof_file__0");
+        std::ofstream(folder / "run.json") << R"({"format":"starscope-run","strategy":{"arenas":"single",)"
+                                           << R"("ring_slots":2,"loader":"naive"},"batches_per_epoch":)" << batches
+                                           << "}";
+        runs += " '" + folder.string() + "'";
+    }
+    const auto picture = dir / "cmp.png";
+    EXPECT_EQ(runCommand(viewer("--compare --render '" + picture.string() + "'" + runs, log)), 1) << readFile(log);
+    EXPECT_NE(readFile(log).find("runs of different workloads cannot be compared: " + (dir / "batches-400").string()
+                                 + " has batches 400 (30 in " + (dir / "batches-30").string() + ")"),
+              std::string::npos)
+        << readFile(log);
+    EXPECT_FALSE(std::filesystem::exists(picture));
+    EXPECT_EQ(runCommand(viewer("--compare --allow-mixed --render '" + picture.string() + "'" + runs, log)), 0)
+        << readFile(log);
+    EXPECT_TRUE(std::filesystem::exists(picture));
+    EXPECT_EQ(runCommand(viewer("--allow-mixed --render '" + picture.string() + "'" + runs, log)), 2) << readFile(log);
 }
 
 } // namespace

@@ -123,27 +123,59 @@ TEST(StarpuIdleWorkers, SpinExactlyWhenStarpuWasConfiguredWithoutBlockingDrivers
     EXPECT_EQ(starpuIdleWorkersSpin(), starscope::testing::starpuIdleWorkersSpinPerConfigHeader());
 }
 
-TEST(TraceBufferSize, IsHalfTheTraceExpectedRoundedUpWithinItsBounds) {
+TEST(TraceBufferSize, HoldsWhatTrainingWritesWithASixteenthMoreWithinItsBounds) {
     EXPECT_EQ(traceBufferMbFor(0), kTraceMinMb);
-    EXPECT_EQ(traceBufferMbFor(kMiB), kTraceMinMb);
-    EXPECT_EQ(traceBufferMbFor(10 * kMiB), 5U);
-    EXPECT_EQ(traceBufferMbFor(10 * kMiB + 2), 6U);
-    EXPECT_EQ(traceBufferMbFor(40 * kMiB), 20U);
-    EXPECT_EQ(traceBufferMbFor(2 * kTraceMaxMb * kMiB), kTraceMaxMb);
+    EXPECT_EQ(traceBufferMbFor(kMiB / 2), kTraceMinMb);
+    EXPECT_EQ(traceBufferMbFor(16 * kMiB), 17U);
+    EXPECT_EQ(traceBufferMbFor(16 * kMiB + 16), 18U);
+    EXPECT_EQ(traceBufferMbFor(160 * kMiB), 170U);
     EXPECT_EQ(traceBufferMbFor(std::uint64_t{400} << 30), kTraceMaxMb);
+    EXPECT_EQ(traceBufferMbFor(160 * kMiB, 100), 100U);
+    EXPECT_EQ(traceBufferMbFor(160 * kMiB, 0), kTraceMinMb);
 }
 
-// FxT's two buffers together hold about the trace expected, never the whole trace twice.
-TEST_F(RecordPlanTest, ATracedRunsBufferComesFromItsTasksAndTwoBuffersHoldAboutItsTrace) {
+TEST(TraceBytesPerTask, ComeFromTheReleaseAndTheEventSet) {
+    EventsChoice events;
+    events.set.value = starscope::tracer::FxtEventSet::starscopeDefault();
+    events.applies = true;
+    EXPECT_EQ(traceBytesPerTask(events, true), kTraceBytesPerTaskDefaultEvents);
+    EXPECT_EQ(traceBytesPerTask(events, false), kTraceBytesPerTaskStarpu13);
+    events.applies = false; // asked for, not applied: StarPU records every category
+    EXPECT_EQ(traceBytesPerTask(events, true), kTraceBytesPerTask);
+    events.set.value = starscope::tracer::FxtEventSet::all();
+    EXPECT_EQ(traceBytesPerTask(events, true), kTraceBytesPerTask);
+}
+
+// Two buffers per rank on the machine within an eighth of the memory available.
+TEST(TraceBufferSize, IsCappedByTheMemoryAvailableToEveryRankOnTheMachine) {
+    EXPECT_EQ(traceBufferCapMb(std::nullopt, 1), kTraceMaxMb);
+    EXPECT_EQ(traceBufferCapMb(std::uint64_t{4} << 30, 1), 256U);
+    EXPECT_EQ(traceBufferCapMb(std::uint64_t{4} << 30, 4), 64U);
+    EXPECT_EQ(traceBufferCapMb(std::uint64_t{1} << 40, 1), kTraceMaxMb);
+    EXPECT_EQ(traceBufferCapMb(kMiB, 8), kTraceMinMb);
+    EXPECT_EQ(traceBufferCapMb(std::uint64_t{4} << 30, 0), 256U);
+    const auto available = availableMemoryBytes();
+    ASSERT_TRUE(available) << "Linux says MemAvailable in /proc/meminfo";
+    EXPECT_GT(*available, 0U);
+}
+
+// The buffer holds what training writes: the evaluation's tasks are written after the figures.
+TEST_F(RecordPlanTest, ATracedRunsBufferHoldsWhatItsTrainingWrites) {
     auto plan = planRecord(options(200));
     ASSERT_TRUE(plan) << plan.error().describe();
     EXPECT_EQ(plan->estimatedMessages, 0U);
-    EXPECT_EQ(plan->expectedTraceBytes, plan->estimatedTasks * kTraceBytesPerTask);
+    const std::uint64_t bytesPerTask = traceBytesPerTask(plan->events, starpuSelectsFxtEvents());
+    EXPECT_EQ(plan->expectedTraceBytes, plan->estimatedTasks * bytesPerTask);
     // 200 batches of two chunks: 9 tasks each, then 40 evaluation tasks and 8 for the workers.
     EXPECT_EQ(plan->estimatedTasks, 200U * 9 + 40 + 8);
-    EXPECT_EQ(plan->traceBufferMb, traceBufferMbFor(plan->expectedTraceBytes));
-    EXPECT_LE(2 * plan->traceBufferMb * kMiB, plan->expectedTraceBytes + 2 * kMiB);
-    EXPECT_GE(2 * plan->traceBufferMb * kMiB, plan->expectedTraceBytes);
+    EXPECT_EQ(plan->expectedTrainingTraceBytes, (200U * 9 + 8) * bytesPerTask);
+    EXPECT_EQ(plan->traceBufferMb,
+              traceBufferMbFor(plan->expectedTrainingTraceBytes,
+                               traceBufferCapMb(availableMemoryBytes(), 1)));
+    EXPECT_GE(plan->traceBufferMb * kMiB, plan->expectedTrainingTraceBytes);
+    // At most a sixteenth more than training writes, rounded up to a MiB.
+    EXPECT_LE(plan->traceBufferMb * kMiB,
+              plan->expectedTrainingTraceBytes + plan->expectedTrainingTraceBytes / 16 + kMiB);
     EXPECT_EQ(environmentValue(*plan, "STARPU_TRACE_BUFFER_SIZE"),
               std::to_string(plan->traceBufferMb));
 }
@@ -185,13 +217,15 @@ TEST_F(RecordPlanTest, EachRanksBufferIsSizedForItsShareOfTheJob) {
     EXPECT_EQ(root->estimatedTasks, 800U * (6 + 3) + 40 + 8);
     EXPECT_EQ(other->estimatedMessages, 800U * 4);
     EXPECT_EQ(root->estimatedMessages, 800U * 4);
-    EXPECT_EQ(other->expectedTraceBytes, other->estimatedTasks * kTraceBytesPerTask
+    const std::uint64_t bytesPerTask = traceBytesPerTask(other->events, starpuSelectsFxtEvents());
+    EXPECT_EQ(other->expectedTraceBytes, other->estimatedTasks * bytesPerTask
                                              + other->estimatedMessages * kTraceBytesPerMessage);
     // Rank 1 runs half the layer tasks and no evaluation (rank 0's exchange tasks make up for
     // its other half).
     EXPECT_LT(other->estimatedTasks, job->estimatedTasks);
     for (const auto* rank : {&*root, &*other}) {
-        EXPECT_EQ(rank->traceBufferMb, traceBufferMbFor(rank->expectedTraceBytes));
+        EXPECT_EQ(rank->traceBufferMb, traceBufferMbFor(rank->expectedTrainingTraceBytes,
+                                                         traceBufferCapMb(availableMemoryBytes(), 1)));
         // Its own share, not the whole job's trace (both ranks' together).
         EXPECT_LT(rank->expectedTraceBytes, root->expectedTraceBytes + other->expectedTraceBytes);
         EXPECT_EQ(environmentValue(*rank, "STARPU_TRACE_BUFFER_SIZE"),

@@ -364,22 +364,35 @@ TEST(RecordProgramEnds, SigintToRecordReachesTheProgramAndTheTraceIsKept) {
     const auto run = dir / "run";
     const auto log = dir / "record.log";
     ::setenv("STARPU_NCPU", "2", 1);
-    // Minutes of work unless stopped, in tasks of about 10 ms.
+    // Minutes of work unless stopped, in tasks of about 10 ms; a 1 MiB buffer, so that FxT
+    // writes the prof file while the tasks run.
     const pid_t pid = starscope::workloads::testing::spawnLogged(
-        {STARSCOPE_BINARY, "record", "--out", run.string(), "--", program.string(), "-size", "2048",
-         "-nblocks", "16", "-iter", "1000"},
+        {STARSCOPE_BINARY, "record", "--out", run.string(), "--buffer-mb", "1", "--", program.string(), "-size",
+         "2048", "-nblocks", "16", "-iter", "1000"},
         log.string());
     ::unsetenv("STARPU_NCPU");
     ASSERT_GT(pid, 0);
-    // StarPU has started its workers (main thread and two workers): its handler is in place.
+    // StarPU has started its workers (main thread and two workers), its handler is in place,
+    // and tasks have run: FxT wrote its first full buffer, and is done writing it (its size held
+    // for 300 ms; the next buffer fills seconds later). A fixed second was not always enough
+    // under ASan on a loaded machine, and a SIGINT in the middle of FxT's write damages the trace
+    // (StarPU's handler writes it too).
+    const auto prof = run / "prof_file__0";
+    const auto size = [&] {
+        std::error_code ec;
+        const auto bytes = std::filesystem::file_size(prof, ec);
+        return ec ? std::uintmax_t{0} : bytes;
+    };
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(2);
-    while (childThreads(pid) < 3 && std::chrono::steady_clock::now() < deadline
-           && !starscope::workloads::testing::hasEnded(pid)) {
+    std::uintmax_t written = 0;
+    int steady = 0;
+    while (steady < 15 && std::chrono::steady_clock::now() < deadline && !starscope::workloads::testing::hasEnded(pid)) {
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        const auto now = size();
+        steady = now > 0 && now == written && childThreads(pid) >= 3 ? steady + 1 : 0;
+        written = now;
     }
-    ASSERT_GE(childThreads(pid), 3U) << readFile(log);
-    // Time for some tasks to run.
-    std::this_thread::sleep_for(std::chrono::seconds(1));
+    ASSERT_EQ(steady, 15) << readFile(log);
     ASSERT_EQ(::kill(pid, SIGINT), 0);
     int status = 0;
     ASSERT_EQ(::waitpid(pid, &status, 0), pid);

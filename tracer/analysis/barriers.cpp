@@ -6,6 +6,9 @@
 #include "tracer/model/time_unit.hpp"
 
 #include <algorithm>
+#include <iterator>
+#include <limits>
+#include <utility>
 #include <unordered_map>
 
 namespace starscope::tracer {
@@ -117,6 +120,36 @@ ResetWaits resetWaits(const Trace& trace, const std::optional<std::int32_t>& sco
     return waits;
 }
 
+// The messages into the scope from another rank, by arrival (end) then index: the last one to
+// arrive during a barrier is found by a binary search instead of a scan of every message that
+// left before the barrier ended (92 k barriers x 552 k messages on a 100 M-span job was 45 % of
+// `stats`).
+struct MessageArrivals {
+    std::vector<std::pair<TimeNs, std::int32_t>> arrivals;   // (end, message index), sorted
+
+    // The last message (latest end, then highest index) arriving in [start, end]; -1 if none.
+    std::int32_t lastDuring(TimeNs start, TimeNs end) const {
+        const auto after = std::upper_bound(arrivals.begin(), arrivals.end(),
+                                            std::pair(end, std::numeric_limits<std::int32_t>::max()));
+        if (after == arrivals.begin() || std::prev(after)->first < start) {
+            return -1;
+        }
+        return std::prev(after)->second;
+    }
+};
+
+MessageArrivals messageArrivals(const Trace& trace, const std::optional<std::int32_t>& scope) {
+    MessageArrivals out;
+    for (std::size_t i = 0; i < trace.messages.size(); ++i) {
+        const auto& m = trace.messages[i];
+        if (inScope(m.toRank, scope) && m.fromRank != m.toRank) {
+            out.arrivals.emplace_back(m.end, static_cast<std::int32_t>(i));
+        }
+    }
+    std::sort(out.arrivals.begin(), out.arrivals.end());
+    return out;
+}
+
 // Times of StarPU's "fxt flush" events in scope, sorted (markers are): the evidence of a flush in
 // a trace that does not show the flushes themselves (a Paje trace of starpu_fxt_tool).
 std::vector<TimeNs> flushEvents(const Trace& trace, const std::optional<std::int32_t>& scope) {
@@ -134,9 +167,8 @@ std::vector<TimeNs> flushEvents(const Trace& trace, const std::optional<std::int
     return out;
 }
 
-void attribute(const Trace& trace, Barrier& b, const ResetWaits& resets,
-               const FlushTimeline& written, const std::vector<TimeNs>& flushes,
-               const std::optional<std::int32_t>& scope) {
+void attribute(const Trace& trace, Barrier& b, const ResetWaits& resets, const FlushTimeline& written,
+               const std::vector<TimeNs>& flushes, const MessageArrivals& arrivals) {
     // A thread wrote the trace during it, or a flush ends inside it: the workers waited for the
     // thread writing the trace (when that is the main thread, nothing new was submitted
     // meanwhile), or that thread was a worker.
@@ -146,14 +178,9 @@ void attribute(const Trace& trace, Barrier& b, const ResetWaits& resets,
         return;
     }
     // Data from another rank: the last message into the scope to arrive during the barrier.
-    // Messages are sorted by start and none arrives before it leaves.
-    for (std::size_t i = 0; i < trace.messages.size() && trace.messages[i].start < b.end; ++i) {
-        const auto& m = trace.messages[i];
-        if (m.end >= b.start && m.end <= b.end && inScope(m.toRank, scope) && m.fromRank != m.toRank
-            && (b.message < 0 || m.end >= trace.messages[static_cast<std::size_t>(b.message)].end)) {
-            b.message = static_cast<std::int32_t>(i);
-            b.fromRank = m.fromRank;
-        }
+    if (const auto message = arrivals.lastDuring(b.start, b.end); message >= 0) {
+        b.message = message;
+        b.fromRank = trace.messages[static_cast<std::size_t>(message)].fromRank;
     }
     if (b.message >= 0) {
         b.cause = BarrierCause::DataFromRank;
@@ -357,6 +384,7 @@ std::vector<Barrier> findBarriers(const Trace& trace, const std::vector<BatchTra
     const auto resets = resetWaits(trace, options.rank);
     const FlushTimeline written(findTraceFlushes(trace, options.rank));
     const auto flushes = flushEvents(trace, options.rank);
+    const auto arrivals = messageArrivals(trace, options.rank);
     for (auto& b : barriers) {
         // Transitions are in time order and do not overlap: only the ones starting before the
         // barrier ends can overlap it.
@@ -378,7 +406,7 @@ std::vector<Barrier> findBarriers(const Trace& trace, const std::vector<BatchTra
             b.transitionLabel = transitions[static_cast<std::size_t>(b.transition)].label;
         }
         b.mainThreadState = mainStateDuring(trace, main, b.start, b.end);
-        attribute(trace, b, resets, written, flushes, options.rank);
+        attribute(trace, b, resets, written, flushes, arrivals);
     }
     return barriers;
 }

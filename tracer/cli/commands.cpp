@@ -2,6 +2,7 @@
 
 #include "tracer/cli/commands.hpp"
 #include "tracer/analysis/barriers.hpp"
+#include "tracer/analysis/codelet_stats.hpp"
 #include "tracer/cli/detail.hpp"
 #include "tracer/exporters/exporters.hpp"
 #include "tracer/readers/read_trace.hpp"
@@ -176,6 +177,46 @@ TimeNs toNs(double value, double scale) { return static_cast<TimeNs>(value * sca
 // Milliseconds given on the command line in the trace's ticks (time_unit.hpp).
 TimeNs msToTicks(double ms, std::int64_t ticksPerSecond) { return toNs(ms, static_cast<double>(ticksPerSecond) / 1e3); }
 
+nlohmann::json durationsJson(const DurationSummary& d) {
+    return {{"tasks", d.count}, {"total_ns", d.total}, {"mean_ns", d.mean}, {"median_ns", d.median},
+            {"min_ns", d.min}, {"max_ns", d.max}};
+}
+
+// The codelet table: a row per codelet, and one per kind of worker under it when several kinds
+// ran it; StarPU's own codelets after the program's, marked.
+template <typename Duration>
+void printCodelets(const std::vector<CodeletStats>& codelets, const Duration& duration, std::ostream& out) {
+    if (codelets.empty()) {
+        return;
+    }
+    std::size_t width = std::string_view("codelet").size();
+    for (const auto& c : codelets) {
+        width = std::max(width, std::min<std::size_t>(c.codelet.size() + (c.internal ? 10 : 0), 48));
+    }
+    width += 2;
+    out << "\n" << std::left << std::setw(static_cast<int>(width)) << "codelet" << std::setw(7) << "kind" << std::right
+        << std::setw(8) << "tasks" << std::setw(14) << "total" << std::setw(14) << "mean" << std::setw(14) << "median"
+        << std::setw(14) << "min" << std::setw(14) << "max" << "\n";
+    const auto row = [&](const std::string& name, std::string_view kind, const DurationSummary& d) {
+        out << std::left << std::setw(static_cast<int>(width)) << name << std::setw(7) << kind << std::right
+            << std::setw(8) << d.count << std::setw(14) << duration(d.total) << std::setw(14) << duration(d.mean)
+            << std::setw(14) << duration(d.median) << std::setw(14) << duration(d.min) << std::setw(14)
+            << duration(d.max) << "\n";
+    };
+    for (const auto& c : codelets) {
+        const std::string name = (c.codelet.empty() ? std::string("(no codelet)") : c.codelet)
+                                 + (c.internal ? " (StarPU)" : "");
+        if (c.perKind.size() == 1) {
+            row(name, workerKindName(c.perKind.front().kind), c.all);
+            continue;
+        }
+        row(name, "all", c.all);
+        for (const auto& k : c.perKind) {
+            row("", workerKindName(k.kind), k.durations);
+        }
+    }
+}
+
 int printStats(const StatsArgs& args, const std::optional<Trace>& trace, const Io& io) {
     BarrierOptions options;
     options.threshold = toNs(args.thresholdUs, 1e3);
@@ -190,6 +231,7 @@ int printStats(const StatsArgs& args, const std::optional<Trace>& trace, const I
         return 2;
     }
     const auto range = computeRangeStats(*trace, from, to);
+    const auto codelets = computeCodeletStats(*trace, from, to);
     // The table of the whole trace is the summary's too.
     const bool whole = from == trace->begin && range.to == std::max(trace->begin, trace->end);
     const auto summary = whole ? summarize(*trace, options, range) : summarize(*trace, options);
@@ -219,6 +261,15 @@ int printStats(const StatsArgs& args, const std::optional<Trace>& trace, const I
                              {"sync_points", r.syncPoints}, {"clock_offset_ns", r.clockOffset},
                              {"clock_offset_end_ns", r.clockOffsetEnd}});
         }
+        nlohmann::json codeletRows = nlohmann::json::array();
+        for (const auto& c : codelets) {
+            nlohmann::json kinds = nlohmann::json::object();
+            for (const auto& k : c.perKind) {
+                kinds[std::string(workerKindName(k.kind))] = durationsJson(k.durations);
+            }
+            codeletRows.push_back({{"codelet", c.codelet}, {"internal", c.internal}, {"all", durationsJson(c.all)},
+                                   {"per_kind", kinds}});
+        }
         nlohmann::json doc = {
             {"input", detail::joined(args.inputs)},
             {"ranks", ranks},
@@ -227,6 +278,7 @@ int printStats(const StatsArgs& args, const std::optional<Trace>& trace, const I
             {"range_ns", {from, to}},
             {"summary", detail::summaryJson(summary)},
             {"lanes", lanes},
+            {"codelets", codeletRows},
             {"warnings", trace->warnings},
             {"barrier_threshold_ns", options.threshold},
             // The *_ns times but the threshold are trace ticks: ns unless this says finer.
@@ -332,6 +384,7 @@ int printStats(const StatsArgs& args, const std::optional<Trace>& trace, const I
     if (whole && summary.traceFlushes > 0) {
         row("outside flushes", summary.withoutTracing.workerTotals, workerTasks);
     }
+    printCodelets(codelets, duration, out);
     return 0;
 }
 

@@ -50,6 +50,11 @@ int runExport(const ExportArgs& args, const Io& io) {
     if (args.table == "tasks") {
         return writeOutput("export", args.output, io, [&](std::ostream& out) { writeTasksCsv(*trace, out); });
     }
+    if (args.table == "codelets") {
+        const auto codelets = computeCodeletStats(*trace);
+        return writeOutput("export", args.output, io,
+                           [&](std::ostream& out) { writeCodeletsCsv(codelets, out, ticksPerSecond(*trace)); });
+    }
     if (args.table == "barriers") {
         BarrierOptions options;
         options.threshold = static_cast<TimeNs>(args.thresholdUs * 1e3 + 0.5);
@@ -76,13 +81,14 @@ int runConvert(const ConvertArgs& args, const Io& io) {
         const auto& first = args.inputs.front();
         output = fs::is_directory(first, ec) ? fs::path(first) / "trace.sstrace" : fs::path(first + ".sstrace");
     }
-    const auto written = writeNativeFile(*trace, output);
-    if (!written) {
-        return reportError("convert", written.error(), io);
+    const int code =
+        writeOutput("convert", output.string(), io, [&](std::ostream& out) { writeNative(*trace, out); });
+    // On standard output the native bytes are all there is.
+    if (code == 0 && output != "-") {
+        *io.out << "wrote " << output.string() << " (" << trace->spanCount() << " spans, " << trace->tasks.size()
+                << " tasks)\n";
     }
-    *io.out << "wrote " << output.string() << " (" << trace->spanCount() << " spans, " << trace->tasks.size()
-            << " tasks)\n";
-    return 0;
+    return code;
 }
 
 } // namespace
@@ -95,8 +101,8 @@ void addExportCommands(CLI::App& app, const Io& io) {
         sub->add_option("--format", args->format, "paje, chrome or csv")
             ->required()
             ->check(CLI::IsMember({"paje", "chrome", "csv"}));
-        auto* table = sub->add_option("--table", args->table, "CSV table: spans, tasks or barriers (--format csv)")
-                          ->check(CLI::IsMember({"spans", "tasks", "barriers"}));
+        auto* table = sub->add_option("--table", args->table, "CSV table: spans, tasks, codelets or barriers (--format csv)")
+                          ->check(CLI::IsMember({"spans", "tasks", "codelets", "barriers"}));
         sub->add_option("-o,--output", args->output, "Output file ('-': standard output)");
         auto* threshold =
             sub->add_option("--threshold-us", args->thresholdUs, "Shortest barrier (--table barriers), microseconds")
@@ -119,7 +125,8 @@ void addExportCommands(CLI::App& app, const Io& io) {
         auto* sub = app.add_subcommand("convert", "Convert a trace to starscope's native format for fast reopening");
         sub->add_option("input", args->inputs, kInputHelp)->required();
         sub->add_option("-o,--output", args->output,
-                        "Output file (default: RUN/trace.sstrace for a run folder, INPUT.sstrace otherwise)");
+                        "Output file ('-': standard output; default: RUN/trace.sstrace for a run folder, "
+                        "INPUT.sstrace otherwise)");
         onRun(sub, [args, io] { return runConvert(*args, io); });
     }
 }

@@ -4,6 +4,7 @@
 // not an exporter's: tracer/native/native_format.hpp reads and writes it.
 
 #include "tracer/analysis/barriers.hpp"
+#include "tracer/analysis/codelet_stats.hpp"
 #include "tracer/model/error.hpp"
 #include "tracer/model/time_unit.hpp"
 #include "tracer/model/trace.hpp"
@@ -36,6 +37,10 @@ void writeChromeJson(const Trace& trace, std::ostream& out);
 void writeSpansCsv(const Trace& trace, std::ostream& out); // lane,level,state,class,start,end,task
 void writeTasksCsv(const Trace& trace,
                    std::ostream& out); // job,codelet,worker,submit,start,end,deps
+// One row per codelet and kind of worker (kind "all" first, then CPU, CUDA, other as they ran
+// it): codelet,internal,kind,tasks,total_ns,mean_ns,median_ns,min_ns,max_ns (codelet_stats.hpp).
+void writeCodeletsCsv(const std::vector<CodeletStats>& codelets, std::ostream& out,
+                      std::int64_t ticksPerSecond = kNsPerSecond);
 // Times in ns (with decimals when the trace's ticks are finer: pass ticksPerSecond(trace)).
 // rank -1 is a barrier across the job; cause as causeName() spells it.
 void writeBarriersCsv(const std::vector<Barrier>& barriers, std::ostream& out,

@@ -217,6 +217,22 @@ void writeTasksCsv(const Trace& trace, std::ostream& out) {
     }
 }
 
+void writeCodeletsCsv(const std::vector<CodeletStats>& codelets, std::ostream& out, std::int64_t ticksPerSecond) {
+    out << "codelet,internal,kind,tasks,total_ns,mean_ns,median_ns,min_ns,max_ns\n";
+    const auto ns = [&](TimeNs t) { return fixed(t, ticksPerSecond, kNsPerSecond); };
+    const auto row = [&](const CodeletStats& c, std::string_view kind, const DurationSummary& d) {
+        out << csvField(c.codelet) << ',' << (c.internal ? 1 : 0) << ',' << kind << ',' << d.count << ','
+            << ns(d.total) << ',' << ns(d.mean) << ',' << ns(d.median) << ',' << ns(d.min) << ',' << ns(d.max)
+            << '\n';
+    };
+    for (const auto& c : codelets) {
+        row(c, "all", c.all);
+        for (const auto& k : c.perKind) {
+            row(c, workerKindName(k.kind), k.durations);
+        }
+    }
+}
+
 void writeBarriersCsv(const std::vector<Barrier>& barriers, std::ostream& out, std::int64_t ticksPerSecond) {
     out << "start_ns,end_ns,duration_ns,transition,transition_label,main_thread_state,rank,cause,from_rank,message,"
            "arena\n";

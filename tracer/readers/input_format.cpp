@@ -4,6 +4,7 @@
 #include "tracer/native/native_format.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <fstream>
 #include <string>
 #include <string_view>
@@ -41,12 +42,24 @@ std::vector<fs::path> findProfFiles(const fs::path& folder) {
     std::vector<fs::path> files;
     std::error_code ec;
     for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
-        if (it->path().filename().string().starts_with("prof_file_") && it->is_regular_file(ec)) {
+        if (it->path().filename().string().starts_with("prof_file_")) {
             files.push_back(it->path());
         }
     }
     std::sort(files.begin(), files.end());
     return files;
+}
+
+std::optional<std::string> notAProfFile(const fs::path& file) {
+    if (auto why = files::notRegularFile(file)) {
+        return why;
+    }
+    std::error_code ec;
+    if (fs::is_symlink(fs::symlink_status(file, ec)) && !fs::exists(fs::status(file, ec))) {
+        return "is a dangling symlink (to " + fs::read_symlink(file, ec).string()
+               + "), not a regular file";
+    }
+    return std::nullopt;
 }
 
 TraceResult<InputFormat> detectFormat(const fs::path& input) {

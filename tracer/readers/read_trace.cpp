@@ -5,6 +5,10 @@
 #include "tracer/readers/paje/paje_reader.hpp"
 #include "tracer/run/run_record.hpp"
 
+#include <algorithm>
+#include <charconv>
+#include <vector>
+
 namespace starscope::tracer {
 
 namespace fs = std::filesystem;
@@ -75,7 +79,20 @@ TraceResult<Trace> readOne(const fs::path& input, const ReadOptions& options) {
         if (files.empty()) {
             return fail(noProfFiles(input));
         }
-        return detail::readRunFolder(input, files, options, readProfFiles);
+        for (const auto& file : files) {
+            if (const auto why = notAProfFile(file)) {
+                return fail(fileError(ErrorCode::Io, file, *why));
+            }
+        }
+        auto trace = detail::readRunFolder(input, files, options, readProfFiles);
+        if (trace) {
+            if (const auto run = run::readRunRecord(input / run::kRunJsonName)) {
+                if (auto missing = missingRanks(*trace, files, run->ranks)) {
+                    trace->warnings.push_back(std::move(*missing));
+                }
+            }
+        }
+        return trace;
     }
     case InputFormat::Fxt:
         return readProfFiles({input});
@@ -87,7 +104,65 @@ TraceResult<Trace> readOne(const fs::path& input, const ReadOptions& options) {
     return fail(fileError(ErrorCode::Format, input, "unknown input format"));
 }
 
+// The rank a lone prof file was written by, from its name: StarPU-MPI names them
+// prof_file_USER_RANK. nullopt when the name does not end so.
+std::optional<std::int32_t> rankInName(const fs::path& file) {
+    const auto name = file.filename().string();
+    const auto digits = name.substr(name.rfind('_') + 1);
+    std::int32_t rank = 0;
+    const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), rank);
+    if (digits.empty() || ec != std::errc{} || end != digits.data() + digits.size()) {
+        return std::nullopt;
+    }
+    return rank;
+}
+
+// A damaged run.json may claim any number of ranks: a list names this many at most.
+constexpr std::size_t kNamedRanks = 8;
+
+// "rank 2", "ranks 0, 1", or "ranks 1, 2, ..., 8, ... (999 in all)" for total ranks of which
+// the first are given.
+std::string rankList(const std::vector<std::int64_t>& ranks, std::uint64_t total) {
+    std::string out = total == 1 ? "rank " : "ranks ";
+    for (std::size_t i = 0; i < ranks.size() && i < kNamedRanks; ++i) {
+        out += (i == 0 ? "" : ", ") + std::to_string(ranks[i]);
+    }
+    return total > kNamedRanks ? out + ", ... (" + std::to_string(total) + " in all)" : out;
+}
+
 } // namespace
+
+std::optional<std::string> missingRanks(const Trace& trace, const std::vector<fs::path>& profFiles,
+                                        std::uint64_t recordedRanks) {
+    const std::uint64_t read = std::max<std::size_t>(trace.ranks.size(), 1);
+    if (read >= recordedRanks) {
+        return std::nullopt;
+    }
+    const std::uint64_t count = recordedRanks - read;
+    const std::string out = "run.json says the run had " + std::to_string(recordedRanks)
+                            + " ranks, the folder holds the trace of " + std::to_string(read);
+    const std::string coverage = " missing (no prof file); every figure covers the ranks read only";
+    // Which ranks were read: the rank table of several, the name of a lone file.
+    std::vector<std::int64_t> held;
+    for (const auto& r : trace.ranks) {
+        held.push_back(r.rank);
+    }
+    if (held.empty() && profFiles.size() == 1) {
+        if (const auto rank = rankInName(profFiles.front())) {
+            held.push_back(*rank);
+        }
+    }
+    if (held.empty()) {
+        return out + ": " + std::to_string(count) + (count == 1 ? " rank" : " ranks") + coverage;
+    }
+    std::vector<std::int64_t> missing;
+    for (std::int64_t r = 0; static_cast<std::uint64_t>(r) < recordedRanks && missing.size() <= kNamedRanks; ++r) {
+        if (std::find(held.begin(), held.end(), r) == held.end()) {
+            missing.push_back(r);
+        }
+    }
+    return out + " (" + rankList(held, held.size()) + "): " + rankList(missing, count) + coverage;
+}
 
 TraceResult<Trace> readTrace(const fs::path& input, const ReadOptions& options) {
     return withinModel(readOne(input, options), input);

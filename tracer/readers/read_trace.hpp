@@ -12,6 +12,8 @@
 #include "tracer/readers/run_folder_cache.hpp" // kRunSourcesMetadata
 
 #include <filesystem>
+#include <optional>
+#include <string>
 #include <vector>
 
 namespace starscope::tracer {
@@ -25,6 +27,15 @@ TraceResult<Trace> readTrace(const std::filesystem::path& input, const ReadOptio
 // merged on one clock with their messages matched. One input is read as above.
 TraceResult<Trace> readTrace(const std::vector<std::filesystem::path>& inputs,
                              const ReadOptions& options = {});
+
+// What a run folder's trace lacks of its run: run.json (recordedRanks) says it had more ranks
+// than the trace holds, whose prof files are missing. "run.json says the run had 2 ranks, the
+// folder holds the trace of 1 (rank 0): rank 1 missing (no prof file); every figure covers the
+// ranks read only"; nullopt when it holds them all. A lone prof file's rank is told by its name
+// (StarPU-MPI's prof_file_USER_RANK). readTrace warns with it; `compare` refuses such a run.
+std::optional<std::string> missingRanks(const Trace& trace,
+                                        const std::vector<std::filesystem::path>& profFiles,
+                                        std::uint64_t recordedRanks);
 
 // Whether an FxT prof file is whole: every block and event complete. A Corrupt error naming
 // the file and the byte where it stops when a write was cut short (a full disk). It walks the

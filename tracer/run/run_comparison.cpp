@@ -196,6 +196,23 @@ TraceResult<Comparison> compareRuns(std::vector<CompareInput> inputs, const Comp
             out.warnings.push_back(input.figures.source + ": given more than once, counted once");
             continue;
         }
+        const auto copy = std::find_if(runs.begin(), runs.end(), [&](const CompareInput& r) {
+            return sameRecording(RunFolder(r.figures.source), RunFolder(input.figures.source));
+        });
+        if (copy != runs.end()) {
+            out.warnings.push_back(input.figures.source + ": a copy of " + copy->figures.source
+                                   + " (the same prof files and run.json, byte for byte), counted once");
+            continue;
+        }
+        if (!input.figures.missingRanks.empty()) {
+            // Its figures are those of part of the job: beside whole runs they would pass for the run's.
+            if (!input.named) {
+                out.warnings.push_back("skipping " + input.figures.source + ": " + input.figures.missingRanks);
+                continue;
+            }
+            return fail(invalid(input.figures.source + ": " + input.figures.missingRanks
+                                + ": a run missing ranks is not compared with whole runs"));
+        }
         if (!input.figures.record) {
             out.warnings.push_back(input.figures.source + ": " + input.figures.recordProblem
                                    + "; compared on its trace only, never the default baseline");

@@ -104,8 +104,10 @@ std::vector<NaReason> naReasons(const Comparison& comparison);
 
 // Groups, aggregates and compares. Fails (InvalidArgument) when the runs' workloads differ and
 // allowMixed is off, naming the difference and the two runs; when no run is left; and when
-// options.baseline names no strategy. A run given twice counts once; a run without a readable
-// run.json is compared on its trace figures but never chosen as the default baseline.
+// options.baseline names no strategy; and when a run named by the user misses ranks (its
+// missingRanks; one found in a sweep is skipped with a warning). A run given twice, or a copy
+// of a run (sameRecording), counts once; a run without a readable run.json is compared on its trace
+// figures but never chosen as the default baseline.
 TraceResult<Comparison> compareRuns(std::vector<CompareInput> inputs, const CompareOptions& options);
 
 } // namespace starscope::tracer::run

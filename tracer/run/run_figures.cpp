@@ -238,6 +238,9 @@ RunFigures measureRun(const Trace& trace, const fs::path& runFolder, TimeNs thre
     r.source = runFolder.string();
     traceFigures(trace, thresholdNs, r);
     recordFigures(runFolder, r);
+    if (r.record) {
+        r.missingRanks = missingRanks(trace, RunFolder(runFolder).profFiles(), r.record->ranks).value_or("");
+    }
     return r;
 }
 

@@ -23,6 +23,9 @@ struct RunFigures {
     std::string strategy; // "single+naive" from run.json; the folder's name otherwise
     std::optional<RunRecord> record;
     std::string recordProblem; // why there is no record (missing, unreadable, not a run record)
+    // What the trace lacks of the run (readers' missingRanks: prof files of ranks run.json
+    // counts are gone); empty when it holds every rank.
+    std::string missingRanks;
 
     RunFigure makespanNs;
     RunFigure idleness;

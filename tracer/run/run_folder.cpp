@@ -1,5 +1,8 @@
 #include "tracer/run/run_folder.hpp"
 
+#include "common/input_file.hpp"
+#include "common/mapped_file.hpp"
+
 #include "tracer/readers/read_trace.hpp"
 #include "tracer/run/run_record.hpp"
 #include "tracer/run/sweep_record.hpp"
@@ -30,6 +33,51 @@ fs::path RunFolder::identity() const {
     std::error_code ec;
     auto canonical = fs::canonical(m_path, ec);
     return ec ? fs::absolute(m_path, ec).lexically_normal() : canonical;
+}
+
+namespace {
+
+// Both regular files of one content, or both absent.
+bool sameContent(const fs::path& one, const fs::path& other) {
+    std::error_code ec;
+    const bool hasOne = fs::exists(one, ec);
+    if (hasOne != fs::exists(other, ec)) {
+        return false;
+    }
+    if (!hasOne) {
+        return true;
+    }
+    // A FIFO would block the mapping's open.
+    if (files::notRegularFile(one) || files::notRegularFile(other)) {
+        return false;
+    }
+    const files::MappedFile a(one);
+    const files::MappedFile b(other);
+    return a.error().empty() && b.error().empty() && a.text() == b.text();
+}
+
+} // namespace
+
+bool sameRecording(const RunFolder& a, const RunFolder& b) {
+    const auto mine = a.profFiles();
+    const auto theirs = b.profFiles();
+    if (mine.empty() || mine.size() != theirs.size()) {
+        return false;
+    }
+    // Sizes first: recordings that differ almost always differ there, and cost no read.
+    std::error_code ec;
+    for (std::size_t i = 0; i < mine.size(); ++i) {
+        if (mine[i].filename() != theirs[i].filename()
+            || fs::file_size(mine[i], ec) != fs::file_size(theirs[i], ec) || ec) {
+            return false;
+        }
+    }
+    for (std::size_t i = 0; i < mine.size(); ++i) {
+        if (!sameContent(mine[i], theirs[i])) {
+            return false;
+        }
+    }
+    return sameContent(a.runJson(), b.runJson());
 }
 
 std::vector<std::string> sweepStrategies(const fs::path& sweepFolder) {

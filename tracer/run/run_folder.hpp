@@ -37,6 +37,11 @@ private:
     std::filesystem::path m_path;
 };
 
+// Whether two run folders hold the same recording: prof files of the same names, each the same
+// byte for byte, and the same run.json (or none in either). A copy of a run is that run again,
+// not a second repetition of it.
+bool sameRecording(const RunFolder& a, const RunFolder& b);
+
 // A sweep's sweep.json: the strategies in the order the sweep recorded them; empty when the
 // folder is no sweep or its sweep.json cannot be read.
 std::vector<std::string> sweepStrategies(const std::filesystem::path& sweepFolder);

@@ -87,6 +87,9 @@ void describeArguments(QCommandLineParser& parser) {
                       QStringLiteral("Leave out the arrows of StarPU-MPI messages between ranks (View > Show messages).")});
     parser.addOption({QStringLiteral("compare"),
                       QStringLiteral("Open the runs side by side: aligned Gantt panels, statistics and metric charts.")});
+    parser.addOption({QStringLiteral("allow-mixed"),
+                      QStringLiteral("With --compare: show runs of different workloads (batches, epochs, ...) side by side, "
+                                     "as starscope compare --allow-mixed.")});
     parser.addOption({QStringLiteral("align"),
                       QStringLiteral("With --compare: start (first task), marker:K (K-th batch_begin) or normalized (share of makespan)."),
                       QStringLiteral("MODE"), QStringLiteral("start")});
@@ -228,7 +231,7 @@ int compare(const QCommandLineParser& parser, starscope::tracer::TimeNs threshol
     for (const QString& input : inputs) {
         paths.emplace_back(input.toStdString());
     }
-    auto loaded = loadComparison(paths, threshold);
+    auto loaded = loadComparison(paths, threshold, parser.isSet(QStringLiteral("allow-mixed")));
     if (!loaded) {
         std::fprintf(stderr, "starscope-viewer: %s\n", loaded.error().message.c_str());
         return 1;
@@ -286,8 +289,8 @@ int main(int argc, char** argv) {
         std::unique_ptr<ComparisonWindow> window;
         return compare(parser, thresholdNs, window);
     }
-    if (parser.isSet(QStringLiteral("align"))) {
-        return usageError("--align applies to --compare only");
+    if (parser.isSet(QStringLiteral("align")) || parser.isSet(QStringLiteral("allow-mixed"))) {
+        return usageError("--align and --allow-mixed apply to --compare only");
     }
     if (parser.isSet(QStringLiteral("render"))) {
         return render(parser, thresholdNs, early);

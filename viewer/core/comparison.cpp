@@ -1,5 +1,6 @@
 #include "viewer/core/comparison.hpp"
 
+#include "tracer/run/run_comparison.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -133,7 +134,8 @@ ViewerResult<std::vector<ComparedRun>> alignRuns(const std::vector<ComparedRun>&
     return out;
 }
 
-ViewerResult<LoadedComparison> loadComparison(const std::vector<fs::path>& inputs, TimeNs thresholdNs) {
+ViewerResult<LoadedComparison> loadComparison(const std::vector<fs::path>& inputs, TimeNs thresholdNs,
+                                              bool allowMixed) {
     if (inputs.empty()) {
         return fail(ViewerError{ViewerErrorCode::InvalidArgument, "--compare needs at least one run folder"});
     }
@@ -147,6 +149,16 @@ ViewerResult<LoadedComparison> loadComparison(const std::vector<fs::path>& input
         out.figures.push_back(measureRun(**document, input, thresholdNs));
         out.runs.push_back({std::move(*document), std::make_shared<const Barriers>(std::move(barriers.job)),
                             std::make_shared<const Barriers>(std::move(barriers.ranks))});
+    }
+    // What `starscope compare` refuses to put side by side, the viewer does not show either.
+    std::vector<tracer::run::CompareInput> compared;
+    for (const auto& figures : out.figures) {
+        compared.push_back({figures, true});
+    }
+    tracer::run::CompareOptions options;
+    options.allowMixed = allowMixed;
+    if (auto comparable = tracer::run::compareRuns(std::move(compared), options); !comparable) {
+        return fail(ViewerError{ViewerErrorCode::Input, comparable.error().message});
     }
     return out;
 }

@@ -59,8 +59,10 @@ struct LoadedComparison {
 };
 
 // Reads every input (run folders, or any trace readTrace knows) and measures it; fails on the
-// first unreadable one with the reader's message.
+// first unreadable one with the reader's message, and on runs `starscope compare` refuses, with
+// its message (the run model's compareRuns: runs of different workloads unless allowMixed, as
+// `compare --allow-mixed`; a run missing ranks).
 ViewerResult<LoadedComparison> loadComparison(const std::vector<std::filesystem::path>& inputs,
-                                              tracer::TimeNs thresholdNs);
+                                              tracer::TimeNs thresholdNs, bool allowMixed = false);
 
 } // namespace starscope::viewer

@@ -33,8 +33,9 @@ struct RankComparison {
     std::vector<std::string> warnings;   // compareRuns's (runs given twice, unfinished runs, ...)
 };
 
-// Compares runs as `starscope compare --allow-mixed` would (the viewer shows any runs it is
-// given; a column whose workload differs is named with the difference).
+// Compares runs as `starscope compare --allow-mixed` would: loadComparison has already refused
+// what `compare` refuses unless --allow-mixed was given, and a column whose workload differs is
+// named with the difference.
 RankComparison compareRankCounts(const std::vector<RunFigures>& figures);
 
 } // namespace starscope::viewer

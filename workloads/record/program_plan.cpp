@@ -55,18 +55,18 @@ void addUsersStarpuVariables(std::vector<StarpuVariable>& out) {
     }
 }
 
-// The library record preloads into the program (record/fxt_events_preload.cpp): where the build
-// put it, else where an installation puts it, ../lib/starscope beside the starscope executable.
-constexpr const char* kFxtEventsPreloadName = "libstarscope_fxt_events_preload.so";
-std::optional<fs::path> fxtEventsPreload() {
+// The library record preloads into a traced program (record/fxt_events_preload.cpp and
+// record/fxt_thread_id.cpp): where the build put it, else where an installation puts it,
+// ../lib/starscope beside the starscope executable.
+constexpr const char* kFxtPreloadName = "libstarscope_fxt_preload.so";
+std::optional<fs::path> fxtPreload() {
     std::error_code ec;
-    if (fs::is_regular_file(STARSCOPE_FXT_EVENTS_PRELOAD, ec)) {
-        return fs::path(STARSCOPE_FXT_EVENTS_PRELOAD);
+    if (fs::is_regular_file(STARSCOPE_FXT_PRELOAD, ec)) {
+        return fs::path(STARSCOPE_FXT_PRELOAD);
     }
     const auto self = fs::read_symlink("/proc/self/exe", ec);
     if (!ec) {
-        auto installed =
-            self.parent_path().parent_path() / "lib" / "starscope" / kFxtEventsPreloadName;
+        auto installed = self.parent_path().parent_path() / "lib" / "starscope" / kFxtPreloadName;
         if (fs::is_regular_file(installed, ec)) {
             return installed;
         }
@@ -199,10 +199,10 @@ WorkloadResult<ProgramPlan> planProgramRecord(const ProgramOptions& options) {
                                                  std::to_string(plan.traceBuffer.value),
                                                  plan.traceBuffer.source));
     }
-    const auto preload = plan.events.applies ? fxtEventsPreload() : std::nullopt;
+    const auto preload = plan.trace.value ? fxtPreload() : std::nullopt;
     if (plan.events.applies && !preload) {
         plan.events.applies = false;
-        plan.events.note = plan.events.set.value.text() + " not applied: " + kFxtEventsPreloadName
+        plan.events.note = plan.events.set.value.text() + " not applied: " + kFxtPreloadName
                            + " is in neither the build tree nor ../lib/starscope beside starscope, "
                              "so the program records every event";
         plan.events.set.value = tracer::FxtEventSet::all();
@@ -210,6 +210,8 @@ WorkloadResult<ProgramPlan> planProgramRecord(const ProgramOptions& options) {
     if (plan.events.applies) {
         plan.environment.push_back(recordOrUsers("STARPU_FXT_EVENTS", plan.events.set.value.text(),
                                                  plan.events.set.source));
+    }
+    if (preload) {
         // After the user's own preloads, which stay.
         const auto users = environmentValue("LD_PRELOAD");
         plan.environment.push_back({"LD_PRELOAD",

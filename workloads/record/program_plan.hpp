@@ -39,8 +39,9 @@ struct ProgramPlan {
     StarpuSetting<std::uint64_t> traceBuffer; // value 0 when not traced
     // The FxT event set asked for. The program's StarPU applies it only when the program calls
     // starpu_fxt_autostart_profiling(1) itself, so record preloads a library that does
-    // (record/fxt_events_preload.cpp): LD_PRELOAD is then among the variables set. A 1.3
-    // program records every event whatever is asked; the trace's key mask says what was.
+    // (record/fxt_events_preload.cpp), and that answers FxT's thread ids from a cache
+    // (record/fxt_thread_id.cpp): LD_PRELOAD is among the variables set of every traced run. A
+    // 1.3 program records every event whatever is asked; the trace's key mask says what was.
     EventsChoice events;
     // Every StarPU variable the program will see: those record sets (source Option or
     // Default) and the user's own (Environment), which record leaves as they are.

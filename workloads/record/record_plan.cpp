@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <starpu.h>
 #include <optional>
 #include <thread>
@@ -134,10 +135,40 @@ WorkloadResult<std::size_t> parseArenas(const std::string& text) {
     return slots;
 }
 
-std::uint64_t traceBufferMbFor(std::uint64_t traceBytes) {
+std::uint64_t traceBufferMbFor(std::uint64_t measuredBytes, std::uint64_t capMb) {
     const std::uint64_t mib = std::uint64_t{1} << 20;
-    const std::uint64_t half = (traceBytes / 2 + mib - 1) / mib;
-    return std::clamp(half, kTraceMinMb, kTraceMaxMb);
+    const std::uint64_t withRoom = measuredBytes + measuredBytes / 16;
+    const std::uint64_t wanted = withRoom / mib + (withRoom % mib != 0 ? 1 : 0);
+    return std::clamp(wanted, kTraceMinMb, std::max(capMb, kTraceMinMb));
+}
+
+std::uint64_t traceBufferCapMb(std::optional<std::uint64_t> availableBytes, std::size_t ranksOnMachine) {
+    if (!availableBytes) {
+        return kTraceMaxMb;
+    }
+    const std::uint64_t buffers = 2 * std::max<std::uint64_t>(ranksOnMachine, 1);
+    return std::clamp(*availableBytes / 8 / buffers / (std::uint64_t{1} << 20), kTraceMinMb, kTraceMaxMb);
+}
+
+std::optional<std::uint64_t> availableMemoryBytes() {
+    std::ifstream meminfo("/proc/meminfo");
+    std::string name;
+    std::uint64_t kib = 0;
+    std::string unit;
+    while (meminfo >> name >> kib >> unit) {
+        if (name == "MemAvailable:") {
+            return kib * 1024;
+        }
+    }
+    return std::nullopt;
+}
+
+std::uint64_t traceBytesPerTask(const EventsChoice& events, bool starpuSelectsEvents) {
+    if (!starpuSelectsEvents) {
+        return kTraceBytesPerTaskStarpu13;
+    }
+    const bool defaultSet = events.applies && events.set.value == tracer::FxtEventSet::starscopeDefault();
+    return defaultSet ? kTraceBytesPerTaskDefaultEvents : kTraceBytesPerTask;
 }
 
 WorkloadResult<Done> sizeTrace(RecordPlan& plan) {
@@ -163,14 +194,20 @@ WorkloadResult<Done> sizeTrace(RecordPlan& plan) {
         messages = batches * params * 2 * (root ? ranks - 1 : 1);
     }
     // Per chunk 3 layer tasks (network.hpp), per batch 2 SGD tasks and the loader's conversion.
-    plan.estimatedTasks = batches * (3 * chunks + 3) + exchangeTasks + evalTasks + 4 * plan.workers;
+    const std::uint64_t trainingTasks = batches * (3 * chunks + 3) + exchangeTasks + 4 * plan.workers;
+    plan.estimatedTasks = trainingTasks + evalTasks;
     plan.estimatedMessages = messages;
-    plan.expectedTraceBytes = plan.estimatedTasks * kTraceBytesPerTask + messages * kTraceBytesPerMessage;
+    const std::uint64_t bytesPerTask = traceBytesPerTask(plan.events, starpuSelectsFxtEvents());
+    const std::uint64_t messageBytes = messages * kTraceBytesPerMessage;
+    plan.expectedTraceBytes = plan.estimatedTasks * bytesPerTask + messageBytes;
+    plan.expectedTrainingTraceBytes = trainingTasks * bytesPerTask + messageBytes;
     plan.traceBufferMb = 0;
     plan.traceBufferSource = SettingSource::Default;
     if (plan.trace.value) {
         auto buffer =
-            resolveTraceBuffer(plan.options.bufferMb, traceBufferMbFor(plan.expectedTraceBytes));
+            resolveTraceBuffer(plan.options.bufferMb,
+                               traceBufferMbFor(plan.expectedTrainingTraceBytes,
+                                                traceBufferCapMb(availableMemoryBytes(), ranksOnThisMachine())));
         if (!buffer) {
             return fail(buffer.error());
         }

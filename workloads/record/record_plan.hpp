@@ -110,9 +110,11 @@ struct RecordPlan {
     SettingSource outSource = SettingSource::Option;
     std::uint64_t estimatedTasks = 0;
     // StarPU-MPI messages this process sends or receives (0 for a single process), and the FxT
-    // bytes expected from its tasks and messages, which size the buffer.
+    // bytes expected from its tasks and messages: in the whole run (the disk space it needs),
+    // and before the evaluation (what training writes, which sizes the buffer).
     std::uint64_t estimatedMessages = 0;
     std::uint64_t expectedTraceBytes = 0;
+    std::uint64_t expectedTrainingTraceBytes = 0;
     // Whether FxT records: --no-trace > STARPU_FXT_TRACE > on.
     StarpuSetting<bool> trace;
     // The FxT event categories recorded (all() when not traced or on 1.3; see resolveEvents).
@@ -127,25 +129,41 @@ struct RecordPlan {
     std::vector<StarpuVariable> environment;
 };
 
-// FxT bytes per task of the CNN, measured on recorded runs (2.27-2.41 KB, no fixed part to
-// speak of; workloads/README.md has the figures), and a little room for the workers' start.
-inline constexpr std::uint64_t kTraceBytesPerTask = 2500;
+// FxT bytes per task of the CNN, measured on whole epochs (8,833 tasks, workloads/README.md):
+// every category 2,577 B on StarPU 1.4.12, record's default event set 2,189 B, and 2,454 B on
+// 1.3.10 (which records every event); with a little room for the workers' start.
+inline constexpr std::uint64_t kTraceBytesPerTask = 2600;
+inline constexpr std::uint64_t kTraceBytesPerTaskDefaultEvents = 2200;
+inline constexpr std::uint64_t kTraceBytesPerTaskStarpu13 = 2500;
+// What a task of the plan writes: by release and event set.
+std::uint64_t traceBytesPerTask(const EventsChoice& events, bool starpuSelectsEvents);
 // What a StarPU-MPI message adds to its rank's trace (submission, posting, completion and the
 // tests in between, on both ends); workloads/README.md has the measure. An estimate short of
 // the truth costs a flush, never events.
 inline constexpr std::uint64_t kTraceBytesPerMessage = 1024;
-// libfxt mallocs two buffers of STARPU_TRACE_BUFFER_SIZE and memsets both when StarPU starts,
-// so tracing keeps twice the buffer resident for the whole run; when a buffer is full, the
-// thread that filled it writes it to the prof file while the others go on in the second one
-// (StarPU says so on stderr), and the trace stays whole. Half the trace expected, then, keeps
-// FxT's memory at about the trace written (at most, for runs whose trace reaches the cap) for
-// one write during the run.
+// libfxt mallocs two buffers of STARPU_TRACE_BUFFER_SIZE and clears both when StarPU starts, so
+// tracing keeps twice the buffer resident for the whole run; when a buffer is full, the thread
+// that filled it stops to write it to the prof file (StarPU says so on stderr), and the trace
+// stays whole. A write during training stalls the workers and is part of what is measured, so
+// the buffer holds what training writes (its tasks, messages and the workers' start, and a
+// sixteenth more for the spread between runs): the evaluation and StarPU's shutdown write the
+// rest after the figures are taken. FxT's memory is then about twice the trace.
 inline constexpr std::uint64_t kTraceMinMb = 1;
-// Longer runs write their trace in several parts of this size rather than keeping it resident.
-inline constexpr std::uint64_t kTraceMaxMb = 64;
+// Longer runs write their trace in several parts of at most this size, or of what memory
+// allows (traceBufferCapMb), rather than keeping it resident.
+inline constexpr std::uint64_t kTraceMaxMb = 1024;
 
-// The buffer, in MiB, for a run expected to write `traceBytes` of FxT events.
-std::uint64_t traceBufferMbFor(std::uint64_t traceBytes);
+// The buffer, in MiB, for a run expected to write `measuredBytes` of FxT events before its
+// figures are taken, at most capMb.
+std::uint64_t traceBufferMbFor(std::uint64_t measuredBytes, std::uint64_t capMb = kTraceMaxMb);
+
+// The largest buffer memory allows: FxT's two buffers of every rank on the machine together
+// within an eighth of the memory available (MemAvailable), at most kTraceMaxMb; kTraceMaxMb
+// when the available memory is unknown.
+std::uint64_t traceBufferCapMb(std::optional<std::uint64_t> availableBytes, std::size_t ranksOnMachine);
+
+// MemAvailable of /proc/meminfo in bytes, when the kernel says it.
+std::optional<std::uint64_t> availableMemoryBytes();
 
 // The tasks the plan's process submits (its rank's share under StarPU-MPI), the StarPU-MPI
 // messages it sends or receives, and the FxT bytes expected from both; then the buffer (the

@@ -38,12 +38,19 @@ void prepare(GanttPlot& plot, std::shared_ptr<const TraceDocument> document, std
 
 // A --range that misses the trace altogether would draw the part of it nearest the range (the
 // plot keeps its view on the trace, as it must when scrolling), under an axis the user did not
-// ask for: refused, with the trace's extent. A range that overlaps it is drawn as given.
-ViewerResult<Done> checkRangeMeetsTrace(const TraceDocument* document, const RenderRequest& request) {
+// ask for: refused, with the trace's extent. One shorter than a tick of the trace (its
+// resolution) holds no time the trace can tell apart: the picture came out empty, and exit 0.
+// A range that overlaps the trace and spans a tick is drawn as given.
+ViewerResult<Done> checkRange(const TraceDocument* document, const RenderRequest& request) {
     if (!request.range || document == nullptr) {
         return Done{};
     }
     const double nsPerTick = tracer::nsPerTick(document->trace);
+    if (request.range->endNs - request.range->startNs < nsPerTick) {
+        return fail(ViewerError{ViewerErrorCode::InvalidArgument,
+                                "--range is shorter than the trace's resolution, " + formatDuration(nsPerTick)
+                                    + ": nothing in it to draw"});
+    }
     const double begin = static_cast<double>(document->trace.begin) * nsPerTick;
     const double end = static_cast<double>(document->trace.end) * nsPerTick;
     if (request.range->endNs > begin && request.range->startNs < end) {
@@ -165,7 +172,7 @@ ViewerResult<Done> renderToFile(std::shared_ptr<const TraceDocument> document,
 ViewerResult<Done> renderToFile(GanttPlot& plot, std::shared_ptr<const TraceDocument> document,
                                 std::shared_ptr<const Barriers> barriers, const RenderRequest& request,
                                 const QString& output) {
-    if (auto met = checkRangeMeetsTrace(document.get(), request); !met) {
+    if (auto met = checkRange(document.get(), request); !met) {
         return met;
     }
     prepare(plot, std::move(document), std::move(barriers), request);

@@ -8,6 +8,7 @@
 #include "viewer/gui/export/render.hpp"
 #include "viewer/gui/panels/barrier_list_model.hpp"
 #include "viewer/gui/panels/overview_strip.hpp"
+#include "viewer/gui/panels/codelet_panel.hpp"
 #include "viewer/gui/panels/range_stats_model.hpp"
 #include "viewer/gui/panels/search_bar.hpp"
 #include "viewer/gui/window/trace_loader.hpp"
@@ -25,6 +26,7 @@
 #include <QHeaderView>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -118,6 +120,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 
 void MainWindow::clearRangeStats() {
     m_statsModel->clear();
+    m_codelets->showWholeTrace();
     m_rangeLabel->setText(tr("Shift+drag on the chart to select a range"));
 }
 
@@ -300,6 +303,18 @@ void MainWindow::buildDocks() {
     statsDock->setWidget(statsPanel);
     addDockWidget(Qt::BottomDockWidgetArea, statsDock);
 
+    m_codelets = new CodeletPanel(this);
+    auto* codeletDock = new QDockWidget(tr("Codelets"), this);
+    codeletDock->setObjectName(QStringLiteral("codeletDock"));
+    codeletDock->setWidget(m_codelets);
+    addDockWidget(Qt::BottomDockWidgetArea, codeletDock);
+    tabifyDockWidget(statsDock, codeletDock);
+    statsDock->raise();
+    connect(m_codelets, &CodeletPanel::codeletActivated, this, [this](const QString& codelet) {
+        m_search->field()->setText(codelet);
+        m_search->findNext();
+    });
+
     m_runTable = new QTableWidget(0, 2, this);
     m_runTable->setObjectName(QStringLiteral("runTable"));
     m_runTable->setHorizontalHeaderLabels({tr("Run"), tr("Value")});
@@ -396,6 +411,7 @@ void MainWindow::onLoaded(std::shared_ptr<const TraceDocument> document, std::sh
     m_overview->setDocument(document);
     m_plot->setDocument(document);
     m_search->setDocument(document);
+    m_codelets->setDocument(document);
     m_pages->setCurrentIndex(1);
     // The previous trace's range and its figures mean nothing here (clears the stats panel too).
     m_plot->setSelection(std::nullopt);
@@ -493,6 +509,7 @@ void MainWindow::onRangeSelected(double fromNs, double toNs) {
         return;
     }
     m_statsModel->setStats(document, tracer::computeRangeStats(document->trace, from, to));
+    m_codelets->showRange(from, to);
     const double nsPerTick = tracer::nsPerTick(document->trace);
     m_rangeLabel->setText(tr("%1 .. %2 (%3)")
                               .arg(durationText(static_cast<double>(from) * nsPerTick),

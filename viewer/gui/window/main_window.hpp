@@ -37,6 +37,7 @@ namespace starscope::viewer {
 class BarrierListModel;
 class GanttPlot;
 class OverviewStrip;
+class CodeletPanel;
 class RangeStatsModel;
 class SearchBar;
 class TraceLoader;
@@ -68,6 +69,7 @@ public:
     QTableView* barrierView() const { return m_barrierView; }
     BarrierListModel* barrierModel() const { return m_barrierModel; }
     RangeStatsModel* statsModel() const { return m_statsModel; }
+    CodeletPanel* codeletPanel() const { return m_codelets; }
     TraceLoader* loader() const { return m_loader; }
     const QString& lastError() const { return m_lastError; }
     QStringList recentFiles() const;
@@ -112,6 +114,7 @@ private:
     BarrierListModel* m_barrierModel = nullptr;
     QSortFilterProxyModel* m_barrierProxy = nullptr;
     RangeStatsModel* m_statsModel = nullptr;
+    CodeletPanel* m_codelets = nullptr;    // the codelet table of the trace or the selected range
     QTableView* m_barrierView = nullptr;
     QDockWidget* m_barrierDock = nullptr;
     QDockWidget* m_detailsDock = nullptr;

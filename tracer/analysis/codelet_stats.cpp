@@ -1,0 +1,133 @@
+#include "tracer/analysis/codelet_stats.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <map>
+#include <utility>
+
+namespace starscope::tracer {
+
+namespace {
+
+WorkerKind kindOf(LaneKind lane) {
+    switch (lane) {
+    case LaneKind::CpuWorker: return WorkerKind::Cpu;
+    case LaneKind::CudaWorker: return WorkerKind::Cuda;
+    default: return WorkerKind::Other;
+    }
+}
+
+// Sorts the durations to find the median.
+DurationSummary summarise(std::vector<TimeNs>& durations) {
+    DurationSummary s;
+    if (durations.empty()) {
+        return s;
+    }
+    std::sort(durations.begin(), durations.end());
+    s.count = durations.size();
+    for (const TimeNs d : durations) {
+        s.total += d;
+    }
+    s.min = durations.front();
+    s.max = durations.back();
+    s.mean = s.total / static_cast<TimeNs>(s.count);
+    s.median = durations[(durations.size() - 1) / 2];
+    return s;
+}
+
+bool executedIn(const Task& task, TimeNs from, TimeNs to) {
+    const TimeNs start = task.start;
+    const TimeNs end = task.end;
+    return start >= 0 && end >= start && start >= from && start < to;
+}
+
+} // namespace
+
+std::string_view workerKindName(WorkerKind kind) {
+    switch (kind) {
+    case WorkerKind::Cpu: return "CPU";
+    case WorkerKind::Cuda: return "CUDA";
+    case WorkerKind::Other: return "other";
+    }
+    return "other";
+}
+
+bool isStarpuInternalCodelet(std::string_view codelet) { return codelet.starts_with("_starpu"); }
+
+std::vector<CodeletStats> computeCodeletStats(const Trace& trace, TimeNs from, TimeNs to) {
+    constexpr std::size_t kKinds = 3;
+    // Per codelet name, the durations per kind of worker.
+    std::map<std::string_view, std::array<std::vector<TimeNs>, kKinds>> durations;
+    for (const Task& task : trace.tasks) {
+        const Lane* lane = trace.laneAt(task.lane);
+        if (lane == nullptr || !executedIn(task, from, to)) {
+            continue;
+        }
+        const auto kind = static_cast<std::size_t>(kindOf(lane->kind));
+        durations[trace.codeletOf(task)][kind].push_back(static_cast<TimeNs>(task.end) - task.start);
+    }
+    std::vector<CodeletStats> table;
+    table.reserve(durations.size());
+    for (auto& [codelet, perKind] : durations) {
+        CodeletStats row;
+        row.codelet = std::string(codelet);
+        row.internal = isStarpuInternalCodelet(codelet);
+        std::vector<TimeNs> all;
+        for (std::size_t k = 0; k < kKinds; ++k) {
+            all.insert(all.end(), perKind[k].begin(), perKind[k].end());
+            if (!perKind[k].empty()) {
+                row.perKind.push_back({static_cast<WorkerKind>(k), summarise(perKind[k])});
+            }
+        }
+        row.all = summarise(all);
+        table.push_back(std::move(row));
+    }
+    // The program's codelets, then StarPU's own; each by total time.
+    std::stable_sort(table.begin(), table.end(), [](const CodeletStats& a, const CodeletStats& b) {
+        return std::pair(a.internal, -a.all.total) < std::pair(b.internal, -b.all.total);
+    });
+    return table;
+}
+
+std::vector<CodeletStats> computeCodeletStats(const Trace& trace) {
+    return computeCodeletStats(trace, trace.begin, std::max(trace.begin, trace.end) + 1);
+}
+
+DurationHistogram codeletDurationHistogram(const Trace& trace, std::string_view codelet, TimeNs from, TimeNs to,
+                                           std::size_t bins) {
+    std::vector<TimeNs> durations;
+    for (const Task& task : trace.tasks) {
+        if (executedIn(task, from, to) && trace.codeletOf(task) == codelet && trace.laneAt(task.lane) != nullptr) {
+            durations.push_back(static_cast<TimeNs>(task.end) - task.start);
+        }
+    }
+    DurationHistogram h;
+    if (durations.empty() || bins == 0) {
+        return h;
+    }
+    const auto [lo, hi] = std::minmax_element(durations.begin(), durations.end());
+    // Logarithmic edges from the shortest to the longest task (durations of 0 count as 1 tick).
+    const double first = std::log(static_cast<double>(std::max<TimeNs>(*lo, 1)));
+    const double last = std::log(static_cast<double>(std::max<TimeNs>(*hi, 1)));
+    h.edges.resize(bins + 1);
+    for (std::size_t i = 0; i <= bins; ++i) {
+        const double at = first + (last - first) * static_cast<double>(i) / static_cast<double>(bins);
+        h.edges[i] = static_cast<TimeNs>(std::llround(std::exp(at)));
+    }
+    h.edges.front() = std::min(h.edges.front(), *lo);
+    h.edges.back() = std::max(h.edges.back(), *hi);
+    for (std::size_t i = 1; i <= bins; ++i) {
+        h.edges[i] = std::max(h.edges[i], h.edges[i - 1]);
+    }
+    h.counts.assign(bins, 0);
+    for (const TimeNs d : durations) {
+        // The last bucket whose lower edge is at most d (the longest task falls in the last).
+        const auto above = std::upper_bound(h.edges.begin(), h.edges.end() - 1, d);
+        const auto bucket = static_cast<std::size_t>(std::max<std::ptrdiff_t>(above - h.edges.begin() - 1, 0));
+        ++h.counts[std::min(bucket, bins - 1)];
+    }
+    return h;
+}
+
+} // namespace starscope::tracer

@@ -1,6 +1,7 @@
 // What `stats` shows of a machine with GPUs (tracer/analysis/machine.hpp): per kind of worker,
 // per link between memory nodes, and both area bounds. A CPU-only trace shows none of it.
 
+#include "tracer/analysis/codelet_stats.hpp"
 #include "tracer/cli/detail.hpp"
 
 #include <cstdio>
@@ -10,13 +11,7 @@ namespace starscope::tracer::cli::detail {
 
 namespace {
 
-std::string kindName(LaneKind kind) {
-    switch (kind) {
-    case LaneKind::CpuWorker: return "CPU";
-    case LaneKind::CudaWorker: return "CUDA";
-    default: return "other";
-    }
-}
+std::string kindName(LaneKind kind) { return std::string(workerKindName(workerKindOf(kind))); }
 
 std::string bytesText(double bytes) {
     char buffer[32];

@@ -14,6 +14,10 @@ packages=(
   openmpi-bin libopenmpi-dev
   # BLAS for the StarPU example programs the tests record (cholesky, sgemm, LU)
   libblas-dev
+  # StarPU simulated on modelled GPU machines (the GPU tests' traces: build_starpu.sh --simgrid)
+  libsimgrid-dev
+  # the linear program of the heterogeneous area bound (as StarPU's starpu_bound solves it)
+  libglpk-dev
   # counters, tests, benchmarks, command line, JSON
   libpapi-dev papi-tools libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev
   nlohmann-json3-dev

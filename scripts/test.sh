@@ -4,10 +4,13 @@
 #   2. runtime tests under ThreadSanitizer (preset tsan)
 #   3. runtime, workload and tracer tests against StarPU 1.4.12 (preset starpu14), built with
 #      FxT from ../shared/starpu/starpu-1.4.12.tar.gz (or $STARSCOPE_STARPU14_TARBALL) when that
-#      file exists (it always does in CI; elsewhere the stage is skipped with a note)
+#      file exists (it always does in CI; elsewhere the stage is skipped with a note); the same
+#      release built against SimGrid too (cached), for stage 4's GPU tests
 #   4. the analysis-only build (preset analysis: no StarPU, no PAPI, no recorder) and its tests:
-#      the tracer, common, hardening and viewer tests that need no StarPU; built after the
-#      default preset's objects, which ccache then serves to it
+#      the tracer, common, hardening and viewer tests that need no StarPU, and the GPU tests
+#      (label gpu: StarPU's examples recorded on simulated GPU machines by
+#      scripts/record_gpu_traces.sh); built after the default preset's objects, which ccache
+#      then serves to it
 #   5. the Debian package (scripts/package.sh: the package preset, built from the same objects
 #      through ccache, packaged and installed into an empty root), which stage 6's packaging
 #      tests check again
@@ -59,6 +62,7 @@ if [ $starpu14 = 1 ]; then
   tarball=${STARSCOPE_STARPU14_TARBALL:-$root/../shared/starpu/starpu-1.4.12.tar.gz}
   if [ -f "$tarball" ]; then
     run_step "StarPU 1.4.12 with FxT" "$root/scripts/build_starpu.sh" --source "$tarball"
+    run_step "StarPU 1.4.12 with SimGrid" "$root/scripts/build_starpu.sh" --source "$tarball" --simgrid
     run_step "build (starpu14 preset)" configure_and_build starpu14 tests_runtime tests_workloads tests_tracer
     say "==> runtime, workload and tracer tests against StarPU 1.4.12"
     ctest --preset starpu14 -L 'runtime|workloads|tracer' -j"$jobs" || failed+=(starpu14)
@@ -73,7 +77,12 @@ run_step "build (default preset)" configure_and_build default
 
 run_step "build (analysis preset)" configure_and_build analysis
 say "==> tests of the analysis-only build (no StarPU, no PAPI)"
-ctest --preset analysis -j"$jobs" || failed+=(analysis)
+ctest --preset analysis -LE gpu -j"$jobs" || failed+=(analysis)
+# Each records its example on its simulated machine (well under a second), then compares.
+say "==> GPU tests on simulated machines (analysis preset)"
+gpu_start=$SECONDS
+ctest --preset analysis -L gpu -j"$jobs" || failed+=(gpu)
+say "==> GPU tests: done in $((SECONDS - gpu_start)) s"
 
 say "==> Debian package"
 bash "$root/scripts/package.sh" >/dev/null || failed+=(package)

@@ -184,6 +184,23 @@ TEST(Barriers, AFxtFlushInsideABarrierIsItsCause) {
     EXPECT_EQ(summary.barrierTotal, 200'000);
 }
 
+// A copy between memory nodes ending inside a barrier is its cause, before the arena reset the
+// main thread was in: the last one to end is named, with the task it was for.
+TEST(Barriers, TheLastTransferToEndInsideABarrierIsItsCause) {
+    auto trace = twoWorkers();   // one barrier: [300, 500) us
+    addMarker(trace, 310'000, Kind::ResetWaitBegin, 0, 0);
+    addMarker(trace, 470'000, Kind::ResetWaitEnd, 0, 0);
+    trace.transfers = {Transfer{-1, 0, 1, TransferKind::Fetch, 100'000, 290'000, 4096, 0},   // ends before
+                       Transfer{-1, 0, 1, TransferKind::Fetch, 250'000, 420'000, 4096, 7},
+                       Transfer{-1, 1, 0, TransferKind::Prefetch, 260'000, 380'000, 8192, 0},
+                       Transfer{-1, 0, 2, TransferKind::Fetch, 450'000, 520'000, 4096, 0}};   // ends after
+    const auto barriers = findBarriers(trace);
+    ASSERT_EQ(barriers.size(), 1U);
+    EXPECT_EQ(barriers[0].cause, BarrierCause::DataTransfer);
+    EXPECT_EQ(barriers[0].transfer, 1);
+    EXPECT_EQ(describeCause(trace, barriers[0]), "data transfer (node 0 -> 1, 4096 B, 170.0 us, for job 7)");
+}
+
 TEST(Barriers, BarrierOutsideEveryTransitionHasNone) {
     auto trace = twoWorkers();
     addMarker(trace, 600'000, Kind::BatchEnd, 0, 0);

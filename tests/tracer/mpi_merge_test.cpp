@@ -296,7 +296,12 @@ TEST(MpiTransfers, DriverCopiesMatchStarpuFxtToolAndSurviveTheExports) {
         x.start /= backPerNs;
         x.end /= backPerNs;
     }
-    EXPECT_EQ(c, ours->transfers);
+    // A Paje link names no task: the task a transfer was for is the FxT reader's alone.
+    auto withoutTasks = ours->transfers;
+    for (auto& x : withoutTasks) {
+        x.job = 0;
+    }
+    EXPECT_EQ(c, withoutTasks);
     EXPECT_EQ(back->messages.size(), ours->messages.size());
     std::ostringstream chrome;
     writeChromeJson(*ours, chrome);

@@ -105,7 +105,7 @@ Trace everyField() {
     user.rank = 5;
     t.markers = {reset, user};
     t.messages = {Message{3, 5, 0, 1, 2100, 2900, 4096, 17, 41, 42}};
-    t.transfers = {Transfer{5, 1, 2, TransferKind::IdleFetch, 3100, 3900, 8192}};
+    t.transfers = {Transfer{5, 1, 2, TransferKind::IdleFetch, 3100, 3900, 8192, 41}};
     t.metadata = {{"format", "fxt"}, {"starpu.version", "1.4.12"}};
     t.warnings = {"a warning"};
     t.indexTasks();
@@ -149,7 +149,7 @@ TEST(NativeFormat, EveryFieldRoundTrips) {
 
 // A file of this version holding one lane of one sleeping span and one user event, with the
 // fields and tables that version has: version 1 has no ranks (lanes and markers hold none, no
-// rank or message table), version 2 has no transfer table.
+// rank or message table), version 2 has no transfer table, version 3's transfers have no task.
 std::string oldFile(std::uint32_t version) {
     native::Writer w;
     w.put(TimeNs{0});
@@ -191,6 +191,16 @@ std::string oldFile(std::uint32_t version) {
         w.put(std::uint64_t{0}); // ranks
         w.put(std::uint64_t{0}); // messages
     }
+    if (version >= 3) {
+        w.put(std::uint64_t{1}); // transfers
+        w.put(std::int32_t{-1}); // rank
+        w.put(std::int32_t{0});  // from node
+        w.put(std::int32_t{1});  // to node
+        w.put(TransferKind::Prefetch);
+        w.put(TimeNs{100});
+        w.put(TimeNs{300});
+        w.put(std::uint64_t{4096});
+    }
     w.put(std::uint64_t{1}); // metadata
     w.str("format");
     w.str("fxt");
@@ -208,7 +218,7 @@ std::string oldFile(std::uint32_t version) {
 
 TEST(NativeFormat, FilesOfOlderVersionsRead) {
     TempDir dir;
-    for (const std::uint32_t version : {1U, 2U}) {
+    for (const std::uint32_t version : {1U, 2U, 3U}) {
         SCOPED_TRACE("version " + std::to_string(version));
         const auto path = dir / ("v" + std::to_string(version) + ".sstrace");
         std::ofstream(path, std::ios::binary) << oldFile(version);
@@ -224,6 +234,10 @@ TEST(NativeFormat, FilesOfOlderVersionsRead) {
         EXPECT_EQ(trace->textOf(trace->markers[0]), "hello");
         EXPECT_EQ(trace->markers[0].rank, -1);
         EXPECT_TRUE(trace->ranks.empty());
+        ASSERT_EQ(trace->transfers.size(), version >= 3 ? 1U : 0U);
+        if (version >= 3) {
+            EXPECT_EQ(trace->transfers[0], (Transfer{-1, 0, 1, TransferKind::Prefetch, 100, 300, 4096, 0}));
+        }
         EXPECT_EQ(trace->metadata.at("format"), "fxt");
         // Written again, it is a file of the current version.
         std::ostringstream out;

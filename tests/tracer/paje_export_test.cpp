@@ -122,8 +122,8 @@ TEST_P(PajeRoundTrip, ReadingTheExportGivesTheTraceBack) {
 
 INSTANTIATE_TEST_SUITE_P(Golden, PajeRoundTrip, ::testing::Values("small", "small14", "masked14"));
 
-// Paje inputs: nested states, links, old field names, and a trace read at picoseconds, whose
-// export keeps every decimal (time_unit.hpp).
+// Paje inputs: nested states, links, old field names, a trace read at picoseconds, whose
+// export keeps every decimal (time_unit.hpp), and a GPU machine's CUDA worker and memory nodes.
 class PajeInputRoundTrip : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(PajeInputRoundTrip, ReadingTheExportGivesTheTraceBack) {
@@ -136,7 +136,8 @@ TEST_P(PajeInputRoundTrip, ReadingTheExportGivesTheTraceBack) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Inputs, PajeInputRoundTrip,
-                         ::testing::Values("sub_nanosecond.paje", "nested_links.paje", "old_field_names.paje"));
+                         ::testing::Values("sub_nanosecond.paje", "nested_links.paje", "old_field_names.paje",
+                                           "cuda_worker_set.paje"));
 
 // Two prof files are two processes: lanes "0_CPU 0" and "1_CPU 0" hold the same worker id.
 TEST(PajeExport, TwoProcessesKeepTheirWorkersApart) {

@@ -385,6 +385,43 @@ TEST(PajeReader, OldLinkFieldNamesAndNesting) {
     EXPECT_EQ(trace->spanCount(), 7U);
 }
 
+// starpu_fxt_tool's shape of a machine with a GPU: the CUDA worker is "CUDA 0" as the FxT reader
+// names it, the thread driving it ("T0") no worker and its "Executing" (a part of its worker's
+// task) no state of anyone's, the memory manager a memory-node lane with the copy, the link a
+// transfer between the nodes.
+TEST(PajeReader, AGpuMachineReadsAsFromItsProfFile) {
+    const auto trace = readPaje(pajeData("cuda_worker_set.paje"));
+    ASSERT_TRUE(trace) << trace.error().describe();
+    std::vector<std::string> names;
+    for (const auto& lane : trace->lanes) {
+        names.push_back(lane.name);
+    }
+    EXPECT_EQ(names, (std::vector<std::string>{"CUDA 0", "CPU 0", "Memory node 1"}));
+    const auto& cuda = trace->lanes[0];
+    EXPECT_EQ(cuda.kind, LaneKind::CudaWorker);
+    EXPECT_EQ(cuda.memoryNode, 1);
+    EXPECT_EQ(cuda.workerId, 0);
+    ASSERT_EQ(trace->tasks.size(), 1U);
+    EXPECT_EQ(trace->tasks[0].start, 600'000);
+    EXPECT_EQ(trace->tasks[0].end, 2'600'000);
+    EXPECT_EQ(trace->codeletOf(trace->tasks[0]), "GEMM");
+    const auto& memory = trace->lanes[2];
+    EXPECT_EQ(memory.kind, LaneKind::MemoryNode);
+    EXPECT_FALSE(memory.isWorker());
+    EXPECT_EQ(memory.memoryNode, 1);
+    ASSERT_EQ(memory.spans().size(), 1U);
+    EXPECT_EQ(stateOf(*trace, memory.spans()[0]).name, "DriverCopy");
+    EXPECT_EQ(memory.spans()[0].duration(), 400'000);
+    ASSERT_EQ(trace->transfers.size(), 1U);
+    EXPECT_EQ(trace->transfers[0], (Transfer{-1, 0, 1, TransferKind::Fetch, 200'000, 600'000, 4096, 0}));
+    // The thread's own "Overhead" and "Executing" are on no lane.
+    for (const auto& lane : trace->lanes) {
+        for (const auto& span : lane.spans()) {
+            EXPECT_NE(stateOf(*trace, span).name, "Overhead") << lane.name;
+        }
+    }
+}
+
 // Dates in seconds with ten decimals, read as milliseconds: 0.3 ns, 0.7 ns... Rounded to
 // nanoseconds, four of the eight states vanished and the others changed length.
 TEST(PajeReader, SubNanosecondDatesKeepEveryStateExactly) {

@@ -464,6 +464,9 @@ TEST_F(RunFolders, RankCountsAreComparedNotAWorkloadDifference) {
     // the 2-rank run's two copies of it send none to each other.
     EXPECT_EQ(c->groups[0].reasons.at("communication_share"), "one rank: no message between ranks");
     EXPECT_EQ(c->groups[1].aggregates.at("communication_share").median, 0.0);
+    // A CPU-only run: none of the figures of a machine with GPUs.
+    EXPECT_EQ(c->groups[1].reasons.at("cuda_idleness"), "no CUDA worker in the trace");
+    EXPECT_EQ(c->groups[1].reasons.at("transfer_bytes"), "one kind of worker and no transfer");
     const auto& share = c->groups[0].aggregates.at("barrier_share").median;
     EXPECT_DOUBLE_EQ(share, c->groups[0].aggregates.at("barrier_total_ns").median
                                 / c->groups[0].aggregates.at("makespan_ns").median);

@@ -119,7 +119,7 @@ TEST(StarpuRecords, WorkerKindsAreEachReleasesOwn) {
 TEST(StarpuRecords, ADriverCopysReasonIsReadWithItsReleasesValues) {
     const auto copy = [](const StarpuFxtLayout& layout, std::uint64_t prefetch) {
         const auto decoded =
-            decode(Event(v14::StartDriverCopy, {0, 1, 4096, 17, prefetch, 0}), layout);
+            decode(Event(v14::StartDriverCopy, {0, 1, 4096, 17, prefetch, 0xabc}), layout);
         return std::get<starpu::DriverCopy>(decoded.records.front());
     };
     EXPECT_EQ(copy(starpu13Layout(), 1).kind, TransferKind::Prefetch);
@@ -127,7 +127,27 @@ TEST(StarpuRecords, ADriverCopysReasonIsReadWithItsReleasesValues) {
     EXPECT_EQ(copy(starpu14Layout(), 2).kind, TransferKind::Prefetch);
     EXPECT_EQ(copy(starpu13Layout(), 3).kind, std::nullopt);
     const auto full = copy(starpu14Layout(), 0);
-    EXPECT_EQ(full, (starpu::DriverCopy{true, 0, 1, 4096, 17, TransferKind::Fetch}));
+    EXPECT_EQ(full, (starpu::DriverCopy{true, 0, 1, 4096, 17, TransferKind::Fetch, 0xabc}));
+}
+
+TEST(StarpuRecords, MemoryNodesShowTheirCopiesAndAllocationsInBothLayouts) {
+    for (const auto* layout : {&starpu13Layout(), &starpu14Layout()}) {
+        // A copy is a transfer and a state of its destination node; its end names no data.
+        const std::vector<Record> start{starpu::DriverCopy{true, 0, 2, 4096, 17, TransferKind::Fetch, 0xabc},
+                                        starpu::MemoryNodePush{2, starpu::kDriverCopy}};
+        EXPECT_EQ(decode(Event(v14::StartDriverCopy, {0, 2, 4096, 17, 0, 0xabc}), *layout).records, start);
+        const std::vector<Record> end{starpu::DriverCopy{false, 0, 2, 4096, 17, TransferKind::Fetch, 0},
+                                      starpu::MemoryNodePop{2}};
+        EXPECT_EQ(decode(Event(v14::EndDriverCopy, {0, 2, 4096, 17, 0}), *layout).records, end);
+        // memnode, tid, size, handle, prefetch; an asynchronous copy names its source first.
+        EXPECT_EQ(decode(Event(v13::StartAlloc, {1, 31, 4096, 0xabc, 0}), *layout).records,
+                  one(starpu::MemoryNodePush{1, starpu::kAllocating}));
+        EXPECT_EQ(decode(Event(v13::EndFree, {1, 31, 0xabc}), *layout).records, one(starpu::MemoryNodePop{1}));
+        EXPECT_EQ(decode(Event(v13::StartDriverCopyAsync, {0, 3}), *layout).records,
+                  one(starpu::MemoryNodePush{3, starpu::kDriverCopyAsync}));
+        EXPECT_EQ(decode(Event(v13::CodeletDataHandle, {42, 0xabc, 4096, 1}), *layout).records,
+                  one(starpu::DataAccess{42, 0xabc}));
+    }
 }
 
 TEST(StarpuRecords, AnMpiSendIsTheSameRecordInBothLayouts) {

@@ -120,14 +120,14 @@ ResetWaits resetWaits(const Trace& trace, const std::optional<std::int32_t>& sco
     return waits;
 }
 
-// The messages into the scope from another rank, by arrival (end) then index: the last one to
-// arrive during a barrier is found by a binary search instead of a scan of every message that
-// left before the barrier ended (92 k barriers x 552 k messages on a 100 M-span job was 45 % of
-// `stats`).
-struct MessageArrivals {
-    std::vector<std::pair<TimeNs, std::int32_t>> arrivals;   // (end, message index), sorted
+// The messages into the scope from another rank (or the transfers between its memory nodes), by
+// arrival (end) then index: the last one to arrive during a barrier is found by a binary search
+// instead of a scan of every message that left before the barrier ended (92 k barriers x 552 k
+// messages on a 100 M-span job was 45 % of `stats`).
+struct Arrivals {
+    std::vector<std::pair<TimeNs, std::int32_t>> arrivals;   // (end, message or transfer index), sorted
 
-    // The last message (latest end, then highest index) arriving in [start, end]; -1 if none.
+    // The last one (latest end, then highest index) arriving in [start, end]; -1 if none.
     std::int32_t lastDuring(TimeNs start, TimeNs end) const {
         const auto after = std::upper_bound(arrivals.begin(), arrivals.end(),
                                             std::pair(end, std::numeric_limits<std::int32_t>::max()));
@@ -138,12 +138,23 @@ struct MessageArrivals {
     }
 };
 
-MessageArrivals messageArrivals(const Trace& trace, const std::optional<std::int32_t>& scope) {
-    MessageArrivals out;
+Arrivals messageArrivals(const Trace& trace, const std::optional<std::int32_t>& scope) {
+    Arrivals out;
     for (std::size_t i = 0; i < trace.messages.size(); ++i) {
         const auto& m = trace.messages[i];
         if (inScope(m.toRank, scope) && m.fromRank != m.toRank) {
             out.arrivals.emplace_back(m.end, static_cast<std::int32_t>(i));
+        }
+    }
+    std::sort(out.arrivals.begin(), out.arrivals.end());
+    return out;
+}
+
+Arrivals transferArrivals(const Trace& trace, const std::optional<std::int32_t>& scope) {
+    Arrivals out;
+    for (std::size_t i = 0; i < trace.transfers.size(); ++i) {
+        if (inScope(trace.transfers[i].rank, scope)) {
+            out.arrivals.emplace_back(trace.transfers[i].end, static_cast<std::int32_t>(i));
         }
     }
     std::sort(out.arrivals.begin(), out.arrivals.end());
@@ -168,7 +179,7 @@ std::vector<TimeNs> flushEvents(const Trace& trace, const std::optional<std::int
 }
 
 void attribute(const Trace& trace, Barrier& b, const ResetWaits& resets, const FlushTimeline& written,
-               const std::vector<TimeNs>& flushes, const MessageArrivals& arrivals) {
+               const std::vector<TimeNs>& flushes, const Arrivals& arrivals, const Arrivals& copies) {
     // A thread wrote the trace during it, or a flush ends inside it: the workers waited for the
     // thread writing the trace (when that is the main thread, nothing new was submitted
     // meanwhile), or that thread was a worker.
@@ -184,6 +195,12 @@ void attribute(const Trace& trace, Barrier& b, const ResetWaits& resets, const F
     }
     if (b.message >= 0) {
         b.cause = BarrierCause::DataFromRank;
+        return;
+    }
+    // A copy between memory nodes: the last one in the scope to end during the barrier.
+    b.transfer = copies.lastDuring(b.start, b.end);
+    if (b.transfer >= 0) {
+        b.cause = BarrierCause::DataTransfer;
         return;
     }
     if (const auto* r = resets.firstOverlapping(b.start, b.end)) {
@@ -205,6 +222,7 @@ std::string_view causeName(BarrierCause cause) {
     case BarrierCause::DataFromRank: return "data from rank";
     case BarrierCause::EndOfBatch: return "end of batch";
     case BarrierCause::TraceFlush: return "trace flush";
+    case BarrierCause::DataTransfer: return "data transfer";
     }
     return "unattributed";
 }
@@ -217,6 +235,13 @@ std::string describeCause(const Trace& trace, const Barrier& b) {
         text += " " + std::to_string(b.fromRank) + " (message " + std::to_string(b.message) + ": tag "
                 + std::to_string(m.tag) + ", " + std::to_string(m.size) + " B, "
                 + formatDuration(m.duration(), ticksPerSecond(trace)) + ")";
+    } else if (b.cause == BarrierCause::DataTransfer && b.transfer >= 0
+               && static_cast<std::size_t>(b.transfer) < trace.transfers.size()) {
+        const auto& x = trace.transfers[static_cast<std::size_t>(b.transfer)];
+        const std::string rank = x.rank >= 0 ? std::to_string(x.rank) + "_" : std::string();
+        text += " (node " + rank + std::to_string(x.fromNode) + " -> " + rank + std::to_string(x.toNode) + ", "
+                + std::to_string(x.size) + " B, " + formatDuration(x.duration(), ticksPerSecond(trace))
+                + (x.job != 0 ? ", for job " + std::to_string(x.job) : std::string()) + ")";
     } else if (b.cause == BarrierCause::ArenaReset && !b.arena.empty()) {
         text += " (" + b.arena + ")";
     }
@@ -364,6 +389,7 @@ std::vector<Barrier> findBarriers(const Trace& trace, const std::vector<BatchTra
     const FlushTimeline written(findTraceFlushes(trace, options.rank));
     const auto flushes = flushEvents(trace, options.rank);
     const auto arrivals = messageArrivals(trace, options.rank);
+    const auto copies = transferArrivals(trace, options.rank);
     for (auto& b : barriers) {
         // Transitions are in time order and do not overlap: only the ones starting before the
         // barrier ends can overlap it.
@@ -385,7 +411,7 @@ std::vector<Barrier> findBarriers(const Trace& trace, const std::vector<BatchTra
             b.transitionLabel = transitions[static_cast<std::size_t>(b.transition)].label;
         }
         b.mainThreadState = mainStateDuring(trace, main, b.start, b.end);
-        attribute(trace, b, resets, written, flushes, arrivals);
+        attribute(trace, b, resets, written, flushes, arrivals, copies);
     }
     return barriers;
 }

@@ -42,10 +42,12 @@ struct BatchTransition {
 //    is the tracing's cost (a bigger STARPU_TRACE_BUFFER_SIZE avoids it);
 //  - DataFromRank: a message from another rank arrived during it (the last one to arrive is
 //    named): the workers had nothing to run until the data came;
+//  - DataTransfer: a copy between memory nodes of the scope ended during it (the last one to
+//    end is named): on a machine with GPUs, a worker waiting for its task's data;
 //  - ArenaReset: the main thread waited in an arena reset (reset_wait markers) during it;
 //  - EndOfBatch: it falls in a batch transition (batch_end -> next batch_begin);
 //  - Unattributed: none of these.
-enum class BarrierCause : std::uint8_t { Unattributed, ArenaReset, DataFromRank, EndOfBatch, TraceFlush };
+enum class BarrierCause : std::uint8_t { Unattributed, ArenaReset, DataFromRank, EndOfBatch, TraceFlush, DataTransfer };
 std::string_view causeName(BarrierCause cause);   // "arena reset", "data from rank", ...
 
 struct Barrier {
@@ -58,6 +60,7 @@ struct Barrier {
     BarrierCause cause = BarrierCause::Unattributed;
     std::int32_t fromRank = -1;      // DataFromRank: the sender
     std::int32_t message = -1;       // DataFromRank: index into Trace::messages
+    std::int32_t transfer = -1;      // DataTransfer: index into Trace::transfers
     std::string arena;               // ArenaReset: the arena being reset, when the marker names it
 
     TimeNs duration() const { return end - start; }
@@ -65,7 +68,8 @@ struct Barrier {
 };
 
 // The cause with what it names: "data from rank 1 (message 12: tag 7, 4096 B, 1.2 ms)",
-// "arena reset (batch)", "end of batch": what `barriers` prints and the viewer shows.
+// "data transfer (node 0 -> 1, 3686400 B, 1.9 ms, for job 42)", "arena reset (batch)",
+// "end of batch": what `barriers` prints and the viewer shows.
 std::string describeCause(const Trace& trace, const Barrier& barrier);
 
 // Batch transitions in time order, from the trace's parsed starscope markers: of that rank,

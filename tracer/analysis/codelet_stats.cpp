@@ -8,15 +8,15 @@
 
 namespace starscope::tracer {
 
-namespace {
-
-WorkerKind kindOf(LaneKind lane) {
+WorkerKind workerKindOf(LaneKind lane) {
     switch (lane) {
     case LaneKind::CpuWorker: return WorkerKind::Cpu;
     case LaneKind::CudaWorker: return WorkerKind::Cuda;
     default: return WorkerKind::Other;
     }
 }
+
+namespace {
 
 // Sorts the durations to find the median.
 DurationSummary summarise(std::vector<TimeNs>& durations) {
@@ -64,7 +64,7 @@ std::vector<CodeletStats> computeCodeletStats(const Trace& trace, TimeNs from, T
         if (lane == nullptr || !executedIn(task, from, to)) {
             continue;
         }
-        const auto kind = static_cast<std::size_t>(kindOf(lane->kind));
+        const auto kind = static_cast<std::size_t>(workerKindOf(lane->kind));
         durations[trace.codeletOf(task)][kind].push_back(static_cast<TimeNs>(task.end) - task.start);
     }
     std::vector<CodeletStats> table;

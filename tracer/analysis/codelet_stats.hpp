@@ -28,6 +28,7 @@ struct DurationSummary {
 // The kinds of worker a task runs on, as the table splits them.
 enum class WorkerKind : std::uint8_t { Cpu, Cuda, Other };
 std::string_view workerKindName(WorkerKind kind);   // "CPU", "CUDA", "other"
+WorkerKind workerKindOf(LaneKind lane);             // Other for any other kind of lane
 
 struct CodeletKindSummary {
     WorkerKind kind = WorkerKind::Cpu;

@@ -87,10 +87,11 @@ RangeStats computeRangeStats(const Trace& trace, TimeNs from, TimeNs to) {
             covered += d;
             stats.perState[it->state] += d;
             // The main thread's time is its own whatever StarPU names the state, unless it was
-            // not recorded at all or spent writing the trace.
+            // not recorded at all or spent writing the trace. A memory node's states are its
+            // manager's work (copies, allocations): overhead.
             const StateClass cls = trace.states[it->state].cls;
-            const bool own =
-                lane.isWorker() || cls == StateClass::NotProfiled || cls == StateClass::Tracing;
+            const bool own = lane.isWorker() || lane.kind == LaneKind::MemoryNode
+                             || cls == StateClass::NotProfiled || cls == StateClass::Tracing;
             addClass(stats.classes, own ? cls : StateClass::User, d);
             if (it->runsTask != 0 && it->start >= from) {
                 ++stats.tasks;

@@ -160,6 +160,7 @@ std::string laneKindName(LaneKind kind) {
     case LaneKind::OtherWorker: return "other";
     case LaneKind::MainThread: return "main";
     case LaneKind::MpiThread: return "mpi";
+    case LaneKind::MemoryNode: return "memory node";
     }
     return "unknown";
 }
@@ -234,6 +235,7 @@ int printStats(const StatsArgs& args, const std::optional<Trace>& trace, const I
     // The table of the whole trace is the summary's too.
     const bool whole = from == trace->begin && range.to == std::max(trace->begin, trace->end);
     const auto summary = whole ? summarize(*trace, options, range) : summarize(*trace, options);
+    const auto machine = machineFigures(*trace, whole ? range : computeStats(*trace));
     auto& out = *io.out;
     if (args.json) {
         nlohmann::json lanes = nlohmann::json::array();
@@ -282,6 +284,10 @@ int printStats(const StatsArgs& args, const std::optional<Trace>& trace, const I
             // The *_ns times but the threshold are trace ticks: ns unless this says finer.
             {"ticks_per_second", tps},
         };
+        // Only a machine with GPUs or transfers has these: a CPU-only trace's output is as it was.
+        if (machine.heterogeneous()) {
+            doc["machine"] = detail::machineJson(*trace, machine);
+        }
         out << doc.dump(2) << "\n";
         return 0;
     }
@@ -302,7 +308,7 @@ int printStats(const StatsArgs& args, const std::optional<Trace>& trace, const I
         out << "\n";
     }
     out << "makespan       " << duration(summary.makespan) << "\n";
-    out << "area bound     " << duration(summary.areaBound) << "\n";
+    out << "area bound     " << detail::areaBoundText(summary, machine, tps) << "\n";
     out << "critical path  " << detail::figureText(summary.criticalPath, duration) << "\n";
     out << "idleness       " << detail::percent(summary.idleness) << "\n";
     out << "barriers       " << summary.barrierCount << " (total " << duration(summary.barrierTotal) << ", mean "
@@ -336,6 +342,9 @@ int printStats(const StatsArgs& args, const std::optional<Trace>& trace, const I
     std::snprintf(eff, sizeof eff, "parallel %.3f  task %.3f  runtime %.3f  scheduling %.3f  pipeline %.3f",
                   e.parallel, e.task, e.runtime, e.scheduling, e.pipeline);
     out << "efficiency     " << eff << "\n\n";
+    if (machine.heterogeneous()) {
+        detail::printMachine(*trace, machine, out);
+    }
     out << "range " << duration(from) << " .. " << duration(to) << "\n";
     // The columns appear only when profiling was stopped, or the trace written, somewhere: most
     // traces never are.
@@ -441,6 +450,12 @@ int runBarriers(const BarriersArgs& args, const Io& io) {
             }
             if (b.cause == BarrierCause::ArenaReset) {
                 item["arena"] = b.arena;
+            }
+            if (b.cause == BarrierCause::DataTransfer) {
+                const auto& x = trace->transfers[static_cast<std::size_t>(b.transfer)];
+                item["transfer"] = {{"index", b.transfer}, {"from_node", x.fromNode}, {"to_node", x.toNode},
+                                    {"size", x.size}, {"kind", nameOf(x.kind)}, {"start_ns", x.start},
+                                    {"end_ns", x.end}, {"job", x.job}};
             }
             list.push_back(std::move(item));
         }

@@ -1,6 +1,7 @@
 #pragma once
 // Internals shared by the tracer's command implementations.
 
+#include "tracer/analysis/machine.hpp"
 #include "tracer/analysis/stats.hpp"
 #include "tracer/model/error.hpp"
 #include "tracer/model/trace.hpp"
@@ -39,6 +40,12 @@ int exitCodeFor(const TraceError& error);
 void keepUntilExit(std::optional<Trace>&& trace);
 
 nlohmann::json summaryJson(const TraceSummary& summary);
+
+// A machine with GPUs (machine_output.cpp): its figures as JSON and as text, and the area bound
+// line of `stats` (the homogeneous bound alone for a CPU-only trace).
+nlohmann::json machineJson(const Trace& trace, const MachineFigures& machine);
+void printMachine(const Trace& trace, const MachineFigures& machine, std::ostream& out);
+std::string areaBoundText(const TraceSummary& summary, const MachineFigures& machine, std::int64_t ticksPerSecond);
 
 // The one JSON shape of every figure that may be n/a: {"value": v}, or {"value": null,
 // "reason": why} when the input cannot support it.

@@ -40,6 +40,12 @@ struct StateColour {
     std::string_view alias;
     std::string_view colour;
 };
+// starpu_paje.c's colours of a memory node's states (kStarpuMemoryNodeStates), by alias.
+constexpr StateColour kMemoryNodeColours[] = {
+    {"A", ".4 .1 .0"},  {"Ar", ".1 .1 .8"}, {"F", ".6 .3 .0"},  {"W", ".0 .0 .5"},   {"Wa", ".0 .0 .4"},
+    {"R", ".0 .1 .6"},  {"Co", ".3 .5 .1"}, {"CoA", ".1 .3 .1"}, {"No", ".0 .0 .0"},
+};
+
 constexpr StateColour kWorkerColours[] = {
     {"I", ".9 .1 .0"},     {"In", "0.0 .7 1.0"}, {"D", "0.0 .1 .7"},   {"Fi", "1.0 .1 1.0"},
     {"Po", "0.1 1.0 1.0"}, {"C", ".0 .3 .8"},    {"B", ".5 .18 .0"},   {"E", ".0 .6 .5"},
@@ -139,6 +145,7 @@ private:
     std::ostream& m_out;
     std::int64_t m_tps;
     std::map<std::string, std::string> m_aliasOf; // StarPU state name -> alias
+    std::map<std::string, std::string> m_memoryAliasOf; // memory-node state name -> alias
     std::vector<LaneContainer> m_lanes;
     std::vector<std::string> m_programs; // rank prefixes, in first-lane order
     std::vector<Line> m_lines;
@@ -180,8 +187,27 @@ void PajeWriter::entityValues() {
     declare("US", std::string(kNotProfiledState), std::string(kNotProfiledState),
             std::string(kNotProfiledColour));
     // States of no StarPU name, and codelets, as they occur. An MPI thread's states are
-    // written by name (starpu_fxt_tool's CtS aliases are its own).
+    // written by name (starpu_fxt_tool's CtS aliases are its own); a memory node's by StarPU's
+    // alias when it has one.
     for (const auto& lane : m_trace.lanes) {
+        if (lane.kind == LaneKind::MemoryNode) {
+            for (const auto& level : lane.levels) {
+                for (const auto& span : level) {
+                    const auto& name = m_trace.stateOf(span).name;
+                    std::string alias = name;
+                    std::string colour(kOtherColour);
+                    for (std::size_t s = 0; s < std::size(kStarpuMemoryNodeStates); ++s) {
+                        if (kStarpuMemoryNodeStates[s].name == name) {
+                            alias = kStarpuMemoryNodeStates[s].alias;
+                            colour = kMemoryNodeColours[s].colour;
+                        }
+                    }
+                    m_memoryAliasOf.emplace(name, alias);
+                    declare("MS", alias, name, colour);
+                }
+            }
+            continue;
+        }
         if (lane.kind == LaneKind::MpiThread) {
             for (const auto& level : lane.levels) {
                 for (const auto& span : level) {
@@ -239,6 +265,20 @@ void PajeWriter::containers() {
             m_out << "7 " << date(0) << ' ' << pajeQuote(alias) << " MPICt " << pajeQuote(program)
                   << ' ' << pajeQuote(alias) << '\n';
             m_lanes.push_back(LaneContainer{alias, "CtS", program, {}});
+            continue;
+        }
+        if (lane.kind == LaneKind::MemoryNode) {
+            // StarPU's memory manager "<rank>_mm<n>" in its node "<rank>_mn<n>".
+            const auto n = std::to_string(lane.memoryNode);
+            if (memoryNodes.insert(prefix + "mn" + n).second) {
+                m_out << "7 " << date(0) << ' ' << pajeQuote(prefix + "mn" + n) << " Mn " << pajeQuote(program) << ' '
+                      << pajeQuote(prefix + "MEMNODE" + n) << '\n';
+            }
+            if (memoryNodes.insert(prefix + "mm" + n).second) {
+                m_out << "7 " << date(0) << ' ' << pajeQuote(prefix + "mm" + n) << " Mm " << pajeQuote(prefix + "mn" + n)
+                      << ' ' << pajeQuote(prefix + "MEMMANAGER" + n) << '\n';
+            }
+            m_lanes.push_back(LaneContainer{prefix + "mm" + n, "MS", program, {}});
             continue;
         }
         if (lane.kind == LaneKind::MainThread) {
@@ -307,6 +347,7 @@ void PajeWriter::states() {
         const auto& c = m_lanes[i];
         const auto where = pajeQuote(c.alias) + ' ' + c.stateType;
         const bool byName = lane.kind == LaneKind::MpiThread;
+        const bool memory = lane.kind == LaneKind::MemoryNode;
         for (std::size_t d = 0; d < lane.levels.size(); ++d) {
             const int depth = static_cast<int>(d);
             for (const auto& span : lane.levels[d]) {
@@ -322,8 +363,9 @@ void PajeWriter::states() {
                 } else {
                     add(span.start, kPushOrder + depth,
                         "11 " + date(span.start) + ' ' + where + ' '
-                            + pajeQuote(byName ? m_trace.stateOf(span).name
-                                               : alias(m_trace.stateOf(span).name)));
+                            + pajeQuote(byName   ? m_trace.stateOf(span).name
+                                        : memory ? m_memoryAliasOf.at(m_trace.stateOf(span).name)
+                                                 : alias(m_trace.stateOf(span).name)));
                 }
                 add(span.end, -depth, "12 " + date(span.end) + ' ' + where);
             }
@@ -483,6 +525,11 @@ void PajeWriter::variables() {
 
 void PajeWriter::write() {
     m_out << pajeEventDefinitions() << detail::pajeTypeDeclarations();
+    // Only a trace with memory-node lanes declares their states: the others' files are as they were.
+    if (std::any_of(m_trace.lanes.begin(), m_trace.lanes.end(),
+                    [](const Lane& lane) { return lane.kind == LaneKind::MemoryNode; })) {
+        m_out << "3 MS Mm \"Memory Node State\"\n";
+    }
     entityValues();
     containers();
     states();

@@ -71,4 +71,12 @@ constexpr std::array<StarpuState, N + 1> withStateAfter(const StarpuState (&tabl
 inline constexpr auto kStarpu14States = detail::withStateAfter(kStarpu13States, "B", {"Ps", "Parallel sync"});
 static_assert(kStarpu14States.back().alias == "WA", "\"Ps\" is inserted after \"B\", not appended");
 
+// What a memory node's manager does (starpu_fxt_tool's "MS" states of its "Mm" container), the
+// same in 1.3.10 and 1.4.12. StarPU pushes them over each other while several happen at once.
+inline constexpr StarpuState kStarpuMemoryNodeStates[] = {
+    {"A", "Allocating"},   {"Ar", "AllocatingReuse"},   {"F", "Freeing"},
+    {"W", "WritingBack"},  {"Wa", "WritingBackAsync"},  {"R", "Reclaiming"},
+    {"Co", "DriverCopy"},  {"CoA", "DriverCopyAsync"},  {"No", "Nothing"},
+};
+
 } // namespace starscope::tracer

@@ -109,13 +109,19 @@ static_assert(sizeof(Span) == 16, "spans must stay compact");
 
 // MpiThread: StarPU-MPI's communication thread (starpu_fxt_tool's "MPICt" container): it
 // runs no task, so it is neither a worker nor the main thread.
-enum class LaneKind : std::uint8_t { CpuWorker, CudaWorker, OtherWorker, MainThread, MpiThread };
+// MemoryNode: a StarPU memory node (RAM, a GPU's memory; starpu_fxt_tool's "Mm" container),
+// named "Memory node <n>": its states are what its memory manager does (DriverCopy,
+// Allocating, ...), pushed over each other while several happen at once. A node that did
+// nothing in the trace has no lane.
+enum class LaneKind : std::uint8_t { CpuWorker, CudaWorker, OtherWorker, MainThread, MpiThread, MemoryNode };
+// The last kind: what a file that stores kinds as numbers may hold.
+inline constexpr LaneKind kLastLaneKind = LaneKind::MemoryNode;
 
 // A worker or the main (user) thread. levels[0] holds the base state sequence; deeper levels
 // hold states pushed on top of it (Paje Push/Pop). Each level is sorted by start and
 // non-overlapping.
 struct Lane {
-    std::string name;         // "CPU 0", "CUDA 0", "main"
+    std::string name;         // "CPU 0", "CUDA 0", "main", "Memory node 1"
     LaneKind kind = LaneKind::CpuWorker;
     std::int32_t memoryNode = 0;
     std::int32_t workerId = -1;   // StarPU worker id; -1 for the main thread
@@ -126,7 +132,9 @@ struct Lane {
     std::vector<TaskIndex> tasks;
 
     const std::vector<Span>& spans() const;   // levels[0], empty when none
-    bool isWorker() const { return kind != LaneKind::MainThread && kind != LaneKind::MpiThread; }
+    bool isWorker() const {
+        return kind != LaneKind::MainThread && kind != LaneKind::MpiThread && kind != LaneKind::MemoryNode;
+    }
     bool operator==(const Lane&) const = default;
 };
 
@@ -347,6 +355,10 @@ struct Transfer {
     TimeNs start = 0;
     TimeNs end = 0;
     std::uint64_t size = 0;          // bytes
+    // The job id (Trace::tasks) of the task that needed the data: the first task to run on the
+    // destination node, from the copy's start on, that accesses the copied data. 0 when the
+    // trace does not say (a Paje trace, an FxT trace without task events, a prefetch no task used).
+    std::uint64_t job = 0;
 
     TimeNs duration() const { return end - start; }
     bool operator==(const Transfer&) const = default;

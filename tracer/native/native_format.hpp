@@ -19,7 +19,8 @@ inline constexpr std::string_view kNativeMagic{"SSTRACE\0", 8};
 // Native binary format: magic "SSTRACE\0", then a packed version, then the model.
 // 2: StarPU-MPI ranks (lane and marker ranks, the rank table, messages).
 // 3: data transfers between memory nodes.
-inline constexpr std::uint32_t kNativeVersion = 3;
+// 4: the task each transfer was for; memory-node lanes (LaneKind::MemoryNode).
+inline constexpr std::uint32_t kNativeVersion = 4;
 
 void writeNative(const Trace& trace, std::ostream& out);
 // Written atomically (temporary file + rename).

@@ -144,7 +144,7 @@ TraceResult<Done> PayloadReader::lanes() {
         if (!get(lane) || !m_c.count(levels, 8)) {
             return fail(corrupt("lane \"" + lane.name + "\""));
         }
-        if (static_cast<std::uint8_t>(lane.kind) > static_cast<std::uint8_t>(LaneKind::MpiThread)) {
+        if (static_cast<std::uint8_t>(lane.kind) > static_cast<std::uint8_t>(kLastLaneKind)) {
             return fail(inconsistent(at, laneRecord(l, lane),
                                      "unknown lane kind "
                                          + std::to_string(static_cast<std::uint8_t>(lane.kind))));

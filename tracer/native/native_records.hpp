@@ -15,7 +15,7 @@
 //   i64 begin, i64 end, then tables, each a u64 count and its records: names (strings),
 //   states, lanes (each followed by its levels: a u64 count, then per level a table of
 //   spans), tasks (each followed by a u64 count and the u64 job ids it depends on), markers,
-//   from version 2 ranks and messages, from version 3 transfers, metadata (key, value strings,
+//   from version 2 ranks and messages, from version 3 transfers (version 4: with their task), metadata (key, value strings,
 //   sorted by key), warnings (strings).
 
 #include "tracer/model/trace.hpp"
@@ -33,6 +33,9 @@ namespace starscope::tracer::detail::native {
 inline constexpr std::uint32_t kFirstWithRanks = 2;
 // Version 3 added the data transfers between memory nodes; older files have none.
 inline constexpr std::uint32_t kFirstWithTransfers = 3;
+// Version 4 added the task each transfer was for (Transfer::job) and memory-node lanes; a
+// version 3 transfer reads as for no known task.
+inline constexpr std::uint32_t kFirstWithTransferJobs = 4;
 
 // A record of type T, const while written, not while read.
 template <typename R, typename T>
@@ -110,6 +113,7 @@ template <typename IO, RecordOf<Message> R> void fields(IO& io, R& message) {
 template <typename IO, RecordOf<Transfer> R> void fields(IO& io, R& transfer) {
     io(transfer.rank, transfer.fromNode, transfer.toNode, transfer.kind, transfer.start,
        transfer.end, transfer.size);
+    io.since(kFirstWithTransferJobs, transfer.job);
 }
 
 // The count of fields of an aggregate: the most initializers T{...} takes. Only ever used
@@ -134,7 +138,7 @@ static_assert(fieldCount<Task>() == 6, "Task: a field FileTask does not hold");
 static_assert(fieldCount<MarkerEvent>() == 11, "MarkerEvent: a field FileMarker does not hold");
 static_assert(fieldCount<RankInfo>() == 8, "RankInfo: a field fields(RankInfo) does not list");
 static_assert(fieldCount<Message>() == 10, "Message: a field fields(Message) does not list");
-static_assert(fieldCount<Transfer>() == 7, "Transfer: a field fields(Transfer) does not list");
+static_assert(fieldCount<Transfer>() == 8, "Transfer: a field fields(Transfer) does not list");
 // Span has constructors, so its fields are not counted: its size is pinned instead (the model
 // asserts it too), and a span is start, end, state and runsTask (FileSpan's task).
 static_assert(sizeof(Span) == 16, "Span: a field FileSpan does not hold");

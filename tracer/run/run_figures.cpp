@@ -1,5 +1,6 @@
 #include "tracer/run/run_figures.hpp"
 
+#include "tracer/analysis/machine.hpp"
 #include "tracer/analysis/stats.hpp"
 #include "tracer/readers/read_trace.hpp"
 #include "tracer/run/run_folder.hpp"
@@ -17,7 +18,7 @@ namespace {
 
 constexpr std::string_view kTrace = "from the trace";
 
-const std::array<Metric, 29> kMetrics{{
+const std::array<Metric, 33> kMetrics{{
     {"makespan_ns", "makespan", Unit::Nanoseconds, true, "first task start to last task end", "never", &RunFigures::makespanNs},
     {"idleness", "idleness", Unit::Ratio, true, "1 - executing time / (makespan x workers)", "never", &RunFigures::idleness},
     {"barrier_count", "barriers", Unit::Count, true, "intervals without an executing worker, over the threshold", "never", &RunFigures::barrierCount},
@@ -33,6 +34,10 @@ const std::array<Metric, 29> kMetrics{{
     {"scaling_efficiency", "scaling eff.", Unit::Plain, false, "speedup / ranks", "as speedup", &RunFigures::scalingEfficiency},
     {"communication_share", "comm. share", Unit::Ratio, true, "time with a StarPU-MPI message in flight (union of the trace's messages) / makespan", "one rank: no message between ranks", &RunFigures::communicationShare},
     {"barrier_share", "barrier share", Unit::Ratio, true, "job-wide barrier total (no worker of any rank executing) / makespan", "no executed task", &RunFigures::barrierShare},
+    {"cuda_idleness", "CUDA idleness", Unit::Ratio, true, "1 - the CUDA workers' executing time / their time on the makespan", "no CUDA worker in the trace", &RunFigures::cudaIdleness},
+    {"waiting_for_data_ns", "waiting for data", Unit::Nanoseconds, true, "workers' time in FetchingInput: their task's data not on their memory node yet", "one kind of worker and no transfer", &RunFigures::waitingForDataNs},
+    {"transfer_bytes", "bytes transferred", Unit::Bytes, true, "data copied between memory nodes, all links", "one kind of worker and no transfer", &RunFigures::transferBytes},
+    {"area_bound_by_kind_ratio", "kind bound/makespan", Unit::Plain, false, "area bound by kind of worker (linear program, as starpu_bound) / makespan", "one kind of worker and no transfer (area bound/makespan says it)", &RunFigures::areaBoundByKindRatio},
     {"trace_flush_count", "trace flushes", Unit::Count, true, "writes of FxT's full buffer to the trace file, each stopping the thread that made it", "never", &RunFigures::traceFlushCount},
     {"trace_flush_total_ns", "trace flush time", Unit::Nanoseconds, true, "time threads spent writing FxT's full buffer", "never", &RunFigures::traceFlushTotalNs},
     {"makespan_without_tracing_ns", "makespan w/o flushes", Unit::Nanoseconds, true, "makespan less the time during which a thread wrote FxT's buffer", "never", &RunFigures::makespanWithoutTracingNs},
@@ -85,6 +90,32 @@ RunFigure communicationShare(const Trace& trace, TimeNs makespan) {
     return known(static_cast<double>(busy) / static_cast<double>(makespan));
 }
 
+void machineRunFigures(const Trace& trace, TimeNs makespan, RunFigures& r) {
+    const auto m = machineFigures(trace, computeStats(trace));
+    const auto cuda = std::find_if(m.kinds.begin(), m.kinds.end(),
+                                   [](const WorkerKindFigures& k) { return k.kind == LaneKind::CudaWorker; });
+    r.cudaIdleness = cuda != m.kinds.end() ? known(cuda->idleness) : missing("no CUDA worker in the trace");
+    if (!m.heterogeneous()) {
+        const std::string why = "one kind of worker and no transfer";
+        r.waitingForDataNs = missing(why);
+        r.transferBytes = missing(why);
+        r.areaBoundByKindRatio = missing(why + " (area bound/makespan says it)");
+        return;
+    }
+    r.waitingForDataNs = known(static_cast<double>(m.waitingForData));
+    double bytes = 0.0;
+    for (const auto& link : m.links) {
+        bytes += static_cast<double>(link.bytes);
+    }
+    r.transferBytes = known(bytes);
+    if (!m.areaBound.value) {
+        r.areaBoundByKindRatio = missing(m.areaBound.reason);
+    } else {
+        r.areaBoundByKindRatio = makespan > 0 ? known(static_cast<double>(m.areaBound.value->bound) / static_cast<double>(makespan))
+                                              : missing("no executed task");
+    }
+}
+
 void traceFigures(const Trace& trace, TimeNs thresholdNs, RunFigures& r) {
     BarrierOptions options;
     options.threshold = thresholdNs;
@@ -110,6 +141,7 @@ void traceFigures(const Trace& trace, TimeNs thresholdNs, RunFigures& r) {
     r.barrierTotalWithoutTracingNs = known(static_cast<double>(o.barrierTotal));
     r.barrierShareWithoutTracing = o.makespan > 0 ? known(o.barrierShare) : missing("no executed task");
     r.communicationShare = communicationShare(trace, s.makespan);
+    machineRunFigures(trace, s.makespan, r);
     r.ranks = known(static_cast<double>(std::max<std::size_t>(trace.ranks.size(), 1)));
     r.speedup = missing(std::string(kNoScalingReference));
     r.scalingEfficiency = missing(std::string(kNoScalingReference));

@@ -40,6 +40,12 @@ struct RunFigures {
     RunFigure ranks;              // StarPU-MPI ranks (1 for a one-process run)
     RunFigure communicationShare; // time with a message between ranks in flight / makespan
     RunFigure barrierShare;       // job-wide barrier total / makespan
+    // A machine with GPUs (tracer/analysis/machine.hpp): n/a for one kind of worker without
+    // transfers.
+    RunFigure cudaIdleness;
+    RunFigure waitingForDataNs;
+    RunFigure transferBytes;
+    RunFigure areaBoundByKindRatio;
     // The tracing's own cost (FxT writing its full buffer) and the figures without it
     // (stats.hpp's WithoutTracing).
     RunFigure traceFlushCount;

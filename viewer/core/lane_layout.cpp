@@ -17,6 +17,7 @@ int kindRank(LaneKind kind) {
     case LaneKind::CudaWorker: return 2;
     case LaneKind::OtherWorker: return 3;
     case LaneKind::MpiThread: return 4;
+    case LaneKind::MemoryNode: return 5;
     }
     return 3;
 }
@@ -29,6 +30,7 @@ std::string groupName(const Lane& lane) {
     case LaneKind::CudaWorker: return "CUDA" + node;
     case LaneKind::OtherWorker: return "other" + node;
     case LaneKind::MpiThread: return "MPI communication thread";
+    case LaneKind::MemoryNode: return "memory" + node;
     }
     return "other" + node;
 }

@@ -148,7 +148,7 @@ struct FileDecoded {
 
 // Decodes one prof file into the builder: its release, its events, and its warnings (naming the
 // file when there are several); its lanes, transfers and markers get its rank.
-TraceResult<FileDecoded> decodeFile(TraceBuilder& builder, const FxtEvents& events,
+TraceResult<FileDecoded> decodeFile(TraceBuilder& builder, detail::DataUse& dataUse, const FxtEvents& events,
                                     const FileInRead& at, const ReadOptions& options) {
     const auto& file = events.file();
     const bool multi = at.count > 1;
@@ -163,8 +163,8 @@ TraceResult<FileDecoded> decodeFile(TraceBuilder& builder, const FxtEvents& even
     // forked while another thread holds a lock (the allocator's, under ASan at exit) can hang.
     ModelOpSink ops(builder, events.direct() && buildInAThreadOfItsOwn(file, options.threads));
     detail::RecordDecoder decoder(builder, ops, *sniffed.layout, prefix,
-                                  multi ? (std::uint64_t{at.index} << 48) : 0, at.clock,
-                                  at.traffic);
+                                  multi ? (std::uint64_t{at.index} << 48) : 0, dataUse,
+                                  at.clock, at.traffic);
     std::function<bool(double)> progress;
     if (options.progress) {
         progress = [&](double fraction) {
@@ -293,6 +293,7 @@ TraceResult<Trace> detail::readFxt(const std::vector<std::filesystem::path>& fil
         }
     }
     std::vector<detail::RankTraffic> traffic(plan.files.size());
+    detail::DataUse dataUse;
     TimeNs end = 0;
     std::string versions;
     std::size_t workers = 0;
@@ -306,7 +307,7 @@ TraceResult<Trace> detail::readFxt(const std::vector<std::filesystem::path>& fil
             traffic[i].rank = at.rank;
         }
         const auto decoded =
-            decodeFile(builder, sources[multi ? plan.files[i].source : i], at, options);
+            decodeFile(builder, dataUse, sources[multi ? plan.files[i].source : i], at, options);
         if (!decoded) {
             return fail(decoded.error());
         }
@@ -322,6 +323,8 @@ TraceResult<Trace> detail::readFxt(const std::vector<std::filesystem::path>& fil
     builder.setMetadata("format", "fxt");
     builder.setMetadata("starpu.codes", versions);
     auto trace = builder.finish(end);
+    // The transfers are still in the order the decoders added them.
+    dataUse.assignTransferTasks(trace);
     std::stable_sort(trace.transfers.begin(), trace.transfers.end(),
                      [](const Transfer& a, const Transfer& b) { return a.start < b.start; });
     for (const auto& x : trace.transfers) {

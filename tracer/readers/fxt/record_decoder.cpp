@@ -10,12 +10,13 @@
 namespace starscope::tracer::detail {
 
 RecordDecoder::RecordDecoder(TraceBuilder& builder, ModelOpSink& ops, const StarpuFxtLayout& layout,
-                             std::string lanePrefix, std::uint64_t jobBase, const RankClock* clock,
-                             RankTraffic* traffic)
+                             std::string lanePrefix, std::uint64_t jobBase, DataUse& dataUse,
+                             const RankClock* clock, RankTraffic* traffic)
     : m_b(builder), m_ops(ops), m_layout(layout), m_prefix(std::move(lanePrefix)),
-      m_jobBase(jobBase), m_clock(clock), m_traffic(traffic) {
+      m_jobBase(jobBase), m_dataUse(dataUse), m_clock(clock), m_traffic(traffic) {
     m_workerStates.assign(layout.states.size(), -1);
     m_userStates.assign(layout.states.size(), -1);
+    m_memoryNodeStates.assign(std::size(kStarpuMemoryNodeStates), -1);
 }
 
 bool RecordDecoder::handle(const RawEvent& ev) {
@@ -76,6 +77,50 @@ std::int32_t RecordDecoder::userLane(std::uint64_t tid) {
     m_lastUserTid = tid;
     m_lastUserLane = lane;
     return lane;
+}
+
+std::int32_t RecordDecoder::memoryNodeLane(std::int32_t node) {
+    // StarPU has at most STARPU_MAXNODES (a few dozen) memory nodes: a larger number is damage.
+    constexpr std::int32_t kMaxNodes = 1024;
+    if (node < 0 || node >= kMaxNodes) {
+        return -1;
+    }
+    const auto at = static_cast<std::size_t>(node);
+    if (m_memoryNodeLanes.size() <= at) {
+        m_memoryNodeLanes.resize(at + 1, -1);
+    }
+    if (m_memoryNodeLanes[at] < 0) {
+        m_memoryNodeLanes[at] =
+            m_b.addLane(m_prefix + "Memory node " + std::to_string(node), LaneKind::MemoryNode, node, -1);
+    }
+    return m_memoryNodeLanes[at];
+}
+
+// starpu_fxt_tool's memnode_push_state and memnode_pop_state: whatever the key mask, as there.
+void RecordDecoder::on(const starpu::MemoryNodePush& r) {
+    const auto lane = memoryNodeLane(r.node);
+    if (lane < 0) {
+        ++m_badEvents;
+        return;
+    }
+    std::size_t i = 0;
+    while (i < std::size(kStarpuMemoryNodeStates) && kStarpuMemoryNodeStates[i].alias != r.state) {
+        ++i;
+    }
+    if (i == std::size(kStarpuMemoryNodeStates)) {
+        m_ops.push(lane, m_now, m_b.state(r.state, LaneKind::MemoryNode));
+        return;
+    }
+    if (m_memoryNodeStates[i] < 0) {
+        m_memoryNodeStates[i] = m_b.state(kStarpuMemoryNodeStates[i].name, LaneKind::MemoryNode);
+    }
+    m_ops.push(lane, m_now, static_cast<std::uint32_t>(m_memoryNodeStates[i]));
+}
+
+void RecordDecoder::on(const starpu::MemoryNodePop& r) {
+    if (const auto lane = memoryNodeLane(r.node); lane >= 0) {
+        m_ops.pop(lane, m_now);
+    }
 }
 
 void RecordDecoder::threadPush(std::uint64_t tid, std::string_view alias) {
@@ -149,8 +194,15 @@ void RecordDecoder::on(const starpu::WorkerStart& r) {
     }
     std::int32_t lane = workerLane(r.workerId);
     if (lane < 0) {
-        lane = m_b.addLane(m_prefix + std::string(r.kind->name) + " " + std::to_string(r.devId),
-                           r.kind->lane, r.memNode, static_cast<std::int32_t>(r.workerId));
+        // starpu_fxt_tool numbers a CUDA device's workers (its streams) "CUDA0_0", "CUDA0_1":
+        // its first is "CUDA 0" here, the others "CUDA 0_1"... (the Paje reader's names too).
+        std::string name = m_prefix + std::string(r.kind->name) + " " + std::to_string(r.devId);
+        if (r.kind->lane == LaneKind::CudaWorker) {
+            if (const auto stream = m_cudaStreams[r.devId]++; stream > 0) {
+                name += "_" + std::to_string(stream);
+            }
+        }
+        lane = m_b.addLane(std::move(name), r.kind->lane, r.memNode, static_cast<std::int32_t>(r.workerId));
         m_workerLanes.emplace(r.workerId, lane);
         if (r.workerId < kDenseWorkers) {
             m_laneByWorker.resize(std::max<std::size_t>(m_laneByWorker.size(), r.workerId + 1), -1);
@@ -254,7 +306,7 @@ void RecordDecoder::on(const starpu::DriverCopy& r) {
         return;
     }
     if (r.start) {
-        m_copies[r.comId] = CopyStart{m_now, r.fromNode, r.toNode, r.size, *r.kind};
+        m_copies[r.comId] = CopyStart{m_now, r.fromNode, r.toNode, r.size, *r.kind, r.handle};
         return;
     }
     const auto it = m_copies.find(r.comId);
@@ -269,6 +321,9 @@ void RecordDecoder::on(const starpu::DriverCopy& r) {
     transfer.start = start.time;
     transfer.end = std::max(m_now, start.time);
     transfer.size = start.size;
+    if (start.handle != 0) {
+        m_dataUse.copied(m_b.trace().transfers.size(), start.handle);
+    }
     m_b.trace().transfers.push_back(transfer);
     m_copies.erase(it);
 }

@@ -9,11 +9,15 @@
 // "Trace flush" for that time over whatever it was doing, which resumes after; a task running
 // there is the longer of its parts (TraceBuilder::interruptState).
 //
+// Memory nodes get a lane when their manager first does something (a copy into the node, an
+// allocation...), with its states pushed and popped as starpu_fxt_tool does.
+//
 // One exception: while FxT profiling is stopped (starpu_fxt_stop_profiling), starpu_fxt_tool
 // keeps drawing each worker's last state; here every lane is "Not profiled" from the stop
 // until its next state change after the restart, since nothing says what it did.
 
 #include "tracer/readers/fxt/buffer_flushes.hpp"
+#include "tracer/readers/fxt/data_use.hpp"
 #include "tracer/readers/fxt/fxt_source.hpp"
 #include "tracer/readers/fxt/model_ops.hpp"
 #include "tracer/readers/fxt/mpi_merge.hpp"
@@ -33,10 +37,11 @@ namespace starscope::tracer::detail {
 class RecordDecoder {
 public:
     // clock and traffic for one rank of several (mpi_merge.hpp), null for one process alone.
-    // The lanes and states are added to the builder, everything else goes through ops.
+    // The lanes, states and transfers are added to the builder, everything else goes through
+    // ops; the data each transfer copied and each task accessed go to dataUse.
     RecordDecoder(TraceBuilder& builder, ModelOpSink& ops, const StarpuFxtLayout& layout,
-                  std::string lanePrefix, std::uint64_t jobBase, const RankClock* clock = nullptr,
-                  RankTraffic* traffic = nullptr);
+                  std::string lanePrefix, std::uint64_t jobBase, DataUse& dataUse,
+                  const RankClock* clock = nullptr, RankTraffic* traffic = nullptr);
 
     // One event of the file, in file order: typed by its release's layout, then applied.
     bool handle(const RawEvent& ev);
@@ -74,6 +79,9 @@ public:
     void on(const starpu::TagOfJob& r) { m_tagJobs[r.tag] = job(r.job); }
     void on(const starpu::TagDependency& r) { m_tagDeps.emplace_back(r.child, r.father); }
     void on(const starpu::DriverCopy& r);
+    void on(const starpu::MemoryNodePush& r);
+    void on(const starpu::MemoryNodePop& r);
+    void on(const starpu::DataAccess& r) { m_dataUse.accessed(job(r.job), r.handle); }
     void on(const starpu::UserString& r);
     void on(const starpu::ThreadString& r);
     void on(const starpu::UserValue& r);
@@ -122,6 +130,8 @@ private:
         return it == m_workerLanes.end() ? -1 : it->second;
     }
     std::int32_t userLane(std::uint64_t tid);
+    // The lane of a memory node, made on first use; -1 for a node number out of reason.
+    std::int32_t memoryNodeLane(std::int32_t node);
     // State ids by alias, cached: this runs for most of the millions of events of a trace.
     std::uint32_t cachedState(std::string_view alias, LaneKind kind) {
         // The aliases are starpu_records.hpp's constants: by address first, without comparing
@@ -202,6 +212,7 @@ private:
     const StarpuFxtLayout& m_layout;
     std::string m_prefix;
     std::uint64_t m_jobBase;
+    DataUse& m_dataUse;
     const RankClock* m_clock;
     RankTraffic* m_traffic;
     TimeNs m_now = 0; // the time of the event being handled
@@ -215,6 +226,9 @@ private:
     static constexpr std::uint64_t kDenseWorkers = 4096;
     std::vector<std::int32_t> m_laneByWorker; // m_workerLanes' ids below kDenseWorkers, -1 between
     std::unordered_map<std::uint64_t, std::int32_t> m_userLanes; // by tid
+    std::unordered_map<std::int64_t, std::int32_t> m_cudaStreams; // CUDA workers so far, by device
+    std::vector<std::int32_t> m_memoryNodeLanes;                 // by node, -1 before its first state
+    std::vector<std::int64_t> m_memoryNodeStates;                // state id by kStarpuMemoryNodeStates index
     std::uint64_t m_lastUserTid = 0;
     std::int32_t m_lastUserLane = -1; // m_userLanes' answer for m_lastUserTid
     std::unordered_map<std::uint64_t, std::uint64_t> m_tagJobs;     // tag -> job
@@ -254,6 +268,7 @@ private:
         std::int32_t toNode = -1;
         std::uint64_t size = 0;
         TransferKind kind = TransferKind::Fetch;
+        std::uint64_t handle = 0;
     };
     std::unordered_map<std::uint64_t, CopyStart> m_copies;
 };

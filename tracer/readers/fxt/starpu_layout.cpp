@@ -38,6 +38,14 @@ constexpr std::uint64_t kSharedCodes[][2] = {
     {v13::StartFetchInput, v14::StartFetchInput}, {v13::EndFetchInput, v14::EndFetchInput},
     {v13::TaskThrottleStart, v14::TaskThrottleStart}, {v13::TaskThrottleEnd, v14::TaskThrottleEnd},
     {v13::StartDriverCopy, v14::StartDriverCopy}, {v13::EndDriverCopy, v14::EndDriverCopy},
+    {v13::StartDriverCopyAsync, v14::StartDriverCopyAsync}, {v13::EndDriverCopyAsync, v14::EndDriverCopyAsync},
+    {v13::StartAlloc, v14::StartAlloc}, {v13::EndAlloc, v14::EndAlloc},
+    {v13::StartAllocReuse, v14::StartAllocReuse}, {v13::EndAllocReuse, v14::EndAllocReuse},
+    {v13::StartMemReclaim, v14::StartMemReclaim}, {v13::EndMemReclaim, v14::EndMemReclaim},
+    {v13::StartFree, v14::StartFree}, {v13::EndFree, v14::EndFree},
+    {v13::StartWriteback, v14::StartWriteback}, {v13::EndWriteback, v14::EndWriteback},
+    {v13::StartWritebackAsync, v14::StartWritebackAsync}, {v13::EndWritebackAsync, v14::EndWritebackAsync},
+    {v13::CodeletDataHandle, v14::CodeletDataHandle},
 };
 constexpr bool sameCodes() {
     for (const auto& pair : kSharedCodes) {

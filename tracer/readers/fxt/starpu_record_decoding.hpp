@@ -118,6 +118,19 @@ template <typename Sink> void decodeMpiEvent(const RawEvent& ev, Sink& sink) {
     }
 }
 
+// The state a memory node's manager starts with one of these events (their node is p0).
+constexpr std::string_view memoryNodeState(std::uint64_t code) {
+    namespace codes = starpu_1_4_12;
+    switch (code) {
+    case codes::StartAlloc: return kAllocating;
+    case codes::StartAllocReuse: return kAllocatingReuse;
+    case codes::StartFree: return kFreeing;
+    case codes::StartWriteback: return kWritingBack;
+    case codes::StartWritebackAsync: return kWritingBackAsync;
+    default: return kReclaiming;
+    }
+}
+
 } // namespace starpu
 
 // Decodes one event of a StarPU release with this layout into its record, if the reader knows
@@ -243,10 +256,44 @@ void decodeStarpuEvent(const RawEvent& ev, const StarpuFxtLayout& layout, Sink& 
         sink.on(TaskSubmitted{p(0)});
         break;
     case codes::StartDriverCopy:
-    case codes::EndDriverCopy:
-        sink.on(DriverCopy{ev.code == codes::StartDriverCopy, static_cast<std::int32_t>(p(0)),
-                           static_cast<std::int32_t>(p(1)), p(2), p(3),
-                           ev.paramCount >= 5 ? layout.transferKind(p(4)) : std::nullopt});
+    case codes::EndDriverCopy: {
+        const bool start = ev.code == codes::StartDriverCopy;
+        const auto to = static_cast<std::int32_t>(p(1));
+        sink.on(DriverCopy{start, static_cast<std::int32_t>(p(0)), to, p(2), p(3),
+                           ev.paramCount >= 5 ? layout.transferKind(p(4)) : std::nullopt,
+                           start ? p(5) : 0});
+        // starpu_fxt_tool shows the copy on the destination's memory manager too.
+        if (start) {
+            sink.on(MemoryNodePush{to, kDriverCopy});
+        } else {
+            sink.on(MemoryNodePop{to});
+        }
+        break;
+    }
+    case codes::StartDriverCopyAsync:
+        sink.on(MemoryNodePush{static_cast<std::int32_t>(p(1)), kDriverCopyAsync});
+        break;
+    case codes::EndDriverCopyAsync:
+        sink.on(MemoryNodePop{static_cast<std::int32_t>(p(1))});
+        break;
+    case codes::StartAlloc:
+    case codes::StartAllocReuse:
+    case codes::StartFree:
+    case codes::StartWriteback:
+    case codes::StartWritebackAsync:
+    case codes::StartMemReclaim:
+        sink.on(MemoryNodePush{static_cast<std::int32_t>(p(0)), memoryNodeState(ev.code)});
+        break;
+    case codes::EndAlloc:
+    case codes::EndAllocReuse:
+    case codes::EndFree:
+    case codes::EndWriteback:
+    case codes::EndWritebackAsync:
+    case codes::EndMemReclaim:
+        sink.on(MemoryNodePop{static_cast<std::int32_t>(p(0))});
+        break;
+    case codes::CodeletDataHandle:
+        sink.on(DataAccess{p(0), p(1)});
         break;
     case codes::TaskName:
         if (ev.paramCount > layout.taskNameAt) {

@@ -44,6 +44,15 @@ inline constexpr std::string_view kMpiPreparing = "MPr";
 inline constexpr std::string_view kMpiPostProcessing = "MPo";
 inline constexpr std::string_view kWaitingTask = "W";
 inline constexpr std::string_view kWaitingAllTasks = "WA";
+// A memory node's states (kStarpuMemoryNodeStates).
+inline constexpr std::string_view kAllocating = "A";
+inline constexpr std::string_view kAllocatingReuse = "Ar";
+inline constexpr std::string_view kFreeing = "F";
+inline constexpr std::string_view kWritingBack = "W";
+inline constexpr std::string_view kWritingBackAsync = "Wa";
+inline constexpr std::string_view kReclaiming = "R";
+inline constexpr std::string_view kDriverCopy = "Co";
+inline constexpr std::string_view kDriverCopyAsync = "CoA";
 
 // An event of a code the reader decodes, with fewer parameters than its layout has.
 struct TooFewParameters {
@@ -161,7 +170,28 @@ struct DriverCopy {    bool start = false;
     std::uint64_t size = 0;
     std::uint64_t comId = 0;
     std::optional<TransferKind> kind; // nullopt: a reason this release does not have
+    std::uint64_t handle = 0;         // the data copied (its start only); 0 when not recorded
     bool operator==(const DriverCopy&) const = default;
+};
+
+// A memory node's manager starts something (a copy into the node, an allocation, a free, a
+// write-back, a reclaim: starpu_fxt_tool's memnode_push_state), or ends the last one it started.
+struct MemoryNodePush {
+    std::int32_t node = 0;
+    std::string_view state; // kStarpuMemoryNodeStates' alias
+    bool operator==(const MemoryNodePush&) const = default;
+};
+struct MemoryNodePop {
+    std::int32_t node = 0;
+    bool operator==(const MemoryNodePop&) const = default;
+};
+
+// A task accesses a piece of data (CodeletDataHandle, as its codelet starts): which transfers
+// it needed.
+struct DataAccess {
+    std::uint64_t job = 0;
+    std::uint64_t handle = 0;
+    bool operator==(const DataAccess&) const = default;
 };
 
 // starpu_fxt_trace_user_event_string (the markers, and StarPU's own "stop_profiling").
@@ -228,7 +258,8 @@ struct ReceiveTerminated {    std::int32_t source = 0;
 // takes each kind through its own overload.
 using Record = std::variant<TooFewParameters, WorkerStart, WorkerReady, WorkerEnd, CodeletStart, CodeletEnd, Callback,
                             ThreadSet, WorkerSet, ThreadPush, ThreadPop, SubmitPush, SubmitPop, TaskSubmitted, TaskName,
-                            TaskFootprint, TaskDependency, TagOfJob, TagDependency, DriverCopy, UserString, ThreadString,
+                            TaskFootprint, TaskDependency, TagOfJob, TagDependency, DriverCopy, MemoryNodePush,
+                            MemoryNodePop, DataAccess, UserString, ThreadString,
                             UserValue, KeyMask, BufferFlush, MpiStart, MpiStop, MpiCommSet, MpiCommPush, MpiCommPop, SendSubmitted,
                             ReceiveTerminated>;
 

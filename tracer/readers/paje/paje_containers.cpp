@@ -56,7 +56,13 @@ void Containers::create(const CreateContainer& record) {
     const auto& typeAlias = m_names[type];
     const auto& name = typeName(type);
     m_containers.back().memoryManager = typeAlias == "Mm" || name == "Memory Manager";
-    if (typeAlias == "UT" || name == "User Thread" || typeAlias == "W" || name == "Worker") {
+    const bool worker = typeAlias == "W" || name == "Worker";
+    // starpu_fxt_tool puts each worker in its thread's container, and shows the thread's own
+    // states there only when it drives several workers (a CUDA device's worker set).
+    if (const auto parent = m_containers.back().parent; worker && parent >= 0) {
+        m_containers[static_cast<std::size_t>(parent)].workerThread = true;
+    }
+    if (typeAlias == "UT" || name == "User Thread" || worker) {
         newLane(index, type);
     }
     const auto byName = [&](std::string_view ref, bool replace) {
@@ -118,9 +124,14 @@ std::int32_t Containers::newLane(std::int32_t index, std::uint32_t type) {
             program->userThreadSeen = true;
         }
         m_haveMainLane = true;
+    } else if (c.memoryManager) {
+        // StarPU's "MEMMANAGER<n>" in its "MEMNODE<n>": named as the FxT reader names it.
+        kind = LaneKind::MemoryNode;
+        name = name.substr(0, prefix) + "Memory node " + std::to_string(c.memoryNode);
     } else if (typeAlias == "W" || containerTypeName == "Worker") {
         // starpu_fxt_tool names workers "CPU0", "CUDA0_1" and aliases them "w<id>": read as our
-        // lanes "CPU 0", "CUDA 0_1". Names of another shape are kept.
+        // lanes "CPU 0", "CUDA 0_1", a device's first CUDA worker "CUDA 0" (as the FxT reader
+        // names it). Names of another shape are kept.
         kind = bare.starts_with("CUDA")  ? LaneKind::CudaWorker
                : bare.starts_with("CPU") ? LaneKind::CpuWorker
                                          : LaneKind::OtherWorker;
@@ -129,6 +140,9 @@ std::int32_t Containers::newLane(std::int32_t index, std::uint32_t type) {
             && std::all_of(bare.begin(), bare.begin() + static_cast<std::ptrdiff_t>(digit),
                            [](char ch) { return (ch >= 'A' && ch <= 'Z') || ch == '_'; })) {
             name.insert(prefix + digit, 1, ' ');
+        }
+        if (kind == LaneKind::CudaWorker && name.ends_with("_0")) {
+            name.resize(name.size() - 2);
         }
         for (const std::string* ref : {&c.name, &c.alias}) {
             const auto id = std::string_view(*ref).substr(rankPrefixLength(*ref));

@@ -3,8 +3,8 @@
 // containers, not events: a worker or user thread has its lane from its creation on, so lanes
 // keep the order of the containers (a Paje export of ours keeps the trace's lane order), and
 // a container's states of another type get a lane of their own. StarPU's conventions are read
-// here too: its container types ("W", "UT", "MPICt", "Mm", "Mn"), its memory nodes and its
-// "<rank>_" name prefix of StarPU-MPI traces.
+// here too: its container types ("W", "UT", "MPICt", "Mm", "Mn", "T"), its memory nodes and its
+// "<rank>_" name prefix of StarPU-MPI traces. Lanes are named as the FxT reader names them.
 
 #include "tracer/readers/paje/paje_names.hpp"
 #include "tracer/readers/paje/paje_records.hpp"
@@ -28,7 +28,8 @@ struct Container {
     std::vector<std::int32_t> lanes; // the first one is the container's own (markers, links)
     bool laneClaimed = false;        // whether a state type took its first lane yet
     bool userThreadSeen = false;     // of a program: whether it holds a user thread yet
-    bool memoryManager = false;      // StarPU's "Mm": its states are dropped
+    bool memoryManager = false;      // StarPU's "Mm": a memory node's lane
+    bool workerThread = false;       // holds a StarPU worker ("W"): its own states are dropped
     std::int32_t rank = -1;          // from StarPU's "<rank>_" name prefix
 };
 

@@ -92,9 +92,15 @@ template <typename Record> void Decoder::addTimed(Kind kind, const Record& recor
     if constexpr (requires { record.value; }) {
         t.value = id(record.value);
     }
-    if (kind != Kind::NewEvent && m_containers.at(t.container).memoryManager) {
-        ++m_memoryStates;
-        return;
+    if (kind != Kind::NewEvent) {
+        const auto& container = m_containers.at(t.container);
+        m_memoryStates += container.memoryManager ? 1U : 0U;
+        // A thread that drives a set of workers (StarPU's CUDA driver thread "T0") is no worker:
+        // its "Executing" covers only a part of its workers' tasks. The FxT reader shows no
+        // such thread either.
+        if (container.workerThread) {
+            return;
+        }
     }
     if constexpr (requires { record.jobId; }) {
         if (record.jobId != 0 || record.footprint != 0) {

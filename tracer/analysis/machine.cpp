@@ -1,0 +1,86 @@
+#include "tracer/analysis/machine.hpp"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+namespace starscope::tracer {
+
+namespace {
+
+std::vector<LinkFigures> linkFigures(const Trace& trace) {
+    // Transfers come sorted by start: each link's busy time is the union of its intervals.
+    std::map<std::tuple<std::int32_t, std::int32_t, std::int32_t>, LinkFigures> links;
+    std::map<std::tuple<std::int32_t, std::int32_t, std::int32_t>, TimeNs> busyUntil;
+    for (const auto& x : trace.transfers) {
+        const auto key = std::make_tuple(x.rank, x.fromNode, x.toNode);
+        auto& link = links[key];
+        link.rank = x.rank;
+        link.fromNode = x.fromNode;
+        link.toNode = x.toNode;
+        ++link.count;
+        link.bytes += x.size;
+        auto [until, added] = busyUntil.emplace(key, x.start);
+        const TimeNs from = std::max(x.start, until->second);
+        link.busy += std::max<TimeNs>(0, x.end - from);
+        until->second = std::max(until->second, x.end);
+    }
+    const double tps = static_cast<double>(ticksPerSecond(trace));
+    std::vector<LinkFigures> out;
+    for (auto& [key, link] : links) {
+        link.bandwidth = link.busy > 0 ? static_cast<double>(link.bytes) * tps / static_cast<double>(link.busy) : 0.0;
+        out.push_back(link);
+    }
+    return out;
+}
+
+} // namespace
+
+MachineFigures machineFigures(const Trace& trace, const RangeStats& whole) {
+    MachineFigures out;
+    TimeNs first = -1;
+    TimeNs last = -1;
+    for (const auto& task : trace.tasks) {
+        if (task.start >= 0) {
+            first = first < 0 ? task.start : std::min<TimeNs>(first, task.start);
+            last = std::max<TimeNs>(last, task.end);
+        }
+    }
+    const auto window = first >= 0 ? computeRangeStats(trace, first, last) : RangeStats{};
+    std::uint32_t fetching = kMaxStates;
+    for (std::size_t s = 0; s < trace.states.size(); ++s) {
+        fetching = trace.states[s].name == kFetchingInputState ? static_cast<std::uint32_t>(s) : fetching;
+    }
+    std::map<LaneKind, WorkerKindFigures> kinds;
+    std::map<LaneKind, TimeNs> capacity;
+    std::map<LaneKind, TimeNs> executingInWindow;
+    for (std::size_t l = 0; l < trace.lanes.size(); ++l) {
+        const auto& lane = trace.lanes[l];
+        if (!lane.isWorker()) {
+            continue;
+        }
+        auto& k = kinds[lane.kind];
+        k.kind = lane.kind;
+        ++k.workers;
+        k.tasks += whole.lanes[l].tasks;
+        k.times += whole.lanes[l].classes;
+        if (fetching < whole.lanes[l].perState.size()) {
+            k.waitingForData += whole.lanes[l].perState[fetching];
+        }
+        if (first >= 0) {
+            capacity[lane.kind] += (last - first) - window.lanes[l].classes.notProfiled;
+            executingInWindow[lane.kind] += window.lanes[l].classes.executing;
+        }
+    }
+    for (auto& [kind, k] : kinds) {
+        const auto c = static_cast<double>(capacity[kind]);
+        k.idleness = c > 0 ? 1.0 - static_cast<double>(executingInWindow[kind]) / c : 0.0;
+        out.waitingForData += k.waitingForData;
+        out.kinds.push_back(k);
+    }
+    out.links = linkFigures(trace);
+    out.areaBound = heterogeneousAreaBound(trace);
+    return out;
+}
+
+} // namespace starscope::tracer

@@ -2,8 +2,8 @@
 // writes its own readable prof file into the one run folder, with StarPU-MPI's message events
 // in it; rank 0 writes run.json with the rank count; the ranks hold identical weights after
 // every step (their per-step checksums agree and change from step to step); a stop signal to
-// the job (SIGTERM, or Ctrl-C, which the job reports as the user's), or a SIGTERM to one rank,
-// ends every rank at a batch boundary with every trace kept.
+// record, to its mpirun or to one rank ends every rank at the same batch boundary within a batch
+// or so, with every trace kept, and run.json and the exit status name the same signal.
 
 #include "tests/support/test_support.hpp"
 #include "tests/workloads/run_folder.hpp"
@@ -12,6 +12,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <fstream>
+#include <iostream>
 #include <gtest/gtest.h>
 #include <set>
 #include <sstream>
@@ -112,15 +113,10 @@ std::vector<pid_t> rankProcesses(const std::string& out, pid_t launcher) {
     return pids;
 }
 
-// The job's rank processes, once its training is under way (rank 0 reported a finished batch).
-std::vector<pid_t> trainingRanks(const std::string& out, const std::string& log, pid_t launcher) {
-    EXPECT_TRUE(waitUntilTraining(log, launcher));
-    return rankProcesses(out, launcher);
-}
-
+// A long job: 400 batches of 64 images, one worker per rank (about 40 s on two idle cores).
 std::vector<std::string> longRun(const std::string& out) {
-    return {STARSCOPE_BINARY, "record", "--ranks", "2", "--epochs", "5", "--workers", "1",
-            "--out", out};
+    return {STARSCOPE_BINARY, "record", "--ranks", "2", "--batches", "400", "--batch-size", "64",
+            "--workers", "1", "--test-images", "300", "--out", out};
 }
 
 } // namespace
@@ -180,56 +176,102 @@ TEST(DistributedRecord, BatchNotSplittableBetweenRanksIsRefusedByEveryRank) {
 
 namespace {
 
-// A long job, sent a stop signal once it trains: to the launcher (as `timeout -s TERM` does, or
-// Ctrl-C, which reaches the launcher only: mpirun runs in a process group of its own) or to one
-// rank. Every rank stops at the same batch boundary after at least one step, with its trace.
-void expectSignalStopsTheJob(int signal, bool toOneRank) {
+// Who gets the signal: `record --ranks 2` (as from `kill` or `timeout`; a Ctrl-C at the terminal
+// reaches record only, mpirun runs in a process group of its own), its mpirun, or rank 1.
+enum class Target { Record, Mpirun, OneRank };
+
+const char* targetName(Target target) {
+    switch (target) {
+    case Target::Record: return "record";
+    case Target::Mpirun: return "mpirun";
+    case Target::OneRank: return "rank 1";
+    }
+    return "?";
+}
+
+// The batches a stop may let through beyond the ones reported done when it was sent: the batch
+// in progress, the next one already submitted, and two for the time between rank 0's progress
+// line and the signal (the log is polled every 20 ms, a batch takes 40 ms or more on a loaded
+// machine). Seen: 1 to 3 beyond. Before record passed the stop on itself, mpirun delivered it
+// 10 s late and the ranks trained about 100 batches more.
+constexpr std::size_t kBatchesAfterStop = 4;
+
+// A long job, sent a stop signal as soon as rank 0 reports a finished batch. Every rank stops at
+// the same batch boundary within kBatchesAfterStop, with its trace; run.json and the exit status
+// name the signal the ranks got (mpirun passes SIGTERM on whatever it got itself).
+void expectSignalStopsTheJob(int signal, Target target, int reported) {
     TempDir dir;
     const auto out = dir / "run";
     const std::string logPath = (dir / "log.txt").string();
     const pid_t pid = spawnLogged(longRun(out.string()), logPath);
     ASSERT_GT(pid, 0);
-    const auto ranks = trainingRanks(out.string(), logPath, pid);
+    ASSERT_TRUE(waitUntilTraining(logPath, pid));
+    const auto mpirun = childrenOf(pid);
+    ASSERT_EQ(mpirun.size(), 1U) << readAll(logPath);
+    const auto ranks = rankProcesses(out.string(), pid);
     ASSERT_EQ(ranks.size(), 2U) << readAll(logPath);
-    ASSERT_EQ(::kill(toOneRank ? ranks.back() : pid, signal), 0);
+    const std::size_t doneAtSignal = batchesDone(readAll(logPath));
+    const pid_t receiver = target == Target::Record ? pid : target == Target::Mpirun ? mpirun.front() : ranks.back();
+    ASSERT_EQ(::kill(receiver, signal), 0);
     int status = 0;
     ASSERT_EQ(::waitpid(pid, &status, 0), pid);
-    ASSERT_TRUE(WIFEXITED(status)) << readAll(logPath);
+    const auto log = readAll(logPath);
+    ASSERT_TRUE(WIFEXITED(status)) << log;
     const auto steps = expectRanksAgree(out, 2);
+    std::cout << "signal " << signal << " to " << targetName(target) << ": " << doneAtSignal
+              << " batches done when sent, " << steps << " trained, exit " << WEXITSTATUS(status) << "\n";
     EXPECT_GT(steps, 0U);
-    EXPECT_LT(steps, 5U * 937U);
+    EXPECT_LE(steps, doneAtSignal + kBatchesAfterStop) << log;
+    EXPECT_EQ(WEXITSTATUS(status), 128 + reported) << log;
     const auto run = readJson(out / "run.json");
-    EXPECT_EQ(run["status"], "interrupted") << readAll(logPath);
-    if (!toOneRank) {
-        // What the user sent, not the SIGTERM mpirun passed on to the ranks, said once.
-        EXPECT_EQ(WEXITSTATUS(status), 128 + signal) << readAll(logPath);
-        ASSERT_TRUE(validRunJson(run)) << readAll(logPath);
-        const std::string name = signal == SIGINT ? "SIGINT" : "SIGTERM";
-        EXPECT_EQ(run["interrupted_by"], name);
-        EXPECT_EQ(run["ranks"], 2);
-        EXPECT_EQ(run["batches_run"].get<std::size_t>(), steps);
-        const auto log = readAll(logPath);
-        const std::string said = "starscope record: " + name + ": every rank stops after the batch in progress";
-        const auto first = log.find(said);
+    ASSERT_TRUE(validRunJson(run)) << log;
+    EXPECT_EQ(run["status"], "interrupted") << log;
+    EXPECT_EQ(run["interrupted_by"], reported == SIGINT ? "SIGINT" : "SIGTERM") << log;
+    EXPECT_EQ(run["ranks"], 2);
+    EXPECT_EQ(run["batches_run"].get<std::size_t>(), steps);
+    // Interrupted: no test run.
+    EXPECT_TRUE(run["test"]["accuracy"].is_null()) << run["test"];
+    // Said once, by record, not by the ranks.
+    const std::string said = std::string("starscope record: ") + (signal == SIGINT ? "SIGINT" : "SIGTERM")
+                             + ": every rank stops after the batch in progress";
+    const auto first = log.find(said);
+    if (target == Target::Record) {
         EXPECT_NE(first, std::string::npos) << log;
         EXPECT_EQ(log.find(said, first + 1), std::string::npos) << log;
-        EXPECT_EQ(log.find("stopping after the batch in progress"), std::string::npos) << log;
+    } else {
+        EXPECT_EQ(first, std::string::npos) << log;
     }
+    EXPECT_EQ(log.find("stopping after the batch in progress"), std::string::npos) << log;
 }
 
 } // namespace
 
-TEST(DistributedRecord, SigtermToTheJobStopsEveryRankAndKeepsEveryTrace) {
+TEST(DistributedRecord, CtrlCToRecordStopsEveryRankWithinABatch) {
     REQUIRE_STARPU_MPI();
-    expectSignalStopsTheJob(SIGTERM, false);
+    expectSignalStopsTheJob(SIGINT, Target::Record, SIGINT);
 }
 
-TEST(DistributedRecord, CtrlCToTheJobIsWhatTheRunRecordsAndExitsWith) {
+TEST(DistributedRecord, SigtermToRecordStopsEveryRankWithinABatch) {
     REQUIRE_STARPU_MPI();
-    expectSignalStopsTheJob(SIGINT, false);
+    expectSignalStopsTheJob(SIGTERM, Target::Record, SIGTERM);
 }
 
-TEST(DistributedRecord, SigtermToOneRankStopsTheWholeJob) {
+TEST(DistributedRecord, SigtermToMpirunStopsEveryRankWithinABatch) {
     REQUIRE_STARPU_MPI();
-    expectSignalStopsTheJob(SIGTERM, true);
+    expectSignalStopsTheJob(SIGTERM, Target::Mpirun, SIGTERM);
+}
+
+TEST(DistributedRecord, SigintToMpirunIsTheSigtermItPassesOn) {
+    REQUIRE_STARPU_MPI();
+    expectSignalStopsTheJob(SIGINT, Target::Mpirun, SIGTERM);
+}
+
+TEST(DistributedRecord, SigtermToOneRankStopsTheWholeJobWithinABatch) {
+    REQUIRE_STARPU_MPI();
+    expectSignalStopsTheJob(SIGTERM, Target::OneRank, SIGTERM);
+}
+
+TEST(DistributedRecord, CtrlCToOneRankIsWhatTheJobReports) {
+    REQUIRE_STARPU_MPI();
+    expectSignalStopsTheJob(SIGINT, Target::OneRank, SIGINT);
 }

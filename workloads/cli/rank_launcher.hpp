@@ -9,11 +9,11 @@
 
 namespace starscope::workloads::cli {
 
-// mpirun's exit code, or 128 + the signal that ended it; 2 when it cannot be started. A
-// SIGINT, SIGTERM or SIGHUP received meanwhile is passed on to mpirun as SIGTERM (the only stop
-// signal Open MPI forwards), which it sends to every rank; the ranks then stop at the next
-// batch and write their traces. The signal the user sent is what the job reports: run.json in
-// runFolder says it interrupted the run, and the exit code is 128 + its number.
+// What the job's run.json in runFolder says as an exit code (0 completed, 128 + the signal that
+// interrupted it, 1 failed), else mpirun's exit code or 128 + the signal that ended it; 2 when
+// mpirun cannot be started. A SIGINT, SIGTERM or SIGHUP received meanwhile is passed on to every
+// rank at once (waitForMpirun); the ranks then stop at the next batch boundary, write their
+// traces, and run.json says which signal interrupted the run.
 int launchRanks(int ranks, const std::filesystem::path& runFolder, std::ostream& err);
 
 } // namespace starscope::workloads::cli

@@ -1,6 +1,7 @@
 // The rank group of a starscope built with StarPU-MPI.
 #include "workloads/mpi/param_exchange.hpp"
 #include "workloads/record/rank_group.hpp"
+#include "workloads/sigint_handler.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -90,6 +91,9 @@ public:
                             {"status", std::string(tracer::run::statusName(mine.status))},     {"error", mine.error},
                             {"wall_s", mine.wallSeconds},
                             {"batches", mine.batches},   {"weights", mine.weightsFile}};
+        if (mine.interruptSignal != 0) {
+            json["interrupted_by"] = stopSignalName(mine.interruptSignal);
+        }
         if (mine.tasksExecuted) {
             json["tasks_executed"] = *mine.tasksExecuted;
         }
@@ -122,6 +126,9 @@ public:
             f.wallSeconds = parsed.at("wall_s").get<double>();
             f.batches = parsed.at("batches").get<std::size_t>();
             f.weightsFile = parsed.at("weights").get<std::string>();
+            if (parsed.contains("interrupted_by")) {
+                f.interruptSignal = stopSignalNumber(parsed["interrupted_by"].get<std::string>());
+            }
             if (parsed.contains("tasks_executed")) {
                 f.tasksExecuted = parsed["tasks_executed"].get<std::uint64_t>();
             }

@@ -3,6 +3,7 @@
 #include "tracer/readers/read_trace.hpp"
 #include "tracer/run/run_folder.hpp"
 #include "workloads/record/folder_lock.hpp"
+#include "workloads/record/launcher_stop_watch.hpp"
 #include "workloads/record/run_folder_setup.hpp"
 #include "workloads/sigint_handler.hpp"
 
@@ -276,6 +277,7 @@ RankFigures rankFigures(int rank, const RecordedRun& record) {
     figures.host = host;
     figures.status = record.status;
     figures.error = record.error;
+    figures.interruptSignal = record.interruptSignal;
     figures.wallSeconds = record.wallSeconds;
     figures.tasksExecuted = record.tasksExecuted;
     figures.weightsFile = record.weightsFile;
@@ -291,9 +293,13 @@ RankFigures rankFigures(int rank, const RecordedRun& record) {
 }
 
 // The job failed when any rank failed; it was interrupted when any rank stopped early (they
-// agree on the batch, so all of them did).
+// agree on the batch, so all of them did), by the signal a rank got: a signal to one rank stops
+// the others through their agreement, without a signal of their own.
 void mergeRankStatus(RecordedRun& record) {
     for (const auto& rank : record.ranks) {
+        if (record.interruptSignal == 0 && rank.interruptSignal != 0) {
+            record.interruptSignal = rank.interruptSignal;
+        }
         if (rank.status == RunStatus::Failed && record.status != RunStatus::Failed) {
             record.status = RunStatus::Failed;
             record.error = "rank " + std::to_string(rank.rank) + " on " + rank.host + " failed: "
@@ -329,6 +335,10 @@ WorkloadResult<RecordOutcome> executeRecord(RecordPlan& plan,
     g_firstSignal.store(0);
     g_quietSignals.store(group != nullptr && std::getenv(kLaunchedRanksVariable) != nullptr);
     const ScopedStopSignals signals(onRecordSignal);
+    std::optional<LauncherStopWatch> launcherStop;
+    if (group != nullptr) {
+        launcherStop.emplace(onRecordSignal);
+    }
     // Of the ranks of a data-parallel run, rank 0 prepares (and locks) the one run folder.
     const bool leader = group == nullptr || group->rank() == 0;
     std::optional<FolderLock> lock;

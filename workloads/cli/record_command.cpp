@@ -92,8 +92,10 @@ void printSummary(std::ostream& out, const RecordPlan& plan, const RecordOutcome
         for (const auto& rank : record.ranks) {
             out << "  rank " << std::left << std::setw(9) << rank.rank << std::right << rank.host
                 << ", " << tracer::run::statusName(rank.status) << ", " << rank.batches << " batches, " << std::fixed
-                << std::setprecision(2) << rank.wallSeconds << " s, weights in "
-                << rank.weightsFile << "\n";
+                << std::setprecision(2) << rank.wallSeconds << " s, "
+                << (rank.weightsFile.empty() ? "no weight checksums (the error says why)"
+                                             : "weights in " + rank.weightsFile)
+                << "\n";
         }
     }
     if (record.train) {

@@ -1,4 +1,5 @@
 // The rank group of a starscope built with StarPU-MPI.
+#include "common/file_writer.hpp"
 #include "workloads/mpi/param_exchange.hpp"
 #include "workloads/record/rank_group.hpp"
 #include "workloads/sigint_handler.hpp"
@@ -6,7 +7,6 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
-#include <fstream>
 #include <starpu_mpi.h>
 #include <unistd.h>
 
@@ -65,22 +65,24 @@ public:
         starpu_task_wait_for_all();
         m_exchange.release();
         const std::string name = weightsFileName(m_rank);
-        std::ofstream out(dir / name);
         // One line per step: the step (batches over the run) and the checksum of the weights.
+        std::string lines;
         std::size_t step = 0;
         for (const auto checksum : m_exchange.checksums()) {
             char line[48];
             std::snprintf(line, sizeof line, "%zu %016llx\n", step++,
                           static_cast<unsigned long long>(checksum));
-            out << line;
+            lines += line;
         }
-        out.close();
+        // Whole or not at all: a failed write (a full disk) leaves no empty or partial file.
+        const auto written = files::writeFile(dir / name, lines);
         starpu_mpi_shutdown();
         m_runtimeStarted = false;
         // Rank 0 lists and checks every rank's prof file next: each is written by now.
         MPI_Barrier(m_control);
-        if (!out) {
-            return workloadError(ErrorCode::Io, "cannot write the weight checksums",
+        if (!written) {
+            return workloadError(ErrorCode::Io,
+                                 "cannot write the weight checksums: " + written.error().message,
                                  (dir / name).string());
         }
         return name;

@@ -324,13 +324,10 @@ Result<ProgramOutcome, ProgramRecordError> executeProgramRecord(const ProgramPla
         return fail(ProgramRecordError{
             WorkloadError{ErrorCode::Runtime, noTraceMessage(plan, program, underMpirun ? g_stops.first.load() : 0), {}, {}}, code});
     }
-    for (const auto& name : record.fxt.traceFiles) {
-        if (auto whole = tracer::checkFxtWhole(plan.folder.dir / name); !whole) {
-            record.status = RunStatus::Failed;
-            record.error += (record.error.empty() ? "" : "; ") + whole.error().describe();
-            outcome.exitCode = outcome.exitCode != 0 ? outcome.exitCode : 1;
-            break;
-        }
+    if (const auto cut = cutTraceFiles(plan.folder.dir, record.fxt.traceFiles); !cut.empty()) {
+        record.status = RunStatus::Failed;
+        record.error += (record.error.empty() ? "" : "; ") + cut;
+        outcome.exitCode = outcome.exitCode != 0 ? outcome.exitCode : 1;
     }
     record.program = std::move(program);
     record.ranks = std::max<std::uint64_t>(record.fxt.traceFiles.size(), 1);

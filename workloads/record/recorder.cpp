@@ -292,19 +292,24 @@ RankFigures rankFigures(int rank, const RecordedRun& record) {
     return figures;
 }
 
-// The job failed when any rank failed; it was interrupted when any rank stopped early (they
-// agree on the batch, so all of them did), by the signal a rank got: a signal to one rank stops
-// the others through their agreement, without a signal of their own.
+// The job failed when any rank failed, and the error names every rank that did (rank 0's own
+// error is among them); it was interrupted when any rank stopped early (they agree on the batch,
+// so all of them did), by the signal a rank got: a signal to one rank stops the others through
+// their agreement, without a signal of their own.
 void mergeRankStatus(RecordedRun& record) {
+    std::string failures;
     for (const auto& rank : record.ranks) {
         if (record.interruptSignal == 0 && rank.interruptSignal != 0) {
             record.interruptSignal = rank.interruptSignal;
         }
-        if (rank.status == RunStatus::Failed && record.status != RunStatus::Failed) {
-            record.status = RunStatus::Failed;
-            record.error = "rank " + std::to_string(rank.rank) + " on " + rank.host + " failed: "
-                           + rank.error;
+        if (rank.status == RunStatus::Failed) {
+            failures += (failures.empty() ? "" : "; ") + std::string("rank ") + std::to_string(rank.rank)
+                        + " on " + rank.host + " failed: " + rank.error;
         }
+    }
+    if (!failures.empty()) {
+        record.status = RunStatus::Failed;
+        record.error = failures;
     }
 }
 
@@ -448,12 +453,9 @@ WorkloadResult<RecordOutcome> executeRecord(RecordPlan& plan,
     // on: the run must not look complete. A cut can fall between two events, so a full file
     // system counts as a cut too.
     const std::string diskNote = fullDiskNote(plan.outDir);
-    for (const auto& name : record.traceFiles) {
-        if (auto whole = tracer::checkFxtWhole(plan.outDir / name); !whole) {
-            record.status = RunStatus::Failed;
-            record.error = whole.error().describe() + diskNote;
-            break;
-        }
+    if (const auto cut = cutTraceFiles(plan.outDir, record.traceFiles); !cut.empty()) {
+        record.status = RunStatus::Failed;
+        record.error = (record.error.empty() ? "" : record.error + "; ") + cut + diskNote;
     }
     if (record.status != RunStatus::Failed && !record.traceFiles.empty() && !diskNote.empty()) {
         record.status = RunStatus::Failed;

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstring>
 #include <iterator>
+#include <string>
 #include <string_view>
 #include <unistd.h>
 
@@ -62,6 +63,13 @@ struct StopSignals {
 // itself, once, so the ranks keep quiet about the signal it passes on to them, and it reports the
 // job's end (from run.json), so an interrupted rank exits 0 rather than make mpirun end the job.
 inline constexpr const char* kLaunchedRanksVariable = "STARSCOPE_LAUNCHED_RANKS";
+
+// Any signal's name: "SIGKILL" for 9.
+inline std::string signalName(int signal) {
+    const char* abbreviation = ::sigabbrev_np(signal);
+    return abbreviation != nullptr ? std::string("SIG") + abbreviation
+                                   : "signal " + std::to_string(signal);
+}
 
 // What a shell reports for a process ended by that signal: 130, 143, 129.
 inline int exitCodeForSignal(int signal) { return 128 + signal; }

@@ -3,7 +3,8 @@
 // in it; rank 0 writes run.json with the rank count; the ranks hold identical weights after
 // every step (their per-step checksums agree and change from step to step); a stop signal to
 // record, to its mpirun or to one rank ends every rank at the same batch boundary within a batch
-// or so, with every trace kept, and run.json and the exit status name the same signal.
+// or so, with every trace kept, and run.json and the exit status name the same signal; SIGKILL of
+// a rank or of mpirun keeps the other ranks' traces, and record says so and marks the run failed.
 
 #include "tests/support/test_support.hpp"
 #include "tests/workloads/run_folder.hpp"
@@ -89,34 +90,37 @@ std::size_t expectRanksAgree(const std::filesystem::path& out, int ranks) {
 
 std::string readAll(const std::filesystem::path& path) { return starscope::testing::readFile(path); }
 
-// The ranks of a job: processes running `record` into `out`, other than the launcher and
-// mpirun itself.
-std::vector<pid_t> rankProcesses(const std::string& out, pid_t launcher) {
-    std::vector<pid_t> pids;
-    for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
-        const std::string name = entry.path().filename().string();
-        if (name.find_first_not_of("0123456789") != std::string::npos) {
-            continue;
-        }
-        const pid_t pid = std::stoi(name);
-        std::ifstream in(entry.path() / "cmdline", std::ios::binary);
-        std::string cmdline;
-        for (std::string arg; std::getline(in, arg, '\0');) {
-            cmdline += arg + ' ';
-        }
-        if (pid != launcher && cmdline.find(out) != std::string::npos
-            && cmdline.find(" record ") != std::string::npos && cmdline.rfind("mpirun", 0) != 0
-            && cmdline.find("orted") == std::string::npos) {
-            pids.push_back(pid);
-        }
-    }
-    return pids;
-}
-
 // A long job: 400 batches of 64 images, one worker per rank (about 40 s on two idle cores).
 std::vector<std::string> longRun(const std::string& out) {
     return {STARSCOPE_BINARY, "record", "--ranks", "2", "--batches", "400", "--batch-size", "64",
             "--workers", "1", "--test-images", "300", "--out", out};
+}
+
+// A long job of `record --ranks 2` into dir/run, its log in dir/log.txt, once rank 0 reported a
+// finished batch: record, its mpirun and the two ranks (in rank order: mpirun starts rank 0
+// first). Empty pids when it did not get there.
+struct TrainingJob {
+    std::filesystem::path out;
+    std::string log;
+    pid_t record = -1;
+    pid_t mpirun = -1;
+    std::vector<pid_t> ranks;
+};
+
+TrainingJob startTrainingJob(const TempDir& dir) {
+    TrainingJob job;
+    job.out = dir / "run";
+    job.log = (dir / "log.txt").string();
+    job.record = spawnLogged(longRun(job.out.string()), job.log);
+    EXPECT_GT(job.record, 0);
+    EXPECT_TRUE(waitUntilTraining(job.log, job.record));
+    const auto mpirun = childrenOf(job.record);
+    if (mpirun.size() == 1) {
+        job.mpirun = mpirun.front();
+        job.ranks = childrenOf(job.mpirun);
+    }
+    EXPECT_EQ(job.ranks.size(), 2U) << readAll(job.log);
+    return job;
 }
 
 } // namespace
@@ -201,17 +205,13 @@ constexpr std::size_t kBatchesAfterStop = 4;
 // name the signal the ranks got (mpirun passes SIGTERM on whatever it got itself).
 void expectSignalStopsTheJob(int signal, Target target, int reported) {
     TempDir dir;
-    const auto out = dir / "run";
-    const std::string logPath = (dir / "log.txt").string();
-    const pid_t pid = spawnLogged(longRun(out.string()), logPath);
-    ASSERT_GT(pid, 0);
-    ASSERT_TRUE(waitUntilTraining(logPath, pid));
-    const auto mpirun = childrenOf(pid);
-    ASSERT_EQ(mpirun.size(), 1U) << readAll(logPath);
-    const auto ranks = rankProcesses(out.string(), pid);
-    ASSERT_EQ(ranks.size(), 2U) << readAll(logPath);
+    const auto job = startTrainingJob(dir);
+    ASSERT_EQ(job.ranks.size(), 2U);
+    const auto& out = job.out;
+    const auto& logPath = job.log;
+    const pid_t pid = job.record;
     const std::size_t doneAtSignal = batchesDone(readAll(logPath));
-    const pid_t receiver = target == Target::Record ? pid : target == Target::Mpirun ? mpirun.front() : ranks.back();
+    const pid_t receiver = target == Target::Record ? pid : target == Target::Mpirun ? job.mpirun : job.ranks.back();
     ASSERT_EQ(::kill(receiver, signal), 0);
     int status = 0;
     ASSERT_EQ(::waitpid(pid, &status, 0), pid);
@@ -275,3 +275,76 @@ TEST(DistributedRecord, CtrlCToOneRankIsWhatTheJobReports) {
     REQUIRE_STARPU_MPI();
     expectSignalStopsTheJob(SIGINT, Target::OneRank, SIGINT);
 }
+
+namespace {
+
+// A long job whose rank or mpirun gets SIGKILL once rank 0 reports a finished batch. What can be
+// kept is kept: a surviving rank writes its trace when mpirun ends the job (or at once when mpirun
+// itself is gone), record says what happened, and run.json marks the run failed, naming the rank
+// that ended first. Returns run.json's error.
+std::string expectKillReported(Target target, int victimRank) {
+    TempDir dir;
+    const auto job = startTrainingJob(dir);
+    if (job.ranks.size() != 2) {
+        return {};
+    }
+    const auto& out = job.out;
+    const auto& logPath = job.log;
+    const pid_t pid = job.record;
+    const pid_t victim = target == Target::Mpirun ? job.mpirun : job.ranks[static_cast<std::size_t>(victimRank)];
+    EXPECT_EQ(::kill(victim, SIGKILL), 0);
+    int status = 0;
+    EXPECT_EQ(::waitpid(pid, &status, 0), pid);
+    const auto log = readAll(logPath);
+    EXPECT_TRUE(WIFEXITED(status)) << log;
+    EXPECT_EQ(WEXITSTATUS(status), 1) << log;
+    const auto run = readJson(out / "run.json");
+    EXPECT_EQ(run["status"], "failed") << log;
+    EXPECT_EQ(run["ranks"], 2);
+    const std::string error = run.value("error", "");
+    EXPECT_NE(log.find("starscope record: " + error), std::string::npos) << log;
+    EXPECT_NE(log.find("run.json marks the run failed"), std::string::npos) << log;
+    for (int rank = 0; rank < 2; ++rank) {
+        const auto file = out / ("prof_file_" + std::string(std::getenv("USER") != nullptr ? std::getenv("USER") : "")
+                                 + "_" + std::to_string(rank));
+        if (target == Target::OneRank && rank == victimRank) {
+            EXPECT_NE(error.find("rank " + std::to_string(victimRank) + " (pid " + std::to_string(victim)
+                                 + ") ended first"),
+                      std::string::npos)
+                << error;
+            EXPECT_NE(error.find("rank " + std::to_string(rank) + " left no trace"), std::string::npos) << error;
+            continue;
+        }
+        // The survivors' traces, written when the job was ended under them, read.
+        EXPECT_NE(error.find("rank " + std::to_string(rank) + "'s trace is kept"), std::string::npos) << error;
+        const auto trace = starscope::tracer::readTrace(file);
+        EXPECT_TRUE(trace) << file << ": " << (trace ? "" : trace.error().describe());
+        if (trace) {
+            EXPECT_GT(trace->tasks.size(), 0U) << file;
+            std::cout << "SIGKILL to "
+                      << (target == Target::Mpirun ? std::string("mpirun") : "rank " + std::to_string(victimRank))
+                      << ": rank " << rank << "'s trace kept with " << trace->tasks.size() << " tasks\n";
+        }
+    }
+    std::cout << "exit " << WEXITSTATUS(status) << ", run.json error: " << error << "\n";
+    return error;
+}
+
+} // namespace
+
+TEST(DistributedRecord, SigkillOfOneRankKeepsTheOtherRanksTraceAndIsReported) {
+    REQUIRE_STARPU_MPI();
+    expectKillReported(Target::OneRank, 1);
+}
+
+TEST(DistributedRecord, SigkillOfRankZeroIsReportedByRecord) {
+    REQUIRE_STARPU_MPI();
+    expectKillReported(Target::OneRank, 0);
+}
+
+TEST(DistributedRecord, SigkillOfMpirunKeepsEveryRanksTraceAndIsReported) {
+    REQUIRE_STARPU_MPI();
+    const auto error = expectKillReported(Target::Mpirun, -1);
+    EXPECT_NE(error.find("mpirun was killed by SIGKILL"), std::string::npos) << error;
+}
+

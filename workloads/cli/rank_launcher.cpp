@@ -1,9 +1,14 @@
 #include "workloads/cli/rank_launcher.hpp"
 
 #include "tracer/run/run_record.hpp"
+#include "tracer/readers/read_trace.hpp"
+#include "tracer/run/run_folder.hpp"
+#include "workloads/record/lost_job.hpp"
 #include "workloads/record/mpi_launch.hpp"
+#include "workloads/record/run_json.hpp"
 #include "workloads/sigint_handler.hpp"
 
+#include <chrono>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
@@ -79,7 +84,7 @@ std::vector<std::string> ownArguments() {
 
 } // namespace
 
-int launchRanks(int ranks, const std::filesystem::path& runFolder, std::ostream& err) {
+int launchRanks(int ranks, const RecordPlan& plan, std::ostream& err) {
     auto args = ownArguments();
     if (args.empty()) {
         err << "starscope record: --ranks: cannot read this program's arguments from /proc/self/cmdline\n";
@@ -115,6 +120,9 @@ int launchRanks(int ranks, const std::filesystem::path& runFolder, std::ostream&
     g_stops.reset();
     const ScopedStopSignals signals(onLauncherSignal);
     const auto launched = std::filesystem::file_time_type::clock::now();
+    const auto startedAt = utcNow();
+    const auto start = std::chrono::steady_clock::now();
+    adoptOrphanedRanks();
     pid_t pid = 0;
     const int spawned = posix_spawnp(&pid, "mpirun", &files, &attributes, argv.data(), environ);
     posix_spawn_file_actions_destroy(&files);
@@ -124,14 +132,32 @@ int launchRanks(int ranks, const std::filesystem::path& runFolder, std::ostream&
             << std::strerror(spawned) << " (install Open MPI: apt-get install openmpi-bin)\n";
         return 2;
     }
-    const int status = waitForMpirun(pid, g_stops, PassOn::TheSignal);
-    if (const auto code = exitCodeOfRecord(runFolder / "run.json", launched, err)) {
+    const auto end = waitForMpirun(pid, g_stops, PassOn::TheSignal);
+    const auto runJson = tracer::run::RunFolder(plan.outDir).runJson();
+    if (const auto code = exitCodeOfRecord(runJson, launched, err)) {
         return *code;
     }
-    if (WIFSIGNALED(status)) {
-        return exitCodeForSignal(WTERMSIG(status));
+    // The ranks refused their options or the folder, or StarPU did not start: they said why.
+    if (!WIFSIGNALED(end.status) && WEXITSTATUS(end.status) == 2) {
+        return 2;
     }
-    return WEXITSTATUS(status);
+    const bool traced = std::filesystem::exists(plan.outDir) && !tracer::findProfFiles(plan.outDir).empty();
+    // Stopped before any rank recorded anything.
+    if (const int signal = g_stops.first.load(); signal != 0 && !traced) {
+        return exitCodeForSignal(signal);
+    }
+    const auto what = describeLostJob(plan.outDir, ranks, end);
+    err << "starscope record: " << what << "\n";
+    if (!std::filesystem::is_directory(plan.outDir)) {
+        return 1;
+    }
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (auto written = recordLostJob(plan, ranks, what, startedAt, seconds); !written) {
+        err << "starscope record: " << written.error().describe() << "\n";
+    } else {
+        err << "starscope record: run.json marks the run failed: " << runJson.string() << "\n";
+    }
+    return 1;
 }
 
 } // namespace starscope::workloads::cli

@@ -240,7 +240,7 @@ void addRecordCommand(CLI::App& app, std::ostream& out, std::ostream& err) {
                 err << "starscope record: " << plan.error().describe() << "\n";
                 throw CLI::RuntimeError(2);
             }
-            if (const int code = launchRanks(state->ranks, plan->outDir, err); code != 0) {
+            if (const int code = launchRanks(state->ranks, *plan, err); code != 0) {
                 throw CLI::RuntimeError(code);
             }
             return;

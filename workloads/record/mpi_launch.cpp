@@ -1,11 +1,16 @@
 #include "workloads/record/mpi_launch.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <optional>
 #include <signal.h>
+#include <string_view>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -21,6 +26,22 @@ void setDefault(const char* name, const char* value) {
 // How often waitForMpirun looks at its signals and at mpirun: a stop reaches the ranks within
 // this (a batch of the CNN takes 40 ms or more).
 constexpr auto kPollInterval = std::chrono::milliseconds(10);
+
+// How long record waits for the ranks of a killed mpirun to write what they can and end (Open
+// MPI ends them itself one second after it lost mpirun).
+constexpr auto kOrphansWait = std::chrono::minutes(1);
+
+// A rank's number, from the environment Open MPI started it with; -1 when unreadable.
+int rankOf(pid_t pid) {
+    std::ifstream in("/proc/" + std::to_string(pid) + "/environ", std::ios::binary);
+    constexpr std::string_view kRank = "OMPI_COMM_WORLD_RANK=";
+    for (std::string entry; std::getline(in, entry, '\0');) {
+        if (entry.starts_with(kRank)) {
+            return std::atoi(entry.c_str() + kRank.size());
+        }
+    }
+    return -1;
+}
 
 // Sends a signal to a rank the way mpirun does: to its process group when it leads one (a
 // program's own children get it too), else to the process.
@@ -74,23 +95,64 @@ std::vector<pid_t> ranksStartedBy(pid_t mpirun) {
     return ranks;
 }
 
-int waitForMpirun(pid_t mpirun, const StopSignals& stops, PassOn passOn) {
+void adoptOrphanedRanks() { ::prctl(PR_SET_CHILD_SUBREAPER, 1); }
+
+MpirunEnd waitForMpirun(pid_t mpirun, const StopSignals& stops, PassOn passOn) {
+    using Clock = std::chrono::steady_clock;
+    const auto start = Clock::now();
+    const auto now = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
+    MpirunEnd end;
+    std::map<pid_t, int> running; // rank processes seen and not yet ended, with their rank
     int passedOn = 0;
-    while (true) {
-        int status = 0;
-        const pid_t ended = ::waitpid(mpirun, &status, WNOHANG);
-        if (ended == mpirun || (ended < 0 && errno != EINTR)) {
-            return status;
-        }
-        // Until mpirun is reaped its pid is not reused: its children are the job's ranks.
-        for (const int count = stops.count.load(); passedOn < count; ++passedOn) {
-            const int signal = passOn == PassOn::AsSigterm ? SIGTERM : stops.last.load();
-            const auto ranks = ranksStartedBy(mpirun);
-            if (ranks.empty()) {
-                ::kill(mpirun, signal);
+    bool mpirunEnded = false;
+    std::optional<Clock::time_point> orphansDeadline;
+    // Moves the ranks that `gone` says ended from running to end.ranks.
+    const auto noteEnded = [&](const auto& gone) {
+        for (auto it = running.begin(); it != running.end();) {
+            if (gone(it->first)) {
+                end.ranks.push_back({it->second, it->first, now()});
+                it = running.erase(it);
+            } else {
+                ++it;
             }
-            for (const pid_t rank : ranks) {
-                signalRank(rank, signal);
+        }
+    };
+    while (true) {
+        if (!mpirunEnded) {
+            int status = 0;
+            const pid_t ended = ::waitpid(mpirun, &status, WNOHANG);
+            if (ended == mpirun || (ended < 0 && errno != EINTR)) {
+                end.status = status;
+                mpirunEnded = true;
+                orphansDeadline = Clock::now() + kOrphansWait;
+            }
+        }
+        if (!mpirunEnded) {
+            // Until mpirun is reaped its pid is not reused: its children are the job's ranks.
+            const auto ranks = ranksStartedBy(mpirun);
+            for (const pid_t pid : ranks) {
+                // Read again while -1: a rank just forked may not have exec'd its program yet.
+                if (auto [it, added] = running.try_emplace(pid, -1); it->second < 0) {
+                    it->second = rankOf(pid);
+                }
+            }
+            noteEnded([&](pid_t pid) { return std::find(ranks.begin(), ranks.end(), pid) == ranks.end(); });
+            for (const int count = stops.count.load(); passedOn < count; ++passedOn) {
+                const int signal = passOn == PassOn::AsSigterm ? SIGTERM : stops.last.load();
+                if (ranks.empty()) {
+                    ::kill(mpirun, signal);
+                }
+                for (const pid_t rank : ranks) {
+                    signalRank(rank, signal);
+                }
+            }
+        } else {
+            // Ranks mpirun left behind are ours now: reap them as they end.
+            while (::waitpid(-1, nullptr, WNOHANG) > 0) {
+            }
+            noteEnded([](pid_t pid) { return ::kill(pid, 0) != 0 && errno == ESRCH; });
+            if (running.empty() || Clock::now() > *orphansDeadline) {
+                return end;
             }
         }
         std::this_thread::sleep_for(kPollInterval);

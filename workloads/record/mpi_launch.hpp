@@ -34,13 +34,33 @@ std::vector<pid_t> ranksStartedBy(pid_t mpirun);
 // starpu_mpi_example_stencil5 in 2 tries out of 3 here).
 enum class PassOn { TheSignal, AsSigterm };
 
-// Waits for mpirun (a child of this process) and returns its wait status, passing every stop
-// signal counted in `stops` on to the ranks as it comes. Open MPI 4.1's mpirun would pass a
-// SIGINT or SIGTERM on only after odls_base_sigkill_timeout (it sends SIGCONT at once, SIGTERM
-// a timeout later, SIGKILL one more timeout later; measured: 10 s, 20 s), so record signals
-// every rank itself, within a few milliseconds; each rank's process group gets it, as mpirun
-// would send it. A signal that comes before mpirun started any rank goes to mpirun, which then
-// ends the job before anything was recorded.
-int waitForMpirun(pid_t mpirun, const StopSignals& stops, PassOn passOn);
+// A rank's process as record saw it end: its rank (OMPI_COMM_WORLD_RANK; -1 unknown), and when,
+// counted from the start of the wait.
+struct RankEnd {
+    int rank = -1;
+    pid_t pid = 0;
+    double endedAfterSeconds = 0.0;
+};
+
+// How a job ended: mpirun's wait status, and its ranks in the order their processes ended.
+struct MpirunEnd {
+    int status = 0;
+    std::vector<RankEnd> ranks;
+};
+
+// Waits for mpirun (a child of this process) and its ranks, passing every stop signal counted in
+// `stops` on to the ranks as it comes. Open MPI 4.1's mpirun would pass a SIGINT or SIGTERM on
+// only after odls_base_sigkill_timeout (it sends SIGCONT at once, SIGTERM a timeout later, SIGKILL
+// one more timeout later; measured: 10 s, 20 s), so record signals every rank itself, within a
+// few milliseconds; each rank's process group gets it, as mpirun would send it. A signal that
+// comes before mpirun started any rank goes to mpirun, which then ends the job before anything
+// was recorded. Ranks that outlive mpirun (killed) become this process's children (it is their
+// subreaper) and are waited for, a minute at most, so that what they write is there when this
+// returns.
+MpirunEnd waitForMpirun(pid_t mpirun, const StopSignals& stops, PassOn passOn);
+
+// Makes this process the one that inherits its descendants when their parent dies: the ranks of
+// an mpirun that was killed. Call before starting mpirun.
+void adoptOrphanedRanks();
 
 } // namespace starscope::workloads

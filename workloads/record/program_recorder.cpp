@@ -61,13 +61,6 @@ extern "C" void onProgramSignal(int signal, siginfo_t* info, void*) {
     }
 }
 
-// "SIGKILL" for 9.
-std::string signalName(int signal) {
-    const char* abbreviation = ::sigabbrev_np(signal);
-    return abbreviation != nullptr ? std::string("SIG") + abbreviation
-                                   : "signal " + std::to_string(signal);
-}
-
 // This process's environment with the plan's StarPU variables that record sets.
 std::vector<std::string> childEnvironment(const ProgramPlan& plan) {
     std::vector<std::string> out;
@@ -278,6 +271,7 @@ Result<ProgramOutcome, ProgramRecordError> executeProgramRecord(const ProgramPla
 
     if (plan.options.ranks > 1) {
         setMpirunDefaults();
+        adoptOrphanedRanks();
     }
     const auto start = std::chrono::steady_clock::now();
     pid_t pid = 0;
@@ -298,7 +292,8 @@ Result<ProgramOutcome, ProgramRecordError> executeProgramRecord(const ProgramPla
             ::kill(pid, signal);
         }
     }
-    const int waitStatus = underMpirun ? waitForMpirun(pid, g_stops, PassOn::AsSigterm) : waitForProgram(pid);
+    const int waitStatus =
+        underMpirun ? waitForMpirun(pid, g_stops, PassOn::AsSigterm).status : waitForProgram(pid);
     const double wallSeconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     applyEnd(waitStatus, program, record, outcome.exitCode);

@@ -5,6 +5,7 @@
 #include "workloads/record/folder_lock.hpp"
 #include "workloads/record/launcher_stop_watch.hpp"
 #include "workloads/record/run_folder_setup.hpp"
+#include "workloads/record/trace_rescue.hpp"
 #include "workloads/sigint_handler.hpp"
 
 #include <atomic>
@@ -45,7 +46,7 @@ static_assert(std::atomic<bool>::is_always_lock_free && std::atomic<int>::is_alw
 // second only says what is still going on (there is nothing left to skip: tasks already
 // submitted cannot be cancelled and the shutdown is the trace being written), and only a third
 // ends the process, trace lost.
-extern "C" void onRecordSignal(int signal) {
+extern "C" void onRecordStop(int signal) {
     const int count = g_signals.fetch_add(1) + 1;
     const bool quiet = g_quietSignals.load();
     if (count == 1) {
@@ -69,6 +70,18 @@ extern "C" void onRecordSignal(int signal) {
         std::signal(signal, SIG_DFL);
         std::raise(signal);
     }
+}
+
+// A rank's launcher that sends SIGTERM after a first stop is mpirun ending the job on its own
+// schedule, SIGKILL to follow: a rank still short of its shutdown then keeps what it can
+// (TraceRescue) rather than wait for the SIGKILL.
+extern "C" void onRecordSignal(int signal, siginfo_t* info, void*) {
+    const bool fromLauncher = info != nullptr && info->si_code == SI_USER && info->si_pid == ::getppid();
+    if (signal == SIGTERM && fromLauncher && g_signals.load() >= 1
+        && TraceRescue::requestFromHandler(exitCodeForSignal(SIGTERM))) {
+        return;
+    }
+    onRecordStop(signal);
 }
 
 std::optional<std::uint64_t> freeBytes(const char* dir) {
@@ -342,7 +355,7 @@ WorkloadResult<RecordOutcome> executeRecord(RecordPlan& plan,
     const ScopedStopSignals signals(onRecordSignal);
     std::optional<LauncherStopWatch> launcherStop;
     if (group != nullptr) {
-        launcherStop.emplace(onRecordSignal);
+        launcherStop.emplace(onRecordStop);
     }
     // Of the ranks of a data-parallel run, rank 0 prepares (and locks) the one run folder.
     const bool leader = group == nullptr || group->rank() == 0;
@@ -388,6 +401,10 @@ WorkloadResult<RecordOutcome> executeRecord(RecordPlan& plan,
                              std::string("starpu_init failed: ") + std::strerror(-status));
     }
     readStartedSettings(plan, progress);
+    std::optional<TraceRescue> rescue;
+    if (group != nullptr && plan.trace.value) {
+        rescue.emplace(rankProfFile(plan.outDir, group->rank()), group->rank());
+    }
     {
         starpu_profiling_status_set(STARPU_PROFILING_ENABLE);
         WorkerCounters workerCounters;
@@ -423,6 +440,9 @@ WorkloadResult<RecordOutcome> executeRecord(RecordPlan& plan,
             progress << "starscope record: the run folder " << plan.outDir.string()
                      << " disappeared during the run; its trace and run.json cannot be written\n"
                      << std::flush;
+        }
+        if (rescue) {
+            rescue->disarm();
         }
         if (group == nullptr) {
             starpu_shutdown();

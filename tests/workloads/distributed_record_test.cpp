@@ -193,12 +193,13 @@ const char* targetName(Target target) {
     return "?";
 }
 
-// The batches a stop may let through beyond the ones reported done when it was sent: the batch
-// in progress, the next one already submitted, and two for the time between rank 0's progress
-// line and the signal (the log is polled every 20 ms, a batch takes 40 ms or more on a loaded
-// machine). Seen: 1 to 3 beyond. Before record passed the stop on itself, mpirun delivered it
-// 10 s late and the ranks trained about 100 batches more.
-constexpr std::size_t kBatchesAfterStop = 4;
+// The batches a stop may let through beyond the ones reported done when the test sent it: the
+// batch in progress and the next one already submitted, and those that ran between rank 0's
+// progress line and the signal, which the test sends after polling the log every 20 ms: seen 1 to
+// 3 on a quiet machine, 5 while other tests ran beside it. Before record passed the stop on
+// itself, mpirun delivered it 10 s late and the ranks trained about 100 batches more, which this
+// bound still tells apart.
+constexpr std::size_t kBatchesAfterStop = 10;
 
 // A long job, sent a stop signal as soon as rank 0 reports a finished batch. Every rank stops at
 // the same batch boundary within kBatchesAfterStop, with its trace; run.json and the exit status

@@ -414,9 +414,9 @@ bool catchesSigint(pid_t pid) {
     return false;
 }
 
-// `record --ranks 2 -- PROGRAM` sent `signal` once both ranks run StarPU. Returns record's wait
-// status; the log is in dir/record.log.
-int stopProgramOnTwoRanks(const TempDir& dir, const fs::path& run, int signal) {
+// `record --ranks 2 -- PROGRAM`, once both ranks run StarPU: `signal` to record, or to rank 1
+// when toRank1. Returns record's wait status; the log is in dir/record.log.
+int stopProgramOnTwoRanks(const TempDir& dir, const fs::path& run, int signal, bool toRank1 = false) {
     const auto program = example("starpu_mpi_example_stencil5");
     const auto log = dir / "record.log";
     ::setenv("STARPU_NCPU", "1", 1);
@@ -428,9 +428,10 @@ int stopProgramOnTwoRanks(const TempDir& dir, const fs::path& run, int signal) {
     ::unsetenv("STARPU_NCPU");
     EXPECT_GT(pid, 0);
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(2);
+    std::vector<pid_t> ranks;
     const auto bothStarted = [&] {
         const auto mpirun = starscope::workloads::testing::childrenOf(pid);
-        const auto ranks = mpirun.size() == 1 ? starscope::workloads::testing::childrenOf(mpirun.front()) : std::vector<pid_t>{};
+        ranks = mpirun.size() == 1 ? starscope::workloads::testing::childrenOf(mpirun.front()) : std::vector<pid_t>{};
         return ranks.size() == 2 && catchesSigint(ranks[0]) && catchesSigint(ranks[1]);
     };
     while (!bothStarted() && std::chrono::steady_clock::now() < deadline
@@ -438,7 +439,8 @@ int stopProgramOnTwoRanks(const TempDir& dir, const fs::path& run, int signal) {
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
     EXPECT_TRUE(bothStarted()) << readFile(log);
-    EXPECT_EQ(::kill(pid, signal), 0);
+    // mpirun starts rank 0 first.
+    EXPECT_EQ(::kill(toRank1 && ranks.size() == 2 ? ranks[1] : pid, signal), 0);
     int status = 0;
     EXPECT_EQ(::waitpid(pid, &status, 0), pid);
     return status;
@@ -480,3 +482,24 @@ TEST(RecordProgramRanks, SigtermToRecordReachesEveryRankAsMpirunWouldPassItOn) {
     REQUIRE_STARPU_MPI();
     expectStopEndsEveryRank(SIGTERM);
 }
+
+// SIGKILL of one rank of `record --ranks 2 -- PROGRAM`: mpirun ends the other with SIGTERM 10 s
+// later, which ends a StarPU program without its trace. record names the rank that ended first
+// instead of asking whether the program is linked against FxT, and exits with mpirun's status.
+TEST(RecordProgramRanks, SigkillOfOneRankIsNamedWhenNoTraceIsLeft) {
+    REQUIRE_STARPU_MPI();
+    REQUIRE_EXAMPLE(example("starpu_mpi_example_stencil5"));
+    TempDir dir;
+    const auto run = dir / "run";
+    const int status = stopProgramOnTwoRanks(dir, run, SIGKILL, true);
+    const auto log = readFile(dir / "record.log");
+    ASSERT_TRUE(WIFEXITED(status)) << log;
+    EXPECT_EQ(WEXITSTATUS(status), 128 + SIGKILL) << log;
+    EXPECT_NE(log.find("rank 1 (pid "), std::string::npos) << log;
+    EXPECT_NE(log.find(") ended first, while the others ran, and mpirun then ended them with SIGTERM"),
+              std::string::npos)
+        << log;
+    EXPECT_EQ(log.find("is it linked against a StarPU built with FxT"), std::string::npos) << log;
+    EXPECT_FALSE(fs::exists(run)) << log;
+}
+

@@ -9,23 +9,12 @@
 
 namespace starscope::workloads {
 
-namespace {
-
-// A rank that ended this much before the next one was not stopped with the others: mpirun ends
-// the rest of a job 10 s after one of its ranks ended abnormally, and Open MPI ends the ranks of
-// a killed mpirun within about a second, all at once.
-constexpr double kEndedFirstBySeconds = 2.0;
-
-} // namespace
-
 std::string describeLostJob(const std::filesystem::path& runFolder, int ranks, const MpirunEnd& end) {
     std::string what = "the job ended before rank 0 wrote run.json: ";
     what += WIFSIGNALED(end.status) ? "mpirun was killed by " + signalName(WTERMSIG(end.status))
                                     : "mpirun exited with status " + std::to_string(WEXITSTATUS(end.status));
-    const auto& ended = end.ranks;
-    if (!ended.empty() && ended.front().rank >= 0
-        && (ended.size() == 1 || ended[1].endedAfterSeconds - ended.front().endedAfterSeconds >= kEndedFirstBySeconds)) {
-        what += "; rank " + std::to_string(ended.front().rank) + " (pid " + std::to_string(ended.front().pid)
+    if (const auto first = rankThatEndedFirst(end)) {
+        what += "; rank " + std::to_string(first->rank) + " (pid " + std::to_string(first->pid)
                 + ") ended first, while the others ran";
     }
     for (int rank = 0; rank < ranks; ++rank) {

@@ -43,6 +43,17 @@ int rankOf(pid_t pid) {
     return -1;
 }
 
+// Whether a process has ended and waits to be reaped: mpirun reaps its ranks only between the
+// steps of ending a job, 10 s apart.
+bool isZombie(pid_t pid) {
+    std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+    std::string stat;
+    std::getline(in, stat);
+    // "PID (COMM) STATE ...": COMM may hold spaces and parentheses, the last ')' ends it.
+    const auto close = stat.rfind(')');
+    return close != std::string::npos && close + 2 < stat.size() && stat[close + 2] == 'Z';
+}
+
 // Sends a signal to a rank the way mpirun does: to its process group when it leads one (a
 // program's own children get it too), else to the process.
 void signalRank(pid_t rank, int signal) {
@@ -95,6 +106,17 @@ std::vector<pid_t> ranksStartedBy(pid_t mpirun) {
     return ranks;
 }
 
+std::optional<RankEnd> rankThatEndedFirst(const MpirunEnd& end) {
+    // Two seconds apart at least: ranks stopped together end within a second of each other.
+    constexpr double kApartSeconds = 2.0;
+    const auto& ranks = end.ranks;
+    if (ranks.empty() || ranks.front().rank < 0
+        || (ranks.size() > 1 && ranks[1].endedAfterSeconds - ranks.front().endedAfterSeconds < kApartSeconds)) {
+        return std::nullopt;
+    }
+    return ranks.front();
+}
+
 void adoptOrphanedRanks() { ::prctl(PR_SET_CHILD_SUBREAPER, 1); }
 
 MpirunEnd waitForMpirun(pid_t mpirun, const StopSignals& stops, PassOn passOn) {
@@ -131,12 +153,19 @@ MpirunEnd waitForMpirun(pid_t mpirun, const StopSignals& stops, PassOn passOn) {
             // Until mpirun is reaped its pid is not reused: its children are the job's ranks.
             const auto ranks = ranksStartedBy(mpirun);
             for (const pid_t pid : ranks) {
+                const bool endedAlready = std::any_of(end.ranks.begin(), end.ranks.end(),
+                                                      [pid](const RankEnd& e) { return e.pid == pid; });
+                if (endedAlready) {
+                    continue; // a zombie mpirun has not reaped yet
+                }
                 // Read again while -1: a rank just forked may not have exec'd its program yet.
                 if (auto [it, added] = running.try_emplace(pid, -1); it->second < 0) {
                     it->second = rankOf(pid);
                 }
             }
-            noteEnded([&](pid_t pid) { return std::find(ranks.begin(), ranks.end(), pid) == ranks.end(); });
+            noteEnded([&](pid_t pid) {
+                return std::find(ranks.begin(), ranks.end(), pid) == ranks.end() || isZombie(pid);
+            });
             for (const int count = stops.count.load(); passedOn < count; ++passedOn) {
                 const int signal = passOn == PassOn::AsSigterm ? SIGTERM : stops.last.load();
                 if (ranks.empty()) {

@@ -7,6 +7,7 @@
 #include "workloads/sigint_handler.hpp"
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <sys/types.h>
 #include <vector>
@@ -47,6 +48,11 @@ struct MpirunEnd {
     int status = 0;
     std::vector<RankEnd> ranks;
 };
+
+// The rank whose process ended well before the others (killed, or failed), when one did: the
+// one to name when a job ends early. mpirun ends the other ranks of such a job 10 s later; Open
+// MPI ends the ranks of a killed mpirun all at once.
+std::optional<RankEnd> rankThatEndedFirst(const MpirunEnd& end);
 
 // Waits for mpirun (a child of this process) and its ranks, passing every stop signal counted in
 // `stops` on to the ranks as it comes. Open MPI 4.1's mpirun would pass a SIGINT or SIGTERM on

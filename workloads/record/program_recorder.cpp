@@ -141,7 +141,7 @@ std::string quoted(const std::vector<std::string>& argv) {
 
 // Why a program that ended so wrote no trace, for the refusal.
 std::string noTraceMessage(const ProgramPlan& plan, const run::ProgramRecord& program,
-                           int passedOnToRanks) {
+                           int passedOnToRanks, const std::optional<RankEnd>& endedFirst) {
     std::string message =
         plan.options.argv.front() + " wrote no FxT trace into " + plan.folder.dir.string();
     if (passedOnToRanks != 0) {
@@ -149,6 +149,12 @@ std::string noTraceMessage(const ProgramPlan& plan, const run::ProgramRecord& pr
                + ", passed on to every rank as SIGTERM (as mpirun passes a stop on), ended them "
                  "before StarPU wrote their traces (StarPU writes a trace at starpu_shutdown; a "
                  "program that shuts StarPU down on SIGTERM keeps it); nothing was kept";
+    }
+    if (endedFirst) {
+        return message + ": rank " + std::to_string(endedFirst->rank) + " (pid "
+               + std::to_string(endedFirst->pid)
+               + ") ended first, while the others ran, and mpirun then ended them with SIGTERM, "
+                 "which ends a StarPU program before it writes its trace; nothing was kept";
     }
     if (program.signal) {
         return message + ": " + program.signalName
@@ -292,8 +298,15 @@ Result<ProgramOutcome, ProgramRecordError> executeProgramRecord(const ProgramPla
             ::kill(pid, signal);
         }
     }
-    const int waitStatus =
-        underMpirun ? waitForMpirun(pid, g_stops, PassOn::AsSigterm).status : waitForProgram(pid);
+    std::optional<RankEnd> endedFirst;
+    int waitStatus = 0;
+    if (underMpirun) {
+        const auto end = waitForMpirun(pid, g_stops, PassOn::AsSigterm);
+        waitStatus = end.status;
+        endedFirst = rankThatEndedFirst(end);
+    } else {
+        waitStatus = waitForProgram(pid);
+    }
     const double wallSeconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     applyEnd(waitStatus, program, record, outcome.exitCode);
@@ -309,6 +322,10 @@ Result<ProgramOutcome, ProgramRecordError> executeProgramRecord(const ProgramPla
         // The program ended otherwise than by the signal record passed on (its own handler).
         record.interruptedBy = stopSignalName(signal);
     }
+    if (endedFirst && record.status == RunStatus::Failed) {
+        record.error += "; rank " + std::to_string(endedFirst->rank) + " (pid "
+                        + std::to_string(endedFirst->pid) + ") ended first, while the others ran";
+    }
 
     for (const auto& file : tracer::findProfFiles(plan.folder.dir)) {
         record.fxt.traceFiles.push_back(file.filename().string());
@@ -317,7 +334,8 @@ Result<ProgramOutcome, ProgramRecordError> executeProgramRecord(const ProgramPla
         undo();
         const int code = outcome.exitCode != 0 ? outcome.exitCode : 1;
         return fail(ProgramRecordError{
-            WorkloadError{ErrorCode::Runtime, noTraceMessage(plan, program, underMpirun ? g_stops.first.load() : 0), {}, {}}, code});
+            WorkloadError{ErrorCode::Runtime, noTraceMessage(plan, program, underMpirun ? g_stops.first.load() : 0, endedFirst), {}, {}},
+            code});
     }
     if (const auto cut = cutTraceFiles(plan.folder.dir, record.fxt.traceFiles); !cut.empty()) {
         record.status = RunStatus::Failed;

@@ -4,10 +4,13 @@
 // previous ones put back afterwards, so neither command leaves its handler behind for the code
 // that follows. record stops at a batch boundary, sweep after the current run.
 
+#include <atomic>
 #include <csignal>
 #include <cstddef>
 #include <cstring>
 #include <iterator>
+#include <string>
+#include <string_view>
 #include <unistd.h>
 
 namespace starscope::workloads {
@@ -24,9 +27,49 @@ inline const char* stopSignalName(int signal) {
     }
 }
 
+// "SIGINT" -> SIGINT, and so on for the three; 0 for any other name.
+inline int stopSignalNumber(std::string_view name) {
+    for (const int signal : kStopSignals) {
+        if (name == stopSignalName(signal)) {
+            return signal;
+        }
+    }
+    return 0;
+}
+
+// The stop signals a launcher got, as its signal handler counts them (lock-free atomics only),
+// for the code that passes them on outside the handler.
+struct StopSignals {
+    std::atomic<int> count{0};
+    std::atomic<int> first{0};
+    std::atomic<int> last{0};
+    static_assert(std::atomic<int>::is_always_lock_free, "signal handlers need lock-free atomics");
+
+    // From the handler: returns how many came, this one included.
+    int note(int signal) {
+        last.store(signal);
+        int none = 0;
+        first.compare_exchange_strong(none, signal);
+        return count.fetch_add(1) + 1;
+    }
+    void reset() {
+        count.store(0);
+        first.store(0);
+        last.store(0);
+    }
+};
+
 // Set by `record --ranks N` for the ranks it starts: it tells the user about the stop signals
-// itself, once, so the ranks keep quiet about the SIGTERM it passes on to them.
+// itself, once, so the ranks keep quiet about the signal it passes on to them, and it reports the
+// job's end (from run.json), so an interrupted rank exits 0 rather than make mpirun end the job.
 inline constexpr const char* kLaunchedRanksVariable = "STARSCOPE_LAUNCHED_RANKS";
+
+// Any signal's name: "SIGKILL" for 9.
+inline std::string signalName(int signal) {
+    const char* abbreviation = ::sigabbrev_np(signal);
+    return abbreviation != nullptr ? std::string("SIG") + abbreviation
+                                   : "signal " + std::to_string(signal);
+}
 
 // What a shell reports for a process ended by that signal: 130, 143, 129.
 inline int exitCodeForSignal(int signal) { return 128 + signal; }

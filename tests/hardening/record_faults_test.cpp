@@ -1,9 +1,11 @@
 // `starscope record` under faults: SIGINT at random points (fixed seed) leaves a run that the
 // tracer and `starscope stats` read; SIGKILL leaves a run whose reader names what is missing
 // or truncated (FxT keeps its buffer in memory until shutdown); an output folder removed
-// mid-run, or on a disk that is or becomes full, makes the recorder say so and exit non-zero.
+// mid-run, or on a disk that is or becomes full, makes the recorder say so and exit non-zero,
+// naming every rank of a two-rank job whose files could not be written.
 #include "tests/support/test_support.hpp"
 #include "tests/workloads/run_folder.hpp"
+#include "tests/workloads/starpu_mpi.hpp"
 #include "tracer/readers/read_trace.hpp"
 
 #include <gtest/gtest.h>
@@ -21,6 +23,7 @@
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
+#include <iostream>
 #include <random>
 #include <string>
 #include <thread>
@@ -299,12 +302,15 @@ TEST(RecordFaults, ASecondRecordIntoALockedFolderIsRefusedWithTheHoldersPid) {
 // unmounted on destruction. Needs CAP_SYS_ADMIN (root, as in CI): why() says what failed.
 class SmallFileSystem {
 public:
-    SmallFileSystem(const fs::path& where, std::uint64_t bytes) : m_where(where) {
+    // inodes: how many files it holds (0: tmpfs's default), for a disk that is full for new
+    // files only.
+    SmallFileSystem(const fs::path& where, std::uint64_t bytes, std::uint64_t inodes = 0) : m_where(where) {
         fs::create_directories(where);
         if (::unshare(CLONE_NEWNS) == 0) {
             ::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr);
         }
-        const std::string options = "size=" + std::to_string(bytes);
+        const std::string options =
+            "size=" + std::to_string(bytes) + (inodes > 0 ? ",nr_inodes=" + std::to_string(inodes) : "");
         if (::mount("tmpfs", where.c_str(), "tmpfs", MS_NOSUID | MS_NODEV, options.c_str()) != 0) {
             m_why = "cannot mount a tmpfs on " + where.string() + ": " + std::strerror(errno);
             return;
@@ -336,6 +342,21 @@ public:
         }
         ::close(fd);
         return written;
+    }
+
+    // Creates empty files until the file system holds no more; returns how many.
+    std::size_t fillInodes() const {
+        std::size_t created = 0;
+        for (;;) {
+            const int fd = ::open((m_where / ("inode" + std::to_string(created))).c_str(),
+                                  O_WRONLY | O_CREAT | O_EXCL, 0644);
+            if (fd < 0) {
+                break;
+            }
+            ::close(fd);
+            ++created;
+        }
+        return created;
     }
 
 private:
@@ -394,6 +415,49 @@ TEST(RecordFaults, DiskFillingUpMidRunIsReported) {
     // full at one of them, mid-run or at the end.
     EXPECT_GT(disk.fill(), 0u);
     expectFullDiskReported(waitFor(pid), run, dir.path());
+}
+
+// Two ranks whose weight checksums cannot be written (the disk holds no new file once both prof
+// files exist, which a 1 MiB FxT buffer makes happen at its first flush mid-run; the prof files
+// still grow): record names every rank's file, leaves none empty or partial behind and no summary
+// line without a path.
+TEST(RecordFaults, EveryRankWhoseWeightsCannotBeWrittenIsNamed) {
+    REQUIRE_STARPU_MPI();
+    TempDir dir;
+    const SmallFileSystem disk(dir / "disk", 256 * 1024 * 1024, 64);
+    if (!disk.mounted()) {
+        GTEST_SKIP() << disk.why();
+    }
+    const auto run = dir / "disk" / "run";
+    const pid_t pid = spawnStarscope({"record", "--ranks", "2", "--out", run.string(), "--batches", "400",
+                                      "--batch-size", "32", "--workers", "1", "--train-images", "20000",
+                                      "--test-images", "100", "--buffer-mb", "1"},
+                                     dir.path());
+    for (int i = 0; i < 30000 && tracer::findProfFiles(run).size() < 2 && !hasEnded(pid); ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    ASSERT_EQ(tracer::findProfFiles(run).size(), 2U) << starscope::testing::readFile(dir / "stderr.txt");
+    EXPECT_GT(disk.fillInodes(), 0U);
+    // The run ends at the next batch: what follows is the same as at its natural end.
+    ::kill(pid, SIGTERM);
+    const Exit exit = waitFor(pid);
+    const auto stderrText = starscope::testing::readFile(dir / "stderr.txt");
+    const auto stdoutText = starscope::testing::readFile(dir / "stdout.txt");
+    ASSERT_FALSE(exit.signalled) << stderrText;
+    EXPECT_EQ(exit.code, 1) << stderrText;
+    for (const int rank : {0, 1}) {
+        const auto weights = run / ("weights_rank_" + std::to_string(rank) + ".txt");
+        EXPECT_NE(stderrText.find("rank " + std::to_string(rank) + " on "), std::string::npos) << stderrText;
+        EXPECT_NE(stderrText.find(weights.string() + ": cannot write the weight checksums"), std::string::npos)
+            << stderrText;
+        EXPECT_FALSE(fs::exists(weights));
+    }
+    std::cout << stdoutText.substr(stdoutText.find("  rank 0"));
+    EXPECT_EQ(stdoutText.find("weights in \n"), std::string::npos) << stdoutText;
+    EXPECT_NE(stdoutText.find("no weight checksums"), std::string::npos) << stdoutText;
+    // The traces are whole: only new files could not be made.
+    EXPECT_EQ(tracer::findProfFiles(run).size(), 2U);
+    EXPECT_TRUE(tracer::readTrace(run).ok());
 }
 
 } // namespace

@@ -2,8 +2,9 @@
 // writes its own readable prof file into the one run folder, with StarPU-MPI's message events
 // in it; rank 0 writes run.json with the rank count; the ranks hold identical weights after
 // every step (their per-step checksums agree and change from step to step); a stop signal to
-// the job (SIGTERM, or Ctrl-C, which the job reports as the user's), or a SIGTERM to one rank,
-// ends every rank at a batch boundary with every trace kept.
+// record, to its mpirun or to one rank ends every rank at the same batch boundary within a batch
+// or so, with every trace kept, and run.json and the exit status name the same signal; SIGKILL of
+// a rank or of mpirun keeps the other ranks' traces, and record says so and marks the run failed.
 
 #include "tests/support/test_support.hpp"
 #include "tests/workloads/run_folder.hpp"
@@ -12,6 +13,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <fstream>
+#include <iostream>
 #include <gtest/gtest.h>
 #include <set>
 #include <sstream>
@@ -88,39 +90,37 @@ std::size_t expectRanksAgree(const std::filesystem::path& out, int ranks) {
 
 std::string readAll(const std::filesystem::path& path) { return starscope::testing::readFile(path); }
 
-// The ranks of a job: processes running `record` into `out`, other than the launcher and
-// mpirun itself.
-std::vector<pid_t> rankProcesses(const std::string& out, pid_t launcher) {
-    std::vector<pid_t> pids;
-    for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
-        const std::string name = entry.path().filename().string();
-        if (name.find_first_not_of("0123456789") != std::string::npos) {
-            continue;
-        }
-        const pid_t pid = std::stoi(name);
-        std::ifstream in(entry.path() / "cmdline", std::ios::binary);
-        std::string cmdline;
-        for (std::string arg; std::getline(in, arg, '\0');) {
-            cmdline += arg + ' ';
-        }
-        if (pid != launcher && cmdline.find(out) != std::string::npos
-            && cmdline.find(" record ") != std::string::npos && cmdline.rfind("mpirun", 0) != 0
-            && cmdline.find("orted") == std::string::npos) {
-            pids.push_back(pid);
-        }
-    }
-    return pids;
-}
-
-// The job's rank processes, once its training is under way (rank 0 reported a finished batch).
-std::vector<pid_t> trainingRanks(const std::string& out, const std::string& log, pid_t launcher) {
-    EXPECT_TRUE(waitUntilTraining(log, launcher));
-    return rankProcesses(out, launcher);
-}
-
+// A long job: 400 batches of 64 images, one worker per rank (about 40 s on two idle cores).
 std::vector<std::string> longRun(const std::string& out) {
-    return {STARSCOPE_BINARY, "record", "--ranks", "2", "--epochs", "5", "--workers", "1",
-            "--out", out};
+    return {STARSCOPE_BINARY, "record", "--ranks", "2", "--batches", "400", "--batch-size", "64",
+            "--workers", "1", "--test-images", "300", "--out", out};
+}
+
+// A long job of `record --ranks 2` into dir/run, its log in dir/log.txt, once rank 0 reported a
+// finished batch: record, its mpirun and the two ranks (in rank order: mpirun starts rank 0
+// first). Empty pids when it did not get there.
+struct TrainingJob {
+    std::filesystem::path out;
+    std::string log;
+    pid_t record = -1;
+    pid_t mpirun = -1;
+    std::vector<pid_t> ranks;
+};
+
+TrainingJob startTrainingJob(const TempDir& dir) {
+    TrainingJob job;
+    job.out = dir / "run";
+    job.log = (dir / "log.txt").string();
+    job.record = spawnLogged(longRun(job.out.string()), job.log);
+    EXPECT_GT(job.record, 0);
+    EXPECT_TRUE(waitUntilTraining(job.log, job.record));
+    const auto mpirun = childrenOf(job.record);
+    if (mpirun.size() == 1) {
+        job.mpirun = mpirun.front();
+        job.ranks = childrenOf(job.mpirun);
+    }
+    EXPECT_EQ(job.ranks.size(), 2U) << readAll(job.log);
+    return job;
 }
 
 } // namespace
@@ -180,56 +180,172 @@ TEST(DistributedRecord, BatchNotSplittableBetweenRanksIsRefusedByEveryRank) {
 
 namespace {
 
-// A long job, sent a stop signal once it trains: to the launcher (as `timeout -s TERM` does, or
-// Ctrl-C, which reaches the launcher only: mpirun runs in a process group of its own) or to one
-// rank. Every rank stops at the same batch boundary after at least one step, with its trace.
-void expectSignalStopsTheJob(int signal, bool toOneRank) {
+// Who gets the signal: `record --ranks 2` (as from `kill` or `timeout`; a Ctrl-C at the terminal
+// reaches record only, mpirun runs in a process group of its own), its mpirun, or rank 1.
+enum class Target { Record, Mpirun, OneRank };
+
+const char* targetName(Target target) {
+    switch (target) {
+    case Target::Record: return "record";
+    case Target::Mpirun: return "mpirun";
+    case Target::OneRank: return "rank 1";
+    }
+    return "?";
+}
+
+// The batches a stop may let through beyond the ones reported done when the test sent it: the
+// batch in progress and the next one already submitted, and those that ran between rank 0's
+// progress line and the signal, which the test sends after polling the log every 20 ms: seen 1 to
+// 3 on a quiet machine, 5 while other tests ran beside it. Before record passed the stop on
+// itself, mpirun delivered it 10 s late and the ranks trained about 100 batches more, which this
+// bound still tells apart.
+constexpr std::size_t kBatchesAfterStop = 10;
+
+// A long job, sent a stop signal as soon as rank 0 reports a finished batch. Every rank stops at
+// the same batch boundary within kBatchesAfterStop, with its trace; run.json and the exit status
+// name the signal the ranks got (mpirun passes SIGTERM on whatever it got itself).
+void expectSignalStopsTheJob(int signal, Target target, int reported) {
     TempDir dir;
-    const auto out = dir / "run";
-    const std::string logPath = (dir / "log.txt").string();
-    const pid_t pid = spawnLogged(longRun(out.string()), logPath);
-    ASSERT_GT(pid, 0);
-    const auto ranks = trainingRanks(out.string(), logPath, pid);
-    ASSERT_EQ(ranks.size(), 2U) << readAll(logPath);
-    ASSERT_EQ(::kill(toOneRank ? ranks.back() : pid, signal), 0);
+    const auto job = startTrainingJob(dir);
+    ASSERT_EQ(job.ranks.size(), 2U);
+    const auto& out = job.out;
+    const auto& logPath = job.log;
+    const pid_t pid = job.record;
+    const std::size_t doneAtSignal = batchesDone(readAll(logPath));
+    const pid_t receiver = target == Target::Record ? pid : target == Target::Mpirun ? job.mpirun : job.ranks.back();
+    ASSERT_EQ(::kill(receiver, signal), 0);
     int status = 0;
     ASSERT_EQ(::waitpid(pid, &status, 0), pid);
-    ASSERT_TRUE(WIFEXITED(status)) << readAll(logPath);
+    const auto log = readAll(logPath);
+    ASSERT_TRUE(WIFEXITED(status)) << log;
     const auto steps = expectRanksAgree(out, 2);
+    std::cout << "signal " << signal << " to " << targetName(target) << ": " << doneAtSignal
+              << " batches done when sent, " << steps << " trained, exit " << WEXITSTATUS(status) << "\n";
     EXPECT_GT(steps, 0U);
-    EXPECT_LT(steps, 5U * 937U);
+    EXPECT_LE(steps, doneAtSignal + kBatchesAfterStop) << log;
+    EXPECT_EQ(WEXITSTATUS(status), 128 + reported) << log;
     const auto run = readJson(out / "run.json");
-    EXPECT_EQ(run["status"], "interrupted") << readAll(logPath);
-    if (!toOneRank) {
-        // What the user sent, not the SIGTERM mpirun passed on to the ranks, said once.
-        EXPECT_EQ(WEXITSTATUS(status), 128 + signal) << readAll(logPath);
-        ASSERT_TRUE(validRunJson(run)) << readAll(logPath);
-        const std::string name = signal == SIGINT ? "SIGINT" : "SIGTERM";
-        EXPECT_EQ(run["interrupted_by"], name);
-        EXPECT_EQ(run["ranks"], 2);
-        EXPECT_EQ(run["batches_run"].get<std::size_t>(), steps);
-        const auto log = readAll(logPath);
-        const std::string said = "starscope record: " + name + ": every rank stops after the batch in progress";
-        const auto first = log.find(said);
+    ASSERT_TRUE(validRunJson(run)) << log;
+    EXPECT_EQ(run["status"], "interrupted") << log;
+    EXPECT_EQ(run["interrupted_by"], reported == SIGINT ? "SIGINT" : "SIGTERM") << log;
+    EXPECT_EQ(run["ranks"], 2);
+    EXPECT_EQ(run["batches_run"].get<std::size_t>(), steps);
+    // Interrupted: no test run.
+    EXPECT_TRUE(run["test"]["accuracy"].is_null()) << run["test"];
+    // Said once, by record, not by the ranks.
+    const std::string said = std::string("starscope record: ") + (signal == SIGINT ? "SIGINT" : "SIGTERM")
+                             + ": every rank stops after the batch in progress";
+    const auto first = log.find(said);
+    if (target == Target::Record) {
         EXPECT_NE(first, std::string::npos) << log;
         EXPECT_EQ(log.find(said, first + 1), std::string::npos) << log;
-        EXPECT_EQ(log.find("stopping after the batch in progress"), std::string::npos) << log;
+    } else {
+        EXPECT_EQ(first, std::string::npos) << log;
     }
+    EXPECT_EQ(log.find("stopping after the batch in progress"), std::string::npos) << log;
 }
 
 } // namespace
 
-TEST(DistributedRecord, SigtermToTheJobStopsEveryRankAndKeepsEveryTrace) {
+TEST(DistributedRecord, CtrlCToRecordStopsEveryRankWithinABatch) {
     REQUIRE_STARPU_MPI();
-    expectSignalStopsTheJob(SIGTERM, false);
+    expectSignalStopsTheJob(SIGINT, Target::Record, SIGINT);
 }
 
-TEST(DistributedRecord, CtrlCToTheJobIsWhatTheRunRecordsAndExitsWith) {
+TEST(DistributedRecord, SigtermToRecordStopsEveryRankWithinABatch) {
     REQUIRE_STARPU_MPI();
-    expectSignalStopsTheJob(SIGINT, false);
+    expectSignalStopsTheJob(SIGTERM, Target::Record, SIGTERM);
 }
 
-TEST(DistributedRecord, SigtermToOneRankStopsTheWholeJob) {
+TEST(DistributedRecord, SigtermToMpirunStopsEveryRankWithinABatch) {
     REQUIRE_STARPU_MPI();
-    expectSignalStopsTheJob(SIGTERM, true);
+    expectSignalStopsTheJob(SIGTERM, Target::Mpirun, SIGTERM);
 }
+
+TEST(DistributedRecord, SigintToMpirunIsTheSigtermItPassesOn) {
+    REQUIRE_STARPU_MPI();
+    expectSignalStopsTheJob(SIGINT, Target::Mpirun, SIGTERM);
+}
+
+TEST(DistributedRecord, SigtermToOneRankStopsTheWholeJobWithinABatch) {
+    REQUIRE_STARPU_MPI();
+    expectSignalStopsTheJob(SIGTERM, Target::OneRank, SIGTERM);
+}
+
+TEST(DistributedRecord, CtrlCToOneRankIsWhatTheJobReports) {
+    REQUIRE_STARPU_MPI();
+    expectSignalStopsTheJob(SIGINT, Target::OneRank, SIGINT);
+}
+
+namespace {
+
+// A long job whose rank or mpirun gets SIGKILL once rank 0 reports a finished batch. What can be
+// kept is kept: a surviving rank writes its trace when mpirun ends the job (or at once when mpirun
+// itself is gone), record says what happened, and run.json marks the run failed, naming the rank
+// that ended first. Returns run.json's error.
+std::string expectKillReported(Target target, int victimRank) {
+    TempDir dir;
+    const auto job = startTrainingJob(dir);
+    if (job.ranks.size() != 2) {
+        return {};
+    }
+    const auto& out = job.out;
+    const auto& logPath = job.log;
+    const pid_t pid = job.record;
+    const pid_t victim = target == Target::Mpirun ? job.mpirun : job.ranks[static_cast<std::size_t>(victimRank)];
+    EXPECT_EQ(::kill(victim, SIGKILL), 0);
+    int status = 0;
+    EXPECT_EQ(::waitpid(pid, &status, 0), pid);
+    const auto log = readAll(logPath);
+    EXPECT_TRUE(WIFEXITED(status)) << log;
+    EXPECT_EQ(WEXITSTATUS(status), 1) << log;
+    const auto run = readJson(out / "run.json");
+    EXPECT_EQ(run["status"], "failed") << log;
+    EXPECT_EQ(run["ranks"], 2);
+    const std::string error = run.value("error", "");
+    EXPECT_NE(log.find("starscope record: " + error), std::string::npos) << log;
+    EXPECT_NE(log.find("run.json marks the run failed"), std::string::npos) << log;
+    for (int rank = 0; rank < 2; ++rank) {
+        const auto file = out / ("prof_file_" + std::string(std::getenv("USER") != nullptr ? std::getenv("USER") : "")
+                                 + "_" + std::to_string(rank));
+        if (target == Target::OneRank && rank == victimRank) {
+            EXPECT_NE(error.find("rank " + std::to_string(victimRank) + " (pid " + std::to_string(victim)
+                                 + ") ended first"),
+                      std::string::npos)
+                << error;
+            EXPECT_NE(error.find("rank " + std::to_string(rank) + " left no trace"), std::string::npos) << error;
+            continue;
+        }
+        // The survivors' traces, written when the job was ended under them, read.
+        EXPECT_NE(error.find("rank " + std::to_string(rank) + "'s trace is kept"), std::string::npos) << error;
+        const auto trace = starscope::tracer::readTrace(file);
+        EXPECT_TRUE(trace) << file << ": " << (trace ? "" : trace.error().describe());
+        if (trace) {
+            EXPECT_GT(trace->tasks.size(), 0U) << file;
+            std::cout << "SIGKILL to "
+                      << (target == Target::Mpirun ? std::string("mpirun") : "rank " + std::to_string(victimRank))
+                      << ": rank " << rank << "'s trace kept with " << trace->tasks.size() << " tasks\n";
+        }
+    }
+    std::cout << "exit " << WEXITSTATUS(status) << ", run.json error: " << error << "\n";
+    return error;
+}
+
+} // namespace
+
+TEST(DistributedRecord, SigkillOfOneRankKeepsTheOtherRanksTraceAndIsReported) {
+    REQUIRE_STARPU_MPI();
+    expectKillReported(Target::OneRank, 1);
+}
+
+TEST(DistributedRecord, SigkillOfRankZeroIsReportedByRecord) {
+    REQUIRE_STARPU_MPI();
+    expectKillReported(Target::OneRank, 0);
+}
+
+TEST(DistributedRecord, SigkillOfMpirunKeepsEveryRanksTraceAndIsReported) {
+    REQUIRE_STARPU_MPI();
+    const auto error = expectKillReported(Target::Mpirun, -1);
+    EXPECT_NE(error.find("mpirun was killed by SIGKILL"), std::string::npos) << error;
+}
+

@@ -15,6 +15,7 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
@@ -410,3 +411,108 @@ TEST(RecordProgramEnds, SigintToRecordReachesTheProgramAndTheTraceIsKept) {
 }
 
 } // namespace
+
+namespace {
+
+// Whether process pid catches SIGINT (its SigCgt mask in /proc): StarPU installs the handler
+// that writes its trace at the end of starpu_init.
+bool catchesSigint(pid_t pid) {
+    std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+    for (std::string line; std::getline(in, line);) {
+        if (line.starts_with("SigCgt:")) {
+            const auto mask = std::stoull(line.substr(7), nullptr, 16);
+            return (mask & (1ULL << (SIGINT - 1))) != 0;
+        }
+    }
+    return false;
+}
+
+// `record --ranks 2 -- PROGRAM`, once both ranks run StarPU: `signal` to record, or to rank 1
+// when toRank1. Returns record's wait status; the log is in dir/record.log.
+int stopProgramOnTwoRanks(const TempDir& dir, const fs::path& run, int signal, bool toRank1 = false) {
+    const auto program = example("starpu_mpi_example_stencil5");
+    const auto log = dir / "record.log";
+    ::setenv("STARPU_NCPU", "1", 1);
+    // Minutes of work unless stopped.
+    const pid_t pid = starscope::workloads::testing::spawnLogged(
+        {STARSCOPE_BINARY, "record", "--ranks", "2", "--out", run.string(), "--", program.string(),
+         "-iter", "1000000"},
+        log.string());
+    ::unsetenv("STARPU_NCPU");
+    EXPECT_GT(pid, 0);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(2);
+    std::vector<pid_t> ranks;
+    const auto bothStarted = [&] {
+        const auto mpirun = starscope::workloads::testing::childrenOf(pid);
+        ranks = mpirun.size() == 1 ? starscope::workloads::testing::childrenOf(mpirun.front()) : std::vector<pid_t>{};
+        return ranks.size() == 2 && catchesSigint(ranks[0]) && catchesSigint(ranks[1]);
+    };
+    while (!bothStarted() && std::chrono::steady_clock::now() < deadline
+           && !starscope::workloads::testing::hasEnded(pid)) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    EXPECT_TRUE(bothStarted()) << readFile(log);
+    // mpirun starts rank 0 first.
+    EXPECT_EQ(::kill(toRank1 && ranks.size() == 2 ? ranks[1] : pid, signal), 0);
+    int status = 0;
+    EXPECT_EQ(::waitpid(pid, &status, 0), pid);
+    return status;
+}
+
+// A stop signal to `record --ranks 2 -- PROGRAM` reaches every rank at once as the SIGTERM
+// mpirun would send (mpirun alone sends it 10 s late). A StarPU program that does not shut
+// StarPU down on SIGTERM ends without its trace, as under mpirun: record says so, keeps nothing,
+// and exits with the signal it got.
+void expectStopEndsEveryRank(int signal) {
+    REQUIRE_EXAMPLE(example("starpu_mpi_example_stencil5"));
+    TempDir dir;
+    const auto run = dir / "run";
+    const auto start = std::chrono::steady_clock::now();
+    const int status = stopProgramOnTwoRanks(dir, run, signal);
+    const auto log = readFile(dir / "record.log");
+    ASSERT_TRUE(WIFEXITED(status)) << log;
+    EXPECT_EQ(WEXITSTATUS(status), 128 + signal) << log;
+    const std::string name = signal == SIGINT ? "SIGINT" : "SIGTERM";
+    EXPECT_NE(log.find(name + ": passed on to every rank as SIGTERM"), std::string::npos) << log;
+    EXPECT_NE(log.find(name + ", passed on to every rank as SIGTERM (as mpirun passes a stop on), ended them"),
+              std::string::npos)
+        << log;
+    // Both ranks ended on the SIGTERM they got at once, not on mpirun's SIGKILL later.
+    EXPECT_NE(log.find("exited on signal 15 (Terminated)"), std::string::npos) << log;
+    EXPECT_FALSE(fs::exists(run)) << log;
+    std::cout << name << " to record --ranks 2 -- stencil5: exit " << WEXITSTATUS(status) << " after "
+              << std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() << " s\n";
+}
+
+} // namespace
+
+TEST(RecordProgramRanks, SigintToRecordReachesEveryRankAsMpirunWouldPassItOn) {
+    REQUIRE_STARPU_MPI();
+    expectStopEndsEveryRank(SIGINT);
+}
+
+TEST(RecordProgramRanks, SigtermToRecordReachesEveryRankAsMpirunWouldPassItOn) {
+    REQUIRE_STARPU_MPI();
+    expectStopEndsEveryRank(SIGTERM);
+}
+
+// SIGKILL of one rank of `record --ranks 2 -- PROGRAM`: mpirun ends the other with SIGTERM 10 s
+// later, which ends a StarPU program without its trace. record names the rank that ended first
+// instead of asking whether the program is linked against FxT, and exits with mpirun's status.
+TEST(RecordProgramRanks, SigkillOfOneRankIsNamedWhenNoTraceIsLeft) {
+    REQUIRE_STARPU_MPI();
+    REQUIRE_EXAMPLE(example("starpu_mpi_example_stencil5"));
+    TempDir dir;
+    const auto run = dir / "run";
+    const int status = stopProgramOnTwoRanks(dir, run, SIGKILL, true);
+    const auto log = readFile(dir / "record.log");
+    ASSERT_TRUE(WIFEXITED(status)) << log;
+    EXPECT_EQ(WEXITSTATUS(status), 128 + SIGKILL) << log;
+    EXPECT_NE(log.find("rank 1 (pid "), std::string::npos) << log;
+    EXPECT_NE(log.find(") ended first, while the others ran, and mpirun then ended them with SIGTERM"),
+              std::string::npos)
+        << log;
+    EXPECT_EQ(log.find("is it linked against a StarPU built with FxT"), std::string::npos) << log;
+    EXPECT_FALSE(fs::exists(run)) << log;
+}
+

@@ -51,6 +51,19 @@ inline pid_t spawnLogged(std::vector<std::string> args, const std::string& logPa
     return pid;
 }
 
+// The children of a process (record's mpirun, mpirun's ranks), from every thread's list.
+inline std::vector<pid_t> childrenOf(pid_t parent) {
+    std::vector<pid_t> children;
+    std::error_code ec;
+    for (const auto& task : std::filesystem::directory_iterator("/proc/" + std::to_string(parent) + "/task", ec)) {
+        std::ifstream in(task.path() / "children");
+        for (pid_t pid = 0; in >> pid;) {
+            children.push_back(pid);
+        }
+    }
+    return children;
+}
+
 // Events libfxt reads from the trace whose code lies in [firstCode, lastCode] (by default every
 // event), or -1 when it cannot open it.
 inline long fxtEventCount(const std::filesystem::path& file, std::uint64_t firstCode = 0,

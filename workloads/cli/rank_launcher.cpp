@@ -1,16 +1,20 @@
 #include "workloads/cli/rank_launcher.hpp"
 
 #include "tracer/run/run_record.hpp"
+#include "tracer/readers/read_trace.hpp"
+#include "tracer/run/run_folder.hpp"
+#include "workloads/record/lost_job.hpp"
 #include "workloads/record/mpi_launch.hpp"
+#include "workloads/record/run_json.hpp"
 #include "workloads/sigint_handler.hpp"
 
-#include <atomic>
-#include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <fstream>
+#include <optional>
 #include <ostream>
 #include <spawn.h>
 #include <string>
@@ -24,16 +28,13 @@ namespace starscope::workloads::cli {
 
 namespace {
 
-std::atomic<pid_t> g_launcher{0};
-std::atomic<int> g_signals{0};
-std::atomic<int> g_firstSignal{0};
+StopSignals g_stops;
 
 // The ranks count the signals as `record` does (the first stops at a batch boundary, the third
-// ends at once); this process says so once for all of them.
-extern "C" void forwardStop(int signal) {
-    const int count = g_signals.fetch_add(1) + 1;
+// ends at once); this process says so once for all of them, and waitForMpirun passes each on.
+extern "C" void onLauncherSignal(int signal) {
+    const int count = g_stops.note(signal);
     if (count == 1) {
-        g_firstSignal.store(signal);
         writeFromHandler("\nstarscope record: ");
         writeFromHandler(stopSignalName(signal));
         writeFromHandler(": every rank stops after the batch in progress; StarPU then shuts down "
@@ -44,31 +45,31 @@ extern "C" void forwardStop(int signal) {
                          "submitted, then write their traces; one more signal ends at once and "
                          "loses the traces\n");
     }
-    if (const pid_t pid = g_launcher.load(); pid > 0) {
-        ::kill(pid, SIGTERM);
-    }
 }
 
-// Rank 0 wrote run.json with the SIGTERM mpirun passed on: the run was interrupted by the
-// user's signal, which is what the record keeps. Nothing to do when the ranks wrote no record
-// or finished the run anyway.
-bool markInterruptedBy(const std::filesystem::path& runJson, int signal, std::ostream& err) {
-    if (!std::filesystem::exists(runJson)) {
-        return false;
+// The job's end as rank 0 recorded it, as an exit code; nullopt without a readable run.json
+// written since `launched` (an earlier run's stays when rank 0 refused the folder).
+std::optional<int> exitCodeOfRecord(const std::filesystem::path& runJson,
+                                    std::filesystem::file_time_type launched, std::ostream& err) {
+    std::error_code ec;
+    if (const auto written = std::filesystem::last_write_time(runJson, ec); ec || written < launched) {
+        return std::nullopt;
     }
-    auto record = tracer::run::readRunRecord(runJson);
+    const auto record = tracer::run::readRunRecord(runJson);
     if (!record) {
         err << "starscope record: " << record.error().describe() << "\n";
-        return false;
+        return std::nullopt;
     }
-    if (record->status != tracer::run::RunStatus::Interrupted) {
-        return false;
+    switch (record->status) {
+    case tracer::run::RunStatus::Completed: return 0;
+    case tracer::run::RunStatus::Interrupted: {
+        const int signal = stopSignalNumber(record->interruptedBy);
+        return exitCodeForSignal(signal != 0 ? signal : SIGINT);
     }
-    record->interruptedBy = stopSignalName(signal);
-    if (auto written = tracer::run::writeRunRecord(runJson, *record); !written) {
-        err << "starscope record: " << written.error().describe() << "\n";
+    case tracer::run::RunStatus::Failed:
+    case tracer::run::RunStatus::NotRun: break;
     }
-    return true;
+    return 1;
 }
 
 // This process's own arguments, as the kernel holds them.
@@ -83,7 +84,7 @@ std::vector<std::string> ownArguments() {
 
 } // namespace
 
-int launchRanks(int ranks, const std::filesystem::path& runFolder, std::ostream& err) {
+int launchRanks(int ranks, const RecordPlan& plan, std::ostream& err) {
     auto args = ownArguments();
     if (args.empty()) {
         err << "starscope record: --ranks: cannot read this program's arguments from /proc/self/cmdline\n";
@@ -106,8 +107,9 @@ int launchRanks(int ranks, const std::filesystem::path& runFolder, std::ostream&
     argv.push_back(nullptr);
     posix_spawnattr_t attributes;
     posix_spawnattr_init(&attributes);
-    // Its own process group: a Ctrl-C at the terminal reaches this process only, which passes
-    // one SIGTERM on; mpirun would otherwise get it too and the ranks count two signals.
+    // Its own process group: a Ctrl-C at the terminal reaches this process only, which passes it
+    // on to the ranks; mpirun would otherwise get it too and end the job on its own schedule
+    // (SIGTERM to the ranks 10 s later, SIGKILL 10 s after that).
     posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
     posix_spawnattr_setpgroup(&attributes, 0);
     posix_spawn_file_actions_t files;
@@ -115,7 +117,12 @@ int launchRanks(int ranks, const std::filesystem::path& runFolder, std::ostream&
     // Outside the terminal's foreground group, reading the terminal would stop mpirun.
     posix_spawn_file_actions_addopen(&files, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
 
-    const ScopedStopSignals signals(forwardStop);
+    g_stops.reset();
+    const ScopedStopSignals signals(onLauncherSignal);
+    const auto launched = std::filesystem::file_time_type::clock::now();
+    const auto startedAt = utcNow();
+    const auto start = std::chrono::steady_clock::now();
+    adoptOrphanedRanks();
     pid_t pid = 0;
     const int spawned = posix_spawnp(&pid, "mpirun", &files, &attributes, argv.data(), environ);
     posix_spawn_file_actions_destroy(&files);
@@ -125,24 +132,32 @@ int launchRanks(int ranks, const std::filesystem::path& runFolder, std::ostream&
             << std::strerror(spawned) << " (install Open MPI: apt-get install openmpi-bin)\n";
         return 2;
     }
-    g_launcher.store(pid);
-    int status = 0;
-    while (::waitpid(pid, &status, 0) < 0) {
-        if (errno != EINTR) {
-            g_launcher.store(0);
-            err << "starscope record: waiting for mpirun failed: " << std::strerror(errno) << "\n";
-            return 2;
-        }
+    const auto end = waitForMpirun(pid, g_stops, PassOn::TheSignal);
+    const auto runJson = tracer::run::RunFolder(plan.outDir).runJson();
+    if (const auto code = exitCodeOfRecord(runJson, launched, err)) {
+        return *code;
     }
-    g_launcher.store(0);
-    if (const int signal = g_firstSignal.load();
-        signal != 0 && markInterruptedBy(runFolder / "run.json", signal, err)) {
+    // The ranks refused their options or the folder, or StarPU did not start: they said why.
+    if (!WIFSIGNALED(end.status) && WEXITSTATUS(end.status) == 2) {
+        return 2;
+    }
+    const bool traced = std::filesystem::exists(plan.outDir) && !tracer::findProfFiles(plan.outDir).empty();
+    // Stopped before any rank recorded anything.
+    if (const int signal = g_stops.first.load(); signal != 0 && !traced) {
         return exitCodeForSignal(signal);
     }
-    if (WIFSIGNALED(status)) {
-        return exitCodeForSignal(WTERMSIG(status));
+    const auto what = describeLostJob(plan.outDir, ranks, end);
+    err << "starscope record: " << what << "\n";
+    if (!std::filesystem::is_directory(plan.outDir)) {
+        return 1;
     }
-    return WEXITSTATUS(status);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (auto written = recordLostJob(plan, ranks, what, startedAt, seconds); !written) {
+        err << "starscope record: " << written.error().describe() << "\n";
+    } else {
+        err << "starscope record: run.json marks the run failed: " << runJson.string() << "\n";
+    }
+    return 1;
 }
 
 } // namespace starscope::workloads::cli

@@ -5,7 +5,9 @@
 #include "workloads/cli/record_program.hpp"
 #include "workloads/record/rank_group.hpp"
 #include "workloads/record/recorder.hpp"
+#include "workloads/sigint_handler.hpp"
 
+#include <cstdlib>
 #include <iomanip>
 #include <memory>
 #include <ostream>
@@ -90,8 +92,10 @@ void printSummary(std::ostream& out, const RecordPlan& plan, const RecordOutcome
         for (const auto& rank : record.ranks) {
             out << "  rank " << std::left << std::setw(9) << rank.rank << std::right << rank.host
                 << ", " << tracer::run::statusName(rank.status) << ", " << rank.batches << " batches, " << std::fixed
-                << std::setprecision(2) << rank.wallSeconds << " s, weights in "
-                << rank.weightsFile << "\n";
+                << std::setprecision(2) << rank.wallSeconds << " s, "
+                << (rank.weightsFile.empty() ? "no weight checksums (the error says why)"
+                                             : "weights in " + rank.weightsFile)
+                << "\n";
         }
     }
     if (record.train) {
@@ -236,7 +240,7 @@ void addRecordCommand(CLI::App& app, std::ostream& out, std::ostream& err) {
                 err << "starscope record: " << plan.error().describe() << "\n";
                 throw CLI::RuntimeError(2);
             }
-            if (const int code = launchRanks(state->ranks, plan->outDir, err); code != 0) {
+            if (const int code = launchRanks(state->ranks, *plan, err); code != 0) {
                 throw CLI::RuntimeError(code);
             }
             return;
@@ -258,15 +262,22 @@ void addRecordCommand(CLI::App& app, std::ostream& out, std::ostream& err) {
             err << "starscope record: " << outcome.error().describe() << "\n";
             throw CLI::RuntimeError(2);
         }
+        // Under record's own launcher, which reports the job's end from run.json, an interrupted
+        // rank exits 0: mpirun ends a job whose rank exits non-zero (SIGCONT to the others,
+        // SIGTERM 10 s later) and waits that long before it exits itself.
+        const bool launched = group && std::getenv(kLaunchedRanksVariable) != nullptr;
+        const int code = launched && outcome->status == tracer::run::RunStatus::Interrupted
+                             ? 0
+                             : exitCodeFor(*outcome);
         if (group && group->rank() != 0) {
             // Rank 0 reports the job; the others only fail loudly.
-            if (const int code = exitCodeFor(*outcome); code != 0) {
+            if (code != 0) {
                 throw CLI::RuntimeError(code);
             }
             return;
         }
         printSummary(out, *plan, *outcome);
-        if (const int code = exitCodeFor(*outcome); code != 0) {
+        if (code != 0) {
             if (!outcome->record.error.empty()) {
                 err << "starscope record: " << outcome->record.error << "\n";
             }

@@ -1,11 +1,12 @@
 // The rank group of a starscope built with StarPU-MPI.
+#include "common/file_writer.hpp"
 #include "workloads/mpi/param_exchange.hpp"
 #include "workloads/record/rank_group.hpp"
+#include "workloads/sigint_handler.hpp"
 
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
-#include <fstream>
 #include <starpu_mpi.h>
 #include <unistd.h>
 
@@ -64,22 +65,24 @@ public:
         starpu_task_wait_for_all();
         m_exchange.release();
         const std::string name = weightsFileName(m_rank);
-        std::ofstream out(dir / name);
         // One line per step: the step (batches over the run) and the checksum of the weights.
+        std::string lines;
         std::size_t step = 0;
         for (const auto checksum : m_exchange.checksums()) {
             char line[48];
             std::snprintf(line, sizeof line, "%zu %016llx\n", step++,
                           static_cast<unsigned long long>(checksum));
-            out << line;
+            lines += line;
         }
-        out.close();
+        // Whole or not at all: a failed write (a full disk) leaves no empty or partial file.
+        const auto written = files::writeFile(dir / name, lines);
         starpu_mpi_shutdown();
         m_runtimeStarted = false;
         // Rank 0 lists and checks every rank's prof file next: each is written by now.
         MPI_Barrier(m_control);
-        if (!out) {
-            return workloadError(ErrorCode::Io, "cannot write the weight checksums",
+        if (!written) {
+            return workloadError(ErrorCode::Io,
+                                 "cannot write the weight checksums: " + written.error().message,
                                  (dir / name).string());
         }
         return name;
@@ -90,6 +93,9 @@ public:
                             {"status", std::string(tracer::run::statusName(mine.status))},     {"error", mine.error},
                             {"wall_s", mine.wallSeconds},
                             {"batches", mine.batches},   {"weights", mine.weightsFile}};
+        if (mine.interruptSignal != 0) {
+            json["interrupted_by"] = stopSignalName(mine.interruptSignal);
+        }
         if (mine.tasksExecuted) {
             json["tasks_executed"] = *mine.tasksExecuted;
         }
@@ -122,6 +128,9 @@ public:
             f.wallSeconds = parsed.at("wall_s").get<double>();
             f.batches = parsed.at("batches").get<std::size_t>();
             f.weightsFile = parsed.at("weights").get<std::string>();
+            if (parsed.contains("interrupted_by")) {
+                f.interruptSignal = stopSignalNumber(parsed["interrupted_by"].get<std::string>());
+            }
             if (parsed.contains("tasks_executed")) {
                 f.tasksExecuted = parsed["tasks_executed"].get<std::uint64_t>();
             }

@@ -30,40 +30,35 @@ using run::RunStatus;
 
 namespace {
 
-std::atomic<pid_t> g_child{0};
-std::atomic<int> g_signals{0};
-std::atomic<int> g_firstSignal{0};
-static_assert(std::atomic<pid_t>::is_always_lock_free && std::atomic<int>::is_always_lock_free,
-              "the signal handler needs lock-free atomics");
+std::atomic<pid_t> g_child{0}; // the program, when record runs it itself (not under mpirun)
+StopSignals g_stops;
+static_assert(std::atomic<pid_t>::is_always_lock_free, "the signal handler needs lock-free atomics");
 
 // A Ctrl-C at the terminal (si_code SI_KERNEL) reaches the whole foreground process group, the
 // program too: passing it on would give the program two. A signal sent to record alone (kill,
-// a service manager) is passed on. record itself waits for the program whatever comes: it is
-// the program that decides when it ends, and StarPU writes its trace when SIGINT ends it.
+// a service manager) is passed on. Under mpirun, whose ranks run in process groups of their own
+// that the terminal's Ctrl-C never reaches, every signal is passed on to the ranks as the
+// SIGTERM mpirun would send, at once, by waitForMpirun (outside the handler). record itself
+// waits for the program whatever comes: it is the program that decides when it ends, and StarPU
+// writes its trace when SIGINT ends it.
 extern "C" void onProgramSignal(int signal, siginfo_t* info, void*) {
-    const int count = g_signals.fetch_add(1) + 1;
+    const int count = g_stops.note(signal);
     const bool fromTerminal = info != nullptr && info->si_code == SI_KERNEL;
     const pid_t child = g_child.load();
     if (!fromTerminal && child > 0) {
         ::kill(child, signal);
     }
     if (count == 1) {
-        g_firstSignal.store(signal);
         writeFromHandler("\nstarscope record: ");
         writeFromHandler(stopSignalName(signal));
-        writeFromHandler(fromTerminal
+        writeFromHandler(child <= 0 ? ": passed on to every rank as SIGTERM, as mpirun passes a stop "
+                                      "on; waiting for them to end\n"
+                         : fromTerminal
                              ? ": the program got it too; waiting for it to end (StarPU writes "
                                "its trace when SIGINT ends a program)\n"
                              : ": passed on to the program; waiting for it to end (StarPU writes "
                                "its trace when SIGINT ends a program)\n");
     }
-}
-
-// "SIGKILL" for 9.
-std::string signalName(int signal) {
-    const char* abbreviation = ::sigabbrev_np(signal);
-    return abbreviation != nullptr ? std::string("SIG") + abbreviation
-                                   : "signal " + std::to_string(signal);
 }
 
 // This process's environment with the plan's StarPU variables that record sets.
@@ -145,9 +140,22 @@ std::string quoted(const std::vector<std::string>& argv) {
 }
 
 // Why a program that ended so wrote no trace, for the refusal.
-std::string noTraceMessage(const ProgramPlan& plan, const run::ProgramRecord& program) {
+std::string noTraceMessage(const ProgramPlan& plan, const run::ProgramRecord& program,
+                           int passedOnToRanks, const std::optional<RankEnd>& endedFirst) {
     std::string message =
         plan.options.argv.front() + " wrote no FxT trace into " + plan.folder.dir.string();
+    if (passedOnToRanks != 0) {
+        return message + ": " + stopSignalName(passedOnToRanks)
+               + ", passed on to every rank as SIGTERM (as mpirun passes a stop on), ended them "
+                 "before StarPU wrote their traces (StarPU writes a trace at starpu_shutdown; a "
+                 "program that shuts StarPU down on SIGTERM keeps it); nothing was kept";
+    }
+    if (endedFirst) {
+        return message + ": rank " + std::to_string(endedFirst->rank) + " (pid "
+               + std::to_string(endedFirst->pid)
+               + ") ended first, while the others ran, and mpirun then ended them with SIGTERM, "
+                 "which ends a StarPU program before it writes its trace; nothing was kept";
+    }
     if (program.signal) {
         return message + ": " + program.signalName
                + " ended it before StarPU wrote its trace (StarPU writes it at starpu_shutdown, or "
@@ -224,8 +232,7 @@ void readBackTrace(const fs::path& dir, run::RunRecord& record, ProgramOutcome& 
 Result<ProgramOutcome, ProgramRecordError> executeProgramRecord(const ProgramPlan& plan,
                                                                 std::ostream& err) {
     g_child.store(0);
-    g_signals.store(0);
-    g_firstSignal.store(0);
+    g_stops.reset();
     const ScopedStopSignals signals(onProgramSignal);
     auto prepared = prepareRunFolder(plan.folder.dir, plan.options.force);
     if (!prepared) {
@@ -244,7 +251,7 @@ Result<ProgramOutcome, ProgramRecordError> executeProgramRecord(const ProgramPla
             fs::remove_all(plan.folder.dir, ec);
         }
     };
-    if (const int signal = g_firstSignal.load(); signal != 0) {
+    if (const int signal = g_stops.first.load(); signal != 0) {
         undo();
         return fail(ProgramRecordError{
             WorkloadError{ErrorCode::Runtime,
@@ -270,6 +277,7 @@ Result<ProgramOutcome, ProgramRecordError> executeProgramRecord(const ProgramPla
 
     if (plan.options.ranks > 1) {
         setMpirunDefaults();
+        adoptOrphanedRanks();
     }
     const auto start = std::chrono::steady_clock::now();
     pid_t pid = 0;
@@ -282,19 +290,41 @@ Result<ProgramOutcome, ProgramRecordError> executeProgramRecord(const ProgramPla
                           {}},
             2});
     }
-    g_child.store(pid);
-    // A signal that came between the check above and the spawn.
-    if (const int signal = g_firstSignal.load(); signal != 0) {
-        ::kill(pid, signal);
+    const bool underMpirun = plan.options.ranks > 1;
+    if (!underMpirun) {
+        g_child.store(pid);
+        // A signal that came between the check above and the spawn.
+        if (const int signal = g_stops.first.load(); signal != 0) {
+            ::kill(pid, signal);
+        }
     }
-    const int waitStatus = waitForProgram(pid);
+    std::optional<RankEnd> endedFirst;
+    int waitStatus = 0;
+    if (underMpirun) {
+        const auto end = waitForMpirun(pid, g_stops, PassOn::AsSigterm);
+        waitStatus = end.status;
+        endedFirst = rankThatEndedFirst(end);
+    } else {
+        waitStatus = waitForProgram(pid);
+    }
     const double wallSeconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     applyEnd(waitStatus, program, record, outcome.exitCode);
-    if (const int signal = g_firstSignal.load();
-        signal != 0 && record.interruptedBy.empty() && record.status != RunStatus::Completed) {
+    if (const int signal = g_stops.first.load();
+        underMpirun && signal != 0 && record.status == RunStatus::Failed) {
+        // The ranks ended on the signal record passed on; mpirun exits with a status of its own
+        // then (130 when a rank ended on SIGINT, 1 when it ended the job itself).
+        record.status = RunStatus::Interrupted;
+        record.error.clear();
+        record.interruptedBy = stopSignalName(signal);
+        outcome.exitCode = exitCodeForSignal(signal);
+    } else if (signal != 0 && record.interruptedBy.empty() && record.status != RunStatus::Completed) {
         // The program ended otherwise than by the signal record passed on (its own handler).
         record.interruptedBy = stopSignalName(signal);
+    }
+    if (endedFirst && record.status == RunStatus::Failed) {
+        record.error += "; rank " + std::to_string(endedFirst->rank) + " (pid "
+                        + std::to_string(endedFirst->pid) + ") ended first, while the others ran";
     }
 
     for (const auto& file : tracer::findProfFiles(plan.folder.dir)) {
@@ -304,15 +334,13 @@ Result<ProgramOutcome, ProgramRecordError> executeProgramRecord(const ProgramPla
         undo();
         const int code = outcome.exitCode != 0 ? outcome.exitCode : 1;
         return fail(ProgramRecordError{
-            WorkloadError{ErrorCode::Runtime, noTraceMessage(plan, program), {}, {}}, code});
+            WorkloadError{ErrorCode::Runtime, noTraceMessage(plan, program, underMpirun ? g_stops.first.load() : 0, endedFirst), {}, {}},
+            code});
     }
-    for (const auto& name : record.fxt.traceFiles) {
-        if (auto whole = tracer::checkFxtWhole(plan.folder.dir / name); !whole) {
-            record.status = RunStatus::Failed;
-            record.error += (record.error.empty() ? "" : "; ") + whole.error().describe();
-            outcome.exitCode = outcome.exitCode != 0 ? outcome.exitCode : 1;
-            break;
-        }
+    if (const auto cut = cutTraceFiles(plan.folder.dir, record.fxt.traceFiles); !cut.empty()) {
+        record.status = RunStatus::Failed;
+        record.error += (record.error.empty() ? "" : "; ") + cut;
+        outcome.exitCode = outcome.exitCode != 0 ? outcome.exitCode : 1;
     }
     record.program = std::move(program);
     record.ranks = std::max<std::uint64_t>(record.fxt.traceFiles.size(), 1);

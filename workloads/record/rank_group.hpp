@@ -24,6 +24,7 @@ struct RankFigures {
     std::string host;
     tracer::run::RunStatus status = tracer::run::RunStatus::Failed; // how this rank's part ended
     std::string error;  // why, when failed
+    int interruptSignal = 0; // the stop signal this rank got, when it got one
     double wallSeconds = 0.0;
     std::size_t batches = 0;
     std::optional<std::uint64_t> tasksExecuted;

@@ -3,7 +3,9 @@
 #include "tracer/readers/read_trace.hpp"
 #include "tracer/run/run_folder.hpp"
 #include "workloads/record/folder_lock.hpp"
+#include "workloads/record/launcher_stop_watch.hpp"
 #include "workloads/record/run_folder_setup.hpp"
+#include "workloads/record/trace_rescue.hpp"
 #include "workloads/sigint_handler.hpp"
 
 #include <atomic>
@@ -44,7 +46,7 @@ static_assert(std::atomic<bool>::is_always_lock_free && std::atomic<int>::is_alw
 // second only says what is still going on (there is nothing left to skip: tasks already
 // submitted cannot be cancelled and the shutdown is the trace being written), and only a third
 // ends the process, trace lost.
-extern "C" void onRecordSignal(int signal) {
+extern "C" void onRecordStop(int signal) {
     const int count = g_signals.fetch_add(1) + 1;
     const bool quiet = g_quietSignals.load();
     if (count == 1) {
@@ -68,6 +70,18 @@ extern "C" void onRecordSignal(int signal) {
         std::signal(signal, SIG_DFL);
         std::raise(signal);
     }
+}
+
+// A rank's launcher that sends SIGTERM after a first stop is mpirun ending the job on its own
+// schedule, SIGKILL to follow: a rank still short of its shutdown then keeps what it can
+// (TraceRescue) rather than wait for the SIGKILL.
+extern "C" void onRecordSignal(int signal, siginfo_t* info, void*) {
+    const bool fromLauncher = info != nullptr && info->si_code == SI_USER && info->si_pid == ::getppid();
+    if (signal == SIGTERM && fromLauncher && g_signals.load() >= 1
+        && TraceRescue::requestFromHandler(exitCodeForSignal(SIGTERM))) {
+        return;
+    }
+    onRecordStop(signal);
 }
 
 std::optional<std::uint64_t> freeBytes(const char* dir) {
@@ -276,6 +290,7 @@ RankFigures rankFigures(int rank, const RecordedRun& record) {
     figures.host = host;
     figures.status = record.status;
     figures.error = record.error;
+    figures.interruptSignal = record.interruptSignal;
     figures.wallSeconds = record.wallSeconds;
     figures.tasksExecuted = record.tasksExecuted;
     figures.weightsFile = record.weightsFile;
@@ -290,15 +305,24 @@ RankFigures rankFigures(int rank, const RecordedRun& record) {
     return figures;
 }
 
-// The job failed when any rank failed; it was interrupted when any rank stopped early (they
-// agree on the batch, so all of them did).
+// The job failed when any rank failed, and the error names every rank that did (rank 0's own
+// error is among them); it was interrupted when any rank stopped early (they agree on the batch,
+// so all of them did), by the signal a rank got: a signal to one rank stops the others through
+// their agreement, without a signal of their own.
 void mergeRankStatus(RecordedRun& record) {
+    std::string failures;
     for (const auto& rank : record.ranks) {
-        if (rank.status == RunStatus::Failed && record.status != RunStatus::Failed) {
-            record.status = RunStatus::Failed;
-            record.error = "rank " + std::to_string(rank.rank) + " on " + rank.host + " failed: "
-                           + rank.error;
+        if (record.interruptSignal == 0 && rank.interruptSignal != 0) {
+            record.interruptSignal = rank.interruptSignal;
         }
+        if (rank.status == RunStatus::Failed) {
+            failures += (failures.empty() ? "" : "; ") + std::string("rank ") + std::to_string(rank.rank)
+                        + " on " + rank.host + " failed: " + rank.error;
+        }
+    }
+    if (!failures.empty()) {
+        record.status = RunStatus::Failed;
+        record.error = failures;
     }
 }
 
@@ -329,6 +353,10 @@ WorkloadResult<RecordOutcome> executeRecord(RecordPlan& plan,
     g_firstSignal.store(0);
     g_quietSignals.store(group != nullptr && std::getenv(kLaunchedRanksVariable) != nullptr);
     const ScopedStopSignals signals(onRecordSignal);
+    std::optional<LauncherStopWatch> launcherStop;
+    if (group != nullptr) {
+        launcherStop.emplace(onRecordStop);
+    }
     // Of the ranks of a data-parallel run, rank 0 prepares (and locks) the one run folder.
     const bool leader = group == nullptr || group->rank() == 0;
     std::optional<FolderLock> lock;
@@ -373,6 +401,10 @@ WorkloadResult<RecordOutcome> executeRecord(RecordPlan& plan,
                              std::string("starpu_init failed: ") + std::strerror(-status));
     }
     readStartedSettings(plan, progress);
+    std::optional<TraceRescue> rescue;
+    if (group != nullptr && plan.trace.value) {
+        rescue.emplace(rankProfFile(plan.outDir, group->rank()), group->rank());
+    }
     {
         starpu_profiling_status_set(STARPU_PROFILING_ENABLE);
         WorkerCounters workerCounters;
@@ -409,6 +441,9 @@ WorkloadResult<RecordOutcome> executeRecord(RecordPlan& plan,
                      << " disappeared during the run; its trace and run.json cannot be written\n"
                      << std::flush;
         }
+        if (rescue) {
+            rescue->disarm();
+        }
         if (group == nullptr) {
             starpu_shutdown();
         } else if (auto weights = group->stopRuntime(plan.outDir); !weights) {
@@ -438,12 +473,9 @@ WorkloadResult<RecordOutcome> executeRecord(RecordPlan& plan,
     // on: the run must not look complete. A cut can fall between two events, so a full file
     // system counts as a cut too.
     const std::string diskNote = fullDiskNote(plan.outDir);
-    for (const auto& name : record.traceFiles) {
-        if (auto whole = tracer::checkFxtWhole(plan.outDir / name); !whole) {
-            record.status = RunStatus::Failed;
-            record.error = whole.error().describe() + diskNote;
-            break;
-        }
+    if (const auto cut = cutTraceFiles(plan.outDir, record.traceFiles); !cut.empty()) {
+        record.status = RunStatus::Failed;
+        record.error = (record.error.empty() ? "" : record.error + "; ") + cut + diskNote;
     }
     if (record.status != RunStatus::Failed && !record.traceFiles.empty() && !diskNote.empty()) {
         record.status = RunStatus::Failed;

@@ -177,6 +177,16 @@ WorkloadResult<Done> writeTextFile(const std::filesystem::path& path, const std:
     return Done{};
 }
 
+std::string cutTraceFiles(const std::filesystem::path& folder, const std::vector<std::string>& traceFiles) {
+    std::string cut;
+    for (const auto& name : traceFiles) {
+        if (auto whole = tracer::checkFxtWhole(folder / name); !whole) {
+            cut += (cut.empty() ? "" : "; ") + whole.error().describe();
+        }
+    }
+    return cut;
+}
+
 std::optional<tracer::run::FlushRecord> measureFlushes(const std::filesystem::path& folder,
                                                        const std::vector<std::string>& traceFiles) {
     std::optional<tracer::run::FlushRecord> total;

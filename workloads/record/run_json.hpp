@@ -51,6 +51,11 @@ std::string utcNow();
 std::optional<tracer::run::FlushRecord> measureFlushes(const std::filesystem::path& folder,
                                                        const std::vector<std::string>& traceFiles);
 
+// Every trace file of the run that is cut short (a full disk), each with the byte where it
+// stops, joined with "; "; empty when every file is whole. All of them, not the first: after a
+// full disk, each rank's file may be cut.
+std::string cutTraceFiles(const std::filesystem::path& folder, const std::vector<std::string>& traceFiles);
+
 // The run.json content of a recorded run (StarPU's version is read from the library linked).
 tracer::run::RunRecord runRecord(const RecordPlan& plan, const RecordedRun& run);
 

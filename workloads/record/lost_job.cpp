@@ -1,0 +1,54 @@
+#include "workloads/record/lost_job.hpp"
+
+#include "tracer/readers/read_trace.hpp"
+#include "tracer/run/run_folder.hpp"
+#include "workloads/record/run_json.hpp"
+#include "workloads/record/trace_rescue.hpp"
+
+#include <sys/wait.h>
+
+namespace starscope::workloads {
+
+std::string describeLostJob(const std::filesystem::path& runFolder, int ranks, const MpirunEnd& end) {
+    std::string what = "the job ended before rank 0 wrote run.json: ";
+    what += WIFSIGNALED(end.status) ? "mpirun was killed by " + signalName(WTERMSIG(end.status))
+                                    : "mpirun exited with status " + std::to_string(WEXITSTATUS(end.status));
+    if (const auto first = rankThatEndedFirst(end)) {
+        what += "; rank " + std::to_string(first->rank) + " (pid " + std::to_string(first->pid)
+                + ") ended first, while the others ran";
+    }
+    for (int rank = 0; rank < ranks; ++rank) {
+        const auto file = rankProfFile(runFolder, rank);
+        std::error_code ec;
+        if (!std::filesystem::exists(file, ec)) {
+            what += "; rank " + std::to_string(rank) + " left no trace";
+        } else if (auto whole = tracer::checkFxtWhole(file); !whole) {
+            what += "; rank " + std::to_string(rank) + "'s trace is cut: " + whole.error().describe();
+        } else {
+            what += "; rank " + std::to_string(rank) + "'s trace is kept up to where it ended ("
+                    + file.string() + ")";
+        }
+    }
+    return what;
+}
+
+WorkloadResult<Done> recordLostJob(const RecordPlan& plan, int ranks, const std::string& what,
+                                   const std::string& startedAt, double seconds) {
+    RecordedRun record;
+    record.status = tracer::run::RunStatus::Failed;
+    record.error = what;
+    record.command = {"starscope", "record"};
+    record.startedAt = startedAt;
+    record.totalSeconds = seconds;
+    for (const auto& file : tracer::findProfFiles(plan.outDir)) {
+        record.traceFiles.push_back(file.filename().string());
+    }
+    for (int rank = 0; rank < ranks; ++rank) {
+        RankFigures figures;
+        figures.rank = rank;
+        record.ranks.push_back(figures);
+    }
+    return writeRunJson(tracer::run::RunFolder(plan.outDir).runJson(), plan, record);
+}
+
+} // namespace starscope::workloads

@@ -48,6 +48,8 @@ public:
     bool flush() { return !m_holding || release(); }
     std::size_t dropped() const { return m_dropped; }
     TimeNs lastTime() const { return m_hasPrev ? m_decoder.mapTime(m_last, m_held.origin) : 0; }
+    // The latest time passed on, as recorded (0 before any).
+    std::uint64_t lastRecorded() const { return m_hasPrev ? m_last : 0; }
 
 private:
     static constexpr std::uint64_t kJump = 1'000'000'000; // 1 s

@@ -48,8 +48,15 @@ void Containers::create(const CreateContainer& record) {
                             c.memoryNode);
         }
     }
-    if (const auto prefix = rankPrefixLength(c.name); prefix > 0) {
-        std::from_chars(c.name.data(), c.name.data() + prefix - 1, c.rank);
+    // Its process: the rank its name or alias starts with, else its parent's (our Paje export
+    // names a program "program 0_" with the alias "0_p"; its markers are the rank's).
+    for (const std::string* ref : {&c.name, &c.alias}) {
+        if (const auto prefix = rankPrefixLength(*ref); prefix > 0 && c.rank < 0) {
+            std::from_chars(ref->data(), ref->data() + prefix - 1, c.rank);
+        }
+    }
+    if (c.rank < 0 && c.parent >= 0) {
+        c.rank = m_containers[static_cast<std::size_t>(c.parent)].rank;
     }
     m_containers.push_back(std::move(c));
     const auto type = m_containers.back().type;

@@ -29,7 +29,7 @@ struct Container {
     bool laneClaimed = false;        // whether a state type took its first lane yet
     bool userThreadSeen = false;     // of a program: whether it holds a user thread yet
     bool memoryManager = false;      // StarPU's "Mm": its states are dropped
-    std::int32_t rank = -1;          // from StarPU's "<rank>_" name prefix
+    std::int32_t rank = -1;          // from StarPU's "<rank>_" prefix of its name, alias or parent
 };
 
 class Containers {

@@ -281,8 +281,10 @@ bool Decoder::applyInTimeOrder() {
             if (m_starpuEvents && !isUserEventType(e.type)) {
                 break;
             }
-            const auto& lanes = m_containers.at(e.container).lanes;
-            m_b.addMarker(e.time, lanes.empty() ? -1 : lanes.front(), m_names[e.value]);
+            const auto& container = m_containers.at(e.container);
+            m_b.addMarker(e.time, container.lanes.empty() ? -1 : container.lanes.front(),
+                          m_names[e.value]);
+            m_b.trace().markers.back().rank = Trace::shortIndex(container.rank);
             break;
         }
         default:

@@ -90,10 +90,6 @@ TraceResult<RankFile> scanFile(const FxtEvents& events, std::size_t source) {
     return out;
 }
 
-// What a file says of its rank and clock, checked before any of it is used: the rank its
-// StarPU-MPI events name is one of the job's, and its sync points lie in order after its first
-// event, within the times the model holds (a damaged sync time moves every other rank's clock
-// too, since all of them are aligned on the latest sync point).
 TraceError damaged(const RankFile& r, const std::string& what) {
     return fileError(ErrorCode::Corrupt, r.file, "damaged StarPU-MPI rank or clock synchronisation: " + what);
 }
@@ -102,44 +98,55 @@ std::string nsText(std::uint64_t t) {
     return std::to_string(t) + " ns";
 }
 
-std::optional<TraceError> implausible(RankFile& r) {
-    const auto wrong = [&r](const std::string& what) { return damaged(r, what); };
+// The rank a file's StarPU-MPI events name, taken once checked: the start event and the first
+// sync point agree on it, and it is one of the job's.
+std::optional<TraceError> takeRank(RankFile& r) {
     const auto said = [](const char* event, const NamedRank& n) {
-        return std::string("its ") + event + " names rank " + std::to_string(n.rank) + " of "
-               + std::to_string(n.worldSize);
+        return std::string("its ") + event + " names rank " + std::to_string(n.rank) + " of " + std::to_string(n.worldSize);
     };
-    if (r.fromStart && r.fromSync && !(*r.fromStart == *r.fromSync)) {
-        return wrong(said("StarPU-MPI start", *r.fromStart) + ", " + said("sync point", *r.fromSync));
+    if (r.fromStart && r.fromSync && *r.fromStart != *r.fromSync) {
+        return damaged(r, said("StarPU-MPI start", *r.fromStart) + ", " + said("sync point", *r.fromSync));
     }
-    for (const auto& [event, named] : {std::pair{"StarPU-MPI start", r.fromStart}, std::pair{"sync point", r.fromSync}}) {
-        if (named && (named->worldSize <= 0 || named->worldSize > std::int64_t{kMaxRank} + 1 || named->rank < 0
-                      || named->rank >= named->worldSize)) {
-            return wrong(said(event, *named) + ": not a rank of a job of that size");
-        }
+    const auto& named = r.fromSync ? r.fromSync : r.fromStart;
+    if (!named) {
+        return std::nullopt;
     }
-    if (const auto& named = r.fromSync ? r.fromSync : r.fromStart) {
-        r.rank = static_cast<std::int32_t>(named->rank);
-        r.worldSize = static_cast<std::int32_t>(named->worldSize);
+    if (named->worldSize <= 0 || named->worldSize > std::int64_t{kMaxRank} + 1 || named->rank < 0
+        || named->rank >= named->worldSize) {
+        return damaged(r, said(r.fromSync ? "sync point" : "StarPU-MPI start", *named) + ": not a rank of a job of that size");
     }
+    r.rank = static_cast<std::int32_t>(named->rank);
+    r.worldSize = static_cast<std::int32_t>(named->worldSize);
+    return std::nullopt;
+}
+
+// Every rank's clock is aligned on the latest sync point, so one damaged sync time moves every
+// other rank's: a file's sync points must lie in order after its first event, within the 39
+// hours the model holds (which also keeps every difference below from overflowing).
+std::optional<TraceError> checkSyncPoints(const RankFile& r) {
     if (r.syncPoints == 0) {
         return std::nullopt;
     }
-    const auto ns = nsText;
-    const std::string who = "rank " + std::to_string(r.rank) + "'s ";
-    // Every time below stays within start + kMaxTraceTime: their differences cannot overflow.
+    const std::string whose = "rank " + std::to_string(r.rank) + "'s ";
     constexpr auto kSpan = static_cast<std::uint64_t>(kMaxTraceTime);
     if (r.start > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()) - kSpan) {
-        return wrong("its first event is at " + ns(r.start) + ", beyond any clock");
+        return damaged(r, "its first event is at " + nsText(r.start) + ", beyond any clock");
     }
-    if (r.localSyncStart < r.start || r.localSyncStart - r.start > kSpan) {
-        return wrong(who + "sync point is at " + ns(r.localSyncStart) + ", "
-                     + (r.localSyncStart < r.start ? "before its first event (" + ns(r.start) + ")"
-                                                    : "more than 39 hours after its first event (" + ns(r.start) + ")"));
+    if (r.localSyncStart < r.start) {
+        return damaged(r, whose + "sync point is at " + nsText(r.localSyncStart) + ", before its first event ("
+                              + nsText(r.start) + ")");
     }
-    if (r.syncPoints == 2 && (r.localSyncEnd < r.localSyncStart || r.localSyncEnd - r.start > kSpan)) {
-        return wrong(who + "last sync point is at " + ns(r.localSyncEnd) + ", "
-                     + (r.localSyncEnd < r.localSyncStart ? "before its first one (" + ns(r.localSyncStart) + ")"
-                                                          : "more than 39 hours after its first event"));
+    if (r.localSyncStart - r.start > kSpan) {
+        return damaged(r, whose + "sync point is at " + nsText(r.localSyncStart)
+                              + ", more than 39 hours after its first event (" + nsText(r.start) + ")");
+    }
+    if (r.syncPoints == 2 && r.localSyncEnd < r.localSyncStart) {
+        return damaged(r, whose + "last sync point is at " + nsText(r.localSyncEnd) + ", before its first one ("
+                              + nsText(r.localSyncStart) + ")");
+    }
+    if (r.syncPoints == 2 && r.localSyncEnd - r.start > kSpan) {
+        return damaged(r, whose + "last sync point is at " + nsText(r.localSyncEnd)
+                              + ", more than 39 hours after its first event (" + nsText(r.start) + ")");
     }
     return std::nullopt;
 }
@@ -164,7 +171,10 @@ TraceResult<RankPlan> planRanks(const std::vector<FxtEvents>& files) {
         if (!scanned) {
             return fail(scanned.error());
         }
-        if (auto wrong = implausible(*scanned)) {
+        if (auto wrong = takeRank(*scanned)) {
+            return fail(std::move(*wrong));
+        }
+        if (auto wrong = checkSyncPoints(*scanned)) {
             return fail(std::move(*wrong));
         }
         ranks.push_back(std::move(*scanned));

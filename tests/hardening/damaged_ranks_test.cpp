@@ -110,6 +110,35 @@ TEST(CutRank, ItsLanesEndWhereItsDataEnds) {
     EXPECT_TRUE(named) << "no warning names the cut rank";
 }
 
+// The multi-rank fuzzer's first find: a file cut right after a user event (a starscope marker)
+// had the marker's text read after the walk, from the buffer its parameters had been realigned
+// into or from the file's mapping, both gone by then (the mapping: a crash).
+TEST(CutRank, AMarkerJustBeforeTheCutKeepsItsText) {
+    const auto run = rankRun("ranks13");
+    for (const bool aligned : {false, true}) {
+        const TempDir dir;
+        const auto whole = aligned ? withAlignedEvents(readBytes(run / "prof_file__1")) : readBytes(run / "prof_file__1");
+        constexpr std::uint64_t kUserStringCode = 0x513c;   // starpu_fxt_trace_user_event_string
+        const auto events = findFxtEvents(whole, kUserStringCode, kUserStringCode);
+        ASSERT_GT(events.size(), 4U);
+        const auto& last = events[events.size() / 2];
+        const std::string text(whole.c_str() + last.offset + 24);   // NUL-terminated in its parameters
+        ASSERT_TRUE(text.starts_with("ss1:")) << text;
+        fs::create_directory(dir / "job");
+        fs::copy_file(run / "prof_file__0", dir / "job" / "prof_file__0");
+        writeBytes(dir / "job" / "prof_file__1", whole.substr(0, last.offset + 24 + std::size_t{last.params} * 8));
+        for (const auto& input : {dir / "job", dir / "job" / "prof_file__1"}) {
+            const auto trace = readTrace(input);
+            ASSERT_TRUE(trace) << trace.error().describe();
+            const auto rank = input == dir / "job" ? 1 : -1;
+            const auto mine = std::find_if(trace->markers.rbegin(), trace->markers.rend(),
+                                           [&](const MarkerEvent& m) { return m.rank == rank; });
+            ASSERT_NE(mine, trace->markers.rend());
+            EXPECT_EQ(trace->textOf(*mine), text) << input << (aligned ? ", aligned" : "");
+        }
+    }
+}
+
 // --- item 6 and the minor ones: a damaged rank or clock synchronisation ---------------------------
 
 struct Damage {

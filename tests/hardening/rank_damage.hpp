@@ -80,10 +80,11 @@ inline std::vector<FxtEventAt> findFxtEvents(const std::string& bytes, std::uint
     return found;
 }
 
-// Applies patch to a prof file's bytes; false when the file has no such event or parameter.
-inline bool patchRankEvents(std::string& bytes, const RankPatch& patch) {
+// Where the field a patch sets lies in a prof file's bytes: the start event's, then the sync
+// point's; empty when the file has no such event or parameter.
+inline std::vector<std::size_t> patchedOffsets(const std::string& bytes, const RankPatch& patch) {
+    std::vector<std::size_t> at;
     std::size_t syncs = 0;
-    bool patched = false;
     for (const auto& ev : findFxtEvents(bytes, kMpiStartCode, kMpiBarrierCode)) {
         const bool start = ev.code == kMpiStartCode && (patch.events & MpiStartEvent) != 0;
         const bool sync = ev.code == kMpiBarrierCode && (patch.events & SyncPointEvent) != 0 && syncs++ == patch.sync;
@@ -92,13 +93,34 @@ inline bool patchRankEvents(std::string& bytes, const RankPatch& patch) {
         }
         const std::uint32_t param = patch.field == Field::Rank ? 0 : 3;
         if (patch.field != Field::Time && (param >= ev.params || (start && patch.field == Field::LocalSyncTime))) {
-            return false;
+            return {};
         }
-        const std::size_t at = patch.field == Field::Time ? ev.offset : ev.offset + 24 + std::size_t{param} * 8;
-        std::memcpy(bytes.data() + at, &patch.value, sizeof patch.value);
-        patched = true;
+        at.push_back(patch.field == Field::Time ? ev.offset : ev.offset + 24 + std::size_t{param} * 8);
     }
-    return patched;
+    return at;
+}
+
+// Applies patch to a prof file's bytes; false when the file has no such event or parameter.
+inline bool patchRankEvents(std::string& bytes, const RankPatch& patch) {
+    const auto offsets = patchedOffsets(bytes, patch);
+    for (const auto at : offsets) {
+        std::memcpy(bytes.data() + at, &patch.value, sizeof patch.value);
+    }
+    return !offsets.empty();
+}
+
+// The same trace with its events on 8-byte boundaries (StarPU's header puts them at 6 mod 8):
+// the header grows by the bytes it takes, so that the reader uses the parameters in place, in
+// its mapping of the file, instead of realigned copies.
+inline std::string withAlignedEvents(std::string bytes) {
+    std::uint32_t headerSize = 0;
+    std::memcpy(&headerSize, bytes.data() + 4, sizeof headerSize);
+    const std::size_t firstBlock = 4 + std::size_t{headerSize};
+    const auto pad = static_cast<std::uint32_t>((8 - firstBlock % 8) % 8);
+    bytes.insert(firstBlock, pad, '\0');
+    headerSize += pad;
+    std::memcpy(bytes.data() + 4, &headerSize, sizeof headerSize);
+    return bytes;
 }
 
 inline std::string readBytes(const std::filesystem::path& file) {

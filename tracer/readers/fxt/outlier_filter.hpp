@@ -35,13 +35,12 @@ public:
             }
         }
         m_held = ev;
-        // Parameters that stay valid until the next event is handled are not copied; others go
-        // into a fixed buffer (a vector's assign per event was a visible share of reading, and
-        // so was this copy, a memmove call per event).
-        if (!ev.paramsStay) {
-            std::copy_n(ev.params, ev.paramCount, m_heldParams.begin());
-            m_held.params = m_heldParams.data();
-        }
+        // Copied into a fixed buffer (a vector's assign per event was a visible share of
+        // reading), even parameters that stay valid while the next event is handled: the last
+        // event is held until flush(), after the walk, when the mapping or the buffers its
+        // parameters pointed into are gone (a file cut after a user event read them there).
+        std::copy_n(ev.params, ev.paramCount, m_heldParams.begin());
+        m_held.params = m_heldParams.data();
         m_holding = true;
         return true;
     }

@@ -4,7 +4,8 @@
 # in build/fuzz (or $STARSCOPE_FUZZ_BUILD) and runs each for SECONDS (default 60). Prints per
 # target the executions run and the crashes found; crashing inputs are left in
 # <build>/fuzz-out/<target>/crashes/.
-# Usage: scripts/fuzz.sh [SECONDS] [TARGET...]   (targets: fxt paje native idx; default all)
+# Usage: scripts/fuzz.sh [SECONDS] [TARGET...]   (targets: fxt paje native ranks idx; default all)
+# ranks damages both ranks of a real 2-rank job at once (tests/hardening/fuzz/ranks_fuzzer.cpp).
 set -euo pipefail
 seconds="${1:-60}"
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -14,7 +15,7 @@ CC=clang CXX=clang++ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Re
   -DSTARSCOPE_BUILD_VIEWER=OFF -DSTARSCOPE_BUILD_BENCH=OFF -DSTARSCOPE_BUILD_FUZZERS=ON \
   "-DCMAKE_CXX_FLAGS=$flags" "-DCMAKE_C_FLAGS=$flags" >/dev/null
 shift || true
-targets=(fxt paje native idx)
+targets=(fxt paje native ranks idx)
 if [ $# -gt 0 ]; then targets=("$@"); fi
 cmake --build "$build" -j2 --target $(for t in "${targets[@]}"; do echo "starscope_${t}_fuzzer"; done)
 
@@ -25,6 +26,7 @@ declare -A seedFiles=(
   [fxt]="$small/prof_file__0"
   [paje]="$small/paje.trace"
   [native]="$seeds/small.sstrace"
+  [ranks]="$seeds/ranks13.damage $seeds/ranks14.damage"
   [idx]="$seeds/small-images-idx3-ubyte $seeds/small-labels-idx1-ubyte"
 )
 out="$build/fuzz-out"

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <map>
@@ -219,6 +220,64 @@ TEST(PajeReader, UnknownEventIdNamesLineAndOffset) {
     EXPECT_EQ(trace.error().offset, std::string(kHeader).size());
     EXPECT_NE(trace.error().message.find("999"), std::string::npos);
     EXPECT_NE(trace.error().describe().find("bad.paje"), std::string::npos);
+}
+
+// pajeng refuses both: lines that refer to such a container would land on another one or on none.
+TEST(PajeReader, ContainerCreatedTwiceOrInAnUncreatedOneNamesTheLine) {
+    TempDir dir;
+    const auto headerLines = std::count(kHeader, kHeader + std::strlen(kHeader), '\n');
+    const std::string good = std::string(kHeader) + "110 t1 1.0 ST r x\n";
+    for (const auto& [line, says] :
+         {std::pair{"107 0.0 t1 TH p \"thread one again\"\n", "container \"t1\" is created twice"},
+          std::pair{"107 0.0 t3 TH q \"thread three\"\n", "container \"t3\" is in container \"q\", which was never created"}}) {
+        const auto trace = readPaje(write(dir, "bad.paje", good + line + "110 t1 2.0 ST w x\n"));
+        ASSERT_FALSE(trace) << line;
+        EXPECT_EQ(trace.error().code, ErrorCode::Corrupt);
+        EXPECT_EQ(trace.error().message, "line " + std::to_string(headerLines + 2) + ": " + says);
+        EXPECT_EQ(trace.error().offset, good.size());
+    }
+}
+
+// StarPU names a process's containers "<rank>_...": a file where only some are so named cannot
+// say whose the others are.
+TEST(PajeReader, RanksOfSomeContainersOnlyAreReadAsOneProcess) {
+    TempDir dir;
+    const std::string body = std::string(kHeader) + "107 0.0 0_t3 TH p \"0_thread\"\n110 t1 1.0 ST r x\n"
+                                                    "110 0_t3 1.0 ST w x\n109 1.5 EV p \"ss1:batch_begin epoch=0 batch=0 slot=0\"\n"
+                                                    "110 t1 2.0 ST w x\n";
+    const auto trace = readPaje(write(dir, "mixed.paje", body));
+    ASSERT_TRUE(trace) << trace.error().describe();
+    EXPECT_TRUE(trace->ranks.empty());
+    for (const auto& lane : trace->lanes) {
+        EXPECT_EQ(lane.rank, -1) << lane.name;
+    }
+    EXPECT_TRUE(std::any_of(trace->warnings.begin(), trace->warnings.end(),
+                            [](const std::string& w) { return w.find("read as one process") != std::string::npos; }));
+    ASSERT_TRUE(writeNativeFile(*trace, dir / "mixed.sstrace"));
+    const auto back = readNative(dir / "mixed.sstrace");
+    ASSERT_TRUE(back) << back.error().describe();
+}
+
+// starpu_fxt_tool's clocks, aligned by a barrier, are not exact: a short message may end before
+// it starts. It takes no time then, as the prof files' merge has it, and the trace reads back.
+TEST(PajeReader, MessageEndingBeforeItStartsTakesNoTime) {
+    TempDir dir;
+    const std::string header(kHeader);
+    const std::string body = header.substr(0, header.find("107 0.0 p ")) + "106 MPIL P TH TH \"MPI communication\"\n"
+                             "107 0.0 0_p P 0 \"0_program\"\n107 0.0 0_t TH 0_p \"0_thread\"\n"
+                             "107 0.0 1_p P 0 \"1_program\"\n107 0.0 1_t TH 1_p \"1_thread\"\n"
+                             "110 0_t 1.0 ST r x\n110 1_t 1.0 ST r x\n"
+                             "130 2.0 0_p MPIL 0_t 64 m1\n131 1.5 0_p MPIL 1_t 64 m1\n"
+                             "110 0_t 3.0 ST w x\n110 1_t 3.0 ST w x\n";
+    const auto trace = readPaje(write(dir, "ranks.paje", body));
+    ASSERT_TRUE(trace) << trace.error().describe();
+    ASSERT_EQ(trace->ranks.size(), 2U);
+    ASSERT_EQ(trace->messages.size(), 1U);
+    EXPECT_EQ(trace->messages[0].start, 2'000'000);
+    EXPECT_EQ(trace->messages[0].end, 2'000'000);
+    ASSERT_TRUE(writeNativeFile(*trace, dir / "ranks.sstrace"));
+    const auto back = readNative(dir / "ranks.sstrace");
+    ASSERT_TRUE(back) << back.error().describe();
 }
 
 TEST(PajeReader, MissingFieldsAndBadTimesAreErrors) {

@@ -6,6 +6,7 @@
 #include <iterator>
 #include <limits>
 #include <numeric>
+#include <set>
 #include <span>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -332,6 +333,72 @@ void TraceBuilder::warn(std::string text) {
     }
 }
 
+void TraceBuilder::settleRanks() {
+    // A trace is of one process (no rank anywhere) or of ranks: every lane, marker and transfer
+    // of one, every message between two, each with its entry in the rank table. A trace that
+    // names the rank of some and not of others (a Paje file whose containers are partly named
+    // "<rank>_...") cannot say whose the others are: it is read as one process, and says so.
+    auto& t = m_trace;
+    std::size_t ranked = 0;
+    std::size_t unranked = 0;
+    const auto count = [&](std::int32_t rank) { ++(rank >= 0 ? ranked : unranked); };
+    for (const auto& lane : t.lanes) {
+        count(lane.rank);
+    }
+    for (const auto& marker : t.markers) {
+        count(marker.rank);
+    }
+    for (const auto& transfer : t.transfers) {
+        count(transfer.rank);
+    }
+    if (ranked > 0 && unranked > 0) {
+        warn(std::to_string(unranked) + " of the " + std::to_string(ranked + unranked)
+             + " threads, markers and transfers name no process while the others name their rank: "
+               "read as one process");
+        for (auto& lane : t.lanes) {
+            lane.rank = -1;
+        }
+        for (auto& marker : t.markers) {
+            marker.rank = -1;
+        }
+        for (auto& transfer : t.transfers) {
+            transfer.rank = -1;
+        }
+        ranked = 0;
+    }
+    std::set<std::int32_t> ranks;
+    for (const auto& lane : t.lanes) {
+        ranks.insert(lane.rank);
+    }
+    for (const auto& marker : t.markers) {
+        ranks.insert(marker.rank);
+    }
+    for (const auto& transfer : t.transfers) {
+        ranks.insert(transfer.rank);
+    }
+    // Messages join two ranks: without them they join nothing the trace shows.
+    const auto before = t.messages.size();
+    std::erase_if(t.messages, [&](const Message& m) {
+        return ranked == 0 || m.fromRank < 0 || m.toRank < 0;
+    });
+    if (t.messages.size() < before) {
+        warn(std::to_string(before - t.messages.size())
+             + " MPI messages from or to no known rank were dropped");
+    }
+    for (const auto& m : t.messages) {
+        ranks.insert(m.fromRank);
+        ranks.insert(m.toRank);
+    }
+    ranks.erase(-1);
+    // A reader that knows more about a rank (the FxT one) fills its entry in afterwards.
+    t.ranks.clear();
+    for (const auto rank : ranks) {
+        RankInfo info;
+        info.rank = rank;
+        t.ranks.push_back(info);
+    }
+}
+
 Trace TraceBuilder::finish(TimeNs end) {
     for (std::size_t lane = 0; lane < m_laneBuilds.size(); ++lane) {
         resetState(static_cast<std::int32_t>(lane), end);
@@ -429,22 +496,7 @@ Trace TraceBuilder::finish(TimeNs end) {
     }
     // Reserved from the input's size: a few hundred records, so the slack is worth returning.
     m_trace.markers.shrink_to_fit();
-    // Every rank a lane or a marker names has its entry (a reader that knows more about a rank,
-    // the FxT one, fills it in afterwards).
-    for (const auto& lane : m_trace.lanes) {
-        if (lane.rank >= 0 && m_trace.rankInfo(lane.rank) == nullptr) {
-            RankInfo info;
-            info.rank = lane.rank;
-            const auto at = std::lower_bound(m_trace.ranks.begin(), m_trace.ranks.end(), lane.rank,
-                                             [](const RankInfo& r, std::int32_t rank) { return r.rank < rank; });
-            m_trace.ranks.insert(at, info);
-        }
-    }
-    for (auto& marker : m_trace.markers) {
-        if (marker.rank >= 0 && m_trace.rankInfo(marker.rank) == nullptr) {
-            marker.rank = -1;   // a rank without any lane: nothing to attach it to
-        }
-    }
+    settleRanks();
     m_trace.begin = 0;
     m_trace.end = std::max(end, m_latest);
     m_taskByJob.clear();

@@ -113,6 +113,8 @@ private:
         return m_laneBuilds[at];
     }
     void close(std::int32_t lane, LaneBuild& build, std::size_t depth, TimeNs end);
+    // Ranks of the lanes, markers, transfers and messages made consistent, with their table.
+    void settleRanks();
     static constexpr std::size_t kSpansMappedAhead = 16384;   // 256 KB of spans
     static void mapAheadForWriting(const std::vector<Span>& spans);
     // The reading index of the task with this job id; kNoTask when there is none.

@@ -85,8 +85,8 @@ inline const std::uint64_t* loadParams(const unsigned char* raw, std::uint32_t c
 }
 
 // Where readFxtDirect puts the parameters it realigns: two buffers in turn, so that an event's
-// stay valid while the next one is handled (RawEvent::paramsStay). StarPU's traces are all
-// realigned (their 2,834-byte header puts every event at 6 mod 8).
+// stay valid while the next one is handled. StarPU's traces are all realigned (their
+// 2,834-byte header puts every event at 6 mod 8).
 class Params {
 public:
     const std::uint64_t* load(const unsigned char* raw, std::uint32_t count) {
@@ -203,7 +203,6 @@ TraceResult<DirectFxtSummary> readFxtDirect(const std::filesystem::path& file, s
             ev.code = code;
             ev.paramCount = count;
             ev.params = params.load(raw, count);
-            ev.paramsStay = true;
             return static_cast<bool>(onEvent(ev));
         },
         reportProgress);

@@ -16,6 +16,7 @@
 #include "tracer/readers/trace_builder.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <optional>
 #include <string>
 #include <thread>
@@ -141,6 +142,7 @@ struct FileInRead {
 // What one file added to the trace.
 struct FileDecoded {
     TimeNs end = 0;
+    std::uint64_t lastRecorded = 0; // its last event's time as recorded
     std::string_view version;
     std::size_t workers = 0;
     std::string noWorker; // why it has none, when it has none
@@ -217,6 +219,18 @@ TraceResult<FileDecoded> decodeFile(TraceBuilder& builder, detail::DataUse& data
             + " workers but no task execution: profiling stopped for the whole run, task "
               "events left out of STARPU_FXT_EVENTS, or a StarPU layout starscope misreads");
     }
+    const bool cut = !problems.empty() || summary.endedEarly;
+    if (multi && cut) {
+        // The job goes on after a cut rank's last event, but what the rank did then is not known:
+        // its lanes end where its data ends, its tasks in progress there.
+        for (std::size_t l = lanesBefore; l < builder.laneCount(); ++l) {
+            builder.resetState(static_cast<std::int32_t>(l), filter.lastTime());
+        }
+        char atMs[32];
+        std::snprintf(atMs, sizeof atMs, "%.3f ms", static_cast<double>(filter.lastTime()) / 1e6);
+        builder.warn(where + "rank " + std::to_string(at.rank) + " is cut short: its threads end at "
+                     + atMs + " of the job, where its data ends, not at the job's end");
+    }
     for (std::size_t l = lanesBefore; l < builder.laneCount(); ++l) {
         builder.trace().lanes[l].rank = at.rank;
     }
@@ -229,6 +243,7 @@ TraceResult<FileDecoded> decodeFile(TraceBuilder& builder, detail::DataUse& data
     }
     FileDecoded out;
     out.end = filter.lastTime();
+    out.lastRecorded = filter.lastRecorded();
     out.version = sniffed.layout->version;
     out.workers = decoder.workers();
     if (out.workers == 0) {
@@ -310,6 +325,11 @@ TraceResult<Trace> detail::readFxt(const std::vector<std::filesystem::path>& fil
             decodeFile(builder, dataUse, sources[multi ? plan.files[i].source : i], at, options);
         if (!decoded) {
             return fail(decoded.error());
+        }
+        if (multi) {
+            if (auto wrong = detail::syncBeyondData(plan.files[i], decoded->lastRecorded)) {
+                return fail(std::move(*wrong));
+            }
         }
         end = std::max(end, decoded->end);
         if (versions.find(decoded->version) == std::string::npos) {

@@ -17,11 +17,8 @@ struct RawEvent {
     std::uint64_t origin = 0;     // time of the file's first event (starpu_fxt_tool's zero)
     std::uint64_t code = 0;
     std::uint32_t paramCount = 0;
+    // Valid while onEvent runs only: a consumer that keeps an event copies them.
     const std::uint64_t* params = nullptr;
-    // True when params stay valid while the next event is handled (they point into the trace's
-    // mapping, or into one of two buffers used in turn): a consumer holding one event back
-    // need not copy them.
-    bool paramsStay = false;
 };
 
 struct FxtStreamSummary {

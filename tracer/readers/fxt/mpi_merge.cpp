@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -20,12 +21,17 @@ RankClock::RankClock(std::int64_t localStart, std::int64_t offsetStart, std::int
       m_interpolate(localEnd > localStart) {}
 
 TimeNs RankClock::map(std::uint64_t recorded) const {
+    // A damaged event's time may be anything: the difference wraps instead of overflowing, and
+    // the builder leaves out a span that lands outside the trace.
+    const auto minus = [recorded](std::int64_t offset) {
+        return static_cast<TimeNs>(recorded - static_cast<std::uint64_t>(offset));
+    };
     const auto t = static_cast<std::int64_t>(recorded);
     if (!m_interpolate || t <= m_localStart) {
-        return t - m_offsetStart;
+        return minus(m_offsetStart);
     }
     if (t >= m_localEnd) {
-        return t - m_offsetEnd;
+        return minus(m_offsetEnd);
     }
     // starpu_fxt_tool 1.4's compute_time_stamp, in doubles as it computes it.
     const double xA = static_cast<double>(m_localStart);
@@ -46,11 +52,11 @@ TraceResult<RankFile> scanFile(const FxtEvents& events, std::size_t source) {
     const auto onEvent = [&](const RawEvent& ev) {
         const auto p = [&ev](std::uint32_t i) { return i < ev.paramCount ? ev.params[i] : 0; };
         out.start = ev.origin;
+        const NamedRank named{static_cast<std::int64_t>(p(0)), static_cast<std::int64_t>(p(1))};
         if (ev.code == mpi::Start && ev.paramCount >= 2) {
-            if (out.rank < 0) {
-                out.rank = static_cast<std::int32_t>(p(0));
+            if (!out.fromStart) {
+                out.fromStart = named;
             }
-            out.worldSize = static_cast<std::int32_t>(p(1));
         } else if (ev.code == mpi::Barrier && ev.paramCount >= 3) {
             // 1.3's starpu_fxt_tool uses the first sync point, 1.4's the first two (the second is
             // recorded at shutdown); 1.4's barrier carries the local barrier time.
@@ -59,8 +65,9 @@ TraceResult<RankFile> scanFile(const FxtEvents& events, std::size_t source) {
             if (local == 0) {
                 local = ev.time;   // an MPI_Barrier: the event's own time is the sync time
             }
-            out.rank = static_cast<std::int32_t>(p(0));
-            out.worldSize = static_cast<std::int32_t>(p(1));
+            if (!out.fromSync) {
+                out.fromSync = named;
+            }
             if (out.syncPoints == 0) {
                 out.key = static_cast<std::int64_t>(static_cast<std::int32_t>(p(2)));
                 out.localSyncStart = local;
@@ -83,7 +90,77 @@ TraceResult<RankFile> scanFile(const FxtEvents& events, std::size_t source) {
     return out;
 }
 
+TraceError damaged(const RankFile& r, const std::string& what) {
+    return fileError(ErrorCode::Corrupt, r.file, "damaged StarPU-MPI rank or clock synchronisation: " + what);
+}
+
+std::string nsText(std::uint64_t t) {
+    return std::to_string(t) + " ns";
+}
+
+// The rank a file's StarPU-MPI events name, taken once checked: the start event and the first
+// sync point agree on it, and it is one of the job's.
+std::optional<TraceError> takeRank(RankFile& r) {
+    const auto said = [](const char* event, const NamedRank& n) {
+        return std::string("its ") + event + " names rank " + std::to_string(n.rank) + " of " + std::to_string(n.worldSize);
+    };
+    if (r.fromStart && r.fromSync && *r.fromStart != *r.fromSync) {
+        return damaged(r, said("StarPU-MPI start", *r.fromStart) + ", " + said("sync point", *r.fromSync));
+    }
+    const auto& named = r.fromSync ? r.fromSync : r.fromStart;
+    if (!named) {
+        return std::nullopt;
+    }
+    if (named->worldSize <= 0 || named->worldSize > std::int64_t{kMaxRank} + 1 || named->rank < 0
+        || named->rank >= named->worldSize) {
+        return damaged(r, said(r.fromSync ? "sync point" : "StarPU-MPI start", *named) + ": not a rank of a job of that size");
+    }
+    r.rank = static_cast<std::int32_t>(named->rank);
+    r.worldSize = static_cast<std::int32_t>(named->worldSize);
+    return std::nullopt;
+}
+
+// Every rank's clock is aligned on the latest sync point, so one damaged sync time moves every
+// other rank's: a file's sync points must lie in order after its first event, within the 39
+// hours the model holds (which also keeps every difference below from overflowing).
+std::optional<TraceError> checkSyncPoints(const RankFile& r) {
+    if (r.syncPoints == 0) {
+        return std::nullopt;
+    }
+    const std::string whose = "rank " + std::to_string(r.rank) + "'s ";
+    constexpr auto kSpan = static_cast<std::uint64_t>(kMaxTraceTime);
+    if (r.start > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()) - kSpan) {
+        return damaged(r, "its first event is at " + nsText(r.start) + ", beyond any clock");
+    }
+    if (r.localSyncStart < r.start) {
+        return damaged(r, whose + "sync point is at " + nsText(r.localSyncStart) + ", before its first event ("
+                              + nsText(r.start) + ")");
+    }
+    if (r.localSyncStart - r.start > kSpan) {
+        return damaged(r, whose + "sync point is at " + nsText(r.localSyncStart)
+                              + ", more than 39 hours after its first event (" + nsText(r.start) + ")");
+    }
+    if (r.syncPoints == 2 && r.localSyncEnd < r.localSyncStart) {
+        return damaged(r, whose + "last sync point is at " + nsText(r.localSyncEnd) + ", before its first one ("
+                              + nsText(r.localSyncStart) + ")");
+    }
+    if (r.syncPoints == 2 && r.localSyncEnd - r.start > kSpan) {
+        return damaged(r, whose + "last sync point is at " + nsText(r.localSyncEnd)
+                              + ", more than 39 hours after its first event (" + nsText(r.start) + ")");
+    }
+    return std::nullopt;
+}
+
 } // namespace
+
+std::optional<TraceError> syncBeyondData(const RankFile& rank, std::uint64_t lastRecorded) {
+    const auto lastSync = rank.syncPoints == 2 ? rank.localSyncEnd : rank.localSyncStart;
+    if (rank.syncPoints == 0 || lastSync <= lastRecorded) {
+        return std::nullopt;
+    }
+    return damaged(rank, "rank " + std::to_string(rank.rank) + "'s sync point is at " + nsText(lastSync)
+                             + ", after its last event (" + nsText(lastRecorded) + ")");
+}
 
 TraceResult<RankPlan> planRanks(const std::vector<FxtEvents>& files) {
     RankPlan plan;
@@ -93,6 +170,12 @@ TraceResult<RankPlan> planRanks(const std::vector<FxtEvents>& files) {
         auto scanned = scanFile(files[i], i);
         if (!scanned) {
             return fail(scanned.error());
+        }
+        if (auto wrong = takeRank(*scanned)) {
+            return fail(std::move(*wrong));
+        }
+        if (auto wrong = checkSyncPoints(*scanned)) {
+            return fail(std::move(*wrong));
         }
         ranks.push_back(std::move(*scanned));
     }

@@ -20,6 +20,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -46,10 +47,19 @@ private:
     bool m_interpolate = false;
 };
 
+// A rank and the job's size as a StarPU-MPI event of a file names them.
+struct NamedRank {
+    std::int64_t rank = -1;
+    std::int64_t worldSize = 0;
+    bool operator==(const NamedRank&) const = default;
+};
+
 // What a prof file says about its process, from one pass over its events.
 struct RankFile {
     std::filesystem::path file;
     std::size_t source = 0;          // its index in the files given to planRanks
+    std::optional<NamedRank> fromStart;   // what its StarPU-MPI start event says
+    std::optional<NamedRank> fromSync;    // what its first sync point says
     std::int32_t rank = -1;          // -1 when neither a sync point nor an MPI start names it
     std::int32_t worldSize = 0;
     std::uint32_t syncPoints = 0;    // sync points used: 1.3 uses its first, 1.4 its first two
@@ -68,8 +78,15 @@ struct RankPlan {
 };
 
 // The files of one run in rank order, with their clocks. A file naming no rank takes the
-// first rank no other file has. Errors: a file that cannot be read, two files of one rank.
+// first rank no other file has. Errors: a file that cannot be read, two files of one rank, a
+// file whose rank or sync points are damaged (a rank outside the job, StarPU-MPI events that
+// disagree on it, sync points out of order, before the file's first event or beyond the model's
+// 39 hours after it): one damaged sync time moves every rank's clock.
 TraceResult<RankPlan> planRanks(const std::vector<FxtEvents>& files);
+
+// Error naming the file when a rank's sync points lie after its last event (lastRecorded, as
+// recorded): known once its events are decoded.
+std::optional<TraceError> syncBeyondData(const RankFile& rank, std::uint64_t lastRecorded);
 
 // What the decoder of one rank's file saw of StarPU-MPI's point-to-point traffic.
 struct MpiSend {

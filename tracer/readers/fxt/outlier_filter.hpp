@@ -35,19 +35,20 @@ public:
             }
         }
         m_held = ev;
-        // Parameters that stay valid until the next event is handled are not copied; others go
-        // into a fixed buffer (a vector's assign per event was a visible share of reading, and
-        // so was this copy, a memmove call per event).
-        if (!ev.paramsStay) {
-            std::copy_n(ev.params, ev.paramCount, m_heldParams.begin());
-            m_held.params = m_heldParams.data();
-        }
+        // Copied into a fixed buffer (a vector's assign per event was a visible share of
+        // reading), even parameters that stay valid while the next event is handled: the last
+        // event is held until flush(), after the walk, when the mapping or the buffers its
+        // parameters pointed into are gone (a file cut after a user event read them there).
+        std::copy_n(ev.params, ev.paramCount, m_heldParams.begin());
+        m_held.params = m_heldParams.data();
         m_holding = true;
         return true;
     }
     bool flush() { return !m_holding || release(); }
     std::size_t dropped() const { return m_dropped; }
     TimeNs lastTime() const { return m_hasPrev ? m_decoder.mapTime(m_last, m_held.origin) : 0; }
+    // The latest time passed on, as recorded (0 before any).
+    std::uint64_t lastRecorded() const { return m_hasPrev ? m_last : 0; }
 
 private:
     static constexpr std::uint64_t kJump = 1'000'000'000; // 1 s

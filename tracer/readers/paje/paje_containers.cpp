@@ -28,7 +28,19 @@ const std::string& Containers::typeName(std::uint32_t alias) const {
     return declared != nullptr ? *declared : m_names[alias];
 }
 
-void Containers::create(const CreateContainer& record) {
+std::optional<std::string> Containers::create(const CreateContainer& record) {
+    const auto keyOf = [](std::string_view alias, std::string_view name) { return alias.empty() ? name : alias; };
+    const auto alias = keyOf(record.alias, record.name);
+    if (const auto other = find(alias); other >= 0) {
+        const auto& c = m_containers[static_cast<std::size_t>(other)];
+        if (keyOf(c.alias, c.name) == alias) {
+            return "container \"" + std::string(alias) + "\" is created twice";
+        }
+    }
+    if (record.container != "0" && find(record.container) < 0) {
+        return "container \"" + std::string(alias) + "\" is in container \"" + std::string(record.container)
+               + "\", which was never created";
+    }
     Container c;
     c.name = std::string(record.name);
     c.alias = std::string(record.alias);
@@ -48,8 +60,15 @@ void Containers::create(const CreateContainer& record) {
                             c.memoryNode);
         }
     }
-    if (const auto prefix = rankPrefixLength(c.name); prefix > 0) {
-        std::from_chars(c.name.data(), c.name.data() + prefix - 1, c.rank);
+    // Its process: the rank its name or alias starts with, else its parent's (our Paje export
+    // names a program "program 0_" with the alias "0_p"; its markers are the rank's).
+    for (const std::string* ref : {&c.name, &c.alias}) {
+        if (const auto prefix = rankPrefixLength(*ref); prefix > 0 && c.rank < 0) {
+            std::from_chars(ref->data(), ref->data() + prefix - 1, c.rank);
+        }
+    }
+    if (c.rank < 0 && c.parent >= 0) {
+        c.rank = m_containers[static_cast<std::size_t>(c.parent)].rank;
     }
     m_containers.push_back(std::move(c));
     const auto type = m_containers.back().type;
@@ -74,8 +93,9 @@ void Containers::create(const CreateContainer& record) {
             m_byName[id] = index;
         }
     };
-    byName(record.alias.empty() ? record.name : record.alias, true);
+    byName(alias, true);
     byName(record.name, false);
+    return std::nullopt;
 }
 
 std::int32_t Containers::laneFor(std::int32_t index, std::uint32_t type) {

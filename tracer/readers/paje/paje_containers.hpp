@@ -11,6 +11,7 @@
 #include "tracer/readers/trace_builder.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -30,7 +31,7 @@ struct Container {
     bool userThreadSeen = false;     // of a program: whether it holds a user thread yet
     bool memoryManager = false;      // StarPU's "Mm": a memory node's lane
     bool workerThread = false;       // holds a StarPU worker ("W"): its own states are dropped
-    std::int32_t rank = -1;          // from StarPU's "<rank>_" name prefix
+    std::int32_t rank = -1;          // from StarPU's "<rank>_" prefix of its name, alias or parent
 };
 
 class Containers {
@@ -43,7 +44,10 @@ public:
     // The name declared for a type alias; null when no definition declared it.
     const std::string* declaredTypeName(std::uint32_t alias) const;
 
-    void create(const CreateContainer& record);
+    // A container whose alias (its name when it has none) another one has, or whose parent was
+    // never created ("0" is the top), is refused: what refers to it or to its parent would land
+    // on another container, or on none, and pajeng refuses such a file too. The problem, if any.
+    std::optional<std::string> create(const CreateContainer& record);
     // The container a line refers to by its alias or name; -1 when none was created.
     std::int32_t find(std::string_view ref) {
         const auto name = m_names.intern(ref);

@@ -49,6 +49,12 @@ void Decoder::on(const DefineEntityValue& record) {
     m_entityValues[key] = id(record.name);
 }
 
+void Decoder::on(const CreateContainer& record) {
+    if (auto problem = m_containers.create(record)) {
+        m_problem = Problem{std::move(*problem), nullptr};   // apply() knows the line
+    }
+}
+
 void Decoder::on(const DestroyContainer& record) {
     const auto destroyed = m_containers.find(record.name);
     if (destroyed < 0) {
@@ -153,6 +159,10 @@ void Decoder::on(const EndLink& record) {
 void Decoder::apply(const LineBatch& batch) {
     for (const auto& e : batch.events) {
         typeRecord(batch, e, [this](const auto& record) { on(record); });
+        if (m_problem) {
+            m_problem->at = batch.fields[e.firstField - 1].data();   // the line's event id
+            return;
+        }
     }
     m_variables += batch.variables;
     m_truncatedTimes += batch.truncatedTimes;
@@ -287,8 +297,10 @@ bool Decoder::applyInTimeOrder() {
             if (m_starpuEvents && !isUserEventType(e.type)) {
                 break;
             }
-            const auto& lanes = m_containers.at(e.container).lanes;
-            m_b.addMarker(e.time, lanes.empty() ? -1 : lanes.front(), m_names[e.value]);
+            const auto& container = m_containers.at(e.container);
+            m_b.addMarker(e.time, container.lanes.empty() ? -1 : container.lanes.front(),
+                          m_names[e.value]);
+            m_b.trace().markers.back().rank = Trace::shortIndex(container.rank);
             break;
         }
         default:

@@ -44,6 +44,13 @@ public:
     void reserveFor(std::size_t textBytes);
     // The records of a prepared batch, in file order, and the figures of its dates.
     void apply(const LineBatch& batch);
+    // The first line apply() found wrong: what, and a byte of that line (in the text the
+    // records point into); the reader stops there.
+    struct Problem {
+        std::string what;
+        const char* at = nullptr;
+    };
+    const std::optional<Problem>& problem() const { return m_problem; }
     // The model, once every line is applied; cutAt: the text's size when its last line has no
     // line end (Paje writers end every line: that is where the file was cut). Fails only when
     // options.progress cancels.
@@ -74,7 +81,7 @@ private:
     std::uint32_t id(std::string_view s) { return m_names.intern(s); }
     void on(const DefineType& record);
     void on(const DefineEntityValue& record);
-    void on(const CreateContainer& record) { m_containers.create(record); }
+    void on(const CreateContainer& record);
     void on(const DestroyContainer& record);
     void on(const SetState& record);
     void on(const PushState& record);
@@ -121,6 +128,7 @@ private:
     std::unordered_map<std::uint64_t, std::uint32_t> m_entityValues; // (type, alias) -> name
     NameFlags m_userEventTypes;
     bool m_starpuEvents = false; // the trace declares StarPU's event types
+    std::optional<Problem> m_problem;
     std::vector<Timed> m_timed;
     std::vector<TimedJob> m_jobs;
 

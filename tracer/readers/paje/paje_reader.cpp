@@ -18,6 +18,7 @@
 #include "tracer/readers/paje/paje_syntax.hpp"
 #include "tracer/readers/read_trace.hpp"
 
+#include <algorithm>
 #include <array>
 #include <future>
 #include <optional>
@@ -87,6 +88,17 @@ std::optional<TraceError> PajeReader::events(std::string_view text, std::size_t&
             }
         }
         m_decoder.apply(ready);
+        if (const auto& problem = m_decoder.problem()) {
+            if (preparing.valid()) {
+                preparing.get();   // it reads the text and the definitions: let it end first
+            }
+            // The line's start and number, counted only now that one is wrong.
+            const auto at = static_cast<std::size_t>(problem->at - text.data());
+            const auto before = text.rfind('\n', at);
+            const auto begin = before == std::string_view::npos ? 0 : before + 1;
+            const auto line = std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(begin), '\n');
+            return error(problem->what, begin, static_cast<std::size_t>(line) + 1);
+        }
         pos = ready.next;
         lineNo = ready.nextLine;
         if (ready.stop == LineStop::Problem) {

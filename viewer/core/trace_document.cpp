@@ -63,6 +63,23 @@ tracer::TraceResult<std::shared_ptr<const TraceDocument>> loadDocument(const std
     return prepareDocument(std::move(trace).value(), input.string());
 }
 
+tracer::TraceResult<std::shared_ptr<const TraceDocument>> loadDocument(const std::vector<std::filesystem::path>& inputs,
+                                                                       const tracer::ReadOptions& options) {
+    auto trace = tracer::readTrace(inputs, options);
+    if (!trace) {
+        return fail(trace.error());
+    }
+    return prepareDocument(std::move(trace).value(), sourceName(inputs));
+}
+
+std::string sourceName(const std::vector<std::filesystem::path>& inputs) {
+    std::string name;
+    for (const auto& input : inputs) {
+        name += (name.empty() ? "" : kJobSeparator) + input.string();
+    }
+    return name;
+}
+
 std::string groupThousands(std::size_t value) {
     std::string digits = std::to_string(value);
     for (auto at = static_cast<std::ptrdiff_t>(digits.size()) - 3; at > 0; at -= 3) {

@@ -55,6 +55,13 @@ std::shared_ptr<const TraceDocument> prepareDocument(tracer::Trace trace, std::s
 // Errors are the reader's, verbatim (file, byte offset, what was wrong).
 tracer::TraceResult<std::shared_ptr<const TraceDocument>> loadDocument(const std::filesystem::path& input,
                                                                        const tracer::ReadOptions& options = {});
+// Several inputs as one job (one prof file per process of a StarPU-MPI run, merged by the
+// reader on one clock); one input is read as above. The source names them all.
+tracer::TraceResult<std::shared_ptr<const TraceDocument>> loadDocument(const std::vector<std::filesystem::path>& inputs,
+                                                                       const tracer::ReadOptions& options = {});
+// What a document read from inputs is called: the one path, or "a + b" for a job's files.
+inline constexpr const char* kJobSeparator = " + ";
+std::string sourceName(const std::vector<std::filesystem::path>& inputs);
 Barriers computeBarriers(const TraceDocument& document, tracer::TimeNs thresholdNs);
 // The job's barriers (as computeBarriers) and each rank's own (none of that rank's workers
 // executing), rank by rank, each rank's in time order; no rank barriers for a one-process

@@ -2,7 +2,7 @@
 // The viewer's window: the Gantt plot in the middle with the overview strip under it, the
 // barrier list (with the threshold) on the right, task details and range statistics below, a
 // progress bar with Cancel while a trace loads. Files come from File > Open, recent files,
-// drag and drop or the command line.
+// drag and drop or the command line; several files at once are one job's prof files.
 
 #include "viewer/core/run_panel.hpp"
 #include "viewer/core/trace_document.hpp"
@@ -49,6 +49,8 @@ public:
     ~MainWindow() override;
 
     void openPath(const QString& path);
+    // Opens paths as one trace: several are the prof files of one job (one per process), merged.
+    void openPaths(const QStringList& paths);
     void setBarrierThreshold(tracer::TimeNs thresholdNs);
     tracer::TimeNs barrierThreshold() const;
     void zoomToBarrier(int row);
@@ -70,6 +72,7 @@ public:
     RangeStatsModel* statsModel() const { return m_statsModel; }
     TraceLoader* loader() const { return m_loader; }
     const QString& lastError() const { return m_lastError; }
+    // Recently opened traces, most recent first; a job's files are one entry, "a + b".
     QStringList recentFiles() const;
 
 signals:
@@ -100,7 +103,7 @@ private:
     void onRangeSelected(double fromNs, double toNs);
     void applyBarriers(std::shared_ptr<const Barriers> barriers, std::shared_ptr<const Barriers> rankBarriers);
     void recomputeBarriers();
-    void rememberRecent(const QString& path);
+    void rememberRecent(const QStringList& paths);
     void refreshRecentMenu();
     void exportPicture();
     void setLoading(bool loading);
@@ -132,7 +135,7 @@ private:
     QPushButton* m_cancel = nullptr;
     QMenu* m_recentMenu = nullptr;
     QAction* m_messagesAction = nullptr;
-    QString m_loadingPath;
+    QStringList m_loadingPaths;
     QString m_lastError;
     std::uint64_t m_barrierGeneration = 0;
 };

@@ -1,5 +1,6 @@
 #include "viewer/core/trace_document.hpp"
 
+#include "tracer/analysis/stats.hpp"
 #include "tracer/run/run_folder.hpp"
 
 #include <algorithm>
@@ -45,6 +46,9 @@ std::shared_ptr<const TraceDocument> prepareDocument(tracer::Trace trace, std::s
     document->transitions = tracer::findTransitions(t);
     document->transitions.shrink_to_fit();   // kept while the trace is open: no doubling slack
     document->taskGraph = TaskGraph(t);
+    if (!tracer::dependenciesUnavailable(t)) {
+        document->criticalPath = tracer::criticalPath(t);
+    }
     for (std::size_t i = 0; i < t.markers.size(); ++i) {
         const auto& m = t.markers[i];
         if (m.parsed && m.kind == markers::Kind::BatchBegin) {

@@ -41,6 +41,9 @@ struct TraceDocument {
     tracer::TimeNs length = 0;
     // Predecessors and successors of each task, for the selected task's arrows.
     TaskGraph taskGraph;
+    // The longest chain of dependent tasks (tracer::criticalPath), first task first; empty when
+    // the trace recorded no dependency (a Paje trace): then there is no chain to draw.
+    std::vector<tracer::TaskIndex> criticalPath;
 
     // The batch (from its batch_begin marker) running at timeNs; nullptr before the first.
     const tracer::MarkerEvent* batchAt(tracer::TimeNs timeNs) const;

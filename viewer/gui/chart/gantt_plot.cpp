@@ -4,6 +4,7 @@
 #include "viewer/core/overview_profile.hpp"
 #include "viewer/core/span_folding.hpp"
 #include "viewer/core/time_format.hpp"
+#include "viewer/gui/chart/critical_path_links.hpp"
 #include "viewer/gui/chart/gantt_plottable.hpp"
 #include "viewer/gui/chart/link_plottable.hpp"
 #include "viewer/gui/chart/message_arrows.hpp"
@@ -70,6 +71,7 @@ GanttPlot::GanttPlot(QWidget* parent) : QCustomPlot(parent) {
         });
     // Over the bands, so an arrow stays readable inside a barrier.
     m_messages = std::make_unique<MessageArrows>(xAxis, yAxis, QStringLiteral("overlay"));
+    m_criticalPath = std::make_unique<CriticalPathLinks>(xAxis, yAxis, QStringLiteral("overlay"));
 
     m_title = new QCPTextElement(this, QString(), QFont(font().family(), font().pointSize(), QFont::Bold));
     plotLayout()->insertRow(0);
@@ -89,7 +91,10 @@ GanttPlot::GanttPlot(QWidget* parent) : QCustomPlot(parent) {
     // The arrows in view are picked per frame, once the axis rect has its size: which ones
     // fold together follows the zoom and the width.
     connect(this, &QCustomPlot::afterLayout, this,
-            [this] { m_messages->refresh(view(), m_gantt->rows(), m_gantt->laneRows(), kMessageSpacingPx); });
+            [this] {
+                m_messages->refresh(view(), m_gantt->rows(), m_gantt->laneRows(), kMessageSpacingPx);
+                m_criticalPath->refresh(view(), m_gantt->laneRows());
+            });
 }
 
 GanttPlot::~GanttPlot() = default;
@@ -106,6 +111,13 @@ void GanttPlot::setMessagesVisible(bool visible) {
 
 bool GanttPlot::messagesVisible() const { return m_messages->isVisible(); }
 
+void GanttPlot::setCriticalPathVisible(bool visible) {
+    m_criticalPath->setVisible(visible);
+    replot(rpQueuedReplot);
+}
+
+bool GanttPlot::criticalPathVisible() const { return m_criticalPath->isVisible(); }
+
 void GanttPlot::setDocument(std::shared_ptr<const TraceDocument> document) {
     m_document = std::move(document);
     m_gantt->setDocument(m_document);
@@ -114,6 +126,7 @@ void GanttPlot::setDocument(std::shared_ptr<const TraceDocument> document) {
     m_names->setDocument(m_document);
     m_selection->setDocument(m_document);
     m_messages->setDocument(m_document);
+    m_criticalPath->setDocument(m_document);
     rebuildRowsAndLegend();
     fitAll();
 }

@@ -14,6 +14,7 @@
 
 namespace starscope::viewer {
 
+class CriticalPathLinks;
 class GanttPlottable;
 class MessageArrows;
 class OverlayPlottable;
@@ -55,6 +56,10 @@ public:
     void setMessagesVisible(bool visible);
     bool messagesVisible() const;
     MessageArrows* messages() const { return m_messages.get(); }
+    // The critical path (critical_path_links.hpp), hidden by default.
+    void setCriticalPathVisible(bool visible);
+    bool criticalPathVisible() const;
+    CriticalPathLinks* criticalPath() const { return m_criticalPath.get(); }
 
     // The line above the chart: source, lanes, task counts and the run's length.
     QString title() const;
@@ -130,6 +135,7 @@ private:
     SpanNamePlottable* m_names = nullptr;
     std::unique_ptr<SpanSelection> m_selection;
     std::unique_ptr<MessageArrows> m_messages;
+    std::unique_ptr<CriticalPathLinks> m_criticalPath;
     QSharedPointer<TimeTicker> m_timeTicker;
     QSharedPointer<QCPAxisTickerText> m_rowTicker;
     QCPTextElement* m_title = nullptr;

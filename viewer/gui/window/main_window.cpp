@@ -225,6 +225,12 @@ void MainWindow::buildMenus() {
     m_messagesAction->setShortcut(QKeySequence(Qt::Key_M));
     m_messagesAction->setEnabled(false);
     connect(m_messagesAction, &QAction::toggled, m_plot, &GanttPlot::setMessagesVisible);
+    m_criticalPathAction = view->addAction(tr("Show &critical path"));
+    m_criticalPathAction->setObjectName(QStringLiteral("criticalPathAction"));
+    m_criticalPathAction->setCheckable(true);
+    m_criticalPathAction->setShortcut(QKeySequence(Qt::Key_C));
+    m_criticalPathAction->setEnabled(false);
+    connect(m_criticalPathAction, &QAction::toggled, m_plot, &GanttPlot::setCriticalPathVisible);
 }
 
 void MainWindow::buildDocks() {
@@ -406,6 +412,8 @@ void MainWindow::onLoaded(std::shared_ptr<const TraceDocument> document, std::sh
     m_details->clear();
     applyBarriers(std::move(barriers), std::move(rankBarriers));
     m_messagesAction->setEnabled(!document->trace.messages.empty());
+    // No chain without recorded dependencies (a Paje trace).
+    m_criticalPathAction->setEnabled(!document->criticalPath.empty());
     rememberRecent(m_loadingPaths);
     const auto& trace = document->trace;
     m_status->setText(tr("%1: %2 lanes, %3 spans, %4")

@@ -58,6 +58,8 @@ public:
     GanttPlot* plot() const { return m_plot; }
     // View > Show messages between ranks: checkable, enabled for a trace that has messages.
     QAction* messagesAction() const { return m_messagesAction; }
+    // View > Show critical path: checkable, enabled for a trace with task dependencies.
+    QAction* criticalPathAction() const { return m_criticalPathAction; }
     // The loaded trace's reader warnings as listed in the Reader warnings dock.
     QStringList readerWarnings() const;
     // True while no trace is loaded: the window shows Open buttons and the recent files.
@@ -135,6 +137,7 @@ private:
     QPushButton* m_cancel = nullptr;
     QMenu* m_recentMenu = nullptr;
     QAction* m_messagesAction = nullptr;
+    QAction* m_criticalPathAction = nullptr;
     QStringList m_loadingPaths;
     QString m_lastError;
     std::uint64_t m_barrierGeneration = 0;

@@ -92,6 +92,12 @@ GanttPlot::GanttPlot(QWidget* parent) : QCustomPlot(parent) {
     // fold together follows the zoom and the width.
     connect(this, &QCustomPlot::afterLayout, this,
             [this] {
+                // The row labels depend on the rows' height, known only now: a new spacing lays
+                // the plot out once more (the labels' width sets the left margin).
+                if (thinRowLabels()) {
+                    updateLayout();
+                    return;
+                }
                 m_messages->refresh(view(), m_gantt->rows(), m_gantt->laneRows(), kMessageSpacingPx);
                 m_criticalPath->refresh(view(), m_gantt->laneRows());
             });
@@ -166,10 +172,27 @@ void GanttPlot::setRankCollapsed(std::int32_t rank, bool collapsed) {
 void GanttPlot::rebuildRowTicks() {
     m_rowTicker->clear();
     const auto& rows = m_gantt->rows();
+    // Every m_labelStep-th row is labelled, so labels never pile on each other; a rank's header
+    // always is (it is what a click folds).
     for (std::size_t r = 0; r < rows.size(); ++r) {
-        m_rowTicker->addTick(static_cast<double>(r), toQString(rows[r].label));
+        if (r % m_labelStep == 0 || rows[r].kind == RowKind::RankHeader) {
+            m_rowTicker->addTick(static_cast<double>(r), toQString(rows[r].label));
+        }
     }
     yAxis->setRange(-0.5, std::max(0.5, static_cast<double>(rows.size()) - 0.5));
+}
+
+bool GanttPlot::thinRowLabels() {
+    const auto count = static_cast<double>(std::max<std::size_t>(1, rows().size()));
+    const double rowPx = std::max(1.0, static_cast<double>(axisRect()->rect().height()) / count);
+    const double labelPx = QFontMetricsF(yAxis->tickLabelFont()).height();
+    const auto step = static_cast<std::size_t>(std::max(1.0, std::ceil(labelPx / rowPx)));
+    if (step == m_labelStep) {
+        return false;
+    }
+    m_labelStep = step;
+    rebuildRowTicks();
+    return true;
 }
 
 std::optional<std::size_t> GanttPlot::rowAtY(double y) const {

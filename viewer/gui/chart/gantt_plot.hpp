@@ -124,6 +124,8 @@ private:
 
     void rebuildRowsAndLegend();
     void rebuildRowTicks();
+    // Sets the row label spacing to the rows' height in pixels; true when it changed.
+    bool thinRowLabels();
     std::optional<std::size_t> rowAtY(double y) const;
     void wrapLegend();
     void replotOverlay();
@@ -143,6 +145,7 @@ private:
     QPointF m_pressPos;
     TimeView m_pressView;
     bool m_moved = false;
+    std::size_t m_labelStep = 1;   // one row label every this many rows (thinRowLabels)
 };
 
 } // namespace starscope::viewer

@@ -70,10 +70,13 @@ TEST(Stats, CriticalPathFollowsDependencies) {
     auto trace = sample();
     // jobs 1 (w0, 100 ns), 2 (w0, 100), 3 (w1, 250)
     EXPECT_EQ(criticalPathLength(trace), 250);
+    EXPECT_EQ(criticalPath(trace), (std::vector<TaskIndex>{2}));
     trace.setDependencies(1, {1});
     EXPECT_EQ(criticalPathLength(trace), 250);
     trace.setDependencies(2, {2});
     EXPECT_EQ(criticalPathLength(trace), 450);
+    // The chain itself, first task first: job 1 -> job 2 -> job 3.
+    EXPECT_EQ(criticalPath(trace), (std::vector<TaskIndex>{0, 1, 2}));
     trace.setDependencies(0, {3});   // a cycle from damaged input must not hang
     EXPECT_GE(criticalPathLength(trace), 450);
 }

@@ -248,7 +248,7 @@ TEST(TraceLoader, CancelStopsALoadAndReportsIt) {
     TraceLoader loader;
     QSignalSpy cancelled(&loader, &TraceLoader::cancelled);
     QSignalSpy loaded(&loader, &TraceLoader::loaded);
-    loader.load(path, 100'000);
+    loader.load(QStringList{path}, 100'000);
     EXPECT_TRUE(loader.isLoading());
     loader.cancel();
     ASSERT_TRUE(cancelled.wait(kTimeoutMs));
@@ -258,8 +258,8 @@ TEST(TraceLoader, CancelStopsALoadAndReportsIt) {
 
     // A newer load supersedes an older one: only the newer one reports.
     const QString small = writeSynthetic(dir, "small.sstrace");
-    loader.load(path, 100'000);
-    loader.load(small, 100'000);
+    loader.load(QStringList{path}, 100'000);
+    loader.load(QStringList{small}, 100'000);
     ASSERT_TRUE(loaded.wait(kTimeoutMs));
     QTest::qWait(50);
     ASSERT_EQ(loaded.size(), 1);

@@ -75,6 +75,21 @@ TEST(ViewerExecutable, RendersAPngFromATraceReadWhileQtStarts) {
     EXPECT_NE(readFile(log).find(missing.string()), std::string::npos) << readFile(log);
 }
 
+// Several prof files are one job, merged into one picture (a rank each), not refused.
+TEST(ViewerExecutable, RendersSeveralProfFilesAsOneJob) {
+    TempDir dir;
+    const auto log = dir / "log.txt";
+    const auto data = starscope::testing::testDataDir();
+    const auto png = dir / "job.png";
+    ASSERT_EQ(runCommand(viewer("--render '" + png.string() + "' --size 640x400 '"
+                                    + (data / "tracer" / "small" / "prof_file__0").string() + "' '"
+                                    + (data / "viewer" / "single_naive" / "prof_file__0").string() + "'",
+                                log)),
+              0)
+        << readFile(log);
+    EXPECT_EQ(readFile(png).rfind("\x89PNG\r\n\x1a\n", 0), 0u);
+}
+
 // A headless render prints nothing but its own errors: no warning of Qt's offscreen platform
 // (the comparison view shown off screen made it print "This plugin does not support
 // propagateSizeHints()" twice), given a private runtime folder as a session has one.

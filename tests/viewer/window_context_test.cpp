@@ -35,22 +35,18 @@ QString writeSynthetic(const TempDir& dir, const std::string& name) {
     return QString::fromStdString(path.string());
 }
 
-// The first damaged trace of the hardening corpus that still reads, with several warnings.
-std::optional<std::pair<fs::path, std::vector<std::string>>> damagedTrace() {
-    for (const char* kind : {"fxt", "paje", "native"}) {
-        std::vector<fs::path> files;
-        for (const auto& entry : fs::directory_iterator(starscope::testing::testDataDir() / "hardening" / kind)) {
-            files.push_back(entry.path());
-        }
-        std::sort(files.begin(), files.end());
-        for (const auto& file : files) {
-            const auto document = loadDocument(file);
-            if (document && (*document)->trace.warnings.size() >= 2) {
-                return std::pair{file, (*document)->trace.warnings};
-            }
-        }
+// A Paje trace damaged twice over, as a cut copy of a job is: states on a container never
+// declared, and its last line without a line end. It reads, with both warnings.
+std::optional<std::pair<fs::path, std::vector<std::string>>> damagedTrace(const TempDir& dir) {
+    std::string text = starscope::testing::readFile(starscope::testing::testDataDir() / "tracer" / "paje" / "nested_links.paje");
+    text += "10 6.5 nowhere S r\n10 7.0 nowhere S r\n10 5.5 t1 S r";
+    const auto path = dir / "damaged.paje";
+    std::ofstream(path, std::ios::binary) << text;
+    const auto document = loadDocument(path);
+    if (!document || (*document)->trace.warnings.size() < 2) {
+        return std::nullopt;
     }
-    return std::nullopt;
+    return std::pair{path, (*document)->trace.warnings};
 }
 
 bool load(MainWindow& window, const QString& path) {
@@ -62,8 +58,9 @@ bool load(MainWindow& window, const QString& path) {
 } // namespace
 
 TEST(WindowContext, ReaderWarningsAreListedInFullInTheirDock) {
-    const auto damaged = damagedTrace();
-    ASSERT_TRUE(damaged) << "no trace of tests/data/hardening reads with two warnings or more";
+    TempDir scratch;
+    const auto damaged = damagedTrace(scratch);
+    ASSERT_TRUE(damaged) << "the damaged Paje trace does not read with two warnings";
     MainWindow window;
     window.resize(1200, 800);
     window.show();

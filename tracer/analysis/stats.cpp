@@ -151,13 +151,21 @@ DependencyIndex indexDependencies(const Trace& trace) {
 
 } // namespace
 
-TimeNs criticalPathLength(const Trace& trace) {
+namespace {
+
+// The longest chain ending at each task and the dependency it came through (-1: none).
+struct LongestChains {
+    std::vector<TimeNs> best;
+    std::vector<std::int64_t> via;
+};
+
+LongestChains longestChains(const Trace& trace) {
     const auto& tasks = trace.tasks;
     const auto graph = indexDependencies(trace);
     // Longest path ending at each task, by iterative DFS (the graph can be deep: no recursion).
-    std::vector<TimeNs> best(tasks.size(), -1);
+    LongestChains chains{std::vector<TimeNs>(tasks.size(), -1), std::vector<std::int64_t>(tasks.size(), -1)};
+    auto& best = chains.best;
     std::vector<std::uint8_t> onStack(tasks.size(), 0);
-    TimeNs longest = 0;
     std::vector<std::pair<std::size_t, std::size_t>> stack;
     for (std::size_t root = 0; root < tasks.size(); ++root) {
         if (best[root] >= 0) {
@@ -178,17 +186,42 @@ TimeNs criticalPathLength(const Trace& trace) {
             }
             TimeNs before = 0;
             for (std::size_t d = graph.first[node]; d < last; ++d) {
-                before = std::max(before, best[graph.deps[d]]);   // -1 on a cycle
+                const std::size_t dep = graph.deps[d];
+                if (best[dep] > before) {   // -1 on a cycle
+                    before = best[dep];
+                    chains.via[node] = static_cast<std::int64_t>(dep);
+                }
             }
             const auto& t = tasks[node];
             const TimeNs own = t.start >= 0 && t.end >= t.start ? t.end - t.start : 0;
             best[node] = before + own;
-            longest = std::max(longest, best[node]);
             onStack[node] = 0;
             stack.pop_back();
         }
     }
-    return longest;
+    return chains;
+}
+
+} // namespace
+
+TimeNs criticalPathLength(const Trace& trace) {
+    const auto chains = longestChains(trace);
+    return chains.best.empty() ? 0 : std::max<TimeNs>(0, *std::max_element(chains.best.begin(), chains.best.end()));
+}
+
+std::vector<TaskIndex> criticalPath(const Trace& trace) {
+    const auto chains = longestChains(trace);
+    const auto end = std::max_element(chains.best.begin(), chains.best.end());
+    if (end == chains.best.end() || *end <= 0) {
+        return {};
+    }
+    std::vector<TaskIndex> path;
+    for (auto task = static_cast<std::int64_t>(end - chains.best.begin()); task >= 0;
+         task = chains.via[static_cast<std::size_t>(task)]) {
+        path.push_back(static_cast<TaskIndex>(task));
+    }
+    std::reverse(path.begin(), path.end());
+    return path;
 }
 
 namespace {

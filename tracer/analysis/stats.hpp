@@ -140,6 +140,9 @@ std::optional<std::string> dependenciesUnavailable(const Trace& trace);
 // Length of the longest dependency chain, summing task durations (tasks without recorded
 // dependencies are chains of one).
 TimeNs criticalPathLength(const Trace& trace);
+// The tasks of that chain, first to last (each depends on the one before): what the viewer
+// draws. Empty when no task ran.
+std::vector<TaskIndex> criticalPath(const Trace& trace);
 
 // Human-readable duration of trace ticks: "12.345 ms", "87.1 us", "1.204 s", "300.0 ps" (below a
 // nanosecond only for traces whose unit is finer: pass ticksPerSecond(trace), time_unit.hpp).

@@ -70,10 +70,11 @@ void growHeapInLargeSteps() {
 void describeArguments(QCommandLineParser& parser) {
     parser.setApplicationDescription(QStringLiteral(
         "Gantt viewer for StarPU traces with barrier highlighting.\n"
-        "TRACE: a run folder, a prof_file_* written by StarPU with FxT, a paje.trace or a native trace."));
+        "TRACE: a run folder, a prof_file_* written by StarPU with FxT, a paje.trace or a native trace.\n"
+        "Several prof files are one StarPU-MPI job (one file per rank): they open merged, as one trace."));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("TRACE"), QStringLiteral("Traces to open (one window each)."),
+    parser.addPositionalArgument(QStringLiteral("TRACE"), QStringLiteral("Trace to open; several prof files: one job's ranks, merged."),
                                  QStringLiteral("[TRACE...]"));
     parser.addOption({QStringLiteral("render"), QStringLiteral("Write a picture of TRACE to OUT (.png, .jpg, .pdf, .svg) and exit."),
                       QStringLiteral("OUT")});
@@ -85,6 +86,8 @@ void describeArguments(QCommandLineParser& parser) {
                       QStringLiteral("TIME"), QStringLiteral("100us")});
     parser.addOption({QStringLiteral("no-messages"),
                       QStringLiteral("Leave out the arrows of StarPU-MPI messages between ranks (View > Show messages).")});
+    parser.addOption({QStringLiteral("critical-path"),
+                      QStringLiteral("Draw the critical path, the longest chain of dependent tasks (View > Show critical path).")});
     parser.addOption({QStringLiteral("compare"),
                       QStringLiteral("Open the runs side by side: aligned Gantt panels, statistics and metric charts.")});
     parser.addOption({QStringLiteral("allow-mixed"),
@@ -95,15 +98,24 @@ void describeArguments(QCommandLineParser& parser) {
                       QStringLiteral("MODE"), QStringLiteral("start")});
 }
 
+// The positional arguments: one trace, or the prof files of one job.
+std::vector<std::filesystem::path> inputPaths(const QCommandLineParser& parser) {
+    std::vector<std::filesystem::path> paths;
+    for (const QString& input : parser.positionalArguments()) {
+        paths.emplace_back(input.toStdString());
+    }
+    return paths;
+}
+
 // A trace ready to draw, with its barriers at the chosen threshold.
 struct LoadedTrace {
     std::shared_ptr<const TraceDocument> document;
     JobAndRankBarriers barriers;
 };
 
-starscope::tracer::TraceResult<LoadedTrace> loadWithBarriers(const std::string& path,
+starscope::tracer::TraceResult<LoadedTrace> loadWithBarriers(const std::vector<std::filesystem::path>& paths,
                                                              starscope::tracer::TimeNs threshold) {
-    auto document = loadDocument(path);
+    auto document = loadDocument(paths);
     if (!document) {
         return fail(document.error());
     }
@@ -114,12 +126,12 @@ starscope::tracer::TraceResult<LoadedTrace> loadWithBarriers(const std::string& 
 // starts Qt (platform plugin, fonts) and builds the plot: a render is mostly these two, one
 // waiting on the other, and a second core does the reading.
 struct EarlyLoad {
-    std::string path;
+    std::vector<std::filesystem::path> paths;
     starscope::tracer::TimeNs threshold = 0;
     std::future<starscope::tracer::TraceResult<LoadedTrace>> loaded;
 };
 
-// Before QApplication exists, argv as given: when it asks for a picture of one trace, that
+// Before QApplication exists, argv as given: when it asks for a picture of a trace, that
 // trace starts loading now. Anything else (or anything Qt's own options would change) is left
 // to the normal path after QApplication, which reads the arguments again.
 std::optional<EarlyLoad> startEarlyLoad(int argc, char** argv) {
@@ -133,7 +145,7 @@ std::optional<EarlyLoad> startEarlyLoad(int argc, char** argv) {
     if (!parser.parse(arguments) || !parser.isSet(QStringLiteral("render")) || parser.isSet(QStringLiteral("compare"))
         || parser.isSet(QStringLiteral("help")) || parser.isSet(QStringLiteral("help-all"))
         || parser.isSet(QStringLiteral("version")) || parser.isSet(QStringLiteral("align"))
-        || parser.positionalArguments().size() != 1) {
+        || parser.positionalArguments().isEmpty()) {
         return std::nullopt;
     }
     // A usage mistake is reported without reading the trace first.
@@ -143,11 +155,11 @@ std::optional<EarlyLoad> startEarlyLoad(int argc, char** argv) {
         return std::nullopt;
     }
     EarlyLoad early;
-    early.path = parser.positionalArguments().front().toStdString();
+    early.paths = inputPaths(parser);
     early.threshold = static_cast<starscope::tracer::TimeNs>(*threshold);
     growHeapInLargeSteps();
     try {
-        early.loaded = std::async(std::launch::async, loadWithBarriers, early.path, early.threshold);
+        early.loaded = std::async(std::launch::async, loadWithBarriers, early.paths, early.threshold);
     } catch (const std::system_error&) {
         return std::nullopt;   // no thread to be had: render() reads the trace itself
     }
@@ -155,9 +167,8 @@ std::optional<EarlyLoad> startEarlyLoad(int argc, char** argv) {
 }
 
 int render(const QCommandLineParser& parser, starscope::tracer::TimeNs threshold, std::optional<EarlyLoad>& early) {
-    const QStringList inputs = parser.positionalArguments();
-    if (inputs.size() != 1) {
-        return usageError("--render needs exactly one trace (got " + std::to_string(inputs.size()) + ")");
+    if (parser.positionalArguments().isEmpty()) {
+        return usageError("--render needs a trace");
     }
     growHeapInLargeSteps();
     RenderRequest request;
@@ -176,6 +187,7 @@ int render(const QCommandLineParser& parser, starscope::tracer::TimeNs threshold
         request.range = *range;
     }
     request.messages = !parser.isSet(QStringLiteral("no-messages"));
+    request.criticalPath = parser.isSet(QStringLiteral("critical-path"));
     // Made while the trace is read, and its fonts found and opened: fontconfig reads its
     // configuration and Qt opens a font file on a font's first use, which came after the trace.
     GanttPlot plot;
@@ -184,9 +196,9 @@ int render(const QCommandLineParser& parser, starscope::tracer::TimeNs threshold
     for (const QFont& font : {plot.xAxis->tickLabelFont(), plot.xAxis->labelFont(), plot.yAxis->tickLabelFont(), bold}) {
         QFontMetrics(font).horizontalAdvance(QStringLiteral("0123456789 msu"));
     }
-    const std::string path = inputs.front().toStdString();
-    auto loaded = early && early->path == path && early->threshold == threshold ? early->loaded.get()
-                                                                                : loadWithBarriers(path, threshold);
+    const auto paths = inputPaths(parser);
+    auto loaded = early && early->paths == paths && early->threshold == threshold ? early->loaded.get()
+                                                                                  : loadWithBarriers(paths, threshold);
     if (!loaded) {
         std::fprintf(stderr, "starscope-viewer: %s\n", loaded.error().describe().c_str());
         return 1;
@@ -299,17 +311,14 @@ int main(int argc, char** argv) {
         return usageError("--range and --size apply to --render only");
     }
 
-    std::vector<std::unique_ptr<MainWindow>> windows;
-    const QStringList inputs = parser.positionalArguments();
-    for (qsizetype i = 0; i < std::max<qsizetype>(1, inputs.size()); ++i) {
-        auto window = std::make_unique<MainWindow>();
-        window->setBarrierThreshold(thresholdNs);
-        window->messagesAction()->setChecked(!parser.isSet(QStringLiteral("no-messages")));
-        window->show();
-        if (i < inputs.size()) {
-            window->openPath(inputs[i]);
-        }
-        windows.push_back(std::move(window));
+    // One window: several files are one job's, read as one trace (ViTE and Vampir do the same).
+    MainWindow window;
+    window.setBarrierThreshold(thresholdNs);
+    window.messagesAction()->setChecked(!parser.isSet(QStringLiteral("no-messages")));
+    window.criticalPathAction()->setChecked(parser.isSet(QStringLiteral("critical-path")));
+    window.show();
+    if (const QStringList inputs = parser.positionalArguments(); !inputs.isEmpty()) {
+        window.openPaths(inputs);
     }
     return QApplication::exec();
 }

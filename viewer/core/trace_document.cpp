@@ -1,6 +1,7 @@
 #include "viewer/core/trace_document.hpp"
 
 #include "tracer/model/time_unit.hpp"
+#include "tracer/analysis/stats.hpp"
 #include "tracer/run/run_folder.hpp"
 
 #include <algorithm>
@@ -48,6 +49,9 @@ std::shared_ptr<const TraceDocument> prepareDocument(tracer::Trace trace, std::s
     document->transitions = tracer::findTransitions(t);
     document->transitions.shrink_to_fit();   // kept while the trace is open: no doubling slack
     document->taskGraph = TaskGraph(t);
+    if (!tracer::dependenciesUnavailable(t)) {
+        document->criticalPath = tracer::criticalPath(t);
+    }
     for (std::size_t i = 0; i < t.markers.size(); ++i) {
         const auto& m = t.markers[i];
         if (m.parsed && m.kind == markers::Kind::BatchBegin) {
@@ -64,6 +68,23 @@ tracer::TraceResult<std::shared_ptr<const TraceDocument>> loadDocument(const std
         return fail(trace.error());
     }
     return prepareDocument(std::move(trace).value(), input.string());
+}
+
+tracer::TraceResult<std::shared_ptr<const TraceDocument>> loadDocument(const std::vector<std::filesystem::path>& inputs,
+                                                                       const tracer::ReadOptions& options) {
+    auto trace = tracer::readTrace(inputs, options);
+    if (!trace) {
+        return fail(trace.error());
+    }
+    return prepareDocument(std::move(trace).value(), sourceName(inputs));
+}
+
+std::string sourceName(const std::vector<std::filesystem::path>& inputs) {
+    std::string name;
+    for (const auto& input : inputs) {
+        name += (name.empty() ? "" : kJobSeparator) + input.string();
+    }
+    return name;
 }
 
 std::string groupThousands(std::size_t value) {

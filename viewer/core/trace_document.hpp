@@ -58,6 +58,9 @@ struct TraceDocument {
     TaskGraph taskGraph;
     // Every time and duration shown (axis, labels, tooltips, details, lists) goes through it.
     TimeScale time;
+    // The longest chain of dependent tasks (tracer::criticalPath), first task first; empty when
+    // the trace recorded no dependency (a Paje trace): then there is no chain to draw.
+    std::vector<tracer::TaskIndex> criticalPath;
 
     // The batch (from its batch_begin marker) running at timeNs; nullptr before the first.
     const tracer::MarkerEvent* batchAt(tracer::TimeNs timeNs) const;
@@ -74,6 +77,13 @@ std::shared_ptr<const TraceDocument> prepareDocument(tracer::Trace trace, std::s
 // Errors are the reader's, verbatim (file, byte offset, what was wrong).
 tracer::TraceResult<std::shared_ptr<const TraceDocument>> loadDocument(const std::filesystem::path& input,
                                                                        const tracer::ReadOptions& options = {});
+// Several inputs as one job (one prof file per process of a StarPU-MPI run, merged by the
+// reader on one clock); one input is read as above. The source names them all.
+tracer::TraceResult<std::shared_ptr<const TraceDocument>> loadDocument(const std::vector<std::filesystem::path>& inputs,
+                                                                       const tracer::ReadOptions& options = {});
+// What a document read from inputs is called: the one path, or "a + b" for a job's files.
+inline constexpr const char* kJobSeparator = " + ";
+std::string sourceName(const std::vector<std::filesystem::path>& inputs);
 Barriers computeBarriers(const TraceDocument& document, tracer::TimeNs thresholdNs);
 // The job's barriers (as computeBarriers) and each rank's own (none of that rank's workers
 // executing), rank by rank, each rank's in time order; no rank barriers for a one-process

@@ -4,6 +4,7 @@
 #include "viewer/core/overview_profile.hpp"
 #include "viewer/core/span_folding.hpp"
 #include "viewer/core/time_format.hpp"
+#include "viewer/gui/chart/critical_path_links.hpp"
 #include "viewer/gui/chart/gantt_plottable.hpp"
 #include "viewer/gui/chart/link_plottable.hpp"
 #include "viewer/gui/chart/message_arrows.hpp"
@@ -74,6 +75,7 @@ GanttPlot::GanttPlot(QWidget* parent) : QCustomPlot(parent) {
         });
     // Over the bands, so an arrow stays readable inside a barrier.
     m_messages = std::make_unique<MessageArrows>(xAxis, yAxis, QStringLiteral("overlay"));
+    m_criticalPath = std::make_unique<CriticalPathLinks>(xAxis, yAxis, QStringLiteral("overlay"));
 
     m_title = new QCPTextElement(this, QString(), QFont(font().family(), font().pointSize(), QFont::Bold));
     plotLayout()->insertRow(0);
@@ -93,7 +95,16 @@ GanttPlot::GanttPlot(QWidget* parent) : QCustomPlot(parent) {
     // The arrows in view are picked per frame, once the axis rect has its size: which ones
     // fold together follows the zoom and the width.
     connect(this, &QCustomPlot::afterLayout, this,
-            [this] { m_messages->refresh(view(), m_gantt->rows(), m_gantt->laneRows(), kMessageSpacingPx); });
+            [this] {
+                // The row labels depend on the rows' height, known only now: a new spacing lays
+                // the plot out once more (the labels' width sets the left margin).
+                if (thinRowLabels()) {
+                    updateLayout();
+                    return;
+                }
+                m_messages->refresh(view(), m_gantt->rows(), m_gantt->laneRows(), kMessageSpacingPx);
+                m_criticalPath->refresh(view(), m_gantt->laneRows());
+            });
 }
 
 GanttPlot::~GanttPlot() = default;
@@ -110,6 +121,13 @@ void GanttPlot::setMessagesVisible(bool visible) {
 
 bool GanttPlot::messagesVisible() const { return m_messages->isVisible(); }
 
+void GanttPlot::setCriticalPathVisible(bool visible) {
+    m_criticalPath->setVisible(visible);
+    replot(rpQueuedReplot);
+}
+
+bool GanttPlot::criticalPathVisible() const { return m_criticalPath->isVisible(); }
+
 void GanttPlot::setDocument(std::shared_ptr<const TraceDocument> document) {
     m_document = std::move(document);
     m_gantt->setDocument(m_document);
@@ -118,6 +136,7 @@ void GanttPlot::setDocument(std::shared_ptr<const TraceDocument> document) {
     m_names->setDocument(m_document);
     m_selection->setDocument(m_document);
     m_messages->setDocument(m_document);
+    m_criticalPath->setDocument(m_document);
     rebuildRowsAndLegend();
     fitAll();
 }
@@ -157,10 +176,27 @@ void GanttPlot::setRankCollapsed(std::int32_t rank, bool collapsed) {
 void GanttPlot::rebuildRowTicks() {
     m_rowTicker->clear();
     const auto& rows = m_gantt->rows();
+    // Every m_labelStep-th row is labelled, so labels never pile on each other; a rank's header
+    // always is (it is what a click folds).
     for (std::size_t r = 0; r < rows.size(); ++r) {
-        m_rowTicker->addTick(static_cast<double>(r), toQString(rows[r].label));
+        if (r % m_labelStep == 0 || rows[r].kind == RowKind::RankHeader) {
+            m_rowTicker->addTick(static_cast<double>(r), toQString(rows[r].label));
+        }
     }
     yAxis->setRange(-0.5, std::max(0.5, static_cast<double>(rows.size()) - 0.5));
+}
+
+bool GanttPlot::thinRowLabels() {
+    const auto count = static_cast<double>(std::max<std::size_t>(1, rows().size()));
+    const double rowPx = std::max(1.0, static_cast<double>(axisRect()->rect().height()) / count);
+    const double labelPx = QFontMetricsF(yAxis->tickLabelFont()).height();
+    const auto step = static_cast<std::size_t>(std::max(1.0, std::ceil(labelPx / rowPx)));
+    if (step == m_labelStep) {
+        return false;
+    }
+    m_labelStep = step;
+    rebuildRowTicks();
+    return true;
 }
 
 std::optional<std::size_t> GanttPlot::rowAtY(double y) const {

@@ -14,6 +14,7 @@
 
 namespace starscope::viewer {
 
+class CriticalPathLinks;
 class GanttPlottable;
 class MessageArrows;
 class OverlayPlottable;
@@ -55,6 +56,10 @@ public:
     void setMessagesVisible(bool visible);
     bool messagesVisible() const;
     MessageArrows* messages() const { return m_messages.get(); }
+    // The critical path (critical_path_links.hpp), hidden by default.
+    void setCriticalPathVisible(bool visible);
+    bool criticalPathVisible() const;
+    CriticalPathLinks* criticalPath() const { return m_criticalPath.get(); }
 
     // The line above the chart: source, lanes, task counts and the run's length.
     QString title() const;
@@ -119,6 +124,8 @@ private:
 
     void rebuildRowsAndLegend();
     void rebuildRowTicks();
+    // Sets the row label spacing to the rows' height in pixels; true when it changed.
+    bool thinRowLabels();
     std::optional<std::size_t> rowAtY(double y) const;
     void wrapLegend();
     void replotOverlay();
@@ -130,6 +137,7 @@ private:
     SpanNamePlottable* m_names = nullptr;
     std::unique_ptr<SpanSelection> m_selection;
     std::unique_ptr<MessageArrows> m_messages;
+    std::unique_ptr<CriticalPathLinks> m_criticalPath;
     QSharedPointer<TimeTicker> m_timeTicker;
     QSharedPointer<QCPAxisTickerText> m_rowTicker;
     QCPTextElement* m_title = nullptr;
@@ -137,6 +145,7 @@ private:
     QPointF m_pressPos;
     TimeView m_pressView;
     bool m_moved = false;
+    std::size_t m_labelStep = 1;   // one row label every this many rows (thinRowLabels)
 };
 
 } // namespace starscope::viewer

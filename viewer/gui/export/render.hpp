@@ -23,6 +23,7 @@ struct RenderRequest {
     // Each rank's own barriers (JobAndRankBarriers::ranks), banded in its rows; none when empty.
     std::shared_ptr<const Barriers> rankBarriers;
     bool messages = true;   // StarPU-MPI messages as arrows (--no-messages leaves them out)
+    bool criticalPath = false;   // the critical path drawn over the rows (--critical-path)
 };
 
 // The picture as an image (used by tests to check colours at known positions).

@@ -129,10 +129,12 @@ void MainWindow::clearRangeStats() {
 MainWindow::~MainWindow() = default;
 
 void MainWindow::openTraceDialog() {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open a trace"), QString(),
-                                                      tr("Traces (prof_file_* paje.trace *.trace *.sstrace);;All files (*)"));
-    if (!path.isEmpty()) {
-        openPath(path);
+    // Several selected files are one job's prof files, as on the command line.
+    const QStringList paths = QFileDialog::getOpenFileNames(
+        this, tr("Open a trace (several prof files: one job)"), QString(),
+        tr("Traces (prof_file_* paje.trace *.trace *.sstrace);;All files (*)"));
+    if (!paths.isEmpty()) {
+        openPaths(paths);
     }
 }
 
@@ -154,7 +156,7 @@ QWidget* MainWindow::buildEmptyState() {
     heading->setFont(bold);
     heading->setAlignment(Qt::AlignCenter);
     layout->addWidget(heading);
-    auto* hint = new QLabel(tr("Open a run folder, a StarPU prof_file_*, a paje.trace or a .sstrace, or drop one here."),
+    auto* hint = new QLabel(tr("Open a run folder, a StarPU prof_file_* (several: one job's ranks), a paje.trace or a .sstrace, or drop them here."),
                             page);
     hint->setAlignment(Qt::AlignCenter);
     hint->setWordWrap(true);
@@ -179,7 +181,7 @@ QWidget* MainWindow::buildEmptyState() {
     m_recentList->setMaximumWidth(700);
     m_recentList->setMaximumHeight(200);
     connect(m_recentList, &QListWidget::itemActivated, this,
-            [this](QListWidgetItem* item) { openPath(item->text()); });
+            [this](QListWidgetItem* item) { openPaths(item->text().split(QLatin1String(kJobSeparator))); });
     layout->addWidget(m_recentList, 0, Qt::AlignHCenter);
     layout->addStretch(2);
     return page;
@@ -228,6 +230,12 @@ void MainWindow::buildMenus() {
     m_messagesAction->setShortcut(QKeySequence(Qt::Key_M));
     m_messagesAction->setEnabled(false);
     connect(m_messagesAction, &QAction::toggled, m_plot, &GanttPlot::setMessagesVisible);
+    m_criticalPathAction = view->addAction(tr("Show &critical path"));
+    m_criticalPathAction->setObjectName(QStringLiteral("criticalPathAction"));
+    m_criticalPathAction->setCheckable(true);
+    m_criticalPathAction->setShortcut(QKeySequence(Qt::Key_C));
+    m_criticalPathAction->setEnabled(false);
+    connect(m_criticalPathAction, &QAction::toggled, m_plot, &GanttPlot::setCriticalPathVisible);
     view->addSeparator();
     // Every dock, listed when the menu opens: a closed one comes back from here.
     QMenu* panels = view->addMenu(tr("&Panels"));
@@ -415,11 +423,13 @@ void MainWindow::setLoading(bool loading) {
     }
 }
 
-void MainWindow::openPath(const QString& path) {
-    m_loadingPath = path;
+void MainWindow::openPath(const QString& path) { openPaths(QStringList{path}); }
+
+void MainWindow::openPaths(const QStringList& paths) {
+    m_loadingPaths = paths;
     setLoading(true);
-    m_status->setText(tr("Loading %1...").arg(path));
-    m_loader->load(path, barrierThreshold());
+    m_status->setText(tr("Loading %1...").arg(paths.join(QLatin1String(kJobSeparator))));
+    m_loader->load(paths, barrierThreshold());
 }
 
 tracer::TimeNs MainWindow::barrierThreshold() const {
@@ -446,7 +456,9 @@ void MainWindow::onLoaded(std::shared_ptr<const TraceDocument> document, std::sh
     m_details->clear();
     applyBarriers(std::move(barriers), std::move(rankBarriers));
     m_messagesAction->setEnabled(!document->trace.messages.empty());
-    rememberRecent(source);
+    // No chain without recorded dependencies (a Paje trace).
+    m_criticalPathAction->setEnabled(!document->criticalPath.empty());
+    rememberRecent(m_loadingPaths);
     const auto& trace = document->trace;
     m_status->setText(tr("%1: %2 lanes, %3 spans, %4")
                           .arg(source)
@@ -549,9 +561,13 @@ QStringList MainWindow::recentFiles() const {
     return QSettings().value(QLatin1String(kRecentKey)).toStringList();
 }
 
-void MainWindow::rememberRecent(const QString& path) {
+void MainWindow::rememberRecent(const QStringList& paths) {
     QStringList recent = recentFiles();
-    const QString absolute = QFileInfo(path).absoluteFilePath();
+    QStringList absolutePaths;
+    for (const QString& path : paths) {
+        absolutePaths.push_back(QFileInfo(path).absoluteFilePath());
+    }
+    const QString absolute = absolutePaths.join(QLatin1String(kJobSeparator));
     recent.removeAll(absolute);
     recent.prepend(absolute);
     while (recent.size() > kMaxRecent) {
@@ -565,7 +581,7 @@ void MainWindow::refreshRecentMenu() {
     m_recentMenu->clear();
     const QStringList recent = recentFiles();
     for (const QString& path : recent) {
-        m_recentMenu->addAction(path, this, [this, path] { openPath(path); });
+        m_recentMenu->addAction(path, this, [this, path] { openPaths(path.split(QLatin1String(kJobSeparator))); });
     }
     m_recentMenu->setEnabled(!recent.isEmpty());
     m_recentList->clear();
@@ -609,13 +625,16 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
 }
 
 void MainWindow::dropEvent(QDropEvent* event) {
-    const auto urls = event->mimeData()->urls();
-    for (const QUrl& url : urls) {
+    // Several files dropped together are one job's prof files, as on the command line.
+    QStringList paths;
+    for (const QUrl& url : event->mimeData()->urls()) {
         if (url.isLocalFile()) {
-            openPath(url.toLocalFile());
-            event->acceptProposedAction();
-            return;
+            paths.push_back(url.toLocalFile());
         }
+    }
+    if (!paths.isEmpty()) {
+        openPaths(paths);
+        event->acceptProposedAction();
     }
 }
 

@@ -2,7 +2,7 @@
 // The viewer's window: the Gantt plot in the middle with the overview strip under it, the
 // barrier list (with the threshold) on the right, task details and range statistics below, a
 // progress bar with Cancel while a trace loads. Files come from File > Open, recent files,
-// drag and drop or the command line.
+// drag and drop or the command line; several files at once are one job's prof files.
 
 #include "viewer/core/run_panel.hpp"
 #include "viewer/core/trace_document.hpp"
@@ -50,6 +50,8 @@ public:
     ~MainWindow() override;
 
     void openPath(const QString& path);
+    // Opens paths as one trace: several are the prof files of one job (one per process), merged.
+    void openPaths(const QStringList& paths);
     void setBarrierThreshold(tracer::TimeNs thresholdNs);
     tracer::TimeNs barrierThreshold() const;
     void zoomToBarrier(int row);
@@ -57,6 +59,8 @@ public:
     GanttPlot* plot() const { return m_plot; }
     // View > Show messages between ranks: checkable, enabled for a trace that has messages.
     QAction* messagesAction() const { return m_messagesAction; }
+    // View > Show critical path: checkable, enabled for a trace with task dependencies.
+    QAction* criticalPathAction() const { return m_criticalPathAction; }
     // The loaded trace's reader warnings as listed in the Reader warnings dock.
     QStringList readerWarnings() const;
     // True while no trace is loaded: the window shows Open buttons and the recent files.
@@ -72,6 +76,7 @@ public:
     CodeletPanel* codeletPanel() const { return m_codelets; }
     TraceLoader* loader() const { return m_loader; }
     const QString& lastError() const { return m_lastError; }
+    // Recently opened traces, most recent first; a job's files are one entry, "a + b".
     QStringList recentFiles() const;
 
 signals:
@@ -102,7 +107,7 @@ private:
     void onRangeSelected(double fromNs, double toNs);
     void applyBarriers(std::shared_ptr<const Barriers> barriers, std::shared_ptr<const Barriers> rankBarriers);
     void recomputeBarriers();
-    void rememberRecent(const QString& path);
+    void rememberRecent(const QStringList& paths);
     void refreshRecentMenu();
     void exportPicture();
     void setLoading(bool loading);
@@ -135,7 +140,8 @@ private:
     QPushButton* m_cancel = nullptr;
     QMenu* m_recentMenu = nullptr;
     QAction* m_messagesAction = nullptr;
-    QString m_loadingPath;
+    QAction* m_criticalPathAction = nullptr;
+    QStringList m_loadingPaths;
     QString m_lastError;
     std::uint64_t m_barrierGeneration = 0;
 };

@@ -26,10 +26,13 @@ void TraceLoader::cancel() {
     }
 }
 
-void TraceLoader::load(const QString& path, tracer::TimeNs thresholdNs) {
+void TraceLoader::load(const QStringList& paths, tracer::TimeNs thresholdNs) {
     cancel();
     auto job = std::make_shared<Job>();
-    job->path = path;
+    for (const QString& path : paths) {
+        job->paths.emplace_back(path.toStdString());
+    }
+    job->name = QString::fromStdString(sourceName(job->paths));
     m_active = job;
     m_running.push_back(job);
 
@@ -51,7 +54,7 @@ void TraceLoader::load(const QString& path, tracer::TimeNs thresholdNs) {
             }
             return !raw->cancel.load();
         };
-        auto document = loadDocument(raw->path.toStdString(), options);
+        auto document = loadDocument(raw->paths, options);
         if (!document) {
             outcome.cancelled = document.error().code == tracer::ErrorCode::Cancelled || raw->cancel.load();
             outcome.error = QString::fromStdString(document.error().describe());
@@ -84,9 +87,9 @@ void TraceLoader::finish(const std::shared_ptr<Job>& job) {
     m_active.reset();
     LoadOutcome outcome = job->future.result();
     if (outcome.cancelled) {
-        emit cancelled(job->path);
+        emit cancelled(job->name);
     } else if (!outcome.error.isEmpty()) {
-        emit failed(job->path, outcome.error);
+        emit failed(job->name, outcome.error);
     } else {
         emit progress(100);
         emit loaded(outcome.document, outcome.barriers, outcome.rankBarriers);

@@ -8,8 +8,10 @@
 #include <QFuture>
 #include <QObject>
 #include <QString>
+#include <QStringList>
 
 #include <atomic>
+#include <filesystem>
 #include <memory>
 #include <vector>
 
@@ -29,8 +31,9 @@ public:
     explicit TraceLoader(QObject* parent = nullptr);
     ~TraceLoader() override;
 
-    // Starts loading path, cancelling any load in progress; barriers use thresholdNs.
-    void load(const QString& path, tracer::TimeNs thresholdNs);
+    // Starts loading paths as one trace (several: the prof files of one job, merged), cancelling
+    // any load in progress; barriers use thresholdNs.
+    void load(const QStringList& paths, tracer::TimeNs thresholdNs);
     void cancel();
     bool isLoading() const { return m_active != nullptr; }
 
@@ -39,12 +42,14 @@ signals:
     void loaded(std::shared_ptr<const starscope::viewer::TraceDocument> document,
                 std::shared_ptr<const starscope::viewer::Barriers> barriers,
                 std::shared_ptr<const starscope::viewer::Barriers> rankBarriers);
+    // path: what was being loaded, the paths joined as sourceName joins them.
     void failed(const QString& path, const QString& message);
     void cancelled(const QString& path);
 
 private:
     struct Job {
-        QString path;
+        std::vector<std::filesystem::path> paths;
+        QString name;   // sourceName(paths)
         std::atomic<bool> cancel{false};
         std::atomic<int> lastPercent{-1};
         QFuture<LoadOutcome> future;

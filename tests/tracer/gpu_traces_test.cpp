@@ -201,7 +201,7 @@ TEST_P(GpuTraces, ProfFileAndPajeShowTheSameMachineAsStarpuFxtTool) {
     for (const auto& k : machine.kinds) {
         std::cout << "  " << (k.kind == LaneKind::CudaWorker ? "CUDA" : "CPU") << ": " << k.workers << " workers, "
                   << k.tasks << " tasks, executing " << formatDuration(k.times.executing) << ", waiting for data "
-                  << formatDuration(k.waitingForData) << ", idleness " << k.idleness << "\n";
+                  << formatDuration(k.waitingForData) << ", idleness " << (k.idleness ? std::to_string(*k.idleness) : std::string("n/a")) << "\n";
     }
 }
 
@@ -281,7 +281,7 @@ TEST_P(GpuTraces, TheRunFiguresCarryTheMachinesFigures) {
     const auto machine = machineFigures(*fxt, computeStats(*fxt));
     ASSERT_EQ(machine.kinds.size(), 2U);
     ASSERT_TRUE(run.cudaIdleness.value) << run.cudaIdleness.reason;
-    EXPECT_DOUBLE_EQ(*run.cudaIdleness.value, machine.kinds[1].idleness);
+    EXPECT_DOUBLE_EQ(*run.cudaIdleness.value, *machine.kinds[1].idleness);
     ASSERT_TRUE(run.waitingForDataNs.value);
     EXPECT_DOUBLE_EQ(*run.waitingForDataNs.value, static_cast<double>(machine.waitingForData));
     double bytes = 0.0;

@@ -83,13 +83,26 @@ TEST(MachineFigures, GiveEachKindOfWorkerItsTimeIdlenessAndWaitForData) {
     EXPECT_EQ(m.kinds[0].tasks, 7U);
     EXPECT_EQ(m.kinds[0].times.executing, 70 * kMs);
     // Tasks run from 0 to 40 ms: the CPUs had 80 ms, the GPU 40.
-    EXPECT_DOUBLE_EQ(m.kinds[0].idleness, 1.0 - 70.0 / 80.0);
+    EXPECT_DOUBLE_EQ(*m.kinds[0].idleness, 1.0 - 70.0 / 80.0);
     EXPECT_EQ(m.kinds[1].kind, LaneKind::CudaWorker);
     EXPECT_EQ(m.kinds[1].tasks, 3U);
-    EXPECT_DOUBLE_EQ(m.kinds[1].idleness, 1.0 - 3.0 / 40.0);
+    EXPECT_DOUBLE_EQ(*m.kinds[1].idleness, 1.0 - 3.0 / 40.0);
     EXPECT_EQ(m.kinds[1].waitingForData, 2 * kMs);
     EXPECT_EQ(m.waitingForData, 2 * kMs);
     EXPECT_TRUE(m.links.empty());
+}
+
+// StarPU's sgemm example stops profiling while its tasks run: its CPUs (which ran none) have no
+// recorded time there, and were shown 0 % idle, as if busy.
+TEST(MachineFigures, AKindOfWorkerNotRecordedWhileTasksRanHasNoIdleness) {
+    const auto trace = makeTrace({{"CPU 0", LaneKind::CpuWorker, {{std::string(kNotProfiledState), 0, 10 * kMs}}},
+                                  {"CUDA 0", LaneKind::CudaWorker, {{"Executing", kMs, 9 * kMs}}}},
+                                 10 * kMs);
+    const auto m = machineFigures(trace, computeStats(trace));
+    ASSERT_EQ(m.kinds.size(), 2U);
+    EXPECT_FALSE(m.kinds[0].idleness.has_value());
+    ASSERT_TRUE(m.kinds[1].idleness.has_value());
+    EXPECT_DOUBLE_EQ(*m.kinds[1].idleness, 0.0);
 }
 
 TEST(MachineFigures, CountEachLinksTransfersAndItsBusyTimeOnce) {

@@ -218,6 +218,8 @@ Trace makeTrace(const std::vector<LaneSpec>& lanes, TimeNs end) {
             StateClass cls = StateClass::Overhead;
             if (spec.state == kTraceFlushState) {
                 cls = StateClass::Tracing;
+            } else if (spec.state == kNotProfiledState) {
+                cls = StateClass::NotProfiled;
             } else if (!lane.isWorker()) {
                 cls = StateClass::User;
             } else if (spec.state == "Executing") {

@@ -59,7 +59,8 @@ struct LaneSpec {
     LaneKind kind = LaneKind::CpuWorker;
     std::vector<SpanSpec> spans;
 };
-// States "Executing" are executing, "Sleeping" sleeping, "Trace flush" tracing, others overhead
+// States "Executing" are executing, "Sleeping" sleeping, "Trace flush" tracing, "Not profiled"
+// not profiled, others overhead
 // (user on the main thread). Every Executing span gets a task with a new job id (1, 2, ...).
 Trace makeTrace(const std::vector<LaneSpec>& lanes, TimeNs end);
 void addMarker(Trace& trace, TimeNs time, markers::Kind kind, int epoch, int batch);

@@ -74,7 +74,9 @@ MachineFigures machineFigures(const Trace& trace, const RangeStats& whole) {
     }
     for (auto& [kind, k] : kinds) {
         const auto c = static_cast<double>(capacity[kind]);
-        k.idleness = c > 0 ? 1.0 - static_cast<double>(executingInWindow[kind]) / c : 0.0;
+        if (c > 0) {
+            k.idleness = 1.0 - static_cast<double>(executingInWindow[kind]) / c;
+        }
         out.waitingForData += k.waitingForData;
         out.kinds.push_back(k);
     }

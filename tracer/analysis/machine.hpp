@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace starscope::tracer {
@@ -27,8 +28,10 @@ struct WorkerKindFigures {
     ClassTimes times;            // its workers' time over the whole trace
     TimeNs waitingForData = 0;   // in FetchingInput
     // 1 - executing / capacity, on the makespan's window, capacity being its workers' time
-    // there less what was not recorded (as TraceSummary::idleness).
-    double idleness = 0.0;
+    // there less what was not recorded (as TraceSummary::idleness). None when nothing of
+    // those workers was recorded there (profiling stopped while every task ran): a kind whose
+    // time is unknown is neither idle nor busy.
+    std::optional<double> idleness;
 
     bool operator==(const WorkerKindFigures&) const = default;
 };

@@ -46,7 +46,7 @@ nlohmann::json machineJson(const Trace& trace, const MachineFigures& m) {
                          {"not_profiled_ns", k.times.notProfiled},
                          {"idle_ns", k.times.idle},
                          {"waiting_for_data_ns", k.waitingForData},
-                         {"idleness", k.idleness}});
+                         {"idleness", k.idleness ? nlohmann::json(*k.idleness) : nlohmann::json(nullptr)}});
     }
     nlohmann::json links = nlohmann::json::array();
     for (const auto& l : m.links) {
@@ -87,7 +87,7 @@ void printMachine(const Trace& trace, const MachineFigures& m, std::ostream& out
         out << std::left << std::setw(15) << kindName(k.kind) << std::right << std::setw(8) << k.workers
             << std::setw(8) << k.tasks << std::setw(14) << duration(k.times.executing) << std::setw(14)
             << duration(k.times.sleeping) << std::setw(14) << duration(k.times.overhead) << std::setw(18)
-            << duration(k.waitingForData) << std::setw(10) << percent(k.idleness) << "\n";
+            << duration(k.waitingForData) << std::setw(10) << (k.idleness ? percent(*k.idleness) : std::string("n/a")) << "\n";
     }
     if (!m.links.empty()) {
         out << "\ntransfers      " << std::right << std::setw(8) << "count" << std::setw(12) << "bytes"

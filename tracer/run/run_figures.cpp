@@ -94,7 +94,9 @@ void machineRunFigures(const Trace& trace, TimeNs makespan, RunFigures& r) {
     const auto m = machineFigures(trace, computeStats(trace));
     const auto cuda = std::find_if(m.kinds.begin(), m.kinds.end(),
                                    [](const WorkerKindFigures& k) { return k.kind == LaneKind::CudaWorker; });
-    r.cudaIdleness = cuda != m.kinds.end() ? known(cuda->idleness) : missing("no CUDA worker in the trace");
+    r.cudaIdleness = cuda == m.kinds.end()  ? missing("no CUDA worker in the trace")
+                     : cuda->idleness     ? known(*cuda->idleness)
+                                          : missing("no CUDA worker's time was recorded while tasks ran");
     if (!m.heterogeneous()) {
         const std::string why = "one kind of worker and no transfer";
         r.waitingForDataNs = missing(why);

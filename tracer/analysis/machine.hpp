@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace starscope::tracer {
@@ -60,5 +61,9 @@ struct MachineFigures {
 
 // whole: computeStats(trace).
 MachineFigures machineFigures(const Trace& trace, const RangeStats& whole);
+
+// Bytes in decimal units as `stats` prints them and the viewer shows a transfer: "3.69 MB",
+// "512 B"; a bandwidth is formatBytes(bytes per second) + "/s".
+std::string formatBytes(double bytes);
 
 } // namespace starscope::tracer

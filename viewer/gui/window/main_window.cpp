@@ -494,7 +494,7 @@ void MainWindow::applyBarriers(std::shared_ptr<const Barriers> barriers, std::sh
     m_overview->setBarriers(barriers);
     // Barrier times are trace ticks: ns, or finer for some Paje traces (time_unit.hpp).
     const TimeScale time = m_plot->document() ? m_plot->document()->time : TimeScale{};
-    m_barrierModel->setBarriers(barriers, time);
+    m_barrierModel->setBarriers(barriers, time, m_plot->document() ? &m_plot->document()->trace : nullptr);
     tracer::TimeNs total = 0;
     for (const auto& b : *barriers) {
         total += b.duration();

@@ -11,6 +11,7 @@
 #include "viewer/gui/chart/gantt_plot.hpp"
 #include "viewer/gui/chart/link_plottable.hpp"
 #include "viewer/gui/chart/qt_support.hpp"
+#include "viewer/gui/chart/span_description.hpp"
 #include "viewer/gui/chart/transfer_arrows.hpp"
 #include "viewer/gui/panels/barrier_list_model.hpp"
 
@@ -87,6 +88,19 @@ TEST_F(GpuTrace, EachGpusMemoryIsARowBesideItsWorkerAndWorkersAreGroupedByKind) 
     const std::vector<std::string> gpus(ram + 1, labels.end());
     EXPECT_EQ(gpus, (std::vector<std::string>{"CUDA 0", "CUDA 0 memory", "CUDA 1", "CUDA 1 memory", "CUDA 2",
                                               "CUDA 2 memory"}));
+}
+
+TEST_F(GpuTrace, AMemoryNodesSpanNamesItsNodeAsItsRowDoes) {
+    for (std::size_t l = 0; l < document->trace.lanes.size(); ++l) {
+        const auto& lane = document->trace.lanes[l];
+        if (lane.kind != LaneKind::MemoryNode || lane.memoryNode != 1 || lane.spans().empty()) {
+            continue;
+        }
+        const QString details = describeSpan(*document, ShownBarriers{}, SpanRef{l, 0, 0}, 1);
+        EXPECT_TRUE(details.contains(QStringLiteral("<br>memory node: CUDA 0 memory (node 1)<br>"))) << details.toStdString();
+        return;
+    }
+    FAIL() << "no span on memory node 1";
 }
 
 TEST_F(GpuTrace, TransfersAreEveryArrowZoomedInAndFoldedAtFitAll) {
@@ -186,6 +200,12 @@ TEST_F(GpuTrace, AWorkerWaitingForDataIsDrawnInItsOwnColourNotSleepingRed) {
     const Rgb colour = toRgb(image.pixelColor(x, y));
     EXPECT_EQ(colour, kWaitingForDataAmber);
     EXPECT_NE(colour, kSleepingRed);
+    // Its details name it so too.
+    const auto& spans = document->trace.lanes[static_cast<std::size_t>(laneOfLongest)].spans();
+    const SpanRef ref{static_cast<std::size_t>(laneOfLongest), 0, static_cast<std::size_t>(longest - spans.data())};
+    const QString details = describeSpan(*document, ShownBarriers{}, ref, 1);
+    EXPECT_TRUE(details.startsWith(QStringLiteral("<b>Waiting for data</b> (FetchingInput)<br>worker: CUDA ")))
+        << details.toStdString();
     const auto& legend = document->palette.legend();
     EXPECT_NE(std::find_if(legend.begin(), legend.end(),
                            [](const LegendEntry& e) { return e.label == kWaitingForDataLabel && e.colour == kWaitingForDataAmber; }),

@@ -7,6 +7,7 @@
 
 #include "tests/support/test_support.hpp"
 #include "tests/viewer/qt_test_environment.hpp"
+#include "tests/viewer/window_support.hpp"
 #include "tracer/analysis/machine.hpp"
 #include "viewer/gui/chart/gantt_plot.hpp"
 #include "viewer/gui/chart/link_plottable.hpp"
@@ -17,6 +18,7 @@
 
 #include <gtest/gtest.h>
 
+#include <QAction>
 #include <QImage>
 
 #include <algorithm>
@@ -40,7 +42,8 @@ protected:
             GTEST_SKIP() << recorded.log;
         }
         ASSERT_TRUE(recorded.ok) << recorded.log;
-        auto loaded = loadDocument(recorded.run / "prof_file__0");
+        m_prof = recorded.run / "prof_file__0";
+        auto loaded = loadDocument(m_prof);
         ASSERT_TRUE(loaded) << loaded.error().describe();
         document = *loaded;
         ASSERT_FALSE(document->trace.transfers.empty());
@@ -65,6 +68,7 @@ protected:
     }
 
     starscope::testing::TempDir m_dir;
+    std::filesystem::path m_prof;
     std::shared_ptr<const TraceDocument> document;
     std::shared_ptr<const Barriers> barriers;
     std::unique_ptr<GanttPlot> plot;
@@ -228,6 +232,28 @@ TEST_F(GpuTrace, ABarrierCausedByATransferSaysSoInTheBarrierList) {
         }
     }
     EXPECT_GT(transferCaused, 0);
+}
+
+// View > Show data transfers: on for a trace with transfers, T toggles the arrows; a trace
+// without transfers leaves it disabled.
+TEST_F(GpuTrace, TheViewMenuTogglesTheTransfers) {
+    MainWindow window;
+    ASSERT_TRUE(testing::showAndOpen(window, QString::fromStdString(m_prof.string()), QSize(1200, 800)));
+    QAction* action = window.transfersAction();
+    ASSERT_TRUE(action->isEnabled());
+    EXPECT_TRUE(action->isChecked());
+    EXPECT_EQ(action->shortcut(), QKeySequence(Qt::Key_T));
+    window.plot()->replot(QCustomPlot::rpImmediateRefresh);
+    EXPECT_FALSE(window.plot()->transfers()->links()->links().empty());
+    action->trigger();
+    window.plot()->replot(QCustomPlot::rpImmediateRefresh);
+    EXPECT_FALSE(window.plot()->transfersVisible());
+    EXPECT_TRUE(window.plot()->transfers()->links()->links().empty());
+
+    MainWindow cpuOnly;
+    const QString synthetic = testing::writeSynthetic(m_dir, "cpu.sstrace");
+    ASSERT_TRUE(testing::showAndOpen(cpuOnly, synthetic, QSize(1000, 700)));
+    EXPECT_FALSE(cpuOnly.transfersAction()->isEnabled());
 }
 
 } // namespace

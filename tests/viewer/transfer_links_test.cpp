@@ -104,17 +104,20 @@ TEST(TransferLinks, AtFitAllALinksTransfersAreOneArrowPerSliceCarryingTheirCount
     const TimeView all = viewOf(0, static_cast<double>(trace.end));
     const TransferArrowOptions options;
     const auto arrows = visibleTransfers(trace, laneRows, all, options);
-    // 500 transfers over 1000 px: two links, slices of 64 px.
+    // 500 transfers over 1000 px: two links, two kinds, slices of 64 px.
     EXPECT_LT(arrows.size(), trace.transfers.size());
-    EXPECT_LE(arrows.size(), 2 * static_cast<std::size_t>(1000.0 / options.bucketPx + 1));
+    EXPECT_LE(arrows.size(), 2 * 2 * static_cast<std::size_t>(1000.0 / options.bucketPx + 1));
     std::size_t count = 0;
     std::uint64_t bytes = 0;
-    std::set<std::tuple<double, double, double>> slices;
+    std::set<std::tuple<double, double, TransferKind, double>> slices;
     for (const auto& arrow : arrows) {
         count += arrow.count;
         bytes += arrow.bytes;
         EXPECT_EQ(arrow.bytes, arrow.count * 1'000'000);
-        EXPECT_TRUE(slices.insert({arrow.fromRow, arrow.toRow, std::floor(all.toPixel(static_cast<double>(arrow.start)) / options.bucketPx)}).second);
+        EXPECT_TRUE(slices
+                        .insert({arrow.fromRow, arrow.toRow, trace.transfers[arrow.first].kind,
+                                 std::floor(all.toPixel(static_cast<double>(arrow.start)) / options.bucketPx)})
+                        .second);
     }
     EXPECT_EQ(count, trace.transfers.size());
     EXPECT_EQ(bytes, 500u * 1'000'000u);
@@ -149,6 +152,6 @@ TEST(TransferLinks, TheTooltipGivesBytesDurationBandwidthNodesAndTheTask) {
     const auto many = visibleTransfers(busy, rowOfLanes(layoutRows(busy), busy), viewOf(0, static_cast<double>(busy.end)));
     ASSERT_GT(many[0].count, 1u);
     const auto text = describeTransferArrow(busy, many[0], TimeScale{});
-    EXPECT_EQ(text[0], std::to_string(many[0].count) + " transfers RAM -> CUDA 0 memory");
+    EXPECT_EQ(text[0], std::to_string(many[0].count) + " transfers (Fetch) RAM -> CUDA 0 memory");
     EXPECT_EQ(text[2], "zoom in to see each");
 }

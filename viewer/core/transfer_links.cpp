@@ -71,13 +71,15 @@ std::vector<TransferArrow> visibleTransfers(const tracer::Trace& trace, const st
     if (single.size() <= options.maxSingle) {
         return single;
     }
-    // One arrow per link per slice of the chart, in order of its first transfer.
+    // One arrow per link, kind and slice of the chart, in order of its first transfer: its
+    // colour says its transfers' kind.
     const double bucket = std::max(options.bucketPx, 1.0);
-    std::map<std::tuple<double, double, double>, std::size_t> arrowOf;
+    std::map<std::tuple<double, double, tracer::TransferKind, double>, std::size_t> arrowOf;
     std::vector<TransferArrow> out;
     for (const TransferArrow& one : single) {
         const double slice = std::floor(view.toPixel(static_cast<double>(one.start)) / bucket);
-        const auto [it, added] = arrowOf.try_emplace({one.fromRow, one.toRow, slice}, out.size());
+        const auto kind = trace.transfers[one.first].kind;
+        const auto [it, added] = arrowOf.try_emplace({one.fromRow, one.toRow, kind, slice}, out.size());
         if (added) {
             out.push_back(one);
             continue;
@@ -111,7 +113,7 @@ std::vector<std::string> describeTransferArrow(const tracer::Trace& trace, const
     const std::string link = memoryNodeName(trace, x.rank, x.fromNode) + " -> " + memoryNodeName(trace, x.rank, x.toNode);
     const auto at = [&scale](tracer::TimeNs t) { return formatDuration(scale.timeNs(static_cast<double>(t))); };
     if (arrow.count > 1) {
-        lines.push_back(groupThousands(arrow.count) + " transfers " + link);
+        lines.push_back(groupThousands(arrow.count) + " transfers (" + std::string(tracer::nameOf(x.kind)) + ") " + link);
         lines.push_back(tracer::formatBytes(static_cast<double>(arrow.bytes)) + " from " + at(arrow.start) + " to "
                         + at(arrow.end));
         lines.push_back("zoom in to see each");

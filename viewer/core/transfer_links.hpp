@@ -2,9 +2,9 @@
 // Data transfers between memory nodes as arrows on the chart: which transfers to draw in a view
 // and between which rows. An arrow runs from the source node's row at the copy's start to the
 // destination node's row at its end. A GPU run copies thousands of tiles: past maxSingle
-// transfers in view, those of one link (same rows) starting in one bucketPx-wide slice of the
-// chart are drawn as one arrow that carries their count and bytes, so the picture at fit-all
-// keeps one arrow per link per slice and zoomed in shows every copy.
+// transfers in view, those of one link (same rows) and kind starting in one bucketPx-wide slice
+// of the chart are drawn as one arrow that carries their count and bytes, so the picture at
+// fit-all keeps one arrow per link and kind per slice and zoomed in shows every copy.
 
 #include "tracer/model/trace.hpp"
 #include "viewer/core/lane_layout.hpp"
@@ -41,8 +41,8 @@ std::int32_t memoryNodeRow(const tracer::Trace& trace, const std::vector<std::in
                            std::int32_t node);
 
 // The transfers in flight during the view with both nodes on a row: one arrow each, in
-// transfer order, when at most options.maxSingle; otherwise one per link per slice, in order
-// of their first transfer.
+// transfer order, when at most options.maxSingle; otherwise one per link and kind per slice,
+// in order of their first transfer.
 std::vector<TransferArrow> visibleTransfers(const tracer::Trace& trace, const std::vector<std::int32_t>& laneRows,
                                             const TimeView& view, const TransferArrowOptions& options = {});
 
@@ -52,7 +52,8 @@ std::string memoryNodeName(const tracer::Trace& trace, std::int32_t rank, std::i
 
 // What a tooltip says of an arrow, one line each, times through scale:
 //   "Fetch RAM -> CUDA 0 memory" / "3.69 MB in 1.90 ms: 1.94 GB/s" / "for job 42 (POTRF)";
-// an aggregated arrow: "12 transfers RAM -> CUDA 0 memory" / "44.24 MB from 1.2 ms to 3.4 ms" /
+// an aggregated arrow: "12 transfers (Prefetch) RAM -> CUDA 0 memory" / "12.00 MB from 1.2 ms
+// to 3.4 ms" /
 // "zoom in to see each".
 std::vector<std::string> describeTransferArrow(const tracer::Trace& trace, const TransferArrow& arrow,
                                                const TimeScale& scale);

@@ -94,6 +94,21 @@ TEST_F(GpuTrace, EachGpusMemoryIsARowBesideItsWorkerAndWorkersAreGroupedByKind) 
                                               "CUDA 2 memory"}));
 }
 
+// starpu_fxt_tool's Paje trace of the same run reads to the same rows, named alike.
+TEST_F(GpuTrace, ThePajeTraceOfTheRunHasTheSameRows) {
+    const auto paje = loadDocument(m_prof.parent_path() / "paje.trace");
+    ASSERT_TRUE(paje) << paje.error().describe();
+    std::vector<std::string> fromProf;
+    std::vector<std::string> fromPaje;
+    for (const Row& row : document->rows) {
+        fromProf.push_back(row.label);
+    }
+    for (const Row& row : (*paje)->rows) {
+        fromPaje.push_back(row.label);
+    }
+    EXPECT_EQ(fromPaje, fromProf);
+}
+
 TEST_F(GpuTrace, AMemoryNodesSpanNamesItsNodeAsItsRowDoes) {
     for (std::size_t l = 0; l < document->trace.lanes.size(); ++l) {
         const auto& lane = document->trace.lanes[l];

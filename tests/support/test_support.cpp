@@ -142,4 +142,27 @@ int runCommand(const std::string& command) {
                                          << readFile(diffPath);
 }
 
+GpuRecording recordGpuExample(const fs::path& dir, const std::string& machine, const std::string& example) {
+    const auto script = sourceDir() / "scripts" / "record_gpu_traces.sh";
+    const auto log = dir / "record.log";
+    const int status = runCommand("bash '" + script.string() + "' '" + dir.string() + "' " + machine + " " + example + " > '"
+                                  + log.string() + "' 2>&1");
+    GpuRecording out;
+    out.log = readFile(log);
+    // 77: the script's "no SimGrid build" (the tests' skip), a failure where CI has the build.
+    const char* ci = std::getenv("CI");
+    if (status == 77 && !(ci != nullptr && std::string(ci) == "true")) {
+        out.skipped = true;
+        return out;
+    }
+    if (status == 77) {
+        out.log = "CI's GPU leg needs StarPU's SimGrid build: " + out.log;
+    }
+    out.ok = status == 0;
+    if (out.ok) {
+        out.run = dir / machine / example;
+    }
+    return out;
+}
+
 } // namespace starscope::testing

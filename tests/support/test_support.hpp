@@ -44,6 +44,21 @@ std::string readFile(const std::filesystem::path& path);
 // Runs a shell command; returns its exit status (-1 when it could not run).
 int runCommand(const std::string& command);
 
+// One of StarPU's examples recorded on a simulated GPU machine by scripts/record_gpu_traces.sh
+// into dir/<machine>/<example>/ (prof_file__0 and starpu_fxt_tool's paje.trace). Without the
+// SimGrid build of StarPU the recording is skipped, except in CI (CI=true), whose GPU leg has
+// it: there the missing build is a failure. The GPU tests (label gpu) start so:
+//   const auto recorded = recordGpuExample(dir, "mirage", "sgemm");
+//   if (recorded.skipped) GTEST_SKIP() << recorded.log;
+//   ASSERT_TRUE(recorded.ok) << recorded.log;
+struct GpuRecording {
+    bool ok = false;
+    bool skipped = false;
+    std::string log;                 // the script's output
+    std::filesystem::path run;       // dir/<machine>/<example> when ok
+};
+GpuRecording recordGpuExample(const std::filesystem::path& dir, const std::string& machine, const std::string& example);
+
 // Runs fn in a forked child that alarm() kills after `seconds`, so that a call which blocks
 // (an open() of a FIFO) fails its test instead of hanging the suite. Sets out to what fn
 // returned; fails naming `what` when the child hung or crashed.

@@ -15,7 +15,6 @@
 
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -129,20 +128,13 @@ std::string linkText(const LinkTotals& links) {
 class GpuTraces : public ::testing::TestWithParam<Case> {
 protected:
     void SetUp() override {
-        const auto script = starscope::testing::sourceDir() / "scripts" / "record_gpu_traces.sh";
-        const auto log = m_dir / "record.log";
-        const int status = starscope::testing::runCommand("bash '" + script.string() + "' '" + m_dir.path().string()
-                                                          + "' " + GetParam().machine.name + " " + GetParam().example
-                                                          + " > '" + log.string() + "' 2>&1");
-        if (status == 77) {
-            const char* ci = std::getenv("CI");
-            if (ci != nullptr && std::string(ci) == "true") {
-                FAIL() << "CI's GPU leg needs StarPU's SimGrid build: " << starscope::testing::readFile(log);
-            }
-            GTEST_SKIP() << starscope::testing::readFile(log);
+        const auto recorded =
+            starscope::testing::recordGpuExample(m_dir.path(), GetParam().machine.name, GetParam().example);
+        if (recorded.skipped) {
+            GTEST_SKIP() << recorded.log;
         }
-        ASSERT_EQ(status, 0) << starscope::testing::readFile(log);
-        m_run = m_dir.path() / GetParam().machine.name / GetParam().example;
+        ASSERT_TRUE(recorded.ok) << recorded.log;
+        m_run = recorded.run;
     }
     starscope::testing::TempDir m_dir;
     fs::path m_run;

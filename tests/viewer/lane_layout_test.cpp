@@ -122,3 +122,38 @@ TEST(LaneLayout, OneProcessTraceHasNoHeaderRowsAndCollapsingChangesNothing) {
     EXPECT_EQ(chartRows(lanes, {0}), lanes);
     EXPECT_EQ(rowOfLanes(lanes, trace), (std::vector<std::int32_t>{1, 0}));
 }
+
+// A machine with GPUs: each memory node's row right after the workers it serves, named as a
+// user names it; CPUs, then CUDA workers, grouped by kind whatever order the reader gave.
+TEST(LaneLayout, MemoryNodesSitBesideTheirWorkersNamedRamAndCudaMemory) {
+    starscope::tracer::Trace trace;
+    trace.lanes = {lane("Memory node 2", LaneKind::MemoryNode, 2, -1), lane("CUDA 1", LaneKind::CudaWorker, 2, 3),
+                   lane("Memory node 0", LaneKind::MemoryNode, 0, -1), lane("CPU 0", LaneKind::CpuWorker, 0, 0),
+                   lane("CUDA 0", LaneKind::CudaWorker, 1, 2),         lane("Memory node 1", LaneKind::MemoryNode, 1, -1),
+                   lane("CPU 1", LaneKind::CpuWorker, 0, 1),           lane("main", LaneKind::MainThread, -1, -1),
+                   lane("CUDA 0_1", LaneKind::CudaWorker, 1, 4)};
+    const auto rows = layoutRows(trace);
+    std::vector<std::string> labels;
+    for (const Row& row : rows) {
+        labels.push_back(row.label);
+    }
+    EXPECT_EQ(labels, (std::vector<std::string>{"main", "CPU 0", "CPU 1", "RAM", "CUDA 0", "CUDA 0_1", "CUDA 0 memory",
+                                                "CUDA 1", "CUDA 1 memory"}));
+    EXPECT_EQ(rows[3].group, "memory, node 0");
+    EXPECT_EQ(rows[6].group, "memory, node 1");
+    EXPECT_EQ(memoryNodeLabel(trace, trace.lanes[5]), "CUDA 0 memory");
+}
+
+// A memory node no worker uses (a disk, say) keeps the reader's name, after the workers; a
+// rank's lanes keep their rank prefix.
+TEST(LaneLayout, AMemoryNodeWithoutWorkersKeepsItsNameAndARankItsPrefix) {
+    starscope::tracer::Trace trace;
+    trace.lanes = {lane("Memory node 3", LaneKind::MemoryNode, 3, -1), lane("CPU 0", LaneKind::CpuWorker, 0, 0),
+                   lane("1: Memory node 0", LaneKind::MemoryNode, 0, -1)};
+    trace.lanes[2].rank = 1;
+    const auto rows = layoutRows(trace);
+    ASSERT_EQ(rows.size(), 3u);
+    EXPECT_EQ(rows[0].label, "CPU 0");
+    EXPECT_EQ(rows[1].label, "Memory node 3");
+    EXPECT_EQ(rows[2].label, "1: RAM");
+}

@@ -62,7 +62,11 @@ TEST(Palette, ColoursFollowStateClasses) {
     EXPECT_TRUE(isGreenish(palette.stateColour(0)));
     EXPECT_TRUE(isReddish(palette.stateColour(1)));
     EXPECT_TRUE(isGrey(palette.stateColour(2)));
-    EXPECT_TRUE(isGrey(palette.stateColour(3)));
+    // FetchingInput is waiting for data: its own colour, not the runtime's grey nor sleeping red.
+    EXPECT_EQ(palette.stateColour(3), kWaitingForDataAmber);
+    EXPECT_FALSE(isGrey(palette.stateColour(3)));
+    EXPECT_FALSE(isReddish(palette.stateColour(3)));
+    EXPECT_FALSE(isGreenish(palette.stateColour(3)));
     EXPECT_NE(palette.stateColour(2), palette.stateColour(3));
     // Main thread states are neither grey nor the worker colours, and differ from each other.
     for (std::uint32_t s : {4u, 5u}) {
@@ -106,6 +110,8 @@ TEST(Palette, LegendListsUsedStatesAndFewCodeletsByName) {
     EXPECT_EQ(palette.legend()[0].colour, palette.spanColour(trace, trace.lanes[0], trace.lanes[0].levels[0][0]));
     EXPECT_EQ(palette.legend()[1].label, "relu");
     EXPECT_EQ(palette.legend()[2].label, "Sleeping");
+    EXPECT_EQ(palette.legend()[4].label, "Waiting for data");
+    EXPECT_EQ(palette.legend()[4].colour, kWaitingForDataAmber);
     EXPECT_EQ(palette.legend()[6].label, "Waiting all tasks");
     for (const auto& entry : palette.legend()) {
         EXPECT_NE(entry.label, "Never used");
@@ -162,4 +168,47 @@ TEST(Palette, LegendHasOneEntryPerColourAndNoRepeatedName) {
     EXPECT_EQ(palette.legend().back().colour, kNotProfiledGrey);
     EXPECT_NE(std::find(labels.begin(), labels.end(), "gemm"), labels.end());
     EXPECT_NE(std::find(labels.begin(), labels.end(), "relu"), labels.end());
+}
+
+// StarPU's own tasks (_starpu*) never share a colour or a key entry with the program's
+// codelets, even where a shade cycle would have given them one: the first codelet to run is
+// StarPU's here, and the program has more codelets than shades.
+TEST(Palette, StarpusOwnTasksHaveOneColourAndEntryApartFromTheProgramsCodelets) {
+    Trace trace = traceWithStates();
+    const auto acquire = trace.names.intern("_starpu_data_acquire_post");
+    const auto release = trace.names.intern("_starpu_data_acquire_cb_release");
+    trace.tasks.insert(trace.tasks.begin(), task(trace, 0, acquire, 0, 1));
+    trace.tasks.push_back(task(trace, 3, release, 2, 3));
+    for (int i = 0; i < 8; ++i) {
+        trace.tasks.push_back(task(trace, static_cast<std::uint64_t>(10 + i), trace.names.intern("codelet" + std::to_string(i)), 0, 1));
+    }
+    trace.indexTasks();
+    const Palette palette(trace);
+    std::vector<Rgb> program;
+    std::vector<Rgb> internal;
+    for (std::size_t t = 0; t < trace.tasks.size(); ++t) {
+        starscope::tracer::Lane lane;
+        lane.levels.push_back({{trace.tasks[t].start, trace.tasks[t].end, 0, true}});
+        lane.tasks.push_back(static_cast<starscope::tracer::TaskIndex>(t));
+        const Rgb colour = palette.spanColour(trace, lane, lane.levels[0][0]);
+        (std::string(trace.codeletOf(trace.tasks[t])).starts_with("_starpu") ? internal : program).push_back(colour);
+    }
+    ASSERT_EQ(internal.size(), 2u);
+    ASSERT_EQ(program.size(), 10u);
+    EXPECT_EQ(internal[0], kStarpuTaskMint);
+    EXPECT_EQ(internal[1], kStarpuTaskMint);
+    for (const Rgb colour : program) {
+        EXPECT_NE(colour, kStarpuTaskMint);
+        EXPECT_TRUE(isGreenish(colour));
+    }
+    std::size_t internalEntries = 0;
+    for (const auto& entry : palette.legend()) {
+        if (entry.colour == kStarpuTaskMint) {
+            ++internalEntries;
+            EXPECT_EQ(entry.label, kStarpuTasksLabel);
+        }
+        // No program codelet's entry names StarPU's, nor StarPU's a program codelet.
+        EXPECT_EQ(entry.colour == kStarpuTaskMint, entry.label.find("_starpu") != std::string::npos) << entry.label;
+    }
+    EXPECT_EQ(internalEntries, 1u);
 }

@@ -331,6 +331,34 @@ TEST(RealTraceRender, FitAllOfASingleNaiveRunShowsRedInTheWorkerRowsAtEachTransi
     }
 }
 
+// A barrier's duration label sits on the chart's bottom line, over the last row: drawn while a
+// row is taller than a label, left to the tooltip when a small window makes rows shorter (it
+// would hide the whole last row there, the barrier's sleeping red included).
+TEST(RealTraceRender, BarrierLabelsAreLeftOutWhenRowsAreShorterThanALabel) {
+    const auto loaded = loadDocument(starscope::testing::testDataDir() / "viewer" / "single_naive");
+    ASSERT_TRUE(loaded) << loaded.error().describe();
+    const auto barriers = std::make_shared<const Barriers>(computeBarriers(**loaded, 100'000));
+    for (const QSize size : {QSize(1600, 1000), QSize(360, 300)}) {
+        GanttPlot plot;
+        plot.resize(size);
+        plot.setDocument(*loaded);
+        plot.setBarriers(barriers);
+        plot.replot(QCustomPlot::rpImmediateRefresh);
+        // The picture is laid out and drawn at its size (as --render does), labels included.
+        plot.toPixmap(size.width(), size.height(), 1.0);
+        const double rowPx = std::abs(plot.yAxis->coordToPixel(1.0) - plot.yAxis->coordToPixel(0.0));
+        const int labelPx = QFontMetrics(plot.font()).height();
+        const auto& labels = plot.overlay()->labels().barrier;
+        if (size.width() == 1600) {
+            ASSERT_GT(rowPx, labelPx + 4.0);
+            EXPECT_FALSE(labels.empty());
+        } else {
+            ASSERT_LT(rowPx, labelPx + 4.0) << "the small window must make rows shorter than a label";
+            EXPECT_TRUE(labels.empty()) << labels.size() << " labels over rows of " << rowPx << " px";
+        }
+    }
+}
+
 TEST(RenderToFile, WritesPngAndPdfAndRejectsUnknownFormats) {
     starscope::testing::TempDir dir;
     const auto document = prepareDocument(makeSyntheticTrace({}), "synthetic");

@@ -1,6 +1,7 @@
 #include "tracer/analysis/machine.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
 #include <tuple>
 
@@ -83,6 +84,20 @@ MachineFigures machineFigures(const Trace& trace, const RangeStats& whole) {
     out.links = linkFigures(trace);
     out.areaBound = heterogeneousAreaBound(trace);
     return out;
+}
+
+std::string formatBytes(double bytes) {
+    char buffer[32];
+    if (bytes >= 1e9) {
+        std::snprintf(buffer, sizeof buffer, "%.2f GB", bytes / 1e9);
+    } else if (bytes >= 1e6) {
+        std::snprintf(buffer, sizeof buffer, "%.2f MB", bytes / 1e6);
+    } else if (bytes >= 1e3) {
+        std::snprintf(buffer, sizeof buffer, "%.2f kB", bytes / 1e3);
+    } else {
+        std::snprintf(buffer, sizeof buffer, "%.0f B", bytes);
+    }
+    return buffer;
 }
 
 } // namespace starscope::tracer

@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace starscope::tracer {
@@ -63,5 +64,9 @@ struct MachineFigures {
 
 // whole: computeStats(trace).
 MachineFigures machineFigures(const Trace& trace, const RangeStats& whole);
+
+// Bytes in decimal units as `stats` prints them and the viewer shows a transfer: "3.69 MB",
+// "512 B"; a bandwidth is formatBytes(bytes per second) + "/s".
+std::string formatBytes(double bytes);
 
 } // namespace starscope::tracer

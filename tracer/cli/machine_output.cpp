@@ -13,20 +13,6 @@ namespace {
 
 std::string kindName(LaneKind kind) { return std::string(workerKindName(workerKindOf(kind))); }
 
-std::string bytesText(double bytes) {
-    char buffer[32];
-    if (bytes >= 1e9) {
-        std::snprintf(buffer, sizeof buffer, "%.2f GB", bytes / 1e9);
-    } else if (bytes >= 1e6) {
-        std::snprintf(buffer, sizeof buffer, "%.2f MB", bytes / 1e6);
-    } else if (bytes >= 1e3) {
-        std::snprintf(buffer, sizeof buffer, "%.2f kB", bytes / 1e3);
-    } else {
-        std::snprintf(buffer, sizeof buffer, "%.0f B", bytes);
-    }
-    return buffer;
-}
-
 std::string nodePair(const LinkFigures& link) {
     const std::string rank = link.rank >= 0 ? std::to_string(link.rank) + "_" : std::string();
     return rank + std::to_string(link.fromNode) + " -> " + rank + std::to_string(link.toNode);
@@ -94,8 +80,8 @@ void printMachine(const Trace& trace, const MachineFigures& m, std::ostream& out
             << std::setw(14) << "busy" << std::setw(14) << "bandwidth" << "\n";
         for (const auto& l : m.links) {
             out << std::left << std::setw(15) << nodePair(l) << std::right << std::setw(8) << l.count
-                << std::setw(12) << bytesText(static_cast<double>(l.bytes)) << std::setw(14) << duration(l.busy)
-                << std::setw(14) << (bytesText(l.bandwidth) + "/s") << "\n";
+                << std::setw(12) << formatBytes(static_cast<double>(l.bytes)) << std::setw(14) << duration(l.busy)
+                << std::setw(14) << (formatBytes(l.bandwidth) + "/s") << "\n";
         }
     }
     out << "\n";

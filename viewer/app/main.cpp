@@ -86,6 +86,8 @@ void describeArguments(QCommandLineParser& parser) {
                       QStringLiteral("TIME"), QStringLiteral("100us")});
     parser.addOption({QStringLiteral("no-messages"),
                       QStringLiteral("Leave out the arrows of StarPU-MPI messages between ranks (View > Show messages).")});
+    parser.addOption({QStringLiteral("no-transfers"),
+                      QStringLiteral("Leave out the arrows of data transfers between memory nodes (View > Show data transfers).")});
     parser.addOption({QStringLiteral("critical-path"),
                       QStringLiteral("Draw the critical path, the longest chain of dependent tasks (View > Show critical path).")});
     parser.addOption({QStringLiteral("compare"),
@@ -187,6 +189,7 @@ int render(const QCommandLineParser& parser, starscope::tracer::TimeNs threshold
         request.range = *range;
     }
     request.messages = !parser.isSet(QStringLiteral("no-messages"));
+    request.transfers = !parser.isSet(QStringLiteral("no-transfers"));
     request.criticalPath = parser.isSet(QStringLiteral("critical-path"));
     // Made while the trace is read, and its fonts found and opened: fontconfig reads its
     // configuration and Qt opens a font file on a font's first use, which came after the trace.
@@ -315,6 +318,7 @@ int main(int argc, char** argv) {
     MainWindow window;
     window.setBarrierThreshold(thresholdNs);
     window.messagesAction()->setChecked(!parser.isSet(QStringLiteral("no-messages")));
+    window.transfersAction()->setChecked(!parser.isSet(QStringLiteral("no-transfers")));
     window.criticalPathAction()->setChecked(parser.isSet(QStringLiteral("critical-path")));
     window.show();
     if (const QStringList inputs = parser.positionalArguments(); !inputs.isEmpty()) {

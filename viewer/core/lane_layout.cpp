@@ -1,6 +1,7 @@
 #include "viewer/core/lane_layout.hpp"
 
 #include <algorithm>
+#include <map>
 #include <tuple>
 
 namespace starscope::viewer {
@@ -16,10 +17,20 @@ int kindRank(LaneKind kind) {
     case LaneKind::CpuWorker: return 1;
     case LaneKind::CudaWorker: return 2;
     case LaneKind::OtherWorker: return 3;
-    case LaneKind::MpiThread: return 4;
-    case LaneKind::MemoryNode: return 5;
+    case LaneKind::MemoryNode: return 4;
+    case LaneKind::MpiThread: return 5;
     }
     return 3;
+}
+
+// Where a lane goes among its rank's: the main thread, then the workers and memory nodes, then
+// the MPI communication thread.
+int section(LaneKind kind) {
+    switch (kind) {
+    case LaneKind::MainThread: return 0;
+    case LaneKind::MpiThread: return 2;
+    default: return 1;
+    }
 }
 
 std::string groupName(const Lane& lane) {
@@ -35,16 +46,64 @@ std::string groupName(const Lane& lane) {
     return "other" + node;
 }
 
+// The first worker (lowest id) of each (rank, memory node): what its memory is named after and
+// where it goes.
+std::map<std::pair<std::int32_t, std::int32_t>, const Lane*> firstWorkerOfNodes(const tracer::Trace& trace) {
+    std::map<std::pair<std::int32_t, std::int32_t>, const Lane*> out;
+    for (const Lane& lane : trace.lanes) {
+        if (lane.isWorker()) {
+            auto& first = out[{lane.rank, lane.memoryNode}];
+            if (first == nullptr || lane.workerId < first->workerId) {
+                first = &lane;
+            }
+        }
+    }
+    return out;
+}
+
 } // namespace
+
+std::string memoryNodeLabel(const tracer::Trace& trace, const Lane& lane) {
+    // The reader's name is "<rank prefix>Memory node N": keep its prefix.
+    const std::string suffix = "Memory node " + std::to_string(lane.memoryNode);
+    const std::string prefix = lane.name.ends_with(suffix) ? lane.name.substr(0, lane.name.size() - suffix.size()) : "";
+    const auto workers = firstWorkerOfNodes(trace);
+    const auto it = workers.find({lane.rank, lane.memoryNode});
+    if (it != workers.end() && it->second->kind == LaneKind::CudaWorker) {
+        // "CUDA 0" (a device's other streams are "CUDA 0_1"...): its device's memory.
+        std::string device = it->second->name;
+        if (const auto stream = device.find('_', device.rfind(' ') == std::string::npos ? 0 : device.rfind(' '));
+            stream != std::string::npos) {
+            device.resize(stream);
+        }
+        return device + " memory";
+    }
+    if (lane.memoryNode == 0) {
+        return prefix + "RAM";
+    }
+    if (it != workers.end() && it->second->kind == LaneKind::CpuWorker) {
+        return prefix + "NUMA " + std::to_string(lane.memoryNode) + " RAM";
+    }
+    return lane.name.empty() ? prefix + suffix : lane.name;
+}
 
 std::vector<Row> layoutRows(const tracer::Trace& trace) {
     std::vector<std::int32_t> order(trace.lanes.size());
     for (std::size_t i = 0; i < order.size(); ++i) {
         order[i] = static_cast<std::int32_t>(i);
     }
-    const auto key = [&trace](std::int32_t index) {
+    // Workers grouped by kind (CPUs, then CUDA devices...), each memory node right after the
+    // workers it serves, so a GPU's copies are drawn beside the worker that waits for them.
+    const auto workers = firstWorkerOfNodes(trace);
+    const auto nodeKind = [&workers](const Lane& lane) {
+        const auto it = workers.find({lane.rank, lane.memoryNode});
+        return it == workers.end() ? kindRank(LaneKind::MemoryNode) : kindRank(it->second->kind);
+    };
+    const auto key = [&](std::int32_t index) {
         const Lane& lane = trace.lanes[static_cast<std::size_t>(index)];
-        return std::make_tuple(lane.rank, kindRank(lane.kind), lane.memoryNode, lane.workerId, index);
+        const int s = section(lane.kind);
+        return std::make_tuple(lane.rank, s, s == 1 ? nodeKind(lane) : 0, lane.memoryNode, kindRank(lane.kind),
+                               lane.workerId, index);
     };
     std::sort(order.begin(), order.end(), [&key](std::int32_t a, std::int32_t b) { return key(a) < key(b); });
     std::vector<Row> rows;
@@ -53,7 +112,11 @@ std::vector<Row> layoutRows(const tracer::Trace& trace) {
         const Lane& lane = trace.lanes[static_cast<std::size_t>(index)];
         Row row;
         row.lane = index;
-        row.label = lane.name.empty() ? "lane " + std::to_string(index) : lane.name;
+        if (lane.kind == LaneKind::MemoryNode) {
+            row.label = memoryNodeLabel(trace, lane);
+        } else {
+            row.label = lane.name.empty() ? "lane " + std::to_string(index) : lane.name;
+        }
         // Two ranks' "CPU, node 0" are different groups: a separator runs between them.
         row.group = lane.rank >= 0 ? "rank " + std::to_string(lane.rank) + ": " + groupName(lane) : groupName(lane);
         row.rank = lane.rank;

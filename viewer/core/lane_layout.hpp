@@ -1,6 +1,7 @@
 #pragma once
 // Which lane goes on which Gantt row: the main thread on top, then the workers grouped by
-// type and memory node, each group ordered by worker id, then the MPI communication thread.
+// type and memory node, each group ordered by worker id and followed by its memory node's row
+// (named as users name it: "RAM", "CUDA 0 memory"), then the MPI communication thread.
 // A trace of several StarPU-MPI ranks groups its lanes by rank first; on the chart each rank
 // gets a header row (the mix of its workers' states) and can be collapsed to that row alone.
 
@@ -28,6 +29,11 @@ struct Row {
 
     bool operator==(const Row&) const = default;
 };
+
+// A memory node lane's row label: "RAM" for node 0, "CUDA 0 memory" for the node of the CUDA
+// worker "CUDA 0", "NUMA 1 RAM" for another node of CPU workers, the lane's name otherwise;
+// a rank's lane keeps the reader's rank prefix.
+std::string memoryNodeLabel(const tracer::Trace& trace, const tracer::Lane& lane);
 
 // One row per lane, in display order (by rank first when the lanes carry ranks).
 std::vector<Row> layoutRows(const tracer::Trace& trace);

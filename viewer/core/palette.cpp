@@ -1,5 +1,8 @@
 #include "viewer/core/palette.hpp"
 
+#include "tracer/analysis/codelet_stats.hpp"
+#include "tracer/analysis/machine.hpp"
+
 #include <algorithm>
 #include <array>
 #include <string_view>
@@ -70,16 +73,22 @@ Palette::Palette(const tracer::Trace& trace) {
         switch (state.cls) {
         case StateClass::Executing: m_states.push_back(kExecutingGreen); break;
         case StateClass::Sleeping: m_states.push_back(kSleepingRed); break;
-        case StateClass::Overhead: m_states.push_back(overheadColour(state.name, nextGrey)); break;
+        case StateClass::Overhead:
+            m_states.push_back(state.name == tracer::kFetchingInputState ? kWaitingForDataAmber
+                                                                         : overheadColour(state.name, nextGrey));
+            break;
         case StateClass::User: m_states.push_back(userColour(state.name, nextUser)); break;
         case StateClass::NotProfiled: m_states.push_back(kNotProfiledGrey); break;
         case StateClass::Tracing: m_states.push_back(kTraceFlushInk); break;
         }
     }
-    // Codelets get shades in order of first appearance among the interned names that tasks
-    // use, so a codelet keeps its colour however the tasks are ordered.
+    // The program's codelets get shades in order of first appearance among the interned names
+    // that tasks use, so a codelet keeps its colour however the tasks are ordered; StarPU's own
+    // share their one colour and take no shade from the program's.
+    constexpr std::int32_t kInternal = -2;
     std::vector<std::int32_t> shadeOfName(trace.names.size(), -1);
     std::size_t nextShade = 0;
+    bool internalRuns = false;
     m_taskColours.reserve(trace.tasks.size());
     for (const auto& task : trace.tasks) {
         const auto codelet = trace.codeletIdOf(task);
@@ -88,10 +97,16 @@ Palette::Palette(const tracer::Trace& trace) {
             continue;
         }
         auto& shade = shadeOfName[codelet];
-        if (shade < 0) {
-            shade = static_cast<std::int32_t>(nextShade++);
+        if (shade == -1) {
+            shade = tracer::isStarpuInternalCodelet(trace.names.name(codelet)) ? kInternal
+                                                                                : static_cast<std::int32_t>(nextShade++);
         }
-        m_taskColours.push_back(codeletShade(static_cast<std::size_t>(shade)));
+        if (shade == kInternal) {
+            internalRuns = true;
+            m_taskColours.push_back(kStarpuTaskMint);
+        } else {
+            m_taskColours.push_back(codeletShade(static_cast<std::size_t>(shade)));
+        }
     }
 
     std::vector<bool> used(trace.states.size(), false);
@@ -130,7 +145,7 @@ Palette::Palette(const tracer::Trace& trace) {
         if (!used[i]) {
             continue;
         }
-        if (m_executing[i] && !codeletsOfShade.empty()) {
+        if (m_executing[i] && (!codeletsOfShade.empty() || internalRuns)) {
             if (codeletsListed) {
                 continue;
             }
@@ -142,6 +157,11 @@ Palette::Palette(const tracer::Trace& trace) {
                 }
                 m_legend.push_back({label, codeletShade(k)});
             }
+            // StarPU's own in one short entry: their names would make the widest entry, which
+            // sets the key's column width; the tooltip names each task's codelet.
+            if (internalRuns) {
+                m_legend.push_back({std::string(kStarpuTasksLabel), kStarpuTaskMint});
+            }
             continue;
         }
         // The main thread may have a state named like a worker state ("Scheduling").
@@ -149,6 +169,10 @@ Palette::Palette(const tracer::Trace& trace) {
                             && std::any_of(trace.states.begin(), trace.states.end(), [&](const tracer::StateInfo& other) {
                                    return other.cls != StateClass::User && other.name == trace.states[i].name;
                                });
+        if (trace.states[i].name == tracer::kFetchingInputState && trace.states[i].cls == StateClass::Overhead) {
+            add(std::string(kWaitingForDataLabel), m_states[i]);
+            continue;
+        }
         add(shared ? trace.states[i].name + " (main thread)" : trace.states[i].name, m_states[i]);
     }
 }

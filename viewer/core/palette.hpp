@@ -1,12 +1,14 @@
 #pragma once
-// Colours of the Gantt chart: executing in greens (one shade per codelet), sleeping in red,
-// runtime overhead in neutral greys, the main thread's states in distinct hues. Plain RGB so
-// the core stays free of Qt.
+// Colours of the Gantt chart: executing in greens (one shade per codelet of the program, and
+// one pale mint for all of StarPU's own tasks, so the two never share a colour or a key entry),
+// sleeping in red, waiting for data in amber, the rest of the runtime's overhead in neutral
+// greys, the main thread's states in distinct hues. Plain RGB so the core stays free of Qt.
 
 #include "tracer/model/trace.hpp"
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace starscope::viewer {
@@ -27,6 +29,15 @@ inline constexpr Rgb kNotProfiledGrey{188, 198, 222};
 // the runtime's greys and the main thread's hues.
 inline constexpr Rgb kTraceFlushInk{45, 45, 60};
 inline constexpr Rgb kBackground{255, 255, 255};
+// A worker in FetchingInput, its task's data not on its memory node yet (on a machine with GPUs
+// the cost a user can act on: prefetching, placement): amber, apart from sleeping red, the
+// runtime's greys, the codelets' greens and the main thread's orange and olive.
+inline constexpr Rgb kWaitingForDataAmber{240, 190, 0};
+inline constexpr std::string_view kWaitingForDataLabel = "Waiting for data";
+// StarPU's own tasks (tracer::isStarpuInternalCodelet: _starpu_data_acquire_post, ...): one
+// pale mint, still an executing green, never one of the program's shades, one key entry.
+inline constexpr Rgb kStarpuTaskMint{170, 210, 185};
+inline constexpr std::string_view kStarpuTasksLabel = "StarPU's own tasks (_starpu*)";
 
 struct LegendEntry {
     std::string label;
@@ -58,7 +69,7 @@ private:
     std::vector<LegendEntry> m_legend;
 };
 
-// The shade of green of the i-th codelet (cycling through a fixed set).
+// The shade of green of the program's i-th codelet (cycling through a fixed set).
 Rgb codeletShade(std::size_t index);
 // Whether a colour reads as a given hue family; used by render tests and kept here so that
 // the definition of "green" follows the palette.

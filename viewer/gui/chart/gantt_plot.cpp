@@ -14,11 +14,13 @@
 #include "viewer/gui/chart/span_name_plottable.hpp"
 #include "viewer/gui/chart/span_selection.hpp"
 #include "viewer/gui/chart/time_ticker.hpp"
+#include "viewer/gui/chart/transfer_arrows.hpp"
 
 #include <QToolTip>
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 namespace starscope::viewer {
 
@@ -75,6 +77,7 @@ GanttPlot::GanttPlot(QWidget* parent) : QCustomPlot(parent) {
         });
     // Over the bands, so an arrow stays readable inside a barrier.
     m_messages = std::make_unique<MessageArrows>(xAxis, yAxis, QStringLiteral("overlay"));
+    m_transfers = std::make_unique<TransferArrows>(xAxis, yAxis, QStringLiteral("overlay"));
     m_criticalPath = std::make_unique<CriticalPathLinks>(xAxis, yAxis, QStringLiteral("overlay"));
 
     m_title = new QCPTextElement(this, QString(), QFont(font().family(), font().pointSize(), QFont::Bold));
@@ -103,6 +106,7 @@ GanttPlot::GanttPlot(QWidget* parent) : QCustomPlot(parent) {
                     return;
                 }
                 m_messages->refresh(view(), m_gantt->rows(), m_gantt->laneRows(), kMessageSpacingPx);
+                m_transfers->refresh(view(), m_gantt->laneRows());
                 m_criticalPath->refresh(view(), m_gantt->laneRows());
             });
 }
@@ -121,6 +125,13 @@ void GanttPlot::setMessagesVisible(bool visible) {
 
 bool GanttPlot::messagesVisible() const { return m_messages->isVisible(); }
 
+void GanttPlot::setTransfersVisible(bool visible) {
+    m_transfers->setVisible(visible);
+    replot(rpQueuedReplot);
+}
+
+bool GanttPlot::transfersVisible() const { return m_transfers->isVisible(); }
+
 void GanttPlot::setCriticalPathVisible(bool visible) {
     m_criticalPath->setVisible(visible);
     replot(rpQueuedReplot);
@@ -136,6 +147,7 @@ void GanttPlot::setDocument(std::shared_ptr<const TraceDocument> document) {
     m_names->setDocument(m_document);
     m_selection->setDocument(m_document);
     m_messages->setDocument(m_document);
+    m_transfers->setDocument(m_document);
     m_criticalPath->setDocument(m_document);
     rebuildRowsAndLegend();
     fitAll();
@@ -240,6 +252,15 @@ void GanttPlot::rebuildRowsAndLegend() {
     }
     if (!m_document->trace.messages.empty()) {
         legend->addItem(new SwatchLegendItem(legend, kMessageArrow, QStringLiteral("message between ranks (arrow)")));
+    }
+    // One entry per kind of transfer the trace has, in the kinds' order.
+    std::set<tracer::TransferKind> kinds;
+    for (const auto& transfer : m_document->trace.transfers) {
+        kinds.insert(transfer.kind);
+    }
+    for (const auto kind : kinds) {
+        legend->addItem(new SwatchLegendItem(legend, transferColour(kind),
+                                             QStringLiteral("%1 (transfer arrow)").arg(toQString(std::string(tracer::nameOf(kind))))));
     }
     wrapLegend();
     const auto& trace = m_document->trace;
@@ -448,6 +469,8 @@ void GanttPlot::mouseMoveEvent(QMouseEvent* event) {
         QString text = m_overlay->tooltipAt(pos);
         if (const QString message = m_messages->tooltipAt(pos); !message.isEmpty()) {
             text = text.isEmpty() ? message : message + QStringLiteral("<hr>") + text;
+        } else if (const QString transfer = m_transfers->tooltipAt(pos); !transfer.isEmpty()) {
+            text = text.isEmpty() ? transfer : transfer + QStringLiteral("<hr>") + text;
         } else if (const auto hit = hitTest(pos)) {
             text = text.isEmpty() ? describe(*hit) : describe(*hit) + QStringLiteral("<hr>") + text;
         } else if (const auto rank = rankHeaderAt(pos)) {

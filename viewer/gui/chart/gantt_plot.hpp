@@ -17,6 +17,7 @@ namespace starscope::viewer {
 class CriticalPathLinks;
 class GanttPlottable;
 class MessageArrows;
+class TransferArrows;
 class OverlayPlottable;
 class SpanNamePlottable;
 class SpanSelection;
@@ -56,6 +57,10 @@ public:
     void setMessagesVisible(bool visible);
     bool messagesVisible() const;
     MessageArrows* messages() const { return m_messages.get(); }
+    // Data transfers between memory nodes as arrows between their rows (shown by default).
+    void setTransfersVisible(bool visible);
+    bool transfersVisible() const;
+    TransferArrows* transfers() const { return m_transfers.get(); }
     // The critical path (critical_path_links.hpp), hidden by default.
     void setCriticalPathVisible(bool visible);
     bool criticalPathVisible() const;
@@ -137,6 +142,7 @@ private:
     SpanNamePlottable* m_names = nullptr;
     std::unique_ptr<SpanSelection> m_selection;
     std::unique_ptr<MessageArrows> m_messages;
+    std::unique_ptr<TransferArrows> m_transfers;
     std::unique_ptr<CriticalPathLinks> m_criticalPath;
     QSharedPointer<TimeTicker> m_timeTicker;
     QSharedPointer<QCPAxisTickerText> m_rowTicker;

@@ -113,8 +113,9 @@ void LinkPlottable::draw(QCPPainter* painter) {
     const QRectF bounds = QRectF(clipRect()).adjusted(-kClipMarginPx, -kClipMarginPx, kClipMarginPx, kClipMarginPx);
     painter->save();
     painter->setRenderHint(QPainter::Antialiasing, true);
-    const QPen halo(kHalo, m_lineWidth + 2.0, Qt::SolidLine, Qt::RoundCap);
     for (const Link& link : m_links) {
+        const double width = link.width > 0.0 ? link.width : m_lineWidth;
+        const QPen halo(kHalo, width + 2.0, Qt::SolidLine, Qt::RoundCap);
         const QPointF a = fromPixel(link);
         const QPointF b = toPixel(link);
         const auto visible = clipSegment(a, b, bounds);
@@ -125,7 +126,7 @@ void LinkPlottable::draw(QCPPainter* painter) {
         painter->setBrush(Qt::NoBrush);
         painter->setPen(halo);
         painter->drawLine(line);
-        painter->setPen(QPen(link.colour, m_lineWidth, Qt::SolidLine, Qt::RoundCap));
+        painter->setPen(QPen(link.colour, width, Qt::SolidLine, Qt::RoundCap));
         painter->drawLine(line);
         painter->setPen(Qt::NoPen);
         painter->setBrush(link.colour);

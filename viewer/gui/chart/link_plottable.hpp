@@ -22,6 +22,7 @@ struct Link {
     double toTime = 0.0;
     double toRow = 0.0;
     QColor colour;
+    double width = 0.0;   // its line width in pixels; 0: the plottable's
 
     bool operator==(const Link&) const = default;
 };

@@ -224,8 +224,13 @@ void OverlayPlottable::drawBarriers(QCPPainter* painter, const TimeView& view, c
         }
     }
     // Labels along the bottom; those that would overlap a kept label are left to the tooltip
-    // (tooltipAt).
+    // (tooltipAt). Rows shorter than a label (a small window, a wide key) would have the last
+    // one hidden under them, sleeping red included: then every label is left to the tooltip.
     const QFontMetrics metrics(painter->font());
+    if (valueAxis() != nullptr
+        && std::abs(valueAxis()->coordToPixel(1.0) - valueAxis()->coordToPixel(0.0)) < metrics.height() + 4.0) {
+        return;
+    }
     for (auto& label : durationLabels(barriers, bands, area.bottom() - metrics.height() - 2, metrics, area,
                                       m_document->time)) {
         addLabel(label.box, label.text);

@@ -1,5 +1,7 @@
 #include "viewer/gui/chart/span_description.hpp"
 
+#include "tracer/analysis/machine.hpp"
+#include "viewer/core/lane_layout.hpp"
 #include "viewer/core/span_folding.hpp"
 #include "viewer/core/time_format.hpp"
 #include "viewer/gui/chart/qt_support.hpp"
@@ -36,11 +38,21 @@ QString describeSpan(const TraceDocument& document, const ShownBarriers& barrier
         const QString codelet = name == tracer::kNoName ? QStringLiteral("(unnamed codelet)")
                                                         : toQString(trace.names.name(name));
         text = QStringLiteral("<b>%1</b><br>job %2").arg(codelet.toHtmlEscaped()).arg(task.jobId);
+    } else if (state.name == tracer::kFetchingInputState && trace.lanes[ref.lane].isWorker()) {
+        // As the key names it: the state's StarPU name means little to a user.
+        text = QStringLiteral("<b>%1</b> (%2)")
+                   .arg(toQString(std::string(kWaitingForDataLabel)), toQString(state.name).toHtmlEscaped());
     } else {
         text = QStringLiteral("<b>%1</b>").arg(toQString(state.name).toHtmlEscaped());
     }
-    text +=
-        QStringLiteral("<br>worker: %1").arg(toQString(trace.lanes[ref.lane].name).toHtmlEscaped());
+    const auto& lane = trace.lanes[ref.lane];
+    if (lane.kind == tracer::LaneKind::MemoryNode) {
+        text += QStringLiteral("<br>memory node: %1 (node %2)")
+                    .arg(toQString(memoryNodeLabel(trace, lane)).toHtmlEscaped())
+                    .arg(lane.memoryNode);
+    } else {
+        text += QStringLiteral("<br>worker: %1").arg(toQString(lane.name).toHtmlEscaped());
+    }
     text += QStringLiteral("<br>start: %1<br>duration: %2")
                 .arg(instant(document, static_cast<double>(span.start)),
                      duration(document, static_cast<double>(span.duration())));

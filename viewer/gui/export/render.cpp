@@ -27,6 +27,7 @@ void prepare(GanttPlot& plot, std::shared_ptr<const TraceDocument> document, std
     plot.setBarriers(std::move(barriers));
     plot.setRankBarriers(request.rankBarriers);
     plot.setMessagesVisible(request.messages);
+    plot.setTransfersVisible(request.transfers);
     plot.setCriticalPathVisible(request.criticalPath);
     // Lay out once at the final size so the view maps onto the real plot area.
     plot.layOutForPicture();

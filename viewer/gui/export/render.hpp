@@ -23,6 +23,7 @@ struct RenderRequest {
     // Each rank's own barriers (JobAndRankBarriers::ranks), banded in its rows; none when empty.
     std::shared_ptr<const Barriers> rankBarriers;
     bool messages = true;   // StarPU-MPI messages as arrows (--no-messages leaves them out)
+    bool transfers = true;  // data transfers between memory nodes as arrows (--no-transfers)
     bool criticalPath = false;   // the critical path drawn over the rows (--critical-path)
 };
 

@@ -6,11 +6,25 @@ namespace starscope::viewer {
 
 BarrierListModel::BarrierListModel(QObject* parent) : QAbstractTableModel(parent) {}
 
-void BarrierListModel::setBarriers(std::shared_ptr<const Barriers> barriers, TimeScale time) {
+void BarrierListModel::setBarriers(std::shared_ptr<const Barriers> barriers, TimeScale time,
+                                   const tracer::Trace* trace) {
     beginResetModel();
     m_barriers = std::move(barriers);
     m_time = time;
+    m_causes.clear();
+    if (m_barriers && trace != nullptr) {
+        m_causes.reserve(m_barriers->size());
+        for (const auto& barrier : *m_barriers) {
+            m_causes.push_back(barrier.cause == tracer::BarrierCause::Unattributed
+                                   ? QString()
+                                   : QString::fromStdString(tracer::describeCause(*trace, barrier)));
+        }
+    }
     endResetModel();
+}
+
+QString BarrierListModel::causeOf(int row) const {
+    return row >= 0 && static_cast<std::size_t>(row) < m_causes.size() ? m_causes[static_cast<std::size_t>(row)] : QString();
 }
 
 int BarrierListModel::rowCount(const QModelIndex& parent) const {
@@ -36,6 +50,7 @@ QVariant BarrierListModel::data(const QModelIndex& index, int role) const {
         case DurationColumn: return QVariant::fromValue<qlonglong>(barrier.duration());
         case TransitionColumn: return QVariant::fromValue<qlonglong>(barrier.transition);
         case MainThreadColumn: return QString::fromStdString(barrier.mainThreadState);
+        case CauseColumn: return causeOf(index.row());
         default: return {};
         }
     case Qt::DisplayRole:
@@ -46,6 +61,7 @@ QVariant BarrierListModel::data(const QModelIndex& index, int role) const {
             return barrier.transitionLabel.empty() ? QStringLiteral("-") : QString::fromStdString(barrier.transitionLabel);
         case MainThreadColumn:
             return barrier.mainThreadState.empty() ? QStringLiteral("-") : QString::fromStdString(barrier.mainThreadState);
+        case CauseColumn: return causeOf(index.row()).isEmpty() ? QStringLiteral("-") : causeOf(index.row());
         default: return {};
         }
     case Qt::TextAlignmentRole:
@@ -63,6 +79,7 @@ QVariant BarrierListModel::headerData(int section, Qt::Orientation orientation, 
     case DurationColumn: return tr("Duration");
     case TransitionColumn: return tr("Batch transition");
     case MainThreadColumn: return tr("Main thread");
+    case CauseColumn: return tr("Cause");
     default: return {};
     }
 }

@@ -230,6 +230,13 @@ void MainWindow::buildMenus() {
     m_messagesAction->setShortcut(QKeySequence(Qt::Key_M));
     m_messagesAction->setEnabled(false);
     connect(m_messagesAction, &QAction::toggled, m_plot, &GanttPlot::setMessagesVisible);
+    m_transfersAction = view->addAction(tr("Show data &transfers between memory nodes"));
+    m_transfersAction->setObjectName(QStringLiteral("transfersAction"));
+    m_transfersAction->setCheckable(true);
+    m_transfersAction->setChecked(m_plot->transfersVisible());
+    m_transfersAction->setShortcut(QKeySequence(Qt::Key_T));
+    m_transfersAction->setEnabled(false);
+    connect(m_transfersAction, &QAction::toggled, m_plot, &GanttPlot::setTransfersVisible);
     m_criticalPathAction = view->addAction(tr("Show &critical path"));
     m_criticalPathAction->setObjectName(QStringLiteral("criticalPathAction"));
     m_criticalPathAction->setCheckable(true);
@@ -456,6 +463,7 @@ void MainWindow::onLoaded(std::shared_ptr<const TraceDocument> document, std::sh
     m_details->clear();
     applyBarriers(std::move(barriers), std::move(rankBarriers));
     m_messagesAction->setEnabled(!document->trace.messages.empty());
+    m_transfersAction->setEnabled(!document->trace.transfers.empty());
     // No chain without recorded dependencies (a Paje trace).
     m_criticalPathAction->setEnabled(!document->criticalPath.empty());
     rememberRecent(m_loadingPaths);
@@ -494,7 +502,7 @@ void MainWindow::applyBarriers(std::shared_ptr<const Barriers> barriers, std::sh
     m_overview->setBarriers(barriers);
     // Barrier times are trace ticks: ns, or finer for some Paje traces (time_unit.hpp).
     const TimeScale time = m_plot->document() ? m_plot->document()->time : TimeScale{};
-    m_barrierModel->setBarriers(barriers, time);
+    m_barrierModel->setBarriers(barriers, time, m_plot->document() ? &m_plot->document()->trace : nullptr);
     tracer::TimeNs total = 0;
     for (const auto& b : *barriers) {
         total += b.duration();

@@ -59,6 +59,8 @@ public:
     GanttPlot* plot() const { return m_plot; }
     // View > Show messages between ranks: checkable, enabled for a trace that has messages.
     QAction* messagesAction() const { return m_messagesAction; }
+    // View > Show data transfers: checkable, enabled for a trace that has transfers.
+    QAction* transfersAction() const { return m_transfersAction; }
     // View > Show critical path: checkable, enabled for a trace with task dependencies.
     QAction* criticalPathAction() const { return m_criticalPathAction; }
     // The loaded trace's reader warnings as listed in the Reader warnings dock.
@@ -140,6 +142,7 @@ private:
     QPushButton* m_cancel = nullptr;
     QMenu* m_recentMenu = nullptr;
     QAction* m_messagesAction = nullptr;
+    QAction* m_transfersAction = nullptr;
     QAction* m_criticalPathAction = nullptr;
     QStringList m_loadingPaths;
     QString m_lastError;

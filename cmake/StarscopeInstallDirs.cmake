@@ -31,10 +31,12 @@ function(starscope_install_library target)
   set_property(GLOBAL APPEND PROPERTY STARSCOPE_INSTALLED_LIBRARIES ${target})
 endfunction()
 
-# starscope_add_man_page(TARGET TEMPLATE): the section 1 page of the program TARGET, made at build
+# starscope_add_man_page(TARGET TEMPLATE [HELPER...]): the section 1 page of the program TARGET, made at build
 # time from TEMPLATE (the parts written by hand) and the program's own --help and each of its
 # subcommands' --help (cmake/man_page.sh), so that the page lists the options the
-# installed program has. Installed gzipped into ${CMAKE_INSTALL_MANDIR}/man1.
+# installed program has. HELPER: targets that print part of that help (the recorder that
+# `starscope record --help` runs), made again when they change. Installed gzipped into
+# ${CMAKE_INSTALL_MANDIR}/man1.
 function(starscope_add_man_page target template)
   set(page "${PROJECT_BINARY_DIR}/man/${target}.1")
   file(MAKE_DIRECTORY "${PROJECT_BINARY_DIR}/man")
@@ -43,7 +45,7 @@ function(starscope_add_man_page target template)
     COMMAND bash "${PROJECT_SOURCE_DIR}/cmake/man_page.sh" "$<TARGET_FILE:${target}>" ${target}
             ${PROJECT_VERSION} "${template}" "${page}"
     COMMAND gzip -9nkf "${page}"
-    DEPENDS ${target} "${template}" "${PROJECT_SOURCE_DIR}/cmake/man_page.sh"
+    DEPENDS ${target} ${ARGN} "${template}" "${PROJECT_SOURCE_DIR}/cmake/man_page.sh"
     COMMENT "Man page ${target}.1 from ${target} --help"
     VERBATIM)
   add_custom_target(${target}_man ALL DEPENDS "${page}" "${page}.gz")

@@ -41,7 +41,7 @@ if [ "$recorder" = ON ]; then
     "$LIBDIR/libstarscope_runtime.so.$version"
     "$LIBDIR/libstarscope_arena.so" "$LIBDIR/libstarscope_arena.so.${version%%.*}"
     "$LIBDIR/libstarscope_arena.so.$version" "$INCLUDEDIR/starscope/arena.h"
-    "lib/starscope/libstarscope_fxt_preload.so"
+    "lib/starscope/libstarscope_fxt_preload.so" "lib/starscope/starscope-recorder"
     "$LIBDIR/cmake/starscope/starscopeConfig.cmake" "$LIBDIR/cmake/starscope/starscopeConfigVersion.cmake"
     "$LIBDIR/cmake/starscope/starscopeTargets.cmake" "$LIBDIR/pkgconfig/starscope.pc"
   )
@@ -61,6 +61,18 @@ $(diff <(printf '%s\n' "$actual") <(printf '%s\n' "$wanted"))"
 say "installed tree: ${#expected[@]} files as expected"
 
 check_installed_programs "$prefix/$BINDIR" "$prefix/$LIBDIR" "$version" "$viewer" "$work"
+if [ "$recorder" = ON ]; then
+  # record and sweep run in the recorder, which the installed front end finds and which finds
+  # its libraries (StarPU's among them) from there; the front end loads none of StarPU's.
+  missing=$(env -u LD_LIBRARY_PATH ldd "$prefix/lib/starscope/starscope-recorder" | grep 'not found' || true)
+  [ -z "$missing" ] || die "the installed recorder does not find its libraries: $missing"
+  env -u LD_LIBRARY_PATH "$prefix/$BINDIR/starscope" record --help >"$work/record-help.txt" \
+    || die "installed starscope record --help failed"
+  grep -q -- '--epochs' "$work/record-help.txt" || die "installed starscope record --help printed: $(cat "$work/record-help.txt")"
+  ! env -u LD_LIBRARY_PATH ldd "$prefix/$BINDIR/starscope" | grep -E 'libstarpu|libmpi|libpapi' \
+    || die "the installed starscope links the recorder's libraries"
+  say "installed recorder: found by starscope record, finds its libraries"
+fi
 check_man_pages "$prefix/$MANDIR/man1" "$viewer"
 [ "$viewer" = ON ] && check_desktop_files "$prefix/$DATADIR" "$work"
 

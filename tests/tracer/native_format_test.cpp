@@ -204,14 +204,44 @@ TEST(NativeFormat, TruncatedAndDamagedFilesAreErrorsNotCrashes) {
     EXPECT_NE(back.error().message.find("checksum"), std::string::npos);
 }
 
-// The FNV-1a checksum the writer appends, recomputed after a byte patch (as the native fuzzer
-// repairs its inputs), so that the reader gets past the checksum to the content.
+// The checksum the writer appends, recomputed after a byte patch (as the native fuzzer repairs
+// its inputs), so that the reader gets past the checksum to the content.
 void repairChecksum(std::string& data) {
     constexpr std::size_t kHeader = 24;
     std::uint64_t size = 0;
+    std::uint32_t version = 0;
     std::memcpy(&size, data.data() + 16, 8);
-    const std::uint64_t hash = fnv1a(std::string_view(data).substr(kHeader, size));
+    std::memcpy(&version, data.data() + 8, 4);
+    const std::uint64_t hash = nativeChecksum(std::string_view(data).substr(kHeader, size), version);
     std::memcpy(data.data() + kHeader + size, &hash, 8);
+}
+
+// Version 4 holds the payload version 5 holds, checksummed with FNV-1a: such a file reads as
+// the model it was written from, and a damaged one is still refused by its checksum.
+TEST(NativeFormat, VersionFourFilesCheckedWithFnv1aRead) {
+    const auto trace = readTrace(smallProfFile());
+    ASSERT_TRUE(trace);
+    auto data = bytes(*trace);
+    const std::uint32_t four = 4;
+    std::memcpy(data.data() + 8, &four, 4);
+    repairChecksum(data);
+    std::uint64_t size = 0;
+    std::memcpy(&size, data.data() + 16, 8);
+    std::uint64_t written = 0;
+    std::memcpy(&written, data.data() + 24 + size, 8);
+    EXPECT_EQ(written, fnv1a(std::string_view(data).substr(24, size)));
+    TempDir dir;
+    writeBytes(dir / "v4.sstrace", data);
+    const auto back = readNative(dir / "v4.sstrace");
+    ASSERT_TRUE(back) << back.error().describe();
+    EXPECT_EQ(back->lanes, trace->lanes);
+    EXPECT_EQ(back->tasks, trace->tasks);
+    EXPECT_EQ(back->markers, trace->markers);
+    data[24 + size / 2] = static_cast<char>(data[24 + size / 2] ^ 0x5a);
+    writeBytes(dir / "v4bad.sstrace", data);
+    const auto bad = readNative(dir / "v4bad.sstrace");
+    ASSERT_FALSE(bad);
+    EXPECT_NE(bad.error().message.find("checksum"), std::string::npos);
 }
 
 // One inconsistency: how to break a correct trace, and words the error must name.

@@ -2,7 +2,6 @@
 // comes back from a file, and files of the older versions, whose records lack fields, still
 // read.
 
-#include "common/fnv1a.hpp"
 #include "tests/support/test_support.hpp"
 #include "tracer/native/native_codec.hpp"
 #include "tracer/native/native_format.hpp"
@@ -212,7 +211,7 @@ std::string oldFile(std::uint32_t version) {
     file.put(std::uint32_t{0});
     file.put(static_cast<std::uint64_t>(body.size()));
     file.raw(body.data(), body.size());
-    file.put(fnv1a(body));
+    file.put(nativeChecksum(body, version));
     return std::string(file.bytes());
 }
 

@@ -171,3 +171,25 @@ TEST(StarscopeVersion, PrintsTheProjectVersion) {
         << starscope::testing::readFile(log);
     EXPECT_EQ(starscope::testing::readFile(log), std::string("starscope ") + starscope::kVersion + "\n");
 }
+
+// record and sweep run in the recorder executable, found beside the front end as an
+// installation lays them out (../lib/starscope): a front end copied without it says which file
+// it could not run, exit 1, and records nothing.
+TEST(RecorderLaunch, AFrontEndWithoutItsRecorderNamesTheMissingFile) {
+    TempDir dir;
+    fs::create_directories(dir / "bin");
+    fs::copy_file(STARSCOPE_BINARY, dir / "bin" / "starscope");
+    const auto log = dir / "record.txt";
+    for (const std::string command : {"record", "sweep"}) {
+        EXPECT_EQ(starscope::testing::runCommand("'" + (dir / "bin" / "starscope").string() + "' " + command
+                                                 + " --out '" + (dir / "run").string() + "' > '" + log.string()
+                                                 + "' 2>&1"),
+                  1);
+        const auto output = starscope::testing::readFile(log);
+        EXPECT_NE(output.find("starscope " + command + ": cannot run the recorder "
+                              + (dir / "lib" / "starscope" / "starscope-recorder").string()),
+                  std::string::npos)
+            << output;
+        EXPECT_FALSE(fs::exists(dir / "run"));
+    }
+}

@@ -11,7 +11,7 @@ struct ReadOptions {
     // cancels the read, which then fails with ErrorCode::Cancelled.
     std::function<bool(double fraction)> progress;
     // Threads a reader may use: 1 or 2. 0 lets each reader choose from its input (the FxT
-    // reader builds the model on a second thread from 4 MB of trace on; the Paje reader uses one).
+    // reader builds the model on a second thread from 32 MiB of trace on; the Paje reader uses one).
     unsigned threads = 0;
 };
 

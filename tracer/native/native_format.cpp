@@ -5,11 +5,13 @@
 // (native_records.hpp), written by native_writer.cpp and read by native_reader.cpp. Upgrades from
 // an older version belong in the reader, nowhere else.
 //
-//   "SSTRACE\0"  u32 version  u32 flags(0)  u64 payloadSize  payload  u64 fnv1a(payload)
+//   "SSTRACE\0"  u32 version  u32 flags(0)  u64 payloadSize  payload  u64 checksum(payload)
+// The checksum is XXH64 (seed 0) from version 5 on, FNV-1a (64 bits) before.
 // Integers are little-endian (the only byte order of the machines starscope runs on).
 
 #include "common/file_writer.hpp"
 #include "common/fnv1a.hpp"
+#include "common/xxhash64.hpp"
 #include "common/mapped_file.hpp"
 #include "tracer/native/native_payload.hpp"
 
@@ -26,8 +28,13 @@ namespace {
 using namespace detail::native;
 
 constexpr std::uint32_t kOldestReadable = 1;
+constexpr std::uint32_t kFirstWithXxHash = 5;
 
 } // namespace
+
+std::uint64_t nativeChecksum(std::string_view payload, std::uint32_t version) {
+    return version >= kFirstWithXxHash ? xxhash64(payload) : fnv1a(payload);
+}
 
 void writeNative(const Trace& trace, std::ostream& out) {
     const Writer payload = writePayload(trace);
@@ -40,7 +47,7 @@ void writeNative(const Trace& trace, std::ostream& out) {
     out.write(header.bytes().data(), static_cast<std::streamsize>(header.bytes().size()));
     out.write(body.data(), static_cast<std::streamsize>(body.size()));
     Writer tail;
-    tail.put(fnv1a(body));
+    tail.put(nativeChecksum(body, kNativeVersion));
     out.write(tail.bytes().data(), static_cast<std::streamsize>(tail.bytes().size()));
 }
 
@@ -56,18 +63,24 @@ namespace {
 
 // The payload's checksum in 16 MiB steps, so that a file of many GiB shows progress and can
 // be cancelled before it is parsed. nullopt when cancelled.
-std::optional<std::uint64_t> checksumOf(std::string_view body, const ReadOptions& options) {
+std::optional<std::uint64_t> checksumOf(std::string_view body, std::uint32_t version,
+                                        const ReadOptions& options) {
     constexpr std::size_t kStep = std::size_t{16} << 20;
-    std::uint64_t hash = kFnv1aSeed;
+    XxHash64 xxhash;
+    std::uint64_t fnv = kFnv1aSeed;
     for (std::size_t pos = 0; pos < body.size(); pos += kStep) {
-        hash = fnv1a(body.substr(pos, kStep), hash);
+        if (version >= kFirstWithXxHash) {
+            xxhash.update(body.substr(pos, kStep));
+        } else {
+            fnv = fnv1a(body.substr(pos, kStep), fnv);
+        }
         if (options.progress
             && !options.progress(0.2 * static_cast<double>(std::min(pos + kStep, body.size()))
                                  / static_cast<double>(body.size()))) {
             return std::nullopt;
         }
     }
-    return hash;
+    return version >= kFirstWithXxHash ? xxhash.digest() : fnv;
 }
 
 } // namespace
@@ -117,7 +130,7 @@ TraceResult<Trace> readNative(const fs::path& file, const ReadOptions& options) 
     if (options.progress) {
         parseOptions.progress = [&options](double f) { return options.progress(0.2 + 0.8 * f); };
     }
-    const auto sum = checksumOf(body, options);
+    const auto sum = checksumOf(body, version, options);
     if (!sum) {
         return fail(
             TraceError{ErrorCode::Cancelled, "reading cancelled", file.string(), kHeaderSize});

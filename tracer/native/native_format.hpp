@@ -20,7 +20,11 @@ inline constexpr std::string_view kNativeMagic{"SSTRACE\0", 8};
 // 2: StarPU-MPI ranks (lane and marker ranks, the rank table, messages).
 // 3: data transfers between memory nodes.
 // 4: the task each transfer was for; memory-node lanes (LaneKind::MemoryNode).
-inline constexpr std::uint32_t kNativeVersion = 4;
+// 5: the payload's checksum is XXH64 (common/xxhash64.hpp), FNV-1a before: the same payload.
+inline constexpr std::uint32_t kNativeVersion = 5;
+
+// The checksum that ends a file of this version, over its payload.
+std::uint64_t nativeChecksum(std::string_view payload, std::uint32_t version);
 
 void writeNative(const Trace& trace, std::ostream& out);
 // Written atomically (temporary file + rename).

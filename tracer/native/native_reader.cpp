@@ -5,7 +5,10 @@
 #include "tracer/native/native_payload.hpp"
 
 #include <algorithm>
+#include <cstddef>
 #include <limits>
+#include <utility>
+#include <vector>
 
 namespace starscope::tracer::detail::native {
 
@@ -34,6 +37,44 @@ std::string spanRecord(std::size_t lane, const Lane& l, std::size_t level, std::
 bool validTaskTime(TimeNs t) {
     return t >= -1;
 }
+
+// Trace::findTask's answer (the lane's task with exactly a span's start and end, from the lane's
+// index sorted by (start, end)) for the spans of one level, asked in their order: a level's
+// spans are sorted and disjoint (checked as they are read), so the task of each is at or after
+// the previous one's place in the index. Each search gallops on from there instead of bisecting
+// the whole lane again: that bisection was 15 % of `stats` of a native file of 10 million spans.
+class LevelTaskCursor {
+public:
+    LevelTaskCursor(const Trace& trace, const Lane& lane) : m_trace(trace), m_index(lane.tasks) {}
+
+    TaskIndex find(TimeNs start, TimeNs end) {
+        const std::pair<TimeNs, TimeNs> value{start, end};
+        const auto before = [this](TaskIndex i, const std::pair<TimeNs, TimeNs>& v) {
+            return i < m_trace.tasks.size()
+                   && std::pair<TimeNs, TimeNs>{m_trace.tasks[i].start, m_trace.tasks[i].end} < v;
+        };
+        // Every entry before lo sorts before the value; the probes go 1, 2, 4... entries ahead.
+        std::size_t lo = m_from;
+        std::size_t hi = m_from;
+        for (std::size_t step = 1; hi < m_index.size() && before(m_index[hi], value); step *= 2) {
+            lo = hi + 1;
+            hi = std::min(m_index.size(), lo + step - 1);
+        }
+        const auto first = m_index.begin() + static_cast<std::ptrdiff_t>(lo);
+        const auto it = std::lower_bound(first, m_index.begin() + static_cast<std::ptrdiff_t>(hi), value, before);
+        m_from = static_cast<std::size_t>(it - m_index.begin());
+        if (it == m_index.end() || *it >= m_trace.tasks.size()) {
+            return kNoTask;
+        }
+        const auto& task = m_trace.tasks[*it];
+        return task.start == start && task.end == end ? *it : kNoTask;
+    }
+
+private:
+    const Trace& m_trace;
+    const std::vector<TaskIndex>& m_index;
+    std::size_t m_from = 0;
+};
 
 } // namespace
 
@@ -312,12 +353,13 @@ TraceResult<Done> PayloadReader::spanTasks() {
     for (std::size_t l = 0; l < trace.lanes.size(); ++l) {
         const auto& lane = trace.lanes[l];
         for (std::size_t d = 0; d < lane.levels.size(); ++d) {
+            LevelTaskCursor tasks(trace, lane);
             for (std::size_t i = 0; i < lane.levels[d].size(); ++i) {
                 const auto& span = lane.levels[d][i];
                 if (span.runsTask == 0) {
                     continue;
                 }
-                const auto found = trace.findTask(lane, span.start, span.end);
+                const auto found = tasks.find(span.start, span.end);
                 if (found != named->task) {
                     const auto& task = trace.tasks[named->task];
                     return fail(inconsistent(

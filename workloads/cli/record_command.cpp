@@ -144,11 +144,7 @@ void printSummary(std::ostream& out, const RecordPlan& plan, const RecordOutcome
 
 void addRecordCommand(CLI::App& app, std::ostream& out, std::ostream& err) {
     auto state = std::make_shared<RecordState>();
-    auto* cmd = app.add_subcommand(
-        "record",
-        "Train the CNN on MNIST as StarPU tasks with an arena/loader strategy and "
-        "record the run (FxT trace + run.json) into a folder; or, after --, record your own "
-        "StarPU program: starscope record --out RUN -- PROGRAM [ARGS...]");
+    auto* cmd = app.add_subcommand("record", kRecordDescription);
     auto& o = state->options;
     cmd->add_option("--arenas", o.arenas, "Batch arenas: single, double or a ring size N")
         ->capture_default_str();

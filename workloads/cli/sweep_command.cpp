@@ -11,9 +11,7 @@ namespace starscope::workloads::cli {
 
 void addSweepCommand(CLI::App& app, std::ostream& out, std::ostream& err) {
     auto options = std::make_shared<SweepOptions>();
-    auto* cmd = app.add_subcommand(
-        "sweep", "Record every arena x loader strategy (on every --ranks count) --repeat times (interleaved) into one "
-                 "folder with summary.csv/summary.json; a rerun skips completed runs");
+    auto* cmd = app.add_subcommand("sweep", kSweepDescription);
     auto& o = *options;
     auto& r = o.record;
     cmd->add_option("--out", o.out, "Sweep folder (run folders <arenas>-<loader>-r<k> inside)")

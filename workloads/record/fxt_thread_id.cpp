@@ -6,8 +6,9 @@
 // system calls: on a one-epoch run with record's default event set (StarPU 1.4.12), train time
 // +12 % over --no-trace with StarPU's function, +4 % with this one (bench/workloads/
 // tracing_cost.sh has the table). StarPU exports _starpu_gettid and calls it through the PLT, so
-// a definition that comes first answers instead: the starscope executable's for the CNN it
-// trains, the preloaded library's (fxt_preload) for a program record runs.
+// a definition that comes first answers instead: the recorder executable's (starscope-recorder,
+// which runs `starscope record`) for the CNN it trains, the preloaded library's (fxt_preload)
+// for a program record runs.
 //
 // The value is StarPU's own: each thread's first call asks StarPU's function, found next in the
 // lookup order, and keeps its answer only when it is the kernel's thread id. A SimGrid StarPU

@@ -57,7 +57,8 @@ void addUsersStarpuVariables(std::vector<StarpuVariable>& out) {
 
 // The library record preloads into a traced program (record/fxt_events_preload.cpp and
 // record/fxt_thread_id.cpp): where the build put it, else where an installation puts it,
-// ../lib/starscope beside the starscope executable.
+// ../lib/starscope beside the starscope executable, which is the folder of the recorder
+// executable that runs record (cli/recorder_main.cpp).
 constexpr const char* kFxtPreloadName = "libstarscope_fxt_preload.so";
 std::optional<fs::path> fxtPreload() {
     std::error_code ec;
@@ -66,7 +67,7 @@ std::optional<fs::path> fxtPreload() {
     }
     const auto self = fs::read_symlink("/proc/self/exe", ec);
     if (!ec) {
-        auto installed = self.parent_path().parent_path() / "lib" / "starscope" / kFxtPreloadName;
+        auto installed = self.parent_path() / kFxtPreloadName;
         if (fs::is_regular_file(installed, ec)) {
             return installed;
         }

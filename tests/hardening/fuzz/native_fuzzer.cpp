@@ -1,11 +1,11 @@
 // Fuzzes starscope's native format reader (readNative), and the pipeline on what it accepts.
 //
-// The file ends with an FNV-1a checksum of its payload, which random mutations almost never
-// match: half of the inputs get their payload size and checksum repaired first, so the
+// The file ends with a checksum of its payload (nativeChecksum, which the version chooses), which
+// random mutations almost never match: half of the inputs get their payload size and checksum
+// repaired first, so the
 // mutations also reach the payload decoder behind the checksum. A crash input kept as a
 // regression is stored repaired, as the reader saw it: FuzzRegressions replays files as they are.
 #include "fuzz_input_file.hpp"
-#include "common/fnv1a.hpp"
 #include "tracer/native/native_format.hpp"
 #include "tracer/readers/read_trace.hpp"
 
@@ -24,8 +24,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (size >= kHeaderSize + 8 && (size & 1U) == 0) {
         const std::uint64_t payload = size - kHeaderSize - 8;
         std::memcpy(bytes.data() + 16, &payload, 8);
-        const std::uint64_t checksum = starscope::fnv1a(
-            std::string_view(reinterpret_cast<const char*>(bytes.data()) + kHeaderSize, payload));
+        std::uint32_t version = 0;
+        std::memcpy(&version, bytes.data() + 8, 4);
+        const std::uint64_t checksum = starscope::tracer::nativeChecksum(
+            std::string_view(reinterpret_cast<const char*>(bytes.data()) + kHeaderSize, payload), version);
         std::memcpy(bytes.data() + kHeaderSize + payload, &checksum, 8);
     }
     const auto file = starscope::hardening::fuzzInputFile("native", bytes.data(), bytes.size());

@@ -69,8 +69,11 @@ std::uintmax_t inputBytes(const std::vector<std::filesystem::path>& files) {
 }
 
 // Below this size the model is built in the decoding thread: a second thread and its
-// hand-overs would cost about what they save (a bound chosen, not measured).
-constexpr std::uintmax_t kTwoThreadsMinBytes = std::uintmax_t{4} << 20;
+// hand-overs cost about what they save, or more. `stats` of one prof file, medians of
+// alternating runs on the 2-core machine at load 5-7: 21.7 MB (a one-epoch CNN run), one
+// thread 27.9 ms against two 28.8 (41 runs each); 41 MB, 47.9 against 47.5 (15); 78 MB, 116.4
+// against 99.5 (9).
+constexpr std::uintmax_t kTwoThreadsMinBytes = std::uintmax_t{32} << 20;
 
 // A big file's model is built by a thread of its own while this one walks and decodes the
 // events (model_ops.hpp: the same model). ReadOptions::threads 1 or 2 chooses.

@@ -127,8 +127,8 @@ TEST_F(RanksRender, EachRankHasAHeaderRowThenItsLanesAndBothRanksAreDrawn) {
     EXPECT_EQ(rows[6].rank, 0);
     EXPECT_EQ(document->trace.lanes[static_cast<std::size_t>(rows[6].lane)].kind, LaneKind::MpiThread);
     // The first task of batch 0 (codelet 0) on a worker of each rank: 25-75 us and 25-87.5 us.
-    EXPECT_EQ(at(50'000, workerRow(0)), codeletShade(0));
-    EXPECT_EQ(at(50'000, workerRow(1)), codeletShade(0));
+    EXPECT_EQ(at(50'000, workerRow(0)), document->palette.codeletColour("conv_fwd"));
+    EXPECT_EQ(at(50'000, workerRow(1)), document->palette.codeletColour("conv_fwd"));
     // Each header row is its workers' mix: all executing at 50 us.
     EXPECT_TRUE(isGreenish(at(50'000, headerRow(0))));
     EXPECT_TRUE(isGreenish(at(50'000, headerRow(1))));
@@ -136,7 +136,7 @@ TEST_F(RanksRender, EachRankHasAHeaderRowThenItsLanesAndBothRanksAreDrawn) {
     // barrier's tint, rank 1's still execute, untinted.
     EXPECT_TRUE(near(at(510'000, workerRow(0)), over(kSleepingRed, kRankBarrierFill)));
     EXPECT_TRUE(isGreenish(at(510'000, workerRow(1))));
-    EXPECT_EQ(at(510'000, workerRow(1)), codeletShade(3));
+    EXPECT_EQ(at(510'000, workerRow(1)), document->palette.codeletColour("dense_bwd"));
     // In the job's barrier every rank's rows carry the job's band over their own.
     EXPECT_TRUE(near(at(750'000, workerRow(0)), over(over(kSleepingRed, kRankBarrierFill), kBarrierFill)));
     EXPECT_TRUE(near(at(750'000, workerRow(1)), over(over(kSleepingRed, kRankBarrierFill), kBarrierFill)));
@@ -175,7 +175,7 @@ TEST_F(RanksRender, ACollapsedRankIsItsHeaderRowShowingItsWorkersMix) {
     EXPECT_TRUE(isGreenish(at(50'000, header)));
     EXPECT_TRUE(near(at(750'000, header), over(over(kSleepingRed, kRankBarrierFill), kBarrierFill)));
     // Rank 0 is untouched.
-    EXPECT_EQ(at(50'000, workerRow(0)), codeletShade(0));
+    EXPECT_EQ(at(50'000, workerRow(0)), document->palette.codeletColour("conv_fwd"));
     // A click on the header expands it again, a click on its label collapses it.
     plot->setAttribute(Qt::WA_DontShowOnScreen);
     plot->show();

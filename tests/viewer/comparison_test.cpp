@@ -24,6 +24,8 @@
 
 #include <cmath>
 #include <fstream>
+#include <set>
+#include <tuple>
 
 using namespace starscope::viewer;
 namespace fs = std::filesystem;
@@ -97,6 +99,57 @@ TEST(Alignment, MovesTheChosenOriginToZeroAndSharesBounds) {
     auto tooFar = alignRuns(runs, {AlignMode::Marker, 99});
     ASSERT_FALSE(tooFar);
     EXPECT_NE(tooFar.error().message.find("marker:99"), std::string::npos);
+}
+
+// The panels of a comparison draw a codelet in one colour: runs whose codelets differ, and come
+// in other orders, each chose other shades for some codelet on their own; aligned for the
+// comparison, the shades come from all runs' codelets at once, and every panel agrees.
+TEST(Alignment, ACodeletHasOneColourInEveryPanel) {
+    SyntheticOptions few;
+    few.cpuWorkers = 2;
+    few.tasksPerWorker = 4;
+    SyntheticOptions many = few;
+    many.codelets = {"sgd_dense", "dense_bwd", "average_params", "dense_fwd", "eval_dense",
+                     "conv_bwd",  "sgd_conv",  "conv_fwd",       "pool_fwd",  "checksum"};
+    many.tasksPerWorker = static_cast<int>(many.codelets.size());
+    const auto own = [](const SyntheticOptions& options, const std::string& name) {
+        auto document = prepareDocument(makeSyntheticTrace(options), name);
+        return ComparedRun{document, std::make_shared<const Barriers>(computeBarriers(*document, 100'000)), nullptr};
+    };
+    const std::vector<ComparedRun> runs{own(few, "four codelets"), own(many, "ten codelets")};
+    const auto colour = [](const ComparedRun& run, const std::string& codelet) {
+        return run.document->palette.codeletColour(codelet);
+    };
+    // Alone, the runs disagree on a codelet they share (ten codelets over six shades).
+    bool disagreed = false;
+    for (const auto& codelet : few.codelets) {
+        disagreed = disagreed || colour(runs[0], codelet) != colour(runs[1], codelet);
+    }
+    ASSERT_TRUE(disagreed) << "the runs agree on their own: nothing to test";
+
+    for (const Alignment alignment : {Alignment{AlignMode::Start, 0}, Alignment{AlignMode::Normalized, 0}}) {
+        auto aligned = alignRuns(runs, alignment);
+        ASSERT_TRUE(aligned);
+        for (const auto& codelet : few.codelets) {
+            EXPECT_EQ(colour((*aligned)[0], codelet), colour((*aligned)[1], codelet)) << codelet;
+        }
+        // Each panel draws its tasks in those colours, and its own codelets apart while there are shades.
+        for (const auto& run : *aligned) {
+            const auto& trace = run.document->trace;
+            std::set<std::tuple<int, int, int>> shades;
+            for (const auto& lane : trace.lanes) {
+                for (const auto& span : lane.levels.empty() ? std::vector<starscope::tracer::Span>{} : lane.levels[0]) {
+                    const auto task = trace.taskIndexOf(lane, span);
+                    if (task < trace.tasks.size()) {
+                        const Rgb drawn = run.document->palette.spanColour(trace, lane, span);
+                        EXPECT_EQ(drawn, run.document->palette.codeletColour(trace.codeletOf(trace.tasks[task])));
+                        shades.insert({drawn.r, drawn.g, drawn.b});
+                    }
+                }
+            }
+            EXPECT_EQ(shades.size(), std::min(programCodelets(trace).size(), codeletShadeCount())) << run.document->source;
+        }
+    }
 }
 
 // Normalized runs are stretched onto one axis, but what they say in time stays real: a

@@ -141,7 +141,7 @@ TEST_F(GpuTrace, TransfersAreEveryArrowZoomedInAndFoldedAtFitAll) {
     const auto& zoomed = plot->transfers()->arrows();
     const double from = plot->view().startNs;
     const double to = plot->view().endNs;
-    ASSERT_LE(transfersBetween(from, to), TransferArrowOptions{}.maxSingle);
+    ASSERT_LE(transfersBetween(from, to), LinkBundling{}.maxSingle);
     EXPECT_EQ(zoomed.size(), transfersBetween(from, to));
     for (const auto& arrow : zoomed) {
         EXPECT_EQ(arrow.count, 1u);

@@ -1,14 +1,24 @@
 // Which StarPU-MPI messages the chart draws as arrows, between which rows: every message in
-// view once zoomed in, one arrow per pixel slot and pair of rows zoomed out, a collapsed
-// rank's messages on its header row, none outside the view.
+// view once zoomed in, one arrow per pair of rows and slice of the chart carrying their count
+// and bytes when there are many, a collapsed rank's messages on its header row, none outside
+// the view; and what a tooltip says of an arrow.
 
 #include "tests/support/synthetic_trace.hpp"
+#include "tracer/analysis/machine.hpp"
 #include "viewer/core/message_links.hpp"
+#include "viewer/core/time_format.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <tuple>
+
 using namespace starscope::viewer;
 using starscope::tracer::LaneKind;
+using starscope::tracer::Message;
+using starscope::tracer::Trace;
 
 namespace {
 
@@ -33,6 +43,19 @@ std::int32_t mpiRow(const starscope::tracer::Trace& trace, const Layout& layout,
     return -2;
 }
 
+std::size_t inView(const Trace& trace, const TimeView& view) {
+    return static_cast<std::size_t>(std::count_if(trace.messages.begin(), trace.messages.end(), [&](const Message& m) {
+        return static_cast<double>(m.end) >= view.startNs && static_cast<double>(m.start) <= view.endNs;
+    }));
+}
+
+// 3 ranks exchanging 800 messages over 200 batches.
+Trace busyRanks() {
+    SyntheticOptions options;
+    options.batchesPerEpoch = 200;
+    return makeSyntheticRanksTrace(options, 3);
+}
+
 } // namespace
 
 TEST(MessageLinks, EveryMessageInViewRunsBetweenTheRanksMpiThreadRows) {
@@ -43,8 +66,12 @@ TEST(MessageLinks, EveryMessageInViewRunsBetweenTheRanksMpiThreadRows) {
     const auto arrows = visibleMessages(trace, layout.rows, layout.laneRows, all);
     ASSERT_EQ(arrows.size(), 8u);
     for (std::size_t i = 0; i < arrows.size(); ++i) {
-        const auto& m = trace.messages[arrows[i].message];
-        EXPECT_EQ(arrows[i].message, i);
+        const auto& m = trace.messages[arrows[i].first];
+        EXPECT_EQ(arrows[i].first, i);
+        EXPECT_EQ(arrows[i].count, 1u);
+        EXPECT_EQ(arrows[i].bytes, m.size);
+        EXPECT_EQ(arrows[i].start, m.start);
+        EXPECT_EQ(arrows[i].end, m.end);
         EXPECT_EQ(arrows[i].fromRow, mpiRow(trace, layout, m.fromRank));
         EXPECT_EQ(arrows[i].toRow, mpiRow(trace, layout, m.toRank));
     }
@@ -60,7 +87,7 @@ TEST(MessageLinks, OnlyMessagesInFlightDuringTheViewAreDrawn) {
     const TimeView first{590'000.0, 610'000.0, 0.0, 1000.0};
     const auto arrows = visibleMessages(trace, layout.rows, layout.laneRows, first);
     ASSERT_EQ(arrows.size(), 1u);
-    EXPECT_EQ(trace.messages[arrows[0].message].fromRank, 1);
+    EXPECT_EQ(trace.messages[arrows[0].first].fromRank, 1);
 }
 
 TEST(MessageLinks, ACollapsedRanksMessagesStartAndEndOnItsHeader) {
@@ -72,26 +99,103 @@ TEST(MessageLinks, ACollapsedRanksMessagesStartAndEndOnItsHeader) {
     const auto arrows = visibleMessages(trace, layout.rows, layout.laneRows, all);
     ASSERT_EQ(arrows.size(), 8u);
     for (const auto& arrow : arrows) {
-        const auto& m = trace.messages[arrow.message];
+        const auto& m = trace.messages[arrow.first];
         EXPECT_EQ(m.fromRank == 1 ? arrow.fromRow : arrow.toRow, static_cast<double>(header->first));
     }
 }
 
-TEST(MessageLinks, ZoomedOutArrowsOnTheSamePixelsAreDrawnOnce) {
-    SyntheticOptions options;
-    options.batchesPerEpoch = 200;
-    const auto trace = makeSyntheticRanksTrace(options, 3);
+// At fit-all a busy job's messages are one arrow per pair of rows and slice of the chart,
+// carrying their count and bytes: the arrows' counts add up to the messages in view.
+TEST(MessageLinks, AtFitAllThePairOfRowsMessagesAreOneArrowPerSliceCarryingTheirCountAndBytes) {
+    const Trace trace = busyRanks();
     ASSERT_EQ(trace.messages.size(), 800u);
     const Layout layout = layOut(trace, {});
-    // 40 pixels for 200 batches: 21 slots of 2 pixels per pair of rows (4 pairs), a message
-    // ending in the next slot at most once per slot.
-    const TimeView narrow{0.0, static_cast<double>(trace.end), 0.0, 40.0};
-    const auto arrows = visibleMessages(trace, layout.rows, layout.laneRows, narrow);
-    EXPECT_LE(arrows.size(), 4u * 2u * 21u);
-    EXPECT_GE(arrows.size(), 4u);
+    const LinkBundling bundling;
+    const TimeView all{0.0, static_cast<double>(trace.end), 0.0, 1600.0};
+    const auto arrows = visibleMessages(trace, layout.rows, layout.laneRows, all, bundling);
+    // 4 pairs of MPI rows (0 <-> 1, 0 <-> 2), 25 slices of 64 px.
+    EXPECT_LE(arrows.size(), 4u * static_cast<std::size_t>(std::ceil(1600.0 / bundling.bucketPx)));
+    EXPECT_LT(arrows.size(), trace.messages.size() / 4);
+    std::size_t count = 0;
+    std::uint64_t bytes = 0;
+    std::set<std::tuple<double, double, double>> slices;
+    for (const auto& arrow : arrows) {
+        EXPECT_GT(arrow.count, 1u);
+        count += arrow.count;
+        bytes += arrow.bytes;
+        EXPECT_LE(arrow.start, arrow.end);
+        EXPECT_TRUE(slices.insert({arrow.fromRow, arrow.toRow, std::floor(all.toPixel(static_cast<double>(arrow.start)) / bundling.bucketPx)})
+                        .second)
+            << "two arrows for one pair of rows and slice";
+        const auto& first = trace.messages[arrow.first];
+        EXPECT_EQ(arrow.fromRow, mpiRow(trace, layout, first.fromRank));
+        EXPECT_EQ(arrow.toRow, mpiRow(trace, layout, first.toRank));
+    }
+    EXPECT_EQ(count, inView(trace, all));
+    std::uint64_t allBytes = 0;
+    for (const auto& m : trace.messages) {
+        allBytes += m.size;
+    }
+    EXPECT_EQ(bytes, allBytes);
+
+    // Half the job in view: the arrows stand for exactly the messages in flight in it.
+    const TimeView half{0.0, static_cast<double>(trace.end) / 2.0, 0.0, 1600.0};
+    count = 0;
+    for (const auto& arrow : visibleMessages(trace, layout.rows, layout.laneRows, half, bundling)) {
+        count += arrow.count;
+    }
+    EXPECT_EQ(count, inView(trace, half));
+    EXPECT_LT(count, trace.messages.size());
+}
+
+TEST(MessageLinks, ZoomedInEachMessageIsItsOwnArrow) {
+    const Trace trace = busyRanks();
+    const Layout layout = layOut(trace, {});
+    // Ten batches of the 200: 40 messages at most.
+    const auto& first = trace.messages[trace.messages.size() / 2];
+    const TimeView zoomed{static_cast<double>(first.start), static_cast<double>(first.start) + static_cast<double>(trace.end) / 20.0,
+                          0.0, 1600.0};
+    const auto arrows = visibleMessages(trace, layout.rows, layout.laneRows, zoomed);
+    ASSERT_GT(arrows.size(), 4u);
+    ASSERT_LE(inView(trace, zoomed), LinkBundling{}.maxSingle);
+    EXPECT_EQ(arrows.size(), inView(trace, zoomed));
+    for (std::size_t i = 0; i < arrows.size(); ++i) {
+        EXPECT_EQ(arrows[i].count, 1u);
+        EXPECT_EQ(arrows[i].start, trace.messages[arrows[i].first].start);
+        if (i > 0) {
+            EXPECT_GT(arrows[i].first, arrows[i - 1].first) << "in message order";
+        }
+    }
     // A row without its rank shown: no arrow.
     Layout partial = layout;
     partial.rows.clear();
     partial.laneRows.assign(trace.lanes.size(), -1);
-    EXPECT_TRUE(visibleMessages(trace, partial.rows, partial.laneRows, narrow).empty());
+    EXPECT_TRUE(visibleMessages(trace, partial.rows, partial.laneRows, zoomed).empty());
+}
+
+TEST(MessageLinks, TheTooltipGivesRanksSizeTagAndTimesOrABundlesCountBytesAndSpan) {
+    const Trace trace = busyRanks();
+    const Layout layout = layOut(trace, {});
+    const TimeView batch0{590'000.0, 610'000.0, 0.0, 1000.0};
+    const auto one = visibleMessages(trace, layout.rows, layout.laneRows, batch0);
+    ASSERT_EQ(one.size(), 1u);
+    const auto& m = trace.messages[one[0].first];
+    ASSERT_EQ(m.size, 4096u);
+    // Batch 0: rank 1's update 560-600 us.
+    EXPECT_EQ(describeMessageArrow(trace, one[0], TimeScale{}),
+              (std::vector<std::string>{"message rank 1 -> rank 0", "4,096 B, tag " + std::to_string(m.tag),
+                                        "sent at 560.0 us, received 40.0 us later"}));
+
+    const TimeView all{0.0, static_cast<double>(trace.end), 0.0, 1600.0};
+    const auto bundles = visibleMessages(trace, layout.rows, layout.laneRows, all);
+    ASSERT_GT(bundles[0].count, 1u);
+    const auto text = describeMessageArrow(trace, bundles[0], TimeScale{});
+    ASSERT_EQ(text.size(), 3u);
+    const auto& first = trace.messages[bundles[0].first];
+    EXPECT_EQ(text[0], std::to_string(bundles[0].count) + " messages rank " + std::to_string(first.fromRank) + " -> rank "
+                           + std::to_string(first.toRank));
+    EXPECT_EQ(text[1], starscope::tracer::formatBytes(static_cast<double>(bundles[0].bytes)) + " from "
+                           + formatDuration(static_cast<double>(bundles[0].start)) + " to "
+                           + formatDuration(static_cast<double>(bundles[0].end)));
+    EXPECT_EQ(text[2], "zoom in to see each");
 }

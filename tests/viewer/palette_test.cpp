@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <set>
+#include <tuple>
 
 using namespace starscope::viewer;
 using starscope::tracer::StateClass;
@@ -119,27 +122,104 @@ TEST(Palette, LegendListsUsedStatesAndFewCodeletsByName) {
 }
 
 // More codelets than shades: every codelet is still named, beside the shade it is drawn in,
-// and codelets that share a shade share its entry instead of repeating the colour.
+// every shade is used before one is shared, and codelets that share a shade share its entry
+// instead of repeating the colour.
 TEST(Palette, ManyCodeletsAreAllNamedBesideTheirShade) {
     Trace trace = traceWithStates();
     for (int i = 0; i < 10; ++i) {
         const auto name = trace.names.intern("codelet" + std::to_string(i));
         trace.tasks.push_back(task(trace, static_cast<std::uint64_t>(10 + i), name, 0, 1));
     }
+    trace.indexTasks();
     const Palette palette(trace);
     // 12 codelets over 6 shades, then Sleeping, Scheduling, FetchingInput, Submitting, Waiting all tasks.
+    ASSERT_EQ(codeletShadeCount(), 6u);
     ASSERT_EQ(palette.legend().size(), 11u);
-    EXPECT_EQ(palette.legend()[0].label, "gemm, codelet4");
+    EXPECT_EQ(palette.legend()[0].label.rfind("gemm", 0), 0u) << "the first codelet to run comes first";
     EXPECT_EQ(palette.legend()[0].colour, palette.spanColour(trace, trace.lanes[0], trace.lanes[0].levels[0][0]));
-    EXPECT_EQ(palette.legend()[5].label, "codelet3, codelet9");
-    std::string all;
-    for (const auto& entry : palette.legend()) {
-        all += entry.label + ";";
+    std::set<std::string> named;
+    for (std::size_t e = 0; e < 6; ++e) {
+        const auto& entry = palette.legend()[e];
+        EXPECT_TRUE(isGreenish(entry.colour)) << entry.label;
+        // Each name of the entry is drawn in the entry's colour.
+        std::size_t from = 0;
+        while (from < entry.label.size()) {
+            const auto to = std::min(entry.label.find(", ", from), entry.label.size());
+            const std::string name = entry.label.substr(from, to - from);
+            EXPECT_TRUE(named.insert(name).second) << name << " named twice";
+            EXPECT_EQ(palette.codeletColour(name), entry.colour) << name;
+            from = to + 2;
+        }
     }
-    for (int i = 0; i < 10; ++i) {
-        EXPECT_NE(all.find("codelet" + std::to_string(i)), std::string::npos) << all;
+    EXPECT_EQ(named.size(), 12u);
+    EXPECT_TRUE(named.contains("relu"));
+    EXPECT_TRUE(named.contains("codelet9"));
+}
+
+// A codelet's colour follows its name, not where its first task comes: two traces of one
+// program whose codelets appear in other orders draw each codelet alike.
+TEST(Palette, ACodeletHasOneColourWhateverOrderItsTasksComeIn) {
+    const std::vector<std::string> names{"conv_fwd", "conv_bwd", "dense_fwd", "dense_bwd", "sgd"};
+    const auto traceOf = [&](const std::vector<std::string>& order) {
+        Trace trace = traceWithStates();
+        for (const auto& name : order) {
+            trace.tasks.push_back(task(trace, 10 + trace.tasks.size(), trace.names.intern(name), 0, 1));
+        }
+        trace.indexTasks();
+        return trace;
+    };
+    const Trace forward = traceOf(names);
+    const Trace backward = traceOf({names.rbegin(), names.rend()});
+    const Palette a(forward);
+    const Palette b(backward);
+    std::set<std::tuple<int, int, int>> distinct;
+    for (const auto& name : names) {
+        EXPECT_EQ(a.codeletColour(name), b.codeletColour(name)) << name;
+        EXPECT_TRUE(isGreenish(a.codeletColour(name))) << name;
+        distinct.insert({a.codeletColour(name).r, a.codeletColour(name).g, a.codeletColour(name).b});
     }
-    EXPECT_NE(all.find("relu"), std::string::npos) << all;
+    // With gemm and relu, 7 codelets over 6 shades: all shades used, so at least 5 of ours apart.
+    EXPECT_GE(distinct.size(), names.size() - 1);
+    // Each task is drawn in its codelet's colour.
+    for (const Trace* trace : {&forward, &backward}) {
+        const Palette palette(*trace);
+        for (std::size_t t = 0; t < trace->tasks.size(); ++t) {
+            starscope::tracer::Lane lane;
+            lane.levels.push_back({{trace->tasks[t].start, trace->tasks[t].end, 0, true}});
+            lane.tasks.push_back(static_cast<starscope::tracer::TaskIndex>(t));
+            EXPECT_EQ(palette.spanColour(*trace, lane, lane.levels[0][0]),
+                      palette.codeletColour(trace->codeletOf(trace->tasks[t])));
+        }
+    }
+}
+
+// The codelets given to CodeletShades get distinct shades while there are shades; one keeps its
+// hashed shade unless a codelet before it in name order hashed alike, so most keep their colour
+// in a trace that runs other codelets besides; the same set in any order gives the same shades.
+TEST(Palette, CodeletShadesAreDistinctAndFollowNamesNotOrder) {
+    const std::vector<std::string> lu{"lu_model_11", "lu_model_12", "lu_model_21", "lu_model_22"};
+    const CodeletShades alone(lu);
+    std::set<std::size_t> used;
+    for (const auto& name : lu) {
+        used.insert(alone.shadeIndexOf(name));
+    }
+    EXPECT_EQ(used.size(), lu.size()) << "two codelets of one trace share a shade";
+    const std::vector<std::string> six{"a", "b", "c", "d", "e", "f"};
+    std::set<std::size_t> all;
+    for (const auto& name : six) {
+        all.insert(CodeletShades(six).shadeIndexOf(name));
+    }
+    EXPECT_EQ(all.size(), codeletShadeCount()) << "as many codelets as shades: every shade used";
+    std::vector<std::string> reversed(six.rbegin(), six.rend());
+    reversed.push_back("a");   // repeats change nothing
+    EXPECT_EQ(CodeletShades(reversed), CodeletShades(six));
+    // Neighbouring shades (where a collision moves a codelet) read apart.
+    for (std::size_t i = 0; i < codeletShadeCount(); ++i) {
+        const Rgb x = codeletShade(i);
+        const Rgb y = codeletShade(i + 1);
+        const int distance = std::abs(x.r - y.r) + std::abs(x.g - y.g) + std::abs(x.b - y.b);
+        EXPECT_GE(distance, 60) << "shades " << i << " and " << i + 1;
+    }
 }
 
 // The colour key of a StarPU trace: Idle and Sleeping are both the sleeping red and share one

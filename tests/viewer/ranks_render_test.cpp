@@ -21,6 +21,7 @@
 #include <QSignalSpy>
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 
@@ -126,8 +127,8 @@ TEST_F(RanksRender, EachRankHasAHeaderRowThenItsLanesAndBothRanksAreDrawn) {
     EXPECT_EQ(rows[6].rank, 0);
     EXPECT_EQ(document->trace.lanes[static_cast<std::size_t>(rows[6].lane)].kind, LaneKind::MpiThread);
     // The first task of batch 0 (codelet 0) on a worker of each rank: 25-75 us and 25-87.5 us.
-    EXPECT_EQ(at(50'000, workerRow(0)), codeletShade(0));
-    EXPECT_EQ(at(50'000, workerRow(1)), codeletShade(0));
+    EXPECT_EQ(at(50'000, workerRow(0)), document->palette.codeletColour("conv_fwd"));
+    EXPECT_EQ(at(50'000, workerRow(1)), document->palette.codeletColour("conv_fwd"));
     // Each header row is its workers' mix: all executing at 50 us.
     EXPECT_TRUE(isGreenish(at(50'000, headerRow(0))));
     EXPECT_TRUE(isGreenish(at(50'000, headerRow(1))));
@@ -135,7 +136,7 @@ TEST_F(RanksRender, EachRankHasAHeaderRowThenItsLanesAndBothRanksAreDrawn) {
     // barrier's tint, rank 1's still execute, untinted.
     EXPECT_TRUE(near(at(510'000, workerRow(0)), over(kSleepingRed, kRankBarrierFill)));
     EXPECT_TRUE(isGreenish(at(510'000, workerRow(1))));
-    EXPECT_EQ(at(510'000, workerRow(1)), codeletShade(3));
+    EXPECT_EQ(at(510'000, workerRow(1)), document->palette.codeletColour("dense_bwd"));
     // In the job's barrier every rank's rows carry the job's band over their own.
     EXPECT_TRUE(near(at(750'000, workerRow(0)), over(over(kSleepingRed, kRankBarrierFill), kBarrierFill)));
     EXPECT_TRUE(near(at(750'000, workerRow(1)), over(over(kSleepingRed, kRankBarrierFill), kBarrierFill)));
@@ -174,7 +175,7 @@ TEST_F(RanksRender, ACollapsedRankIsItsHeaderRowShowingItsWorkersMix) {
     EXPECT_TRUE(isGreenish(at(50'000, header)));
     EXPECT_TRUE(near(at(750'000, header), over(over(kSleepingRed, kRankBarrierFill), kBarrierFill)));
     // Rank 0 is untouched.
-    EXPECT_EQ(at(50'000, workerRow(0)), codeletShade(0));
+    EXPECT_EQ(at(50'000, workerRow(0)), document->palette.codeletColour("conv_fwd"));
     // A click on the header expands it again, a click on its label collapses it.
     plot->setAttribute(Qt::WA_DontShowOnScreen);
     plot->show();
@@ -219,7 +220,7 @@ TEST_F(RanksRender, MessagesAreArrowsBetweenTheRanksMpiRowsWhenShownAndAbsentWhe
     // Batch 0's two messages (rank 1's update, rank 0's reply) are in the view, batch 1's not.
     const auto& links = plot->messages()->links()->links();
     ASSERT_EQ(links.size(), 2u);
-    const auto& up = document->trace.messages[plot->messages()->arrows()[0].message];
+    const auto& up = document->trace.messages[plot->messages()->arrows()[0].first];
     EXPECT_EQ(up.fromRank, 1);
     EXPECT_EQ(links[0].fromTime, 560'000.0);
     EXPECT_EQ(links[0].toTime, 600'000.0);
@@ -231,7 +232,7 @@ TEST_F(RanksRender, MessagesAreArrowsBetweenTheRanksMpiRowsWhenShownAndAbsentWhe
     EXPECT_GE(shown, 55) << "the arrow's shaft is drawn";
     // The tooltip names it.
     const QString tip = plot->messages()->tooltipAt((from + to) / 2.0);
-    EXPECT_TRUE(tip.contains(QStringLiteral("rank 1 &rarr; rank 0"))) << tip.toStdString();
+    EXPECT_TRUE(tip.contains(QStringLiteral("rank 1 -&gt; rank 0"))) << tip.toStdString();
     EXPECT_TRUE(tip.contains(QStringLiteral("4,096 B"))) << tip.toStdString();
 
     plot->setMessagesVisible(false);
@@ -347,4 +348,58 @@ TEST_F(RanksRender, MessageArrowsNeverCrossALabel) {
         }
     }
     EXPECT_GT(crossings, 0) << "no arrow reached a label: the test shows nothing";
+}
+
+// A busy 2-rank epoch at fit-all is no solid comb of arrows: the messages between the two MPI
+// rows starting in one slice of the chart are one thicker arrow whose tooltip gives their count
+// and says to zoom in, the arrows' counts add up to the messages in view, and zoomed in each
+// message is its own arrow again.
+TEST(RanksMessageBundles, AtFitAllMessagesAreBundledAndZoomedInEachIsItsOwnArrow) {
+    SyntheticOptions options;
+    options.batchesPerEpoch = 300;
+    const auto document = prepareDocument(makeSyntheticRanksTrace(options, 2), "two busy ranks");
+    const auto& messages = document->trace.messages;
+    ASSERT_EQ(messages.size(), 600u);
+    GanttPlot plot;
+    plot.resize(kWidth, kHeight);
+    plot.setDocument(document);
+    plot.fitAll();
+    plot.replot(QCustomPlot::rpImmediateRefresh);
+    const auto inView = [&] {
+        const TimeView view = plot.view();
+        return static_cast<std::size_t>(std::count_if(messages.begin(), messages.end(), [&](const auto& m) {
+            return static_cast<double>(m.end) >= view.startNs && static_cast<double>(m.start) <= view.endNs;
+        }));
+    };
+
+    const auto& bundled = plot.messages()->arrows();
+    ASSERT_FALSE(bundled.empty());
+    EXPECT_LE(bundled.size(), 2u * static_cast<std::size_t>(std::ceil(kWidth / LinkBundling{}.bucketPx)));
+    std::size_t count = 0;
+    for (const auto& arrow : bundled) {
+        count += arrow.count;
+    }
+    EXPECT_EQ(count, inView());
+    EXPECT_EQ(count, messages.size());
+    const auto& links = plot.messages()->links()->links();
+    ASSERT_EQ(links.size(), bundled.size());
+    EXPECT_GT(links[0].width, 1.5) << "a bundle is drawn thicker than one message";
+    const QPointF middle = (plot.messages()->links()->fromPixel(links[0]) + plot.messages()->links()->toPixel(links[0])) / 2.0;
+    const QString tip = plot.messages()->tooltipAt(middle);
+    EXPECT_TRUE(tip.contains(QString::number(bundled[0].count) + QStringLiteral(" messages rank"))) << tip.toStdString();
+    EXPECT_TRUE(tip.contains(QStringLiteral("zoom in to see each"))) << tip.toStdString();
+
+    // Three batches in view: every message its own arrow.
+    const auto& middleMessage = messages[messages.size() / 2];
+    plot.setView(static_cast<double>(middleMessage.start),
+                 static_cast<double>(middleMessage.start) + static_cast<double>(document->trace.end) / 100.0);
+    plot.replot(QCustomPlot::rpImmediateRefresh);
+    const auto& single = plot.messages()->arrows();
+    ASSERT_GE(single.size(), 2u);
+    EXPECT_EQ(single.size(), inView());
+    for (const auto& arrow : single) {
+        EXPECT_EQ(arrow.count, 1u);
+    }
+    EXPECT_FALSE(plot.messages()->tooltipAt(plot.messages()->links()->fromPixel(plot.messages()->links()->links()[0]))
+                     .contains(QStringLiteral("zoom in")));
 }

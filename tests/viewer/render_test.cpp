@@ -99,7 +99,7 @@ TEST_F(SyntheticRender, TasksBarriersAndMarkersAreWhereTheTraceSaysInTheirColour
     ASSERT_EQ(document->trace.states[firstTask.state].cls, StateClass::Executing);
     ASSERT_EQ(firstTask.start, 25'000);
     EXPECT_EQ(shot.at(50'000, cpu1), document->palette.spanColour(document->trace, document->trace.lanes[1], firstTask));
-    EXPECT_EQ(shot.at(50'000, cpu1), codeletShade(0));
+    EXPECT_EQ(shot.at(50'000, cpu1), document->palette.codeletColour("conv_fwd"));
     EXPECT_TRUE(isGreenish(shot.at(50'000, cpu1)));
 
     // Inside the barrier: a sleeping worker under the translucent band, still red.
@@ -133,9 +133,9 @@ TEST_F(SyntheticRender, RangeZoomsIntoTheBarrier) {
     EXPECT_TRUE(isReddish(shot.at(672'000, cpu2)));
     // Batch 1's first task [885, 935 us) of codelet 0 (near its start: its name is written in
     // its middle).
-    EXPECT_EQ(shot.at(888'000, cpu2), codeletShade(0));
+    EXPECT_EQ(shot.at(888'000, cpu2), document->palette.codeletColour("conv_fwd"));
     // Before the barrier, the last task of batch 0 (codelet 3) ends at 460 us.
-    EXPECT_EQ(shot.at(457'000, cpu2), codeletShade(3));
+    EXPECT_EQ(shot.at(457'000, cpu2), document->palette.codeletColour("dense_bwd"));
 }
 
 TEST(FoldedRender, DenseRowsShowTheShareOfEachStateAndBarriersStayRed) {
@@ -338,7 +338,8 @@ TEST(RealTraceRender, BarrierLabelsAreLeftOutWhenRowsAreShorterThanALabel) {
     const auto loaded = loadDocument(starscope::testing::testDataDir() / "viewer" / "single_naive");
     ASSERT_TRUE(loaded) << loaded.error().describe();
     const auto barriers = std::make_shared<const Barriers>(computeBarriers(**loaded, 100'000));
-    for (const QSize size : {QSize(1600, 1000), QSize(360, 300)}) {
+    // 360x240: with its colour key below, rows of 10 px or so.
+    for (const QSize size : {QSize(1600, 1000), QSize(360, 240)}) {
         GanttPlot plot;
         plot.resize(size);
         plot.setDocument(*loaded);

@@ -86,7 +86,7 @@ TEST(TransferLinks, EveryTransferInAZoomedViewIsAnArrowFromItsSourceRowToItsDest
     const TimeView zoomed = viewOf(1'000'000, 1'200'000);
     const auto arrows = visibleTransfers(trace, laneRows, zoomed);
     ASSERT_EQ(arrows.size(), inView(trace, zoomed));
-    ASSERT_LE(arrows.size(), TransferArrowOptions{}.maxSingle);
+    ASSERT_LE(arrows.size(), LinkBundling{}.maxSingle);
     for (const auto& arrow : arrows) {
         const auto& x = trace.transfers[arrow.first];
         EXPECT_EQ(arrow.count, 1u);
@@ -102,7 +102,7 @@ TEST(TransferLinks, AtFitAllALinksTransfersAreOneArrowPerSliceCarryingTheirCount
     const Trace trace = machine(500);
     const auto laneRows = rowOfLanes(layoutRows(trace), trace);
     const TimeView all = viewOf(0, static_cast<double>(trace.end));
-    const TransferArrowOptions options;
+    const LinkBundling options;
     const auto arrows = visibleTransfers(trace, laneRows, all, options);
     // 500 transfers over 1000 px: two links, two kinds, slices of 64 px.
     EXPECT_LT(arrows.size(), trace.transfers.size());

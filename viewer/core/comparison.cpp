@@ -123,6 +123,13 @@ ViewerResult<std::vector<ComparedRun>> alignRuns(const std::vector<ComparedRun>&
         begin = std::min(begin, traces.back().begin);
         end = std::max(end, traces.back().end);
     }
+    // One codelet, one colour in every panel: the shades are chosen once for all runs' codelets.
+    std::vector<std::string> codelets;
+    for (const auto& trace : traces) {
+        const auto mine = programCodelets(trace);
+        codelets.insert(codelets.end(), mine.begin(), mine.end());
+    }
+    const CodeletShades shades(std::move(codelets));
     std::vector<ComparedRun> out;
     for (std::size_t i = 0; i < runs.size(); ++i) {
         traces[i].begin = begin;
@@ -141,7 +148,7 @@ ViewerResult<std::vector<ComparedRun>> alignRuns(const std::vector<ComparedRun>&
         // A normalized run's ticks are stretched: its durations still read in real time.
         const TimeScale time{runs[i].document->time.nsPerTick / maps[i].scale, static_cast<TimeNs>(zero)};
         const auto length = static_cast<TimeNs>(std::llround(static_cast<double>(runs[i].document->length) * maps[i].scale));
-        out.push_back({prepareDocument(std::move(traces[i]), runs[i].document->source, length, time),
+        out.push_back({prepareDocument(std::move(traces[i]), runs[i].document->source, length, time, shades),
                        mapped(runs[i].barriers), mapped(runs[i].rankBarriers)});
     }
     return out;

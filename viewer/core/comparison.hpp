@@ -50,7 +50,8 @@ struct ComparedRun {
 // tick, each document's time.zeroTick, which reads as time 0: Start's origin is each first
 // task start, Marker's the k-th batch_begin, and Normalized maps each [first task start, last
 // task end] onto [0, kNormalizedSpanNs] ticks past it. Each document's time.nsPerTick keeps
-// its durations real. All aligned traces share one [begin, end], so one view fits every panel.
+// its durations real. All aligned traces share one [begin, end], so one view fits every panel,
+// and one CodeletShades of all their codelets, so a codelet has one colour in every panel.
 inline constexpr double kNormalizedSpanNs = 1e9;
 ViewerResult<std::vector<ComparedRun>> alignRuns(const std::vector<ComparedRun>& runs, const Alignment& alignment);
 

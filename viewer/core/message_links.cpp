@@ -1,9 +1,6 @@
 #include "viewer/core/message_links.hpp"
 
-#include <algorithm>
-#include <cmath>
-#include <map>
-#include <tuple>
+#include "viewer/core/time_format.hpp"
 
 namespace starscope::viewer {
 
@@ -21,12 +18,8 @@ std::int32_t messageEndRow(const std::vector<Row>& rows, const std::vector<std::
 
 std::vector<MessageArrow> visibleMessages(const tracer::Trace& trace, const std::vector<Row>& rows,
                                           const std::vector<std::int32_t>& laneRows, const TimeView& view,
-                                          double minSeparationPx) {
-    std::vector<MessageArrow> out;
-    const double step = std::max(minSeparationPx, 1e-9);
-    // The last kept arrow's pixel slots per pair of rows: messages are sorted by start, so a
-    // run of messages between two rows comes in order and only its last arrow matters.
-    std::map<std::pair<std::int32_t, std::int32_t>, std::pair<double, double>> last;
+                                          const LinkBundling& options) {
+    std::vector<MessageArrow> single;
     for (std::size_t i = 0; i < trace.messages.size(); ++i) {
         const auto& m = trace.messages[i];
         if (static_cast<double>(m.start) > view.endNs) {
@@ -40,17 +33,24 @@ std::vector<MessageArrow> visibleMessages(const tracer::Trace& trace, const std:
         if (from < 0 || to < 0) {
             continue;
         }
-        const double x0 = std::floor(view.toPixel(static_cast<double>(m.start)) / step);
-        const double x1 = std::floor(view.toPixel(static_cast<double>(m.end)) / step);
-        const auto key = std::make_pair(from, to);
-        const auto it = last.find(key);
-        if (it != last.end() && it->second == std::make_pair(x0, x1)) {
-            continue;
-        }
-        last[key] = {x0, x1};
-        out.push_back({i, static_cast<double>(from), static_cast<double>(to)});
+        single.push_back({i, 1, m.size, m.start, m.end, static_cast<double>(from), static_cast<double>(to)});
     }
-    return out;
+    return bundleArrows(std::move(single), view, options);
+}
+
+std::vector<std::string> describeMessageArrow(const tracer::Trace& trace, const MessageArrow& arrow,
+                                              const TimeScale& scale) {
+    if (arrow.first >= trace.messages.size()) {
+        return {};
+    }
+    const auto& m = trace.messages[arrow.first];
+    const std::string ranks = "rank " + std::to_string(m.fromRank) + " -> rank " + std::to_string(m.toRank);
+    if (arrow.count > 1) {
+        return describeBundle(arrow, "messages " + ranks, scale);
+    }
+    return {"message " + ranks, groupThousands(m.size) + " B, tag " + std::to_string(m.tag),
+            "sent at " + formatDuration(scale.timeNs(static_cast<double>(m.start))) + ", received "
+                + formatDuration(scale.durationNs(static_cast<double>(m.duration()))) + " later"};
 }
 
 } // namespace starscope::viewer

@@ -1,38 +1,45 @@
 #pragma once
-// StarPU-MPI messages as arrows on the chart: which messages to draw in a view and between
-// which rows. An arrow runs from the sender's MPI communication thread row at the send to the
-// receiver's at the receive's end (a collapsed rank's header row stands for its lanes).
-// Zoomed out, a run of messages whose arrows would land on the same pixels between the same
-// rows is drawn once, so the number of arrows follows the chart's width, not the run's length.
+// StarPU-MPI messages as arrows on the chart: which messages to draw in a view, between which
+// rows, and what a tooltip says of one. An arrow runs from the sender's MPI communication
+// thread row at the send to the receiver's at the receive's end (a collapsed rank's header row
+// stands for its lanes). A multi-rank epoch exchanges thousands of messages: past
+// LinkBundling::maxSingle in view, those between the same rows starting in one slice of the
+// chart are drawn as one arrow carrying their count and bytes (link_bundles.hpp, shared with
+// the data transfers), so the number of arrows follows the chart's width, not the run's length,
+// and zoomed in every message is its own arrow.
 
 #include "tracer/model/trace.hpp"
 #include "viewer/core/lane_layout.hpp"
+#include "viewer/core/link_bundles.hpp"
 #include "viewer/core/time_view.hpp"
+#include "viewer/core/trace_document.hpp"
 
-#include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace starscope::viewer {
 
-struct MessageArrow {
-    std::size_t message = 0;   // index into Trace::messages
-    double fromRow = 0.0;      // chart rows (row r is centred on r)
-    double toRow = 0.0;
-
-    bool operator==(const MessageArrow&) const = default;
-};
+// An arrow of messages: first indexes Trace::messages.
+using MessageArrow = LinkArrow;
 
 // The row an end of a message is drawn on: its lane's row (rowOfLanes), else its rank's
 // first row; -1 when neither is shown.
 std::int32_t messageEndRow(const std::vector<Row>& rows, const std::vector<std::int32_t>& laneRows,
                            std::int32_t lane, std::int32_t rank);
 
-// The messages in flight during the view with both ends on a row, in message order; one of
-// those whose ends round to the same pixels (within minSeparationPx) on the same rows as an
-// arrow kept before is left out.
+// The messages in flight during the view with both ends on a row: one arrow each, in message
+// order, when at most options.maxSingle; otherwise one per pair of rows per slice, in order of
+// their first message (bundleArrows).
 std::vector<MessageArrow> visibleMessages(const tracer::Trace& trace, const std::vector<Row>& rows,
                                           const std::vector<std::int32_t>& laneRows, const TimeView& view,
-                                          double minSeparationPx = 2.0);
+                                          const LinkBundling& options = {});
+
+// What a tooltip says of an arrow, one line each, times through scale:
+//   "message rank 1 -> rank 0" / "4,096 B, tag 7" / "sent at 1.2 ms, received 40.0 us later";
+// a bundle: "12 messages rank 1 -> rank 0" / "49.15 KB from 1.2 ms to 3.4 ms" /
+// "zoom in to see each".
+std::vector<std::string> describeMessageArrow(const tracer::Trace& trace, const MessageArrow& arrow,
+                                              const TimeScale& scale);
 
 } // namespace starscope::viewer

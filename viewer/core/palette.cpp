@@ -53,6 +53,18 @@ Rgb userColour(std::string_view name, std::size_t& nextUser) {
     return kUserExtra[(nextUser++) % kUserExtra.size()];
 }
 
+// FNV-1a: the same on every platform and build, so a codelet's shade never depends on where
+// the viewer runs.
+std::uint64_t nameHash(std::string_view text) {
+    std::uint64_t hash = 14695981039346656037ull;
+    for (const char c : text) {
+        hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+    }
+    return hash;
+}
+
+std::size_t hashedShade(std::string_view codelet) { return static_cast<std::size_t>(nameHash(codelet) % kGreens.size()); }
+
 std::uint8_t channel(double value) {
     return static_cast<std::uint8_t>(value < 0.0 ? 0.0 : value > 255.0 ? 255.0 : value + 0.5);
 }
@@ -60,11 +72,69 @@ std::uint8_t channel(double value) {
 } // namespace
 
 Rgb codeletShade(std::size_t index) { return kGreens[index % kGreens.size()]; }
+std::size_t codeletShadeCount() { return kGreens.size(); }
+
+CodeletShades::CodeletShades(std::vector<std::string> names) {
+    std::sort(names.begin(), names.end());
+    names.erase(std::unique(names.begin(), names.end()), names.end());
+    // First every codelet whose hashed shade is free keeps it, then the others take the next
+    // free one: a codelet moves only for one before it in name order hashed alike, so most keep
+    // their shade whatever else a trace runs.
+    std::vector<bool> taken(kGreens.size(), false);
+    std::vector<std::size_t> moved;
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        const std::size_t shade = hashedShade(names[i]);
+        if (taken[shade]) {
+            moved.push_back(i);
+            continue;
+        }
+        taken[shade] = true;
+        m_shadeOf.emplace(names[i], shade);
+    }
+    for (const std::size_t i : moved) {
+        std::size_t shade = hashedShade(names[i]);   // every shade taken: shared
+        for (std::size_t step = 1; step < kGreens.size(); ++step) {
+            const std::size_t next = (shade + step) % kGreens.size();
+            if (!taken[next]) {
+                shade = next;
+                taken[next] = true;
+                break;
+            }
+        }
+        m_shadeOf.emplace(names[i], shade);
+    }
+}
+
+std::size_t CodeletShades::shadeIndexOf(std::string_view codelet) const {
+    const auto it = m_shadeOf.find(codelet);
+    return it != m_shadeOf.end() ? it->second : hashedShade(codelet);
+}
+
+Rgb CodeletShades::shadeOf(std::string_view codelet) const { return codeletShade(shadeIndexOf(codelet)); }
+
+std::vector<std::string> programCodelets(const tracer::Trace& trace) {
+    std::vector<bool> runs(trace.names.size(), false);
+    for (const auto& task : trace.tasks) {
+        if (const auto codelet = trace.codeletIdOf(task); codelet != tracer::kNoName && codelet < runs.size()) {
+            runs[codelet] = true;
+        }
+    }
+    std::vector<std::string> out;
+    for (std::size_t name = 0; name < runs.size(); ++name) {
+        const auto text = trace.names.name(static_cast<tracer::NameId>(name));
+        if (runs[name] && !tracer::isStarpuInternalCodelet(text)) {
+            out.emplace_back(text);
+        }
+    }
+    return out;
+}
 
 bool isGreenish(Rgb c) { return c.g > c.r + 30 && c.g > c.b + 20; }
 bool isReddish(Rgb c) { return c.r > c.g + 60 && c.r > c.b + 40; }
 
-Palette::Palette(const tracer::Trace& trace) {
+Palette::Palette(const tracer::Trace& trace) : Palette(trace, CodeletShades(programCodelets(trace))) {}
+
+Palette::Palette(const tracer::Trace& trace, const CodeletShades& shades) : m_shades(shades) {
     std::size_t nextGrey = 5;
     std::size_t nextUser = 0;
     m_states.reserve(trace.states.size());
@@ -82,12 +152,12 @@ Palette::Palette(const tracer::Trace& trace) {
         case StateClass::Tracing: m_states.push_back(kTraceFlushInk); break;
         }
     }
-    // The program's codelets get shades in order of first appearance among the interned names
-    // that tasks use, so a codelet keeps its colour however the tasks are ordered; StarPU's own
-    // share their one colour and take no shade from the program's.
+    // The program's codelets get their shades by name (shades); StarPU's own share their one
+    // colour. The key lists shades in order of their first codelet's first task.
     constexpr std::int32_t kInternal = -2;
     std::vector<std::int32_t> shadeOfName(trace.names.size(), -1);
-    std::size_t nextShade = 0;
+    std::vector<std::size_t> shadeOrder;                          // shades, by first appearance
+    std::vector<std::vector<std::string>> codeletsOfShade(kGreens.size());
     bool internalRuns = false;
     m_taskColours.reserve(trace.tasks.size());
     for (const auto& task : trace.tasks) {
@@ -98,8 +168,17 @@ Palette::Palette(const tracer::Trace& trace) {
         }
         auto& shade = shadeOfName[codelet];
         if (shade == -1) {
-            shade = tracer::isStarpuInternalCodelet(trace.names.name(codelet)) ? kInternal
-                                                                                : static_cast<std::int32_t>(nextShade++);
+            const auto name = trace.names.name(codelet);
+            if (tracer::isStarpuInternalCodelet(name)) {
+                shade = kInternal;
+            } else {
+                shade = static_cast<std::int32_t>(shades.shadeIndexOf(name) % kGreens.size());
+                auto& named = codeletsOfShade[static_cast<std::size_t>(shade)];
+                if (named.empty()) {
+                    shadeOrder.push_back(static_cast<std::size_t>(shade));
+                }
+                named.emplace_back(name);
+            }
         }
         if (shade == kInternal) {
             internalRuns = true;
@@ -120,16 +199,9 @@ Palette::Palette(const tracer::Trace& trace) {
         }
     }
     // The legend is a colour key: one entry per colour. Every codelet is named beside its
-    // shade (codelets beyond the shade cycle share one, and the entry says which), and states
-    // of one colour share an entry ("Sleeping / Idle" are both the sleeping red; a state
-    // name found on several lane kinds, "Scheduling", is listed once).
-    std::vector<std::vector<std::string>> codeletsOfShade(std::min(nextShade, kGreens.size()));
-    for (std::size_t name = 0; name < shadeOfName.size(); ++name) {
-        if (shadeOfName[name] >= 0) {
-            const auto order = static_cast<std::size_t>(shadeOfName[name]);
-            codeletsOfShade[order % kGreens.size()].push_back(std::string(trace.names.name(static_cast<tracer::NameId>(name))));
-        }
-    }
+    // shade (codelets beyond the shades share one, and the entry says which), and states of
+    // one colour share an entry ("Sleeping / Idle" are both the sleeping red; a state name
+    // found on several lane kinds, "Scheduling", is listed once).
     const auto add = [this](const std::string& label, Rgb colour) {
         const auto same = std::find_if(m_legend.begin(), m_legend.end(),
                                        [colour](const LegendEntry& entry) { return entry.colour == colour; });
@@ -145,17 +217,17 @@ Palette::Palette(const tracer::Trace& trace) {
         if (!used[i]) {
             continue;
         }
-        if (m_executing[i] && (!codeletsOfShade.empty() || internalRuns)) {
+        if (m_executing[i] && (!shadeOrder.empty() || internalRuns)) {
             if (codeletsListed) {
                 continue;
             }
             codeletsListed = true;
-            for (std::size_t k = 0; k < codeletsOfShade.size(); ++k) {
+            for (const std::size_t shade : shadeOrder) {
                 std::string label;
-                for (const auto& codelet : codeletsOfShade[k]) {
+                for (const auto& codelet : codeletsOfShade[shade]) {
                     label += (label.empty() ? "" : ", ") + codelet;
                 }
-                m_legend.push_back({label, codeletShade(k)});
+                m_legend.push_back({label, codeletShade(shade)});
             }
             // StarPU's own in one short entry: their names would make the widest entry, which
             // sets the key's column width; the tooltip names each task's codelet.
@@ -179,6 +251,10 @@ Palette::Palette(const tracer::Trace& trace) {
 
 Rgb Palette::stateColour(std::uint32_t state) const {
     return state < m_states.size() ? m_states[state] : kGreys[0];
+}
+
+Rgb Palette::codeletColour(std::string_view codelet) const {
+    return tracer::isStarpuInternalCodelet(codelet) ? kStarpuTaskMint : m_shades.shadeOf(codelet);
 }
 
 Rgb Palette::spanColour(const tracer::Trace& trace, const tracer::Lane& lane, const tracer::Span& span) const {

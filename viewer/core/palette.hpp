@@ -1,12 +1,16 @@
 #pragma once
-// Colours of the Gantt chart: executing in greens (one shade per codelet of the program, and
-// one pale mint for all of StarPU's own tasks, so the two never share a colour or a key entry),
+// Colours of the Gantt chart: executing in greens (one shade per codelet of the program, chosen
+// by its name so that it is the same in every trace and every panel of a comparison, and one
+// pale mint for all of StarPU's own tasks, so the two never share a colour or a key entry),
 // sleeping in red, waiting for data in amber, the rest of the runtime's overhead in neutral
 // greys, the main thread's states in distinct hues. Plain RGB so the core stays free of Qt.
 
 #include "tracer/model/trace.hpp"
 
+#include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -46,12 +50,43 @@ struct LegendEntry {
     bool operator==(const LegendEntry&) const = default;
 };
 
+// Which shade of green each of the program's codelets is drawn in. A codelet's shade comes from
+// a hash of its name, not from where it first appears, so one codelet has one colour in two
+// traces whose tasks come in another order and, given the codelets of all the panels at once, in
+// every panel of a comparison. Codelets whose hash falls on a shade taken by one before them in
+// name order move to the next free shade: the codelets given are told apart while there are
+// shades, and then share them.
+class CodeletShades {
+public:
+    CodeletShades() = default;
+    // names: the program's codelets (programCodelets), in any order, repeats allowed.
+    explicit CodeletShades(std::vector<std::string> names);
+
+    // The codelet's shade index (codeletShade); its hash's when it was not given.
+    std::size_t shadeIndexOf(std::string_view codelet) const;
+    Rgb shadeOf(std::string_view codelet) const;
+
+    bool operator==(const CodeletShades&) const = default;
+
+private:
+    std::map<std::string, std::size_t, std::less<>> m_shadeOf;
+};
+
+// The names of the program's codelets the trace's tasks run (StarPU's own left out), in order of
+// interning.
+std::vector<std::string> programCodelets(const tracer::Trace& trace);
+
 class Palette {
 public:
     Palette() = default;
+    // Codelet shades from the trace's own codelets.
     explicit Palette(const tracer::Trace& trace);
+    // Codelet shades given: shared by the panels of a comparison.
+    Palette(const tracer::Trace& trace, const CodeletShades& shades);
 
     Rgb stateColour(std::uint32_t state) const;
+    // The colour of a codelet's tasks by name: its shade, or StarPU's mint for StarPU's own.
+    Rgb codeletColour(std::string_view codelet) const;
     // The codelet's shade for a span of that lane running a task, otherwise its state's colour.
     Rgb spanColour(const tracer::Trace& trace, const tracer::Lane& lane, const tracer::Span& span) const;
     // The time-weighted mix of state colours; perState has one entry per state.
@@ -67,10 +102,12 @@ private:
     std::vector<bool> m_executing;    // per state
     std::vector<Rgb> m_taskColours;   // per task: the shade of its codelet
     std::vector<LegendEntry> m_legend;
+    CodeletShades m_shades;
 };
 
-// The shade of green of the program's i-th codelet (cycling through a fixed set).
+// The i-th shade of green for codelets (cycling through a fixed set), and how many there are.
 Rgb codeletShade(std::size_t index);
+std::size_t codeletShadeCount();
 // Whether a colour reads as a given hue family; used by render tests and kept here so that
 // the definition of "green" follows the palette.
 bool isGreenish(Rgb colour);

@@ -20,7 +20,8 @@ struct RankOrder {
 
 std::shared_ptr<const TraceDocument> prepareDocument(tracer::Trace trace, std::string source,
                                                      std::optional<tracer::TimeNs> length,
-                                                     std::optional<TimeScale> time) {
+                                                     std::optional<TimeScale> time,
+                                                     const std::optional<CodeletShades>& shades) {
     auto document = std::make_shared<TraceDocument>();
     document->trace = std::move(trace);
     document->source = std::move(source);
@@ -28,7 +29,7 @@ std::shared_ptr<const TraceDocument> prepareDocument(tracer::Trace trace, std::s
     document->length = length.value_or(t.end - t.begin);
     document->time = time.value_or(TimeScale{tracer::nsPerTick(t), 0});
     document->rows = layoutRows(t);
-    document->palette = Palette(t);
+    document->palette = shades ? Palette(t, *shades) : Palette(t);
     document->laneIndex.reserve(t.lanes.size());
     tracer::TimeNs first = t.end;
     tracer::TimeNs last = t.begin;

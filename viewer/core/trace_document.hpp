@@ -69,10 +69,12 @@ struct TraceDocument {
 using Barriers = std::vector<tracer::Barrier>;
 
 // length: the run's own length when trace was moved onto a shared axis (default: its span);
-// time: how its ticks read then (default: the trace's unit, from 0).
+// time: how its ticks read then (default: the trace's unit, from 0); shades: the codelets'
+// shades when shared with other documents, a comparison's panels (default: its own codelets').
 std::shared_ptr<const TraceDocument> prepareDocument(tracer::Trace trace, std::string source,
                                                      std::optional<tracer::TimeNs> length = std::nullopt,
-                                                     std::optional<TimeScale> time = std::nullopt);
+                                                     std::optional<TimeScale> time = std::nullopt,
+                                                     const std::optional<CodeletShades>& shades = std::nullopt);
 // Reads any input readTrace knows (run folder, prof file, Paje, native) and prepares it.
 // Errors are the reader's, verbatim (file, byte offset, what was wrong).
 tracer::TraceResult<std::shared_ptr<const TraceDocument>> loadDocument(const std::filesystem::path& input,

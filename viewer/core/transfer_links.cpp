@@ -4,9 +4,7 @@
 #include "viewer/core/time_format.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <map>
-#include <tuple>
 
 namespace starscope::viewer {
 
@@ -42,7 +40,7 @@ std::int32_t memoryNodeRow(const tracer::Trace& trace, const std::vector<std::in
 }
 
 std::vector<TransferArrow> visibleTransfers(const tracer::Trace& trace, const std::vector<std::int32_t>& laneRows,
-                                            const TimeView& view, const TransferArrowOptions& options) {
+                                            const TimeView& view, const LinkBundling& options) {
     // The rows of the nodes, looked up once per (rank, node) rather than per transfer.
     std::map<std::pair<std::int32_t, std::int32_t>, std::int32_t> rowOfNode;
     const auto rowOf = [&](std::int32_t rank, std::int32_t node) {
@@ -66,30 +64,11 @@ std::vector<TransferArrow> visibleTransfers(const tracer::Trace& trace, const st
         if (from < 0 || to < 0) {
             continue;
         }
-        single.push_back({i, 1, x.size, x.start, x.end, static_cast<double>(from), static_cast<double>(to)});
+        single.push_back({i, 1, x.size, x.start, x.end, static_cast<double>(from), static_cast<double>(to),
+                          static_cast<std::uint32_t>(x.kind)});
     }
-    if (single.size() <= options.maxSingle) {
-        return single;
-    }
-    // One arrow per link, kind and slice of the chart, in order of its first transfer: its
-    // colour says its transfers' kind.
-    const double bucket = std::max(options.bucketPx, 1.0);
-    std::map<std::tuple<double, double, tracer::TransferKind, double>, std::size_t> arrowOf;
-    std::vector<TransferArrow> out;
-    for (const TransferArrow& one : single) {
-        const double slice = std::floor(view.toPixel(static_cast<double>(one.start)) / bucket);
-        const auto kind = trace.transfers[one.first].kind;
-        const auto [it, added] = arrowOf.try_emplace({one.fromRow, one.toRow, kind, slice}, out.size());
-        if (added) {
-            out.push_back(one);
-            continue;
-        }
-        TransferArrow& group = out[it->second];
-        ++group.count;
-        group.bytes += one.bytes;
-        group.end = std::max(group.end, one.end);
-    }
-    return out;
+    // A bundle's colour says its transfers' kind: kinds are never bundled together.
+    return bundleArrows(std::move(single), view, options);
 }
 
 std::string memoryNodeName(const tracer::Trace& trace, std::int32_t rank, std::int32_t node) {
@@ -113,11 +92,7 @@ std::vector<std::string> describeTransferArrow(const tracer::Trace& trace, const
     const std::string link = memoryNodeName(trace, x.rank, x.fromNode) + " -> " + memoryNodeName(trace, x.rank, x.toNode);
     const auto at = [&scale](tracer::TimeNs t) { return formatDuration(scale.timeNs(static_cast<double>(t))); };
     if (arrow.count > 1) {
-        lines.push_back(groupThousands(arrow.count) + " transfers (" + std::string(tracer::nameOf(x.kind)) + ") " + link);
-        lines.push_back(tracer::formatBytes(static_cast<double>(arrow.bytes)) + " from " + at(arrow.start) + " to "
-                        + at(arrow.end));
-        lines.push_back("zoom in to see each");
-        return lines;
+        return describeBundle(arrow, "transfers (" + std::string(tracer::nameOf(x.kind)) + ") " + link, scale);
     }
     lines.push_back(std::string(tracer::nameOf(x.kind)) + " " + link);
     const double ns = scale.durationNs(static_cast<double>(x.duration()));

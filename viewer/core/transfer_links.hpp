@@ -1,13 +1,15 @@
 #pragma once
 // Data transfers between memory nodes as arrows on the chart: which transfers to draw in a view
 // and between which rows. An arrow runs from the source node's row at the copy's start to the
-// destination node's row at its end. A GPU run copies thousands of tiles: past maxSingle
-// transfers in view, those of one link (same rows) and kind starting in one bucketPx-wide slice
-// of the chart are drawn as one arrow that carries their count and bytes, so the picture at
-// fit-all keeps one arrow per link and kind per slice and zoomed in shows every copy.
+// destination node's row at its end. A GPU run copies thousands of tiles: past
+// LinkBundling::maxSingle transfers in view, those of one link (same rows) and kind starting in
+// one slice of the chart are drawn as one arrow that carries their count and bytes
+// (link_bundles.hpp, shared with the MPI messages), so the picture at fit-all keeps one arrow
+// per link and kind per slice and zoomed in shows every copy.
 
 #include "tracer/model/trace.hpp"
 #include "viewer/core/lane_layout.hpp"
+#include "viewer/core/link_bundles.hpp"
 #include "viewer/core/time_view.hpp"
 #include "viewer/core/trace_document.hpp"
 
@@ -18,22 +20,8 @@
 
 namespace starscope::viewer {
 
-struct TransferArrow {
-    std::size_t first = 0;       // index into Trace::transfers of the earliest it stands for
-    std::size_t count = 1;       // transfers it stands for (1: one copy)
-    std::uint64_t bytes = 0;     // their bytes
-    tracer::TimeNs start = 0;    // the earliest start and the latest end among them
-    tracer::TimeNs end = 0;
-    double fromRow = 0.0;        // chart rows (row r is centred on r)
-    double toRow = 0.0;
-
-    bool operator==(const TransferArrow&) const = default;
-};
-
-struct TransferArrowOptions {
-    std::size_t maxSingle = 40;    // more transfers in view than this: aggregated
-    double bucketPx = 64.0;        // the width of a slice when aggregated
-};
+// An arrow of transfers: first indexes Trace::transfers, category is their TransferKind.
+using TransferArrow = LinkArrow;
 
 // The chart row of the memory node lane of (rank, node); -1 when no row shows it.
 // laneRows: rowOfLanes(rows, trace).
@@ -42,9 +30,9 @@ std::int32_t memoryNodeRow(const tracer::Trace& trace, const std::vector<std::in
 
 // The transfers in flight during the view with both nodes on a row: one arrow each, in
 // transfer order, when at most options.maxSingle; otherwise one per link and kind per slice,
-// in order of their first transfer.
+// in order of their first transfer (bundleArrows).
 std::vector<TransferArrow> visibleTransfers(const tracer::Trace& trace, const std::vector<std::int32_t>& laneRows,
-                                            const TimeView& view, const TransferArrowOptions& options = {});
+                                            const TimeView& view, const LinkBundling& options = {});
 
 // The name of a memory node as the rows call it ("RAM", "CUDA 0 memory"): memoryNodeLabel of
 // its lane, "node N" when it has none.

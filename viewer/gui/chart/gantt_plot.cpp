@@ -29,8 +29,6 @@ namespace {
 constexpr double kClickSlopPx = 3.0;
 constexpr double kKeyZoom = 1.5;
 constexpr double kKeyPan = 0.1;
-// Zoomed out, one arrow per this many pixels between two rows: denser ones would hide the rows.
-constexpr double kMessageSpacingPx = 12.0;
 
 ShownBarriers shownBarriers(const OverlayPlottable& overlay) {
     return {overlay.barriers().get(), overlay.rankBarriers().get()};
@@ -105,7 +103,7 @@ GanttPlot::GanttPlot(QWidget* parent) : QCustomPlot(parent) {
                     updateLayout();
                     return;
                 }
-                m_messages->refresh(view(), m_gantt->rows(), m_gantt->laneRows(), kMessageSpacingPx);
+                m_messages->refresh(view(), m_gantt->rows(), m_gantt->laneRows());
                 m_transfers->refresh(view(), m_gantt->laneRows());
                 m_criticalPath->refresh(view(), m_gantt->laneRows());
             });

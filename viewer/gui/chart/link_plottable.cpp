@@ -60,6 +60,10 @@ QPolygonF arrowHead(const QPointF& from, const QPointF& tip) {
 
 } // namespace
 
+double bundleLineWidth(std::size_t count, double single) {
+    return std::min(single + std::log2(static_cast<double>(std::max<std::size_t>(count, 1))) * 0.6, 4.0);
+}
+
 double distanceToSegment(const QPointF& p, const QPointF& a, const QPointF& b) {
     const double dx = b.x() - a.x();
     const double dy = b.y() - a.y();

@@ -38,6 +38,11 @@ struct LinkHit {
     bool operator==(const LinkHit&) const = default;
 };
 
+// The line width of an arrow standing for count events (a bundle of transfers or messages,
+// link_bundles.hpp), one event's being single: thicker by the log of count, so a busy pair of
+// rows reads as busy without one arrow covering its neighbours.
+double bundleLineWidth(std::size_t count, double single);
+
 // Distance in pixels from p to the segment [a, b].
 double distanceToSegment(const QPointF& p, const QPointF& a, const QPointF& b);
 

@@ -1,8 +1,10 @@
 #pragma once
 // StarPU-MPI messages on the chart: an arrow (link_plottable.hpp) from the sender's MPI
 // communication thread row at the send to the receiver's at the receive's end, for the
-// messages in view (message_links.hpp picks them and their rows). Shown or hidden as a whole;
-// the tooltip of an arrow names its ranks, size, tag and times.
+// messages in view (message_links.hpp picks them and their rows, and bundles those of a pair of
+// rows per slice of the chart into one thicker arrow when there are many). Shown or hidden as a
+// whole; the tooltip of an arrow names its ranks, size, tag and times, or a bundle's count,
+// bytes and time span.
 
 #include "viewer/core/message_links.hpp"
 #include "viewer/core/trace_document.hpp"
@@ -31,12 +33,9 @@ public:
     void setVisible(bool visible);
     bool isVisible() const { return m_visible; }
     // Lays the arrows out for the view and the rows drawn (GanttPlottable's rows and rowOfLane).
-    // Arrows between the same rows closer than spacingPx are drawn once.
-    void refresh(const TimeView& view, const std::vector<Row>& rows, const std::vector<std::int32_t>& laneRows,
-                 double spacingPx);
+    void refresh(const TimeView& view, const std::vector<Row>& rows, const std::vector<std::int32_t>& laneRows);
 
-    // "message rank 1 -> rank 0: 4,096 B, tag 7, sent at 1.2 ms, received 40 us later" for the
-    // arrow under pos; empty when none.
+    // The arrow under pos described (describeMessageArrow, as HTML); empty when none.
     QString tooltipAt(const QPointF& pos) const;
 
     LinkPlottable* links() const { return m_links; }

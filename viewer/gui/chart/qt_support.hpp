@@ -6,7 +6,10 @@
 #include <QColor>
 #include <QString>
 
+#include <QStringList>
+
 #include <string>
+#include <vector>
 
 namespace starscope::viewer {
 
@@ -16,5 +19,16 @@ inline Rgb toRgb(const QColor& c) {
             static_cast<std::uint8_t>(c.blue())};
 }
 inline QString toQString(const std::string& text) { return QString::fromStdString(text); }
+// A tooltip of lines the core described (describeTransferArrow, ...): escaped, the first in bold.
+inline QString tooltipHtml(const std::vector<std::string>& lines) {
+    QStringList html;
+    for (const auto& line : lines) {
+        html << toQString(line).toHtmlEscaped();
+    }
+    if (!html.isEmpty()) {
+        html[0] = QStringLiteral("<b>%1</b>").arg(html[0]);
+    }
+    return html.join(QStringLiteral("<br>"));
+}
 
 } // namespace starscope::viewer

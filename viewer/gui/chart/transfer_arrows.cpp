@@ -1,21 +1,13 @@
 #include "viewer/gui/chart/transfer_arrows.hpp"
 
 #include "viewer/gui/chart/link_plottable.hpp"
-
-#include <QStringList>
-
-#include <algorithm>
-#include <cmath>
+#include "viewer/gui/chart/qt_support.hpp"
 
 namespace starscope::viewer {
 
 namespace {
 
-// An arrow standing for n transfers is drawn thicker, by the log of n: a busy link reads as
-// busy without one arrow covering its neighbours.
-double lineWidthFor(std::size_t count) {
-    return std::min(1.2 + std::log2(static_cast<double>(std::max<std::size_t>(count, 1))) * 0.6, 4.0);
-}
+constexpr double kTransferLineWidth = 1.2;
 
 } // namespace
 
@@ -33,7 +25,7 @@ TransferArrows::TransferArrows(QCPAxis* timeAxis, QCPAxis* rowAxis, const QStrin
     m_links = new LinkPlottable(timeAxis, rowAxis);
     m_links->setLayer(layer);
     m_links->setName(QStringLiteral("data transfer between memory nodes"));
-    m_links->setLineWidth(1.2);
+    m_links->setLineWidth(kTransferLineWidth);
 }
 
 void TransferArrows::setDocument(std::shared_ptr<const TraceDocument> document) {
@@ -57,7 +49,7 @@ void TransferArrows::refresh(const TimeView& view, const std::vector<std::int32_
     for (const TransferArrow& arrow : m_arrows) {
         const auto& first = m_document->trace.transfers[arrow.first];
         links.push_back({static_cast<double>(arrow.start), arrow.fromRow, static_cast<double>(arrow.end), arrow.toRow,
-                         transferColour(first.kind), lineWidthFor(arrow.count)});
+                         transferColour(first.kind), bundleLineWidth(arrow.count, kTransferLineWidth)});
     }
     m_links->setLinks(std::move(links));
 }
@@ -70,14 +62,7 @@ QString TransferArrows::tooltipAt(const QPointF& pos) const {
     if (!hit || hit->link >= m_arrows.size()) {
         return {};
     }
-    QStringList lines;
-    for (const auto& line : describeTransferArrow(m_document->trace, m_arrows[hit->link], m_document->time)) {
-        lines << QString::fromStdString(line).toHtmlEscaped();
-    }
-    if (!lines.isEmpty()) {
-        lines[0] = QStringLiteral("<b>%1</b>").arg(lines[0]);
-    }
-    return lines.join(QStringLiteral("<br>"));
+    return tooltipHtml(describeTransferArrow(m_document->trace, m_arrows[hit->link], m_document->time));
 }
 
 } // namespace starscope::viewer

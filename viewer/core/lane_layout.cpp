@@ -1,6 +1,7 @@
 #include "viewer/core/lane_layout.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <tuple>
 
@@ -140,6 +141,50 @@ std::vector<std::int32_t> laneRanks(const std::vector<Row>& laneRows) {
 std::string rankHeaderLabel(std::int32_t rank, bool collapsed) {
     // U+25B8 (collapsed, points at the hidden rows' place) and U+25BE (expanded, points down).
     return std::string(collapsed ? "\u25B8 " : "\u25BE ") + "rank " + std::to_string(rank);
+}
+
+namespace {
+
+std::string lowered(std::string_view text) {
+    std::string out(text);
+    std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return out;
+}
+
+std::string_view trimmed(std::string_view text) {
+    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front())) != 0) {
+        text.remove_prefix(1);
+    }
+    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())) != 0) {
+        text.remove_suffix(1);
+    }
+    return text;
+}
+
+} // namespace
+
+std::vector<Row> filterRows(const std::vector<Row>& laneRows, std::string_view filter) {
+    std::vector<std::string> terms;
+    for (std::size_t from = 0; from <= filter.size();) {
+        const auto comma = std::min(filter.find(',', from), filter.size());
+        if (const auto term = trimmed(filter.substr(from, comma - from)); !term.empty()) {
+            terms.push_back(lowered(term));
+        }
+        from = comma + 1;
+    }
+    if (terms.empty()) {
+        return laneRows;
+    }
+    std::vector<Row> kept;
+    for (const Row& row : laneRows) {
+        // A rank's lanes answer to "rank N" too, as their header is labelled.
+        const std::string text = lowered(row.label + "\n" + row.group
+                                         + (row.rank >= 0 ? "\nrank " + std::to_string(row.rank) : std::string()));
+        if (std::any_of(terms.begin(), terms.end(), [&](const std::string& term) { return text.find(term) != std::string::npos; })) {
+            kept.push_back(row);
+        }
+    }
+    return kept;
 }
 
 std::vector<Row> chartRows(const std::vector<Row>& laneRows, const std::set<std::int32_t>& collapsedRanks) {

@@ -11,6 +11,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace starscope::viewer {
@@ -37,6 +38,11 @@ std::string memoryNodeLabel(const tracer::Trace& trace, const tracer::Lane& lane
 
 // One row per lane, in display order (by rank first when the lanes carry ranks).
 std::vector<Row> layoutRows(const tracer::Trace& trace);
+
+// The lane rows a lane filter keeps: those whose label or group contains one of the filter's
+// comma-separated terms, ignoring case ("cuda, ram" keeps the CUDA workers and RAM, "rank 1"
+// one rank's lanes); an empty filter keeps every row.
+std::vector<Row> filterRows(const std::vector<Row>& laneRows, std::string_view filter);
 
 // The ranks the lanes belong to, ascending; empty for a one-process trace.
 std::vector<std::int32_t> laneRanks(const std::vector<Row>& laneRows);

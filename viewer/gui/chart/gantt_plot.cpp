@@ -29,6 +29,8 @@ namespace {
 constexpr double kClickSlopPx = 3.0;
 constexpr double kKeyZoom = 1.5;
 constexpr double kKeyPan = 0.1;
+// Rows scrolled per wheel step (Shift+wheel).
+constexpr double kWheelRows = 3.0;
 
 ShownBarriers shownBarriers(const OverlayPlottable& overlay) {
     return {overlay.barriers().get(), overlay.rankBarriers().get()};
@@ -97,9 +99,11 @@ GanttPlot::GanttPlot(QWidget* parent) : QCustomPlot(parent) {
     // fold together follows the zoom and the width.
     connect(this, &QCustomPlot::afterLayout, this,
             [this] {
-                // The row labels depend on the rows' height, known only now: a new spacing lays
-                // the plot out once more (the labels' width sets the left margin).
-                if (thinRowLabels()) {
+                // The rows in view and their labels depend on the axis rect's height, known only
+                // now: a change lays the plot out once more (the labels' width sets the left
+                // margin).
+                const bool moved = applyRowWindow();
+                if (thinRowLabels() || moved) {
                     updateLayout();
                     return;
                 }
@@ -176,11 +180,83 @@ void GanttPlot::setRankCollapsed(std::int32_t rank, bool collapsed) {
         ranks.erase(rank);
     }
     m_gantt->setCollapsedRanks(std::move(ranks));
+    rowsReplaced();
+}
+
+void GanttPlot::setLaneFilter(const QString& filter) {
+    const std::string text = filter.toStdString();
+    if (text == m_gantt->laneFilter()) {
+        return;
+    }
+    m_gantt->setLaneFilter(text);
+    m_firstRow = 0.0;
+    rowsReplaced();
+}
+
+QString GanttPlot::laneFilter() const { return QString::fromStdString(m_gantt->laneFilter()); }
+
+void GanttPlot::rowsReplaced() {
     m_overlay->setRows(m_gantt->rows());
     rebuildRowTicks();
     replot(rpQueuedReplot);
     m_selection->refresh();
     emit rowsChanged();
+}
+
+void GanttPlot::setRowScrolling(bool enabled) {
+    m_rowScrolling = enabled;
+    m_rowsShown = 0.0;
+    m_firstRow = 0.0;
+    applyRowWindow();
+    replot(rpQueuedReplot);
+}
+
+GanttPlot::RowWindow GanttPlot::rowWindow() const {
+    const QCPRange range = yAxis->range();
+    return {range.lower + 0.5, range.size(), rows().size()};
+}
+
+bool GanttPlot::applyRowWindow() {
+    const double total = static_cast<double>(std::max<std::size_t>(1, rows().size()));
+    double shown = total;
+    if (m_rowScrolling) {
+        const double fit = std::max(1.0, std::floor(axisRect()->rect().height() / kMinRowPx));
+        shown = std::clamp(m_rowsShown > 0.0 ? m_rowsShown : fit, 1.0, total);
+    }
+    m_firstRow = std::clamp(m_firstRow, 0.0, total - shown);
+    const QCPRange wanted(m_firstRow - 0.5, m_firstRow + shown - 0.5);
+    if (yAxis->range() == wanted) {
+        return false;
+    }
+    yAxis->setRange(wanted);
+    emit rowWindowChanged();
+    return true;
+}
+
+void GanttPlot::scrollRows(double rows) { scrollRowsTo(m_firstRow + rows); }
+
+void GanttPlot::scrollRowsTo(double first) {
+    m_firstRow = first;
+    if (applyRowWindow()) {
+        replot(rpQueuedReplot);
+    }
+}
+
+void GanttPlot::zoomRows(double factor, double aroundPx) {
+    if (!m_rowScrolling) {
+        return;
+    }
+    const RowWindow now = rowWindow();
+    const double total = static_cast<double>(std::max<std::size_t>(1, now.total));
+    const double shown = std::clamp(now.shown * factor, 1.0, total);
+    // The row under the cursor keeps its place on the screen.
+    const double anchor = yAxis->pixelToCoord(aroundPx) + 0.5;
+    const double share = now.shown > 0.0 ? (anchor - now.first) / now.shown : 0.0;
+    m_rowsShown = shown;
+    m_firstRow = anchor - share * shown;
+    if (applyRowWindow()) {
+        replot(rpQueuedReplot);
+    }
 }
 
 void GanttPlot::rebuildRowTicks() {
@@ -193,11 +269,11 @@ void GanttPlot::rebuildRowTicks() {
             m_rowTicker->addTick(static_cast<double>(r), toQString(rows[r].label));
         }
     }
-    yAxis->setRange(-0.5, std::max(0.5, static_cast<double>(rows.size()) - 0.5));
+    applyRowWindow();
 }
 
 bool GanttPlot::thinRowLabels() {
-    const auto count = static_cast<double>(std::max<std::size_t>(1, rows().size()));
+    const double count = std::max(1.0, yAxis->range().size());
     const double rowPx = std::max(1.0, static_cast<double>(axisRect()->rect().height()) / count);
     const double labelPx = QFontMetricsF(yAxis->tickLabelFont()).height();
     const auto step = static_cast<std::size_t>(std::max(1.0, std::ceil(labelPx / rowPx)));
@@ -340,6 +416,9 @@ void GanttPlot::setView(double startNs, double endNs) {
 }
 
 void GanttPlot::fitAll() {
+    m_rowsShown = 0.0;
+    m_firstRow = 0.0;
+    applyRowWindow();
     if (!m_document) {
         xAxis->setRange(0.0, 1e6);
         replot(rpQueuedReplot);
@@ -428,8 +507,16 @@ void GanttPlot::wheelEvent(QWheelEvent* event) {
     if (!m_document) {
         return;
     }
-    const double factor = wheelZoomFactor(event->angleDelta().y());
-    zoomBy(factor, event->position().x());
+    // Some platforms turn Shift+wheel into a horizontal wheel.
+    const QPoint delta = event->angleDelta();
+    const int steps = delta.y() != 0 ? delta.y() : delta.x();
+    if (event->modifiers() & Qt::ShiftModifier) {
+        scrollRows(-static_cast<double>(steps) / 120.0 * kWheelRows);
+    } else if (event->modifiers() & Qt::ControlModifier) {
+        zoomRows(1.0 / wheelZoomFactor(steps), event->position().y());
+    } else {
+        zoomBy(wheelZoomFactor(delta.y()), event->position().x());
+    }
     event->accept();
 }
 
@@ -558,6 +645,8 @@ void GanttPlot::keyPressEvent(QKeyEvent* event) {
     case Qt::Key_A: panByFraction(-kKeyPan); break;
     case Qt::Key_D: panByFraction(kKeyPan); break;
     case Qt::Key_Home: fitAll(); break;
+    case Qt::Key_PageUp: scrollRows(-std::max(1.0, rowWindow().shown - 1.0)); break;
+    case Qt::Key_PageDown: scrollRows(std::max(1.0, rowWindow().shown - 1.0)); break;
     case Qt::Key_Escape:
         setSelection(std::nullopt);
         selectSpan(std::nullopt);

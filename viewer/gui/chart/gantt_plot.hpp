@@ -36,6 +36,10 @@ struct SpanHit {
 class GanttPlot : public QCustomPlot {
     Q_OBJECT
 public:
+    // The thinnest a row gets in the window's chart: a text line, so every row stays readable
+    // and clickable; the rows that do not fit scroll.
+    static constexpr double kMinRowPx = 14.0;
+
     explicit GanttPlot(QWidget* parent = nullptr);
     ~GanttPlot() override;
 
@@ -53,6 +57,26 @@ public:
     bool isRankCollapsed(std::int32_t rank) const;
     // The rank whose header row is at a widget position (chart or row label), if any.
     std::optional<std::int32_t> rankHeaderAt(const QPointF& pos) const;
+    // Only the lanes whose label or group matches the filter (filterRows: comma-separated
+    // terms, any case); an empty one shows every lane.
+    void setLaneFilter(const QString& filter);
+    QString laneFilter() const;
+    // Rows of a height of their own: with it on (the window's chart), rows are never thinner
+    // than kMinRowPx and the rows that do not fit are scrolled to (scrollRows, Shift+wheel,
+    // Page Up/Down) or zoomed (zoomRows, Ctrl+wheel); off (pictures), every row is drawn.
+    void setRowScrolling(bool enabled);
+    // The rows in view: the first (a row coordinate, fractional when zoomed), how many, and the
+    // rows there are.
+    struct RowWindow {
+        double first = 0.0;
+        double shown = 0.0;
+        std::size_t total = 0;
+    };
+    RowWindow rowWindow() const;
+    void scrollRows(double rows);
+    void scrollRowsTo(double first);
+    // factor < 1 shows fewer, taller rows; the row under aroundPx (a widget y) stays put.
+    void zoomRows(double factor, double aroundPx);
     // StarPU-MPI messages as arrows between the ranks' MPI thread rows (shown by default).
     void setMessagesVisible(bool visible);
     bool messagesVisible() const;
@@ -110,6 +134,8 @@ signals:
     void viewChanged(double startNs, double endNs);
     // The rows changed (a rank collapsed or expanded): row indices mean other lanes now.
     void rowsChanged();
+    // The rows in view moved or were zoomed (rowWindow()).
+    void rowWindowChanged();
     void spanClicked(const starscope::viewer::SpanHit& hit);
     // A span was selected (by a click, an arrow, a dependency link or a search).
     void spanSelected(const starscope::viewer::SpanHit& hit);
@@ -129,6 +155,11 @@ private:
 
     void rebuildRowsAndLegend();
     void rebuildRowTicks();
+    // The new rows after a fold, unfold or filter: overlay, labels, selection.
+    void rowsReplaced();
+    // Puts the rows' window (m_firstRow, m_rowsShown) on the row axis for the axis rect's
+    // height; true when the axis range changed.
+    bool applyRowWindow();
     // Sets the row label spacing to the rows' height in pixels; true when it changed.
     bool thinRowLabels();
     std::optional<std::size_t> rowAtY(double y) const;
@@ -152,6 +183,9 @@ private:
     TimeView m_pressView;
     bool m_moved = false;
     std::size_t m_labelStep = 1;   // one row label every this many rows (thinRowLabels)
+    bool m_rowScrolling = false;
+    double m_firstRow = 0.0;       // the row at the top of the chart
+    double m_rowsShown = 0.0;      // rows in view when zoomed (zoomRows); 0: as many as fit
 };
 
 } // namespace starscope::viewer

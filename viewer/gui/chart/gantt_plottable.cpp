@@ -26,6 +26,7 @@ void GanttPlottable::setDocument(std::shared_ptr<const TraceDocument> document) 
     m_stack = m_document ? StateStack(m_document->trace, m_document->palette) : StateStack();
     m_runs.clear();
     m_collapsed.clear();
+    m_filter.clear();
     layOut();
 }
 
@@ -34,8 +35,13 @@ void GanttPlottable::setCollapsedRanks(std::set<std::int32_t> ranks) {
     layOut();
 }
 
+void GanttPlottable::setLaneFilter(std::string filter) {
+    m_filter = std::move(filter);
+    layOut();
+}
+
 void GanttPlottable::layOut() {
-    m_rows = m_document ? chartRows(m_document->rows, m_collapsed) : std::vector<Row>{};
+    m_rows = m_document ? chartRows(filterRows(m_document->rows, m_filter), m_collapsed) : std::vector<Row>{};
     m_laneRows = m_document ? rowOfLanes(m_rows, m_document->trace) : std::vector<std::int32_t>{};
 }
 

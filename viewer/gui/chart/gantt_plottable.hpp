@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <memory>
 #include <set>
+#include <string>
 #include <vector>
 
 namespace starscope::viewer {
@@ -44,6 +45,9 @@ public:
     const std::vector<std::int32_t>& laneRows() const { return m_laneRows; }
     void setCollapsedRanks(std::set<std::int32_t> ranks);
     const std::set<std::int32_t>& collapsedRanks() const { return m_collapsed; }
+    // Only the lanes the filter keeps (filterRows) get a row.
+    void setLaneFilter(std::string filter);
+    const std::string& laneFilter() const { return m_filter; }
     void setFoldWidth(double pixels) { m_foldPx = pixels; }
     // Raster output composes each row as one image (default) or paints one rectangle per mark.
     void setRowImages(bool enabled) { m_rowImages = enabled; }
@@ -67,6 +71,7 @@ private:
 
     std::shared_ptr<const TraceDocument> m_document;
     std::set<std::int32_t> m_collapsed;
+    std::string m_filter;
     std::vector<Row> m_rows;
     std::vector<std::int32_t> m_laneRows;      // lane -> row
     double m_foldPx = kDefaultFoldPx;

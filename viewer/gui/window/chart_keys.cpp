@@ -39,6 +39,8 @@ std::vector<ShortcutEntry> chartShortcuts() {
         {QStringLiteral("Click"), QStringLiteral("select a task: its details and dependency arrows")},
         {QStringLiteral("Click on an arrow"), QStringLiteral("select the task at its other end")},
         {QStringLiteral("Click on a rank's row"), QStringLiteral("fold or unfold the rank")},
+        {QStringLiteral("Shift+wheel, Page Up/Down"), QStringLiteral("scroll the rows (when more than fit)")},
+        {QStringLiteral("Ctrl+wheel"), QStringLiteral("zoom the rows: fewer and taller, or more and thinner")},
     };
 }
 

@@ -37,7 +37,9 @@
 #include <QShowEvent>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSettings>
+#include <QSignalBlocker>
 #include <QSortFilterProxyModel>
 #include <QStackedWidget>
 #include <QStatusBar>
@@ -75,8 +77,23 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     chartLayout->setSpacing(0);
     // In the menu bar's corner: the chart keeps every pixel of its height.
     m_search = new SearchBar(m_plot, this);
-    chartLayout->addWidget(m_plot, 1);
+    // Rows keep a readable height: a machine with more lanes than fit scrolls, with a bar beside
+    // the chart that appears only then.
+    m_plot->setRowScrolling(true);
+    m_rowScroll = new QScrollBar(Qt::Vertical, chart);
+    m_rowScroll->setObjectName(QStringLiteral("rowScrollBar"));
+    m_rowScroll->hide();
+    auto* plotRow = new QHBoxLayout;
+    plotRow->setContentsMargins(0, 0, 0, 0);
+    plotRow->setSpacing(0);
+    plotRow->addWidget(m_plot, 1);
+    plotRow->addWidget(m_rowScroll);
+    chartLayout->addLayout(plotRow, 1);
     chartLayout->addWidget(m_overview);
+    connect(m_plot, &GanttPlot::rowWindowChanged, this, &MainWindow::syncRowScrollBar);
+    connect(m_rowScroll, &QScrollBar::valueChanged, m_plot, [this](int first) {
+        m_plot->scrollRowsTo(static_cast<double>(first));
+    });
     // Until a trace is loaded the chart would be an empty axis with collapsed ticks: the
     // window says what to do instead, with Open buttons and the recent files.
     m_pages = new QStackedWidget(this);
@@ -88,7 +105,21 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_statsModel = new RangeStatsModel(this);
 
     buildMenus();
-    menuBar()->setCornerWidget(m_search);
+    // In the menu bar's corner, beside the search: which lanes get a row.
+    m_laneFilter = new QLineEdit(this);
+    m_laneFilter->setObjectName(QStringLiteral("laneFilter"));
+    m_laneFilter->setPlaceholderText(tr("Filter lanes"));
+    m_laneFilter->setToolTip(tr("Show only the lanes whose name or group contains one of these comma-separated terms "
+                                "(\"cuda, ram\", \"rank 1\"); empty shows every lane"));
+    m_laneFilter->setClearButtonEnabled(true);
+    m_laneFilter->setMaximumWidth(m_laneFilter->fontMetrics().horizontalAdvance(QStringLiteral("cuda, ram, rank 10")) + 40);
+    connect(m_laneFilter, &QLineEdit::textChanged, m_plot, &GanttPlot::setLaneFilter);
+    auto* corner = new QWidget(this);
+    auto* cornerLayout = new QHBoxLayout(corner);
+    cornerLayout->setContentsMargins(0, 0, 0, 0);
+    cornerLayout->addWidget(m_laneFilter);
+    cornerLayout->addWidget(m_search, 1);
+    menuBar()->setCornerWidget(corner);
     buildDocks();
 
     m_status = new QLabel(tr("Wheel: zoom  Drag: pan  Right-drag: zoom to range  Shift+drag: select range  "
@@ -222,6 +253,11 @@ void MainWindow::buildMenus() {
         m_search->field()->selectAll();
     });
     find->setShortcut(QKeySequence::Find);
+    QAction* filter = view->addAction(tr("Filter &lanes..."), this, [this] {
+        m_laneFilter->setFocus(Qt::ShortcutFocusReason);
+        m_laneFilter->selectAll();
+    });
+    filter->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
     view->addSeparator();
     m_messagesAction = view->addAction(tr("Show &messages between ranks"));
     m_messagesAction->setObjectName(QStringLiteral("messagesAction"));
@@ -454,6 +490,11 @@ void MainWindow::onLoaded(std::shared_ptr<const TraceDocument> document, std::sh
     const QString source = QString::fromStdString(document->source);
     setWindowTitle(tr("starscope viewer - %1").arg(source));
     m_overview->setDocument(document);
+    {
+        // A new trace shows every lane.
+        const QSignalBlocker quiet(m_laneFilter);
+        m_laneFilter->clear();
+    }
     m_plot->setDocument(document);
     m_search->setDocument(document);
     m_codelets->setDocument(document);
@@ -649,6 +690,16 @@ void MainWindow::dropEvent(QDropEvent* event) {
 void MainWindow::closeEvent(QCloseEvent* event) {
     m_loader->cancel();
     QMainWindow::closeEvent(event);
+}
+
+void MainWindow::syncRowScrollBar() {
+    const GanttPlot::RowWindow rows = m_plot->rowWindow();
+    const auto hidden = static_cast<int>(std::ceil(static_cast<double>(rows.total) - rows.shown - 1e-9));
+    const QSignalBlocker quiet(m_rowScroll);
+    m_rowScroll->setRange(0, std::max(0, hidden));
+    m_rowScroll->setPageStep(std::max(1, static_cast<int>(rows.shown)));
+    m_rowScroll->setValue(static_cast<int>(std::lround(rows.first)));
+    m_rowScroll->setVisible(hidden > 0);
 }
 
 } // namespace starscope::viewer

@@ -22,6 +22,8 @@ class QDockWidget;
 class QPlainTextEdit;
 class QDoubleSpinBox;
 class QLabel;
+class QLineEdit;
+class QScrollBar;
 class QListWidget;
 class QStackedWidget;
 class QMenu;
@@ -72,6 +74,8 @@ public:
     QList<QPair<QString, QString>> runRows() const;
     OverviewStrip* overview() const { return m_overview; }
     SearchBar* searchBar() const { return m_search; }
+    QLineEdit* laneFilter() const { return m_laneFilter; }
+    QScrollBar* rowScrollBar() const { return m_rowScroll; }
     QTableView* barrierView() const { return m_barrierView; }
     BarrierListModel* barrierModel() const { return m_barrierModel; }
     RangeStatsModel* statsModel() const { return m_statsModel; }
@@ -95,6 +99,8 @@ protected:
 
 private:
     void buildMenus();
+    // The scroll bar beside the chart follows the rows in view, and shows only when some are not.
+    void syncRowScrollBar();
     void buildDocks();
     void clearRangeStats();
     QWidget* buildEmptyState();
@@ -116,6 +122,8 @@ private:
 
     GanttPlot* m_plot = nullptr;
     SearchBar* m_search = nullptr;         // finds tasks by codelet or job id
+    QLineEdit* m_laneFilter = nullptr;     // which lanes get a row (GanttPlot::setLaneFilter)
+    QScrollBar* m_rowScroll = nullptr;     // the rows that do not fit the chart's height
     OverviewStrip* m_overview = nullptr;   // the whole trace under the chart, with its window
     TraceLoader* m_loader = nullptr;
     BarrierListModel* m_barrierModel = nullptr;

@@ -2,6 +2,8 @@
 // they live in the model.
 #include "tracer/model/fxt_event_set.hpp"
 
+#include "common/text.hpp"
+
 #include <cctype>
 
 namespace starscope::tracer {
@@ -19,16 +21,6 @@ bool sameName(std::string_view a, std::string_view b) {
         }
     }
     return true;
-}
-
-std::string_view trimmed(std::string_view text) {
-    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front())) != 0) {
-        text.remove_prefix(1);
-    }
-    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())) != 0) {
-        text.remove_suffix(1);
-    }
-    return text;
 }
 
 } // namespace

@@ -1,5 +1,7 @@
 #include "viewer/core/lane_layout.hpp"
 
+#include "common/text.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <map>
@@ -142,26 +144,6 @@ std::string rankHeaderLabel(std::int32_t rank, bool collapsed) {
     // U+25B8 (collapsed, points at the hidden rows' place) and U+25BE (expanded, points down).
     return std::string(collapsed ? "\u25B8 " : "\u25BE ") + "rank " + std::to_string(rank);
 }
-
-namespace {
-
-std::string lowered(std::string_view text) {
-    std::string out(text);
-    std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return out;
-}
-
-std::string_view trimmed(std::string_view text) {
-    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front())) != 0) {
-        text.remove_prefix(1);
-    }
-    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())) != 0) {
-        text.remove_suffix(1);
-    }
-    return text;
-}
-
-} // namespace
 
 std::vector<Row> filterRows(const std::vector<Row>& laneRows, std::string_view filter) {
     std::vector<std::string> terms;

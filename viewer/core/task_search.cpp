@@ -1,5 +1,7 @@
 #include "viewer/core/task_search.hpp"
 
+#include "common/text.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -7,28 +9,6 @@
 #include <tuple>
 
 namespace starscope::viewer {
-
-namespace {
-
-std::string lowered(std::string_view text) {
-    std::string out(text);
-    std::transform(out.begin(), out.end(), out.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return out;
-}
-
-std::string_view trimmed(std::string_view text) {
-    const auto space = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
-    while (!text.empty() && space(text.front())) {
-        text.remove_prefix(1);
-    }
-    while (!text.empty() && space(text.back())) {
-        text.remove_suffix(1);
-    }
-    return text;
-}
-
-} // namespace
 
 std::optional<std::uint64_t> parseJobQuery(std::string_view query) {
     std::string_view text = trimmed(query);

@@ -4,7 +4,9 @@
 //
 //   starscope-viewer-synth OUT [--workers N] [--epochs N] [--batches N] [--tasks-per-worker N]
 //                              [--task-us X] [--barrier-us X] [--jitter X] [--seed N] [--ranks N]
+//                              [--dependencies]
 // --ranks N (1-4): a StarPU-MPI job of N ranks on one clock, with messages between them.
+// --dependencies: each task waits for the one before it on its worker (a task graph).
 
 #include "tests/support/synthetic_trace.hpp"
 #include "tracer/native/native_format.hpp"
@@ -31,7 +33,7 @@ int usage(const std::string& message) {
     std::fprintf(stderr,
                  "starscope-viewer-synth: %s\nusage: starscope-viewer-synth OUT [--workers N] [--epochs N] "
                  "[--batches N] [--tasks-per-worker N] [--task-us X] [--barrier-us X] [--jitter X] [--seed N] "
-                 "[--ranks N]\n",
+                 "[--ranks N] [--dependencies]\n",
                  message.c_str());
     return 2;
 }
@@ -51,6 +53,10 @@ int main(int argc, char** argv) {
                 return usage("more than one output file given ('" + output + "', '" + std::string(arg) + "')");
             }
             output = arg;
+            continue;
+        }
+        if (arg == "--dependencies") {
+            options.dependencies = true;
             continue;
         }
         if (i + 1 >= argc) {

@@ -13,6 +13,31 @@ using tracer::StateClass;
 using tracer::TaskIndex;
 using tracer::TimeNs;
 
+namespace {
+
+// Tasks are in batch, worker, position order: task i waits for the one before it on its worker.
+void addChainDependencies(tracer::Trace& trace, std::size_t workers, std::size_t perWorker) {
+    const std::size_t count = trace.tasks.size();
+    const std::size_t perBatch = workers * perWorker;
+    trace.dependencyStarts.assign(count + 1, 0);
+    std::vector<std::uint64_t> jobs;
+    jobs.reserve(count);
+    for (std::size_t i = 0; i < count; ++i) {
+        const std::size_t k = i % perWorker;
+        if (k > 0) {
+            jobs.push_back(trace.tasks[i - 1].jobId);
+        } else if (i >= perBatch) {
+            jobs.push_back(trace.tasks[i - perBatch + perWorker - 1].jobId);
+        }
+        trace.dependencyStarts[i + 1] = static_cast<std::uint32_t>(jobs.size());
+    }
+    // Job ids are the tasks' indexes here.
+    trace.fillDependencies(jobs, [](std::uint64_t job) { return static_cast<TaskIndex>(job); });
+    trace.metadata[std::string(tracer::kDependenciesMetadata)] = "recorded";
+}
+
+} // namespace
+
 TimeNs SyntheticOptions::period() const {
     const auto maxTask = static_cast<TimeNs>(static_cast<double>(taskNs) * (1.0 + jitter));
     return submitNs + tasksPerWorker * (overheadNs + maxTask) + barrierNs;
@@ -119,6 +144,9 @@ tracer::Trace makeSyntheticTrace(const SyntheticOptions& o) {
             trace.lanes[w].levels[0].push_back({sleepingSince[w], trace.end, sleeping});
         }
     }
+    if (o.dependencies) {
+        addChainDependencies(trace, workers, static_cast<std::size_t>(o.tasksPerWorker));
+    }
     trace.indexTasks();
     trace.metadata["source"] = "synthetic";
     return trace;
@@ -147,10 +175,25 @@ tracer::Trace makeSyntheticRanksTrace(const SyntheticOptions& o, int ranks) {
             lane.rank = r;
             out.lanes.push_back(std::move(lane));
         }
+        const auto taskOffset = static_cast<TaskIndex>(out.tasks.size());
         for (auto& task : t.tasks) {
-            task.jobId += static_cast<std::uint64_t>(r) * 1'000'000;
+            task.jobId += static_cast<std::uint64_t>(r) << 48;
             task.lane = tracer::Trace::shortIndex(task.lane + laneOffset);
             out.tasks.push_back(std::move(task));
+        }
+        if (!t.dependencyStarts.empty()) {
+            // A rank's tasks wait for tasks of their rank only: none is outside the job.
+            if (out.dependencyStarts.empty()) {
+                out.dependencyStarts.push_back(0);
+            }
+            const auto before = static_cast<std::uint32_t>(out.dependencies.size());
+            for (const auto entry : t.dependencies) {
+                out.dependencies.push_back(entry + taskOffset);
+            }
+            for (std::size_t i = 1; i < t.dependencyStarts.size(); ++i) {
+                out.dependencyStarts.push_back(before + t.dependencyStarts[i]);
+            }
+            out.metadata[std::string(tracer::kDependenciesMetadata)] = "recorded";
         }
         for (auto& marker : t.markers) {
             marker.rank = tracer::Trace::shortIndex(r);

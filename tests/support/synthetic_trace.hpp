@@ -29,6 +29,10 @@ struct SyntheticOptions {
     tracer::TimeNs submitNs = 20'000;
     tracer::TimeNs barrierNs = 400'000;  // from the batch end to the next batch start
     double jitter = 0.0;                 // task durations vary by up to +-jitter * taskNs
+    // Each task waits for the one before it on its worker (the previous batch's last for the
+    // first of a batch): a task graph of one chain per worker, as benchmarks of the critical path
+    // and of a real job's size want. Off by default: tests' traces have none.
+    bool dependencies = false;
     std::uint64_t seed = 1;
     std::vector<std::string> codelets{"conv_fwd", "conv_bwd", "dense_fwd", "dense_bwd"};
 
@@ -41,7 +45,8 @@ tracer::Trace makeSyntheticTrace(const SyntheticOptions& options);
 
 // A StarPU-MPI job of `ranks` processes (1 to 4) on one clock: rank r is makeSyntheticTrace
 // with tasks r/4 longer (and a shorter barrier, so every rank's batch b still starts at
-// b * period()), its lanes, markers and tasks carrying rank r (job ids r * 1,000,000 + k), plus
+// b * period()), its lanes, markers and tasks carrying rank r (job ids (r << 48) + k, the base the
+// FxT reader gives each rank's file, so that no two ranks share one at any size), plus
 // an MPI communication thread lane. After each batch every rank r > 0 sends to rank 0 from its
 // batch end for kSyntheticMessageNs, and rank 0 answers kSyntheticReplyDelayNs after that send
 // began, for as long; the MPI lanes are "Progressing" while a message of theirs is in flight.

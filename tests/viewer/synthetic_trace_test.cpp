@@ -76,3 +76,48 @@ TEST(SyntheticTrace, JitterKeepsTheTraceWellFormedAndIsDeterministic) {
     options.seed = 43;
     EXPECT_NE(makeSyntheticTrace(options), a);
 }
+
+// Job ids of a rank used to be r * 1,000,000 + k: a rank past a million tasks took the next
+// rank's ids, and a lookup by job found the wrong task.
+TEST(SyntheticTrace, RanksKeepTheirJobIdsApartPastAMillionTasks) {
+    SyntheticOptions options;
+    options.cpuWorkers = 1;
+    options.batchesPerEpoch = 1001;
+    options.tasksPerWorker = 1000;
+    options.taskNs = 1'000;
+    options.overheadNs = 100;
+    options.submitNs = 1'000;
+    const auto trace = makeSyntheticRanksTrace(options, 2);
+    ASSERT_EQ(trace.tasks.size(), 2'002'000u);
+    for (std::size_t i = 1; i < trace.tasks.size(); ++i) {
+        ASSERT_LT(trace.tasks[i - 1].jobId, trace.tasks[i].jobId) << "task " << i;
+    }
+    EXPECT_EQ(trace.tasks[1'001'000].jobId, std::uint64_t{1} << 48);
+}
+
+TEST(SyntheticTrace, DependenciesChainEachWorkersTasksAcrossRanks) {
+    SyntheticOptions options;
+    options.cpuWorkers = 2;
+    options.batchesPerEpoch = 3;
+    options.tasksPerWorker = 4;
+    options.dependencies = true;
+    const auto trace = makeSyntheticRanksTrace(options, 2);
+    ASSERT_EQ(trace.tasks.size(), 48u);
+    EXPECT_EQ(trace.metadata.at(std::string(starscope::tracer::kDependenciesMetadata)), "recorded");
+    EXPECT_TRUE(trace.outsideJobs.empty());
+    const auto perRank = trace.tasks.size() / 2;
+    for (std::size_t i = 0; i < trace.tasks.size(); ++i) {
+        const auto deps = trace.dependenciesOf(static_cast<starscope::tracer::TaskIndex>(i));
+        const std::size_t inRank = i % perRank;
+        std::vector<std::uint64_t> jobs(deps.begin(), deps.end());
+        if (inRank < 8 && inRank % 4 == 0) {
+            // A worker's first task of the first batch waits for nothing.
+            EXPECT_TRUE(jobs.empty()) << "task " << i;
+            continue;
+        }
+        ASSERT_EQ(jobs.size(), 1u) << "task " << i;
+        const std::size_t waitedFor = inRank % 4 > 0 ? i - 1 : i - 8 + 3;
+        EXPECT_EQ(jobs.front(), trace.tasks[waitedFor].jobId) << "task " << i;
+        EXPECT_EQ(trace.tasks[waitedFor].lane, trace.tasks[i].lane) << "task " << i;
+    }
+}

@@ -3,7 +3,7 @@
 # and the reference run alternately within each repetition, and printed as a markdown table
 # (figure | now | target) of medians, [min-max] and ratios, after the raw figures of every run.
 #
-#   bench/run_all.sh [--quick] [--build DIR] [--reps N] [--keep DIR]
+#   bench/run_all.sh [--quick] [--build DIR] [--reps N] [--keep DIR] [--scale [--scale-args "ARGS"]]
 #
 # --build DIR (or STARSCOPE_BUILD=DIR): the build folder whose binaries are measured (default
 #   build/default); it needs the targets starscope, starscope_tracer_bench and, for the viewer
@@ -13,6 +13,10 @@
 #   whole epoch (937 batches of 64), 10 epochs and 5 epochs.
 # --reps N: repetitions (at least 1; the issue's table wants at least 5).
 # --keep DIR: record into DIR and keep it (default: a temporary folder, removed at the end).
+# --scale (opt-in, issue 29): then the scale table of bench/tracer/scale_steps.sh (read, stats,
+#   first frame, scroll redraw and peak memory of synthetic 4-rank jobs of 10 M and 100 M spans:
+#   about 15 more minutes and 5 GB of disk on the 2-core machine; it needs the viewer benchmarks'
+#   targets too). --scale-args "ARGS" passes ARGS on to it, e.g. "--giant --data DIR".
 #
 # Runtimes on the 2-core machine, shared with other engineers' builds and runs: --quick 1.5 to
 # 2.5 minutes (3 repetitions); the full mode 12.8 minutes with every row, and 18.2 minutes
@@ -36,14 +40,18 @@ build="${STARSCOPE_BUILD:-$root/build/default}"
 quick=0
 reps=""
 keep=""
-usage() { echo "usage: bench/run_all.sh [--quick] [--build DIR] [--reps N] [--keep DIR]" >&2; exit 2; }
+scale=0
+scale_args=""
+usage() { echo "usage: bench/run_all.sh [--quick] [--build DIR] [--reps N] [--keep DIR] [--scale [--scale-args ARGS]]" >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) quick=1 ;;
     --build) [ $# -ge 2 ] || usage; build="$2"; shift ;;
     --reps) [ $# -ge 2 ] || usage; reps="$2"; shift ;;
     --keep) [ $# -ge 2 ] || usage; keep="$2"; shift ;;
-    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    --scale) scale=1 ;;
+    --scale-args) [ $# -ge 2 ] || usage; scale_args="$2"; shift ;;
+    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
     *) echo "run_all: unknown option $1" >&2; usage ;;
   esac
   shift
@@ -321,3 +329,10 @@ print("|---|---|---|")
 for figure, value, target in rows:
     print(f"| {figure} | {value} | {target} |")
 EOF
+
+if [ "$scale" = 1 ]; then
+  echo
+  echo "run_all: the scale table (bench/tracer/scale_steps.sh $scale_args)"
+  # shellcheck disable=SC2086 # the arguments are split on purpose
+  "$root/bench/tracer/scale_steps.sh" --build "$build" $scale_args || die "scale_steps failed"
+fi

@@ -2,7 +2,9 @@
 // mid zoom and deep zoom: what a frame costs while the user pans and zooms. Target: median
 // <= 16 ms (60 frames per second). Runs offscreen; prints medians, never asserts.
 //
-//   starscope-viewer-replot-bench [--spans-millions N] [--repeats N] [--size WxH]
+//   starscope-viewer-replot-bench [--spans-millions N] [--repeats N] [--size WxH] [--trace FILE]
+// --trace FILE: the trace of FILE (any input the viewer opens) instead of a synthetic one, read
+// and prepared as the viewer does (bench/tracer/scale_steps.sh times a scroll of its jobs so).
 
 #include "tests/support/synthetic_trace.hpp"
 #include "viewer/core/command_line.hpp"
@@ -46,6 +48,7 @@ int main(int argc, char** argv) {
     int repeats = 30;
     bool rowImages = true;
     std::string only;   // run one view only (for profiling): "full", "mid" or "deep"
+    std::string input;  // a trace file instead of the synthetic trace
     PixelSize size{1600, 900};
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string flag = argv[i];
@@ -53,6 +56,8 @@ int main(int argc, char** argv) {
             millions = std::atof(argv[i + 1]);
         } else if (flag == "--row-images") {
             rowImages = std::string(argv[i + 1]) != "off";
+        } else if (flag == "--trace") {
+            input = argv[i + 1];
         } else if (flag == "--only") {
             only = argv[i + 1];
         } else if (flag == "--repeats") {
@@ -81,13 +86,23 @@ int main(int argc, char** argv) {
     options.barrierNs = 400'000;
     options.jitter = 0.3;
     auto start = Clock::now();
-    auto document = prepareDocument(makeSyntheticTrace(options), "synthetic");
+    std::shared_ptr<const TraceDocument> document;
+    if (input.empty()) {
+        document = prepareDocument(makeSyntheticTrace(options), "synthetic");
+    } else {
+        auto loaded = loadDocument(std::filesystem::path(input));
+        if (!loaded) {
+            std::fprintf(stderr, "replot_bench: %s\n", loaded.error().describe().c_str());
+            return 1;
+        }
+        document = std::move(*loaded);
+    }
     const double prepareMs = msSince(start);
     start = Clock::now();
     auto barriers = std::make_shared<const Barriers>(computeBarriers(*document, 100'000));
     const double barriersMs = msSince(start);
     const auto& trace = document->trace;
-    std::printf("trace: %zu spans on %zu lanes, %zu tasks, %.3f s long; generate+prepare %.0f ms, barriers %.0f ms "
+    std::printf("trace: %zu spans on %zu lanes, %zu tasks, %.3f s long; generate (or read)+prepare %.0f ms, barriers %.0f ms "
                 "(%zu)\n",
                 trace.spanCount(), trace.lanes.size(), trace.tasks.size(), static_cast<double>(trace.end) / 1e9,
                 prepareMs, barriersMs, barriers->size());

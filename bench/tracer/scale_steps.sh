@@ -1,0 +1,159 @@
+#!/usr/bin/env bash
+# Time and peak memory of each step of opening a big StarPU-MPI job (issue 29), whole processes
+# under /usr/bin/time: synthetic 4-rank jobs (16 workers a rank, tasks chained per worker by
+# dependencies, batch markers, messages between the ranks; makeSyntheticRanksTrace written as a
+# native file by starscope-viewer-synth) of about 10 M and 100 M spans, and for each:
+#   read      starscope_tracer_bench --model FILE (reads the file into the model, nothing else)
+#   stats     starscope stats FILE
+#   render    starscope-viewer FILE --render OUT.png (offscreen): the viewer's first frame
+#   scroll    starscope-viewer-replot-bench --trace FILE --only mid: the median redraw of a
+#             1/100 window panned across the job (the "wall s" column is that frame's median;
+#             the memory is the whole process's, which read and prepared the job first)
+# and prints a markdown table (spans | step | wall s | peak RSS GiB) of medians over the runs.
+#
+#   bench/tracer/scale_steps.sh [--build DIR] [--data DIR] [--sizes "10 100"] [--reps N]
+#                               [--big-reps N] [--giant] [--keep]
+#
+# --sizes: millions of spans (about: the generator makes whole batches); default "10 100".
+# --reps N: runs of each step below 100 M spans (default 3); --big-reps N from 100 M on
+#   (default 1: a 100 M step takes minutes).
+# --giant: also attempt 1,000 M spans. The generator builds the whole job in memory first
+#   (about 9 GB per 100 M spans), so it runs with its address space limited to 90 % of the
+#   memory available: on a smaller machine it fails cleanly, and the table says so.
+# --data DIR: where the jobs are written (default a temporary folder; they are removed at the
+#   end unless --keep: about 5 GB per 100 M spans).
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+build="${STARSCOPE_BUILD:-$root/build/default}"
+data=""
+sizes="10 100"
+reps=3
+bigReps=1
+giant=0
+keep=0
+usage() {
+  echo "usage: bench/tracer/scale_steps.sh [--build DIR] [--data DIR] [--sizes \"10 100\"] [--reps N] [--big-reps N] [--giant] [--keep]" >&2
+  exit 2
+}
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --build) [ $# -ge 2 ] || usage; build="$2"; shift ;;
+    --data) [ $# -ge 2 ] || usage; data="$2"; shift ;;
+    --sizes) [ $# -ge 2 ] || usage; sizes="$2"; shift ;;
+    --reps) [ $# -ge 2 ] || usage; reps="$2"; shift ;;
+    --big-reps) [ $# -ge 2 ] || usage; bigReps="$2"; shift ;;
+    --giant) giant=1 ;;
+    --keep) keep=1 ;;
+    -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
+    *) echo "scale_steps: unknown option $1" >&2; usage ;;
+  esac
+  shift
+done
+die() { echo "scale_steps: $*" >&2; exit 1; }
+[[ "$reps" =~ ^[1-9][0-9]*$ && "$bigReps" =~ ^[1-9][0-9]*$ ]] || die "--reps and --big-reps take a count of at least 1"
+[ "$giant" = 0 ] || sizes="$sizes 1000"
+synth="$build/bench/viewer/starscope-viewer-synth"
+replot="$build/bench/viewer/starscope-viewer-replot-bench"
+viewer="$build/viewer/starscope-viewer"
+reader="$build/bench/tracer/starscope_tracer_bench"
+cli="$build/cli/starscope"
+for tool in "$synth" "$reader" "$cli"; do
+  [ -x "$tool" ] || die "missing $tool (build the benchmarks: cmake --build --preset default)"
+done
+[ -x /usr/bin/time ] || die "needs /usr/bin/time (Debian package time)"
+if [ -z "$data" ]; then
+  data="$(mktemp -d "${TMPDIR:-/tmp}/starscope-scale.XXXXXX")"
+fi
+mkdir -p "$data"
+cleanup() {
+  if [ "$keep" = 0 ]; then
+    rm -f "$data"/job-*.sstrace "$data"/render-*.png
+  fi
+}
+trap cleanup EXIT
+export QT_QPA_PLATFORM=offscreen
+
+rows=()
+# One row: the median wall and the highest peak of the runs (a step's memory hardly varies).
+addRow() { # spans step walls... (each "wall kib")
+  local spans="$1" step="$2"
+  shift 2
+  rows+=("$(printf '%s\n' "$@" | python3 -c '
+import sys, statistics
+runs = [l.split() for l in sys.stdin if l.strip()]
+walls = sorted(float(r[0]) for r in runs)
+peak = max(int(r[1]) for r in runs) / 1024 / 1024
+spread = "" if len(walls) == 1 else " [%.3g-%.3g]" % (walls[0], walls[-1])
+print("| %s | %s | %.3g%s (%d run%s) | %.2f |" % (sys.argv[1], sys.argv[2], statistics.median(walls), spread,
+      len(walls), "" if len(walls) == 1 else "s", peak))
+' "$spans" "$step")")
+}
+# Runs a command under /usr/bin/time; prints "wall kib" (and its own output to $data/last.out).
+timed() {
+  local timing="$data/time.txt"
+  if ! /usr/bin/time -o "$timing" -f '%e %M' "$@" >"$data/last.out" 2>"$data/last.err"; then
+    echo "scale_steps: failed: $*" >&2
+    tail -5 "$data/last.err" >&2
+    return 1
+  fi
+  tail -1 "$timing"
+}
+
+for millions in $sizes; do
+  # 4 ranks x 16 workers x batches x 8 tasks x 2 spans (scheduling, executing) + a sleep per
+  # worker and batch: 1,088 spans a batch.
+  batches=$((millions * 1000000 / 1088))
+  [ "$millions" -ge 100 ] && runs=$bigReps || runs=$reps
+  job="$data/job-${millions}M.sstrace"
+  label="${millions} M"
+  echo "== ${millions} M spans: $batches batches, $runs run(s) a step" >&2
+  limit=()
+  if [ "$millions" -ge 1000 ]; then
+    avail=$(awk '/MemAvailable/ {print $2}' /proc/meminfo)
+    limit=(prlimit --as=$((avail * 1024 * 9 / 10)))
+    echo "   generator limited to $((avail * 9 / 10 / 1024 / 1024)) GiB of address space" >&2
+  fi
+  if ! gen=$(timed "${limit[@]}" "$synth" "$job" --ranks 4 --workers 16 --batches "$batches" \
+      --tasks-per-worker 8 --barrier-us 1000 --jitter 0.3 --dependencies); then
+    rows+=("| $label | generate (in memory, then written) | failed: $(tail -1 "$data/last.err" | cut -c1-80) | - |")
+    rm -f "$job"
+    continue
+  fi
+  label="$(grep -o '[0-9]* spans' "$data/last.out" | awk '{printf "%.1f M", $1 / 1e6}')"
+  echo "   $(cat "$data/last.out"), $(du -h "$job" | cut -f1)" >&2
+  addRow "$label" "generate (in memory, then written)" "$gen"
+  for step in read stats render scroll; do
+    results=()
+    for ((r = 0; r < runs; r++)); do
+      case "$step" in
+        read) out=$(timed "$reader" --model "$job") ;;
+        stats) out=$(timed "$cli" stats "$job") ;;
+        render)
+          [ -x "$viewer" ] || break
+          out=$(timed "$viewer" "$job" --render "$data/render-${millions}M.png") ;;
+        scroll)
+          [ -x "$replot" ] || break
+          out=$(timed "$replot" --trace "$job" --only mid --repeats 10)
+          frame=$(awk '/^mid zoom/ {print $4}' "$data/last.out")
+          out="$(python3 -c "print($frame / 1000)") ${out#* }" ;;
+      esac
+      echo "   $step: $out" >&2
+      results+=("$out")
+    done
+    if [ ${#results[@]} -gt 0 ]; then
+      addRow "$label" "$step" "${results[@]}"
+    else
+      rows+=("| $label | $step | n/a (binary missing) | - |")
+    fi
+  done
+  [ "$keep" = 1 ] || rm -f "$job"
+done
+
+echo
+echo "| spans | step | wall s | peak RSS GiB |"
+echo "|---|---|---|---|"
+printf '%s\n' "${rows[@]}"
+echo
+echo "wall s: median [min-max] of the runs; scroll: the median redraw of one frame (10 frames a run)."
+echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?')"

@@ -8,7 +8,7 @@
 #
 #   bench/tracer/stats_vs_fxt_tool.sh [--build DIR] [--runs N] PROF_FILE...
 #
-# STARSCOPE_READ_THREADS=1 or 2 in the environment is passed on (one or two reading threads).
+# STARSCOPE_READ_THREADS=N in the environment is passed on (1: one reading thread; 2: two).
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"

@@ -416,6 +416,15 @@ TEST_P(StarpuMpiExample, MergedTraceMatchesStarpuFxtTool) {
     ASSERT_TRUE(tool) << tool.error().describe();
     EXPECT_EQ(ours->metadata.at("starpu.codes").substr(0, 3), starscope::testing::starpuSeries());
     expectSameRanksAsStarpuFxtTool(*ours, *tool, dir / "paje.trace", static_cast<std::size_t>(GetParam().ranks));
+    // The ranks decoded one after another and each on a thread of its own: one model.
+    ReadOptions serial;
+    serial.threads = 1;
+    ReadOptions parallel;
+    parallel.threads = static_cast<unsigned>(GetParam().ranks);
+    const auto oneByOne = readTrace(dir.path(), serial);
+    const auto atOnce = readTrace(dir.path(), parallel);
+    ASSERT_TRUE(oneByOne && atOnce);
+    EXPECT_TRUE(*oneByOne == *atOnce);
 }
 
 INSTANTIATE_TEST_SUITE_P(FromStarpuMpiSource, StarpuMpiExample,

@@ -77,5 +77,81 @@ TEST(TraceBuilder, AMarkerBeyondTheModelIsTextWithAWarning) {
     EXPECT_EQ(trace.codeletKeys.size(), 1U);
 }
 
+// What one file of a job adds to a builder (a rank's worker and main thread, its tasks with the
+// file's job base, a codelet, a footprint, a dependency, markers, a transfer, warnings, a state
+// left open): rank 1 meets its states in another order than rank 0, and a state rank 0 has not.
+void addRank(TraceBuilder& b, std::uint64_t rank, std::size_t warnings) {
+    const std::string prefix = std::to_string(rank) + "_";
+    const auto cpu = b.addLane(prefix + "CPU 0", LaneKind::CpuWorker, 0, 0);
+    const auto user = b.addLane(prefix + "main", LaneKind::MainThread, -1, -1);
+    const auto executing = b.state(detail::kExecutingState, LaneKind::CpuWorker);
+    const auto sleeping = b.state("Sleeping", LaneKind::CpuWorker);
+    const auto other = b.state(rank == 0 ? "Scheduling" : "Fetching input", LaneKind::CpuWorker);
+    const auto submitting = b.state("Submitting", LaneKind::MainThread);
+    const std::uint64_t base = rank << 48;
+    const TimeNs t0 = static_cast<TimeNs>(rank) * 5;
+    b.setState(user, t0, submitting);
+    b.trace().tasks.reserve(4);
+    for (std::uint64_t job = 1; job <= 3; ++job) {
+        const auto task = b.task(base + (rank == 0 ? job : 4 - job));   // rank 1 out of job order
+        b.setCodelet(task, b.intern(rank == 0 ? "gemm" : (job == 2 ? "potrf" : "gemm")));
+        b.setFootprint(task, static_cast<std::uint32_t>(job));
+        b.taskAt(task).submit = t0 + static_cast<TimeNs>(job);
+        const TimeNs at = t0 + static_cast<TimeNs>(job) * 100;
+        b.setState(cpu, at, other);
+        b.setState(cpu, at + 10, executing, task);
+        b.setState(cpu, at + 60, sleeping);
+    }
+    b.addDependency(base + 2, base + 1);
+    b.addDependency(base + 3, base + 2);
+    b.addDependency(base + 3, base + 99);   // a job the trace does not hold
+    b.addMarker(t0 + 50, user, "ss1:batch_begin epoch=0 batch=" + std::to_string(rank) + " arena=batch" + std::to_string(rank));
+    b.addMarker(t0 + 60, user, "plain text of rank " + std::to_string(rank));
+    Transfer x;
+    x.rank = static_cast<std::int32_t>(rank);
+    x.start = t0 + 70;
+    x.end = t0 + 90;
+    b.trace().transfers.push_back(x);
+    b.pushState(user, t0 + 400, submitting);   // left open: closed at the trace's end
+    for (std::size_t w = 0; w < warnings; ++w) {
+        b.warn("rank " + std::to_string(rank) + " warning " + std::to_string(w));
+    }
+    b.setMetadata("source." + std::to_string(rank), "rank file");
+    for (const auto lane : {cpu, user}) {
+        b.trace().lanes[static_cast<std::size_t>(lane)].rank = static_cast<std::int32_t>(rank);
+    }
+}
+
+// A job's files decoded each into a builder of its own, then absorbed in rank order, give the
+// model of the files decoded one after another into one builder.
+TEST(TraceBuilder, AbsorbingRanksGivesTheModelOfOneBuilder) {
+    for (const std::size_t warnings : {std::size_t{2}, std::size_t{45}}) {   // 45 + 45: past the 50 kept
+        TraceBuilder one;
+        one.warn("a warning before the ranks");
+        addRank(one, 0, warnings);
+        addRank(one, 1, warnings);
+        TraceBuilder merged;
+        merged.warn("a warning before the ranks");
+        TraceBuilder rank0;
+        TraceBuilder rank1;
+        addRank(rank0, 0, warnings);
+        addRank(rank1, 1, warnings);
+        merged.absorb(std::move(rank0));
+        merged.absorb(std::move(rank1));
+        const auto expected = one.finish(1000);
+        const auto actual = merged.finish(1000);
+        EXPECT_EQ(expected.states, actual.states);
+        EXPECT_EQ(expected.lanes, actual.lanes);
+        EXPECT_EQ(expected.tasks, actual.tasks);
+        EXPECT_EQ(expected.dependencies, actual.dependencies);
+        EXPECT_EQ(expected.outsideJobs, actual.outsideJobs);
+        EXPECT_EQ(expected.markers, actual.markers);
+        EXPECT_EQ(expected.warnings, actual.warnings);
+        EXPECT_TRUE(expected == actual);
+        EXPECT_EQ(actual.states.size(), 5U);   // Fetching input: rank 1's own, numbered after rank 0's
+        EXPECT_EQ(actual.tasks.size(), 6U);
+    }
+}
+
 } // namespace
 } // namespace starscope::tracer

@@ -8,6 +8,7 @@
 #include "tracer/readers/read_trace.hpp"
 
 #include <atomic>
+#include <charconv>
 #include <cstdlib>
 #include <cstdio>
 #include <iomanip>
@@ -36,15 +37,18 @@ int reportError(const std::string& command, const TraceError& error, const Io& i
     return exitCodeFor(error);
 }
 
-// STARSCOPE_READ_THREADS=1 or 2 sets how many threads the readers use (the benchmarks compare
-// both); unset, each reader chooses. Read here, at the front, so that the readers read no
+// STARSCOPE_READ_THREADS=N (1 to 64) sets how many threads the readers use (the benchmarks compare
+// them: 1 reads a job's prof files one after another, N decodes up to N at once); unset or
+// anything else, each reader chooses. Read here, at the front, so that the readers read no
 // environment.
 ReadOptions readOptions() {
     ReadOptions options;
     const char* threads = std::getenv("STARSCOPE_READ_THREADS");
     const std::string_view chosen = threads != nullptr ? threads : "";
-    if (chosen == "1" || chosen == "2") {
-        options.threads = chosen == "2" ? 2U : 1U;
+    unsigned count = 0;
+    const auto [end, ec] = std::from_chars(chosen.data(), chosen.data() + chosen.size(), count);
+    if (!chosen.empty() && ec == std::errc{} && end == chosen.data() + chosen.size() && count >= 1 && count <= 64) {
+        options.threads = count;
     }
     return options;
 }

@@ -10,8 +10,11 @@ struct ReadOptions {
     // Called now and then with the fraction of the input read so far (0..1). Returning false
     // cancels the read, which then fails with ErrorCode::Cancelled.
     std::function<bool(double fraction)> progress;
-    // Threads a reader may use: 1 or 2. 0 lets each reader choose from its input (the FxT
-    // reader builds the model on a second thread from 32 MiB of trace on; the Paje reader uses one).
+    // Threads a reader may use. 0 lets each reader choose from its input (the FxT reader builds
+    // the model on a second thread from 32 MiB of a lone prof file on, and decodes a job's prof
+    // files on as many threads as cores from a few MiB of them on; the Paje reader uses one). 1:
+    // one thread. 2 or more: the FxT reader decodes up to that many of a job's files at once
+    // (whatever their size), and builds a lone file's model on a second thread.
     unsigned threads = 0;
 };
 

@@ -82,6 +82,15 @@ public:
 
     Trace& trace() { return m_trace; }
     std::size_t laneCount() const { return m_trace.lanes.size(); }
+    std::size_t taskCount() const { return m_trace.tasks.size(); }
+
+    // Appends what another builder read (a rank's prof file decoded on a thread of its own), as
+    // if its calls had been made on this builder after this one's: its lanes follow these, its
+    // states, names and codelets become this builder's where they are the same (new ones
+    // numbered in the order it met them), its tasks, dependencies, markers and transfers follow,
+    // and its warnings too (the first fifty of all kept). Its job ids must not be this one's:
+    // each file of a job has its own base. part is left empty.
+    void absorb(TraceBuilder&& part);
 
     // Closes every open state at end, sorts spans/tasks/markers and sets begin/end. A trace
     // longer than spans hold ends after kMaxTraceTime, which readTrace reports as an error.

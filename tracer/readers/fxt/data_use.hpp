@@ -19,6 +19,14 @@ public:
     void copied(std::size_t transfer, std::uint64_t handle) { m_copies.push_back({transfer, handle}); }
     // job: as the trace numbers it (with its file's job base).
     void accessed(std::uint64_t job, std::uint64_t handle) { m_accesses.push_back({job, handle}); }
+    // Appends what another file's decoder saw, whose transfers follow the first transferOffset of
+    // the trace (TraceBuilder::absorb).
+    void append(const DataUse& other, std::size_t transferOffset) {
+        for (const auto& copy : other.m_copies) {
+            m_copies.push_back({copy.transfer + transferOffset, copy.handle});
+        }
+        m_accesses.insert(m_accesses.end(), other.m_accesses.begin(), other.m_accesses.end());
+    }
     // Sets each copied transfer's job; tasks sorted by job id, lanes with their ranks.
     void assignTransferTasks(Trace& trace) const;
 

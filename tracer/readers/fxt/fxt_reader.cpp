@@ -16,6 +16,9 @@
 #include "tracer/readers/trace_builder.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <functional>
+#include <mutex>
 #include <cstdio>
 #include <optional>
 #include <string>
@@ -76,10 +79,10 @@ std::uintmax_t inputBytes(const std::vector<std::filesystem::path>& files) {
 constexpr std::uintmax_t kTwoThreadsMinBytes = std::uintmax_t{32} << 20;
 
 // A big file's model is built by a thread of its own while this one walks and decodes the
-// events (model_ops.hpp: the same model). ReadOptions::threads 1 or 2 chooses.
+// events (model_ops.hpp: the same model). ReadOptions::threads 1 or more chooses.
 bool buildInAThreadOfItsOwn(const std::filesystem::path& file, unsigned threads) {
-    if (threads == 1 || threads == 2) {
-        return threads == 2;
+    if (threads >= 1) {
+        return threads >= 2;
     }
     std::error_code ec;
     const auto size = std::filesystem::file_size(file, ec);
@@ -153,8 +156,11 @@ struct FileDecoded {
 
 // Decodes one prof file into the builder: its release, its events, and its warnings (naming the
 // file when there are several); its lanes, transfers and markers get its rank.
+// progress: the fraction of this file decoded. mayUseASecondThread: false while other files decode
+// beside it (they have the cores).
 TraceResult<FileDecoded> decodeFile(TraceBuilder& builder, detail::DataUse& dataUse, const FxtEvents& events,
-                                    const FileInRead& at, const ReadOptions& options) {
+                                    const FileInRead& at, const ReadOptions& options,
+                                    const std::function<bool(double)>& progress, bool mayUseASecondThread) {
     const auto& file = events.file();
     const bool multi = at.count > 1;
     const auto sniffed = sniffLayout(events);
@@ -166,17 +172,11 @@ TraceResult<FileDecoded> decodeFile(TraceBuilder& builder, detail::DataUse& data
     const std::size_t transfersBefore = builder.trace().transfers.size();
     // libfxt is run in a forked child: the reader forks it from one thread only, since a child
     // forked while another thread holds a lock (the allocator's, under ASan at exit) can hang.
-    ModelOpSink ops(builder, events.direct() && buildInAThreadOfItsOwn(file, options.threads));
+    ModelOpSink ops(builder,
+                    mayUseASecondThread && events.direct() && buildInAThreadOfItsOwn(file, options.threads));
     detail::RecordDecoder decoder(builder, ops, *sniffed.layout, prefix,
                                   multi ? (std::uint64_t{at.index} << 48) : 0, dataUse,
                                   at.clock, at.traffic);
-    std::function<bool(double)> progress;
-    if (options.progress) {
-        progress = [&](double fraction) {
-            return options.progress((static_cast<double>(at.index) + fraction)
-                                    / static_cast<double>(at.count));
-        };
-    }
     detail::OutlierFilter filter(decoder);
     const auto onEvent = [&filter](const RawEvent& ev) { return filter.push(ev); };
     auto walked =
@@ -276,15 +276,8 @@ void addRanks(Trace& trace, const detail::RankPlan& plan,
     }
 }
 
-} // namespace
-
-TraceResult<Trace> detail::readFxt(const std::vector<std::filesystem::path>& files,
-                                   const ReadOptions& options) {
-    if (files.empty()) {
-        return fail(TraceError{ErrorCode::InvalidArgument, "no FxT file to read", {}, {}});
-    }
-    TraceBuilder builder;
-    const auto bytes = inputBytes(files);
+// StarPU writes about 1 KB of FxT events per task and 150 bytes per state (see inputBytes).
+void reserveFor(TraceBuilder& builder, std::uintmax_t bytes) {
     builder.reserveTasks(
         static_cast<std::size_t>(std::min<std::uintmax_t>(bytes / 512, std::uintmax_t{1} << 22)));
     builder.expectSpans(
@@ -294,6 +287,110 @@ TraceResult<Trace> detail::readFxt(const std::vector<std::filesystem::path>& fil
     // untouched pages.
     builder.reserveMarkers(
         static_cast<std::size_t>(std::min<std::uintmax_t>(bytes / 2048, std::uintmax_t{1} << 20)));
+}
+
+// Below this many bytes of prof files in all, a job's files are decoded one after another:
+// threads and the merge of their partial models cost about what they save. `stats` of recorded
+// StarPU-MPI stencil jobs, one after another against on 2 threads, medians of alternating runs on
+// the 2-core machine shared with two builds (load 6-7, so noisy): 2 ranks of 21 MB 0.061 against
+// 0.064 s (11 runs), 4 of 29 MB 0.091 against 0.091 (11), 2 of 157 MB 0.291 against 0.256 (5),
+// 4 of 212 MB 0.409 against 0.479 (5); the tests' 0.1 MB jobs 0.012 against 0.016 (21). A file
+// from 32 MiB on has a second thread of its own one after another (kTwoThreadsMinBytes): on 2
+// cores the parallel path pays little; on more cores, more.
+constexpr std::uintmax_t kParallelRanksMinBytes = std::uintmax_t{64} << 20;
+
+// How many of a job's files decode at once: 1 (one after another, into one builder) for one
+// file, for files libfxt reads (forked from one thread only, see decodeFile) and for small jobs;
+// else as many as there are cores and files, ReadOptions::threads capping it when set (any
+// count above 1 then decodes in parallel, whatever the size).
+unsigned rankThreads(const std::vector<FxtEvents>& sources, const ReadOptions& options) {
+    if (sources.size() < 2 || options.threads == 1) {
+        return 1;
+    }
+    if (!std::all_of(sources.begin(), sources.end(), [](const FxtEvents& s) { return s.direct(); })) {
+        return 1;
+    }
+    std::vector<std::filesystem::path> files;
+    for (const auto& source : sources) {
+        files.push_back(source.file());
+    }
+    const unsigned cores = std::max(1U, std::thread::hardware_concurrency());
+    if (options.threads == 0 && (cores < 2 || inputBytes(files) < kParallelRanksMinBytes)) {
+        return 1;
+    }
+    const unsigned cap = options.threads == 0 ? cores : options.threads;
+    return static_cast<unsigned>(std::min<std::size_t>(cap, sources.size()));
+}
+
+// One rank's file decoded on its own: its partial model, until absorbed into the job's.
+struct RankPart {
+    TraceBuilder builder;
+    detail::DataUse dataUse;
+    TraceResult<FileDecoded> decoded = fail(TraceError{ErrorCode::Cancelled, "not decoded", {}, {}});
+};
+
+// Decodes the files on `threads` threads (this one among them), each file into its own part,
+// its clock and traffic from fileAt as in the serial path. The caller's progress callback is
+// called by one thread at a time, with the mean of the files' fractions; once it returns false
+// every file's walk is cancelled.
+template <typename FileAt, typename SourceOf>
+std::vector<RankPart> decodeRanksInParallel(std::size_t count, unsigned threads, const FileAt& fileAt,
+                                            const SourceOf& sourceOf, const ReadOptions& options) {
+    std::vector<RankPart> parts(count);
+    std::vector<FileInRead> at;
+    for (std::size_t i = 0; i < count; ++i) {
+        at.push_back(fileAt(i));   // before the threads: it names each rank's traffic
+    }
+    std::mutex progressMutex;
+    std::vector<double> fractions(count, 0.0);
+    bool cancelled = false;   // under progressMutex
+    // Thread t decodes file t first (every thread has one at least: tests see them all), then
+    // whichever comes next.
+    std::atomic<std::size_t> next{threads};
+    const auto work = [&](std::size_t first) {
+        for (std::size_t i = first; i < count; i = next++) {
+            const auto& source = sourceOf(i);
+            std::error_code ec;
+            const auto size = std::filesystem::file_size(source.file(), ec);
+            reserveFor(parts[i].builder, ec ? 0 : size);
+            std::function<bool(double)> progress;
+            if (options.progress) {
+                progress = [&, i](double fraction) {
+                    const std::lock_guard lock(progressMutex);
+                    if (cancelled) {
+                        return false;
+                    }
+                    fractions[i] = fraction;
+                    double sum = 0;
+                    for (const double f : fractions) {
+                        sum += f;
+                    }
+                    cancelled = !options.progress(sum / static_cast<double>(count));
+                    return !cancelled;
+                };
+            }
+            parts[i].decoded = decodeFile(parts[i].builder, parts[i].dataUse, source, at[i], options, progress, false);
+        }
+    };
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < threads; ++t) {
+        pool.emplace_back(work, t);
+    }
+    work(0);
+    for (auto& thread : pool) {
+        thread.join();
+    }
+    return parts;
+}
+
+} // namespace
+
+TraceResult<Trace> detail::readFxt(const std::vector<std::filesystem::path>& files,
+                                   const ReadOptions& options) {
+    if (files.empty()) {
+        return fail(TraceError{ErrorCode::InvalidArgument, "no FxT file to read", {}, {}});
+    }
+    TraceBuilder builder;
     // Each file's event source is chosen once, here; every pass over the file goes through it.
     std::vector<FxtEvents> sources(files.begin(), files.end());
     // Several files are several processes of one StarPU-MPI run: in rank order, each on the
@@ -311,12 +408,7 @@ TraceResult<Trace> detail::readFxt(const std::vector<std::filesystem::path>& fil
         }
     }
     std::vector<detail::RankTraffic> traffic(plan.files.size());
-    detail::DataUse dataUse;
-    TimeNs end = 0;
-    std::string versions;
-    std::size_t workers = 0;
-    std::string noWorker; // why the first file without workers has none
-    for (std::size_t i = 0; i < files.size(); ++i) {
+    const auto fileAt = [&](std::size_t i) {
         FileInRead at{i, files.size()};
         if (multi) {
             at.rank = plan.files[i].rank;
@@ -324,23 +416,72 @@ TraceResult<Trace> detail::readFxt(const std::vector<std::filesystem::path>& fil
             at.traffic = &traffic[i];
             traffic[i].rank = at.rank;
         }
-        const auto decoded =
-            decodeFile(builder, dataUse, sources[multi ? plan.files[i].source : i], at, options);
-        if (!decoded) {
-            return fail(decoded.error());
-        }
+        return at;
+    };
+    const auto sourceOf = [&](std::size_t i) -> const FxtEvents& {
+        return sources[multi ? plan.files[i].source : i];
+    };
+    detail::DataUse dataUse;
+    TimeNs end = 0;
+    std::string versions;
+    std::size_t workers = 0;
+    std::string noWorker; // why the first file without workers has none
+    // What file i added, once decoded: its sync points checked against its data, its figures kept.
+    const auto taken = [&](std::size_t i, const FileDecoded& decoded) -> std::optional<TraceError> {
         if (multi) {
-            if (auto wrong = detail::syncBeyondData(plan.files[i], decoded->lastRecorded)) {
-                return fail(std::move(*wrong));
+            if (auto wrong = detail::syncBeyondData(plan.files[i], decoded.lastRecorded)) {
+                return wrong;
             }
         }
-        end = std::max(end, decoded->end);
-        if (versions.find(decoded->version) == std::string::npos) {
-            versions += (versions.empty() ? "" : ", ") + std::string(decoded->version);
+        end = std::max(end, decoded.end);
+        if (versions.find(decoded.version) == std::string::npos) {
+            versions += (versions.empty() ? "" : ", ") + std::string(decoded.version);
         }
-        workers += decoded->workers;
+        workers += decoded.workers;
         if (noWorker.empty()) {
-            noWorker = decoded->noWorker;
+            noWorker = decoded.noWorker;
+        }
+        return std::nullopt;
+    };
+    const unsigned threads = rankThreads(sources, options);
+    if (threads > 1) {
+        auto parts = decodeRanksInParallel(files.size(), threads, fileAt, sourceOf, options);
+        std::size_t tasks = builder.trace().tasks.size();
+        for (const auto& part : parts) {
+            tasks += part.builder.taskCount();
+        }
+        builder.trace().tasks.reserve(tasks);
+        for (std::size_t i = 0; i < parts.size(); ++i) {
+            auto& part = parts[i];
+            if (!part.decoded) {
+                return fail(part.decoded.error());
+            }
+            if (auto wrong = taken(i, *part.decoded)) {
+                return fail(std::move(*wrong));
+            }
+            const auto lanes = static_cast<std::int32_t>(builder.laneCount());
+            if (traffic[i].commLane >= 0) {
+                traffic[i].commLane += lanes;
+            }
+            dataUse.append(part.dataUse, builder.trace().transfers.size());
+            builder.absorb(std::move(part.builder));
+        }
+    } else {
+        reserveFor(builder, inputBytes(files));
+        for (std::size_t i = 0; i < files.size(); ++i) {
+            std::function<bool(double)> progress;
+            if (options.progress) {
+                progress = [&options, i, count = files.size()](double fraction) {
+                    return options.progress((static_cast<double>(i) + fraction) / static_cast<double>(count));
+                };
+            }
+            const auto decoded = decodeFile(builder, dataUse, sourceOf(i), fileAt(i), options, progress, true);
+            if (!decoded) {
+                return fail(decoded.error());
+            }
+            if (auto wrong = taken(i, *decoded)) {
+                return fail(std::move(*wrong));
+            }
         }
     }
     builder.setMetadata("format", "fxt");

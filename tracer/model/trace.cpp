@@ -276,12 +276,17 @@ void Trace::indexTasks() {
             lanes[static_cast<std::size_t>(lane)].tasks.push_back(static_cast<TaskIndex>(i));
         }
     }
+    const auto byTimes = [&](TaskIndex a, TaskIndex b) {
+        return std::pair<TimeNs, TimeNs>{tasks[a].start, tasks[a].end}
+               < std::pair<TimeNs, TimeNs>{tasks[b].start, tasks[b].end};
+    };
     for (auto& lane : lanes) {
         // Stable: of tasks with the same times (a task run twice in one span) the first keeps it.
-        std::stable_sort(lane.tasks.begin(), lane.tasks.end(), [&](TaskIndex a, TaskIndex b) {
-            return std::pair<TimeNs, TimeNs>{tasks[a].start, tasks[a].end}
-                   < std::pair<TimeNs, TimeNs>{tasks[b].start, tasks[b].end};
-        });
+        // A worker's tasks in job order are usually in time order already: one pass instead of
+        // the sort, which was 11 % of reading a 10 M-span native file (perf).
+        if (!std::is_sorted(lane.tasks.begin(), lane.tasks.end(), byTimes)) {
+            std::stable_sort(lane.tasks.begin(), lane.tasks.end(), byTimes);
+        }
         lane.tasks.shrink_to_fit();
     }
 }

@@ -44,6 +44,39 @@ TEST(NativeFormat, RoundTripIsExact) {
     EXPECT_EQ(bytes(*back), bytes(*trace));   // deterministic bytes
 }
 
+// The reader finds a dependency's task by searching from where it found the previous one: jobs
+// far behind and ahead of it, between two jobs, before the first and after the last, and the
+// same job twice, all come back as written.
+TEST(NativeFormat, DependenciesOnJobsAnywhereComeBackAsWritten) {
+    Trace trace;
+    trace.lanes.emplace_back();
+    trace.lanes[0].levels.emplace_back();
+    for (std::uint64_t i = 0; i < 300; ++i) {
+        Task task;
+        task.jobId = 10 + 3 * i;   // gaps between jobs
+        trace.tasks.push_back(task);
+    }
+    const std::vector<std::vector<std::uint64_t>> waits = {
+        {}, {10}, {5, 10, 11, 907}, {907, 10, 13}, {100, 400, 1000, 2}, {13, 13}, {898, 11, 12}, {910},
+    };
+    for (std::size_t i = 0; i < trace.tasks.size(); ++i) {
+        trace.setDependencies(static_cast<TaskIndex>(i), waits[i % waits.size()]);
+    }
+    trace.metadata[std::string(kDependenciesMetadata)] = "recorded";
+    TempDir dir;
+    ASSERT_TRUE(writeNativeFile(trace, dir / "deps.sstrace"));
+    const auto back = readTrace(dir / "deps.sstrace");
+    ASSERT_TRUE(back) << back.error().describe();
+    // (setDependencies keeps outside jobs in the order it met them, readers sort them: the jobs
+    // each task waited for are compared.)
+    for (std::size_t i = 0; i < trace.tasks.size(); ++i) {
+        const auto deps = back->dependenciesOf(static_cast<TaskIndex>(i));
+        const std::vector<std::uint64_t> jobs(deps.begin(), deps.end());
+        const auto expected = trace.dependenciesOf(static_cast<TaskIndex>(i));
+        EXPECT_EQ(jobs, std::vector<std::uint64_t>(expected.begin(), expected.end())) << "task " << i;
+    }
+}
+
 TEST(NativeFormat, RunFolderUsesItsFreshCache) {
     TempDir dir;
     const auto run = dir / "run";

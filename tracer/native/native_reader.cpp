@@ -329,14 +329,43 @@ TraceResult<Done> PayloadReader::tasks() {
     if (dependencyJobs.empty()) {
         trace.dependencyStarts.clear(); // as readers leave a trace without dependencies
     }
-    // Tasks are in job id order (checked above): a job's task is bisected.
+    // Tasks are in job id order (checked above): a job's task is searched for from where the
+    // previous one was found, in steps doubling each time, then bisected. A task waits mostly
+    // for tasks near it in job order, and its neighbours' dependencies come next: a bisection of
+    // the whole table, its first steps cache misses each, was two thirds of reading the task
+    // table of a 10 M-span job (perf).
+    std::size_t hint = 0;
     trace.fillDependencies(dependencyJobs, [&](std::uint64_t job) {
-        const auto it =
-            std::lower_bound(trace.tasks.begin(), trace.tasks.end(), job,
-                             [](const Task& t, std::uint64_t j) { return t.jobId < j; });
-        return it != trace.tasks.end() && it->jobId == job
-                   ? static_cast<TaskIndex>(it - trace.tasks.begin())
-                   : kNoTask;
+        const auto& tasks = trace.tasks;
+        const std::size_t count = tasks.size();
+        if (count == 0) {
+            return kNoTask;
+        }
+        // The first task of this job or a later one lies in [lo, hi].
+        std::size_t lo = 0;
+        std::size_t hi = count;
+        std::size_t step = 1;
+        if (tasks[hint].jobId < job) {
+            lo = hint + 1;
+            while (lo + step - 1 < count && tasks[lo + step - 1].jobId < job) {
+                lo += step;
+                step *= 2;
+            }
+            hi = std::min(count, lo + step - 1);
+        } else {
+            hi = hint;
+            while (hi >= step && tasks[hi - step].jobId >= job) {
+                hi -= step;
+                step *= 2;
+            }
+            lo = hi >= step ? hi - step + 1 : 0;
+        }
+        const auto it = std::lower_bound(tasks.begin() + static_cast<std::ptrdiff_t>(lo),
+                                         tasks.begin() + static_cast<std::ptrdiff_t>(hi), job,
+                                         [](const Task& t, std::uint64_t j) { return t.jobId < j; });
+        const auto at = static_cast<std::size_t>(it - tasks.begin());
+        hint = std::min(at, count - 1);
+        return at < count && it->jobId == job ? static_cast<TaskIndex>(at) : kNoTask;
     });
     return spanTasks();
 }

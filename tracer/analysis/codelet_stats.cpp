@@ -18,21 +18,24 @@ WorkerKind workerKindOf(LaneKind lane) {
 
 namespace {
 
-// Sorts the durations to find the median.
+// Reorders the durations to find the median: a selection, not a sort (sorting every codelet's
+// durations was a quarter of `stats` of a 10 M-span job, perf).
 DurationSummary summarise(std::vector<TimeNs>& durations) {
     DurationSummary s;
     if (durations.empty()) {
         return s;
     }
-    std::sort(durations.begin(), durations.end());
     s.count = durations.size();
+    const auto [min, max] = std::minmax_element(durations.begin(), durations.end());
+    s.min = *min;
+    s.max = *max;
     for (const TimeNs d : durations) {
         s.total += d;
     }
-    s.min = durations.front();
-    s.max = durations.back();
     s.mean = s.total / static_cast<TimeNs>(s.count);
-    s.median = durations[(durations.size() - 1) / 2];
+    const auto middle = durations.begin() + static_cast<std::ptrdiff_t>((durations.size() - 1) / 2);
+    std::nth_element(durations.begin(), middle, durations.end());
+    s.median = *middle;
     return s;
 }
 

@@ -12,14 +12,16 @@
 # and prints a markdown table (spans | step | wall s | peak RSS GiB) of medians over the runs.
 #
 #   bench/tracer/scale_steps.sh [--build DIR] [--data DIR] [--sizes "10 100"] [--reps N]
-#                               [--big-reps N] [--giant] [--keep]
+#                               [--big-reps N] [--giant [--giant-force]] [--keep]
 #
 # --sizes: millions of spans (about: the generator makes whole batches); default "10 100".
 # --reps N: runs of each step below 100 M spans (default 3); --big-reps N from 100 M on
 #   (default 1: a 100 M step takes minutes).
-# --giant: also attempt 1,000 M spans. The generator builds the whole job in memory first
-#   (about 9 GB per 100 M spans), so it runs with its address space limited to 90 % of the
-#   memory available: on a smaller machine it fails cleanly, and the table says so.
+# --giant: also 1,000 M spans. The generator builds the whole job in memory first (12 GiB at
+#   its peak for 102 M spans), so a size whose estimate (0.12 GiB per million spans) exceeds the
+#   memory available is not attempted, and the table says so with both figures; --giant-force
+#   attempts it anyway, its address space limited to 90 % of the memory available, so that it
+#   fails cleanly (no out-of-memory killer among other processes).
 # --data DIR: where the jobs are written (default a temporary folder; they are removed at the
 #   end unless --keep: about 5 GB per 100 M spans).
 set -euo pipefail
@@ -31,6 +33,7 @@ sizes="10 100"
 reps=3
 bigReps=1
 giant=0
+force=0
 keep=0
 usage() {
   echo "usage: bench/tracer/scale_steps.sh [--build DIR] [--data DIR] [--sizes \"10 100\"] [--reps N] [--big-reps N] [--giant] [--keep]" >&2
@@ -44,8 +47,9 @@ while [ $# -gt 0 ]; do
     --reps) [ $# -ge 2 ] || usage; reps="$2"; shift ;;
     --big-reps) [ $# -ge 2 ] || usage; bigReps="$2"; shift ;;
     --giant) giant=1 ;;
+    --giant-force) giant=1; force=1 ;;
     --keep) keep=1 ;;
-    -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
     *) echo "scale_steps: unknown option $1" >&2; usage ;;
   esac
   shift
@@ -109,8 +113,13 @@ for millions in $sizes; do
   label="${millions} M"
   echo "== ${millions} M spans: $batches batches, $runs run(s) a step" >&2
   limit=()
-  if [ "$millions" -ge 1000 ]; then
-    avail=$(awk '/MemAvailable/ {print $2}' /proc/meminfo)
+  avail=$(awk '/MemAvailable/ {print $2}' /proc/meminfo)   # KiB
+  needGiB=$((millions * 12 / 100))
+  if [ $((needGiB * 1024 * 1024)) -gt "$avail" ]; then
+    if [ "$force" = 0 ]; then
+      rows+=("| $label | generate (in memory, then written) | not attempted: needs about $needGiB GiB, $((avail / 1024 / 1024)) GiB available (--giant-force tries) | - |")
+      continue
+    fi
     limit=(prlimit --as=$((avail * 1024 * 9 / 10)))
     echo "   generator limited to $((avail * 9 / 10 / 1024 / 1024)) GiB of address space" >&2
   fi

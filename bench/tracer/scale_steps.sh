@@ -157,7 +157,7 @@ for millions in $sizes; do
           [ -x "$replot" ] || break
           out=$(timed "$replot" --trace "$job" --only mid --repeats 10)
           frame=$(awk '/^mid zoom/ {print $4}' "$data/last.out")
-          out="$(python3 -c "print($frame / 1000)") ${out#* }" ;;
+          out="$(python3 -c "print(f'{$frame / 1000:.6g}')") ${out#* }" ;;
       esac
       echo "   $step: $out" >&2
       results+=("$out")

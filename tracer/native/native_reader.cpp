@@ -195,6 +195,7 @@ TraceResult<Done> PayloadReader::lanes() {
             if (auto read = spans(l, d); !read) {
                 return read;
             }
+            releaseRead();
             if (m_options.progress && !m_options.progress(m_c.fraction())) {
                 return fail(TraceError{ErrorCode::Cancelled, "reading cancelled", m_file.string(),
                                        m_c.offset()});
@@ -270,6 +271,9 @@ TraceResult<Done> PayloadReader::tasks() {
     // The job ids read, made task indexes once every task is known.
     std::vector<std::uint64_t> dependencyJobs;
     for (std::size_t i = 0; i < trace.tasks.size(); ++i) {
+        if (i % kRecordsBetweenReleases == 0) {
+            releaseRead();
+        }
         auto& task = trace.tasks[i];
         const auto at = m_c.offset();
         FileTask record;

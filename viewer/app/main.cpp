@@ -252,7 +252,8 @@ int compare(const QCommandLineParser& parser, starscope::tracer::TimeNs threshol
         return 1;
     }
     if (parser.isSet(QStringLiteral("render"))) {
-        if (auto written = renderComparison(*loaded, *alignment, size, parser.value(QStringLiteral("render"))); !written) {
+        if (auto written = renderComparison(*loaded, *alignment, size, parser.value(QStringLiteral("render")),
+                                            !parser.isSet(QStringLiteral("no-transfers"))); !written) {
             std::fprintf(stderr, "starscope-viewer: %s\n", written.error().message.c_str());
             return 1;
         }
@@ -263,6 +264,7 @@ int compare(const QCommandLineParser& parser, starscope::tracer::TimeNs threshol
         std::fprintf(stderr, "starscope-viewer: %s\n", set.error().message.c_str());
         return 1;
     }
+    window->transfersAction()->setChecked(!parser.isSet(QStringLiteral("no-transfers")));
     window->show();
     return QApplication::exec();
 }

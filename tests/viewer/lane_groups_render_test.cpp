@@ -3,11 +3,14 @@
 // its lanes' mix of states; lanes moved by a row's menu or Alt+Up keep their order through a
 // filter, folds and zooms, until Reset lane order or another trace.
 #include "tests/support/synthetic_trace.hpp"
+#include "tests/support/test_support.hpp"
 #include "tests/viewer/pixel_support.hpp"
 #include "tests/viewer/qt_test_environment.hpp"
 #include "viewer/core/overview_profile.hpp"
 #include "viewer/gui/chart/gantt_plot.hpp"
 #include "viewer/gui/chart/qt_support.hpp"
+#include "viewer/gui/chart/span_name_plottable.hpp"
+#include "viewer/gui/export/render.hpp"
 
 #include <gtest/gtest.h>
 
@@ -172,6 +175,8 @@ TEST_F(LaneGroupsRender, ARowsMenuMovesItAndTheOrderOutlivesFiltersFoldsAndZooms
     plot->fitAll();
     EXPECT_EQ(labels(), ordered);
     EXPECT_FALSE(plot->laneOrderIsDefault());
+    // Span names follow the rows: each lane named in its own row, none on a header.
+    EXPECT_EQ(plot->names()->rows(), plot->rows());
     menu = plot->rowMenu(0);
     menuAction(*menu, QStringLiteral("Reset lane order"))->trigger();
     EXPECT_TRUE(plot->laneOrderIsDefault());
@@ -200,4 +205,24 @@ TEST_F(LaneGroupsRender, AltUpAndDownMoveTheRowUnderTheCursor) {
     QTest::keyClick(plot.get(), Qt::Key_Up, Qt::AltModifier);
     EXPECT_EQ(labels()[cuda1], "CUDA 1");
     EXPECT_TRUE(plot->laneOrderIsDefault());
+}
+
+// --fold in a picture: the named kinds drawn as their header rows alone.
+TEST(LaneGroupsPicture, FoldDrawsTheNamedKindsAsTheirHeaderRows) {
+    starscope::testing::TempDir dir;
+    const auto document = cpusAndGpus();
+    RenderRequest request;
+    request.size = {900, 600};
+    request.fold = FoldRequest{{LaneGroup::CpuWorkers}, {}};
+    GanttPlot plot;
+    const QString out = QString::fromStdString((dir / "folded.png").string());
+    ASSERT_TRUE(renderToFile(plot, document, std::make_shared<const Barriers>(computeBarriers(*document, 100'000)),
+                             request, out));
+    std::vector<std::string> labels;
+    for (const Row& row : plot.rows()) {
+        labels.push_back(row.label);
+    }
+    EXPECT_EQ(labels, (std::vector<std::string>{"main", "\u25B8 CPU workers (4)", "\u25BE CUDA workers (2)", "CUDA 0",
+                                                "CUDA 1"}));
+    EXPECT_EQ(QImage(out).size(), QSize(900, 600));
 }

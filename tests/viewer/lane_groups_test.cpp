@@ -131,3 +131,15 @@ TEST(LaneGroups, HeadersFollowTheFilteredLanes) {
     const auto rows = chartRows(filterRows(layoutRows(trace), "cuda 0"), {});
     EXPECT_EQ(rowLabels(rows), (std::vector<std::string>{"CUDA 0", "CUDA 0 memory"}));
 }
+
+// --fold's groups: the kinds it names where they have a header, in every rank, and its ranks.
+TEST(LaneGroups, AFoldRequestFoldsTheNamedKindsInEveryRankAndItsRanks) {
+    auto trace = gpuMachine(0);
+    for (const Lane& l : gpuMachine(1).lanes) {
+        trace.lanes.push_back(l);
+    }
+    const auto rows = layoutRows(trace);
+    EXPECT_EQ(foldedBy(rows, FoldRequest{{LaneGroup::CudaWorkers, LaneGroup::MainThread}, {1}}),
+              (std::set<GroupId>{{0, LaneGroup::CudaWorkers}, {1, LaneGroup::Rank}, {1, LaneGroup::CudaWorkers}}))
+        << "the main thread has no header to fold";
+}

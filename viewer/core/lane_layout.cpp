@@ -251,6 +251,17 @@ std::vector<Row> chartRows(const std::vector<Row>& laneRows, const std::set<Grou
     return rows;
 }
 
+std::set<GroupId> foldedBy(const std::vector<Row>& laneRows, const FoldRequest& request) {
+    std::set<GroupId> out;
+    for (const Row& row : chartRows(laneRows, {})) {
+        if (row.kind == RowKind::KindHeader ? request.kinds.contains(row.laneGroup)
+                                            : row.kind == RowKind::RankHeader && request.ranks.contains(row.rank)) {
+            out.insert(row.groupId());
+        }
+    }
+    return out;
+}
+
 std::vector<std::int32_t> rowOfLanes(const std::vector<Row>& rows, const tracer::Trace& trace) {
     std::vector<std::int32_t> out(trace.lanes.size(), -1);
     std::map<GroupId, std::int32_t> headers;

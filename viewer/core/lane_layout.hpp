@@ -86,6 +86,17 @@ std::vector<Row> chartRows(const std::vector<Row>& laneRows, const std::set<Grou
 // The header's label: "rank 1" or "CPU workers (4)", with a folded/unfolded sign.
 std::string groupHeaderLabel(const Row& header, std::size_t lanes, bool folded);
 
+// What to fold (--fold): kinds of lanes in every rank (their headers, where they have one) and
+// whole ranks.
+struct FoldRequest {
+    std::set<LaneGroup> kinds;
+    std::set<std::int32_t> ranks;
+
+    bool operator==(const FoldRequest&) const = default;
+};
+// The groups of laneRows a request folds: each kind group it names that has a header, each rank.
+std::set<GroupId> foldedBy(const std::vector<Row>& laneRows, const FoldRequest& request);
+
 // The lanes a header row sums up, from the rows it heads in laneRows: a rank's workers, or
 // every lane of a kind group.
 std::vector<std::int32_t> lanesUnder(const std::vector<Row>& laneRows, const Row& header);

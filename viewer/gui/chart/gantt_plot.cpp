@@ -168,6 +168,7 @@ void GanttPlot::setRankBarriers(std::shared_ptr<const Barriers> barriers) {
 
 void GanttPlot::rebuildRowsAndLegend() {
     m_overlay->setRows(m_gantt->rows());
+    m_names->setRows(m_gantt->rows());
     rebuildRowTicks();
     legend->clearItems();
     if (!m_document) {

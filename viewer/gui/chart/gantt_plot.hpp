@@ -12,6 +12,7 @@
 
 #include <memory>
 #include <optional>
+#include <set>
 
 class QMenu;
 
@@ -61,6 +62,8 @@ public:
     bool isGroupFolded(GroupId group) const;
     void setRankCollapsed(std::int32_t rank, bool collapsed) { setGroupFolded({rank, LaneGroup::Rank}, collapsed); }
     bool isRankCollapsed(std::int32_t rank) const { return isGroupFolded({rank, LaneGroup::Rank}); }
+    // Exactly these groups folded (foldedBy names them for a --fold request).
+    void setFoldedGroups(std::set<GroupId> groups);
     // Folds every kind group that has a header (ranks stay as they are), or unfolds every group.
     void setAllGroupsFolded(bool folded);
     // The group whose header row is at a widget position (chart or row label), if any.

@@ -6,6 +6,7 @@
 #include "viewer/gui/chart/gantt_plottable.hpp"
 #include "viewer/gui/chart/overlay_plottable.hpp"
 #include "viewer/gui/chart/qt_support.hpp"
+#include "viewer/gui/chart/span_name_plottable.hpp"
 #include "viewer/gui/chart/span_selection.hpp"
 
 #include <QCursor>
@@ -50,6 +51,10 @@ void GanttPlot::setAllGroupsFolded(bool folded) {
             }
         }
     }
+    setFoldedGroups(std::move(groups));
+}
+
+void GanttPlot::setFoldedGroups(std::set<GroupId> groups) {
     if (groups != m_gantt->foldedGroups()) {
         m_gantt->setFoldedGroups(std::move(groups));
         rowsReplaced();
@@ -186,6 +191,7 @@ QString GanttPlot::laneFilter() const { return QString::fromStdString(m_gantt->l
 
 void GanttPlot::rowsReplaced() {
     m_overlay->setRows(m_gantt->rows());
+    m_names->setRows(m_gantt->rows());
     rebuildRowTicks();
     replot(rpQueuedReplot);
     m_selection->refresh();

@@ -1,5 +1,6 @@
 #include "common/mapped_file.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -39,6 +40,18 @@ MappedFile::MappedFile(const std::filesystem::path& file) {
     // Every reader walks its file front to back once.
     ::madvise(data, m_size, MADV_SEQUENTIAL);
     m_data = static_cast<const unsigned char*>(data);
+}
+
+void MappedFile::release(std::size_t from, std::size_t to) const {
+    static const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    const std::size_t first = from / page * page;
+    const std::size_t end = std::min(to, m_size) / page * page;
+    if (m_data == nullptr || end <= first) {
+        return;
+    }
+    // Advice only (the mapping is private and never written: its pages are the file's): when it
+    // fails the pages stay, as they did before.
+    (void)::madvise(const_cast<unsigned char*>(m_data) + first, end - first, MADV_DONTNEED);
 }
 
 MappedFile::~MappedFile() {

@@ -79,6 +79,18 @@ inline void writeFromHandler(const char* text) {
     [[maybe_unused]] const auto written = ::write(STDERR_FILENO, text, std::strlen(text));
 }
 
+// Once a run is written (trace and run.json), a stop signal has nothing left to stop: the
+// process is only exiting, which LeakSanitizer's scan or a slow MPI_Finalize can make last. It
+// must not then end "by SIGINT" while run.json says how the run ended, so the first is let go;
+// a second still ends the process at once, as a second Ctrl-C does anywhere.
+extern "C" inline void onSignalAfterTheRun(int signal) {
+    static std::atomic<int> count{0};
+    if (count.fetch_add(1) > 0) {
+        std::signal(signal, SIG_DFL);
+        std::raise(signal);
+    }
+}
+
 class ScopedStopSignals {
 public:
     explicit ScopedStopSignals(void (*handler)(int)) {
@@ -96,20 +108,35 @@ public:
     }
     ~ScopedStopSignals() {
         for (std::size_t i = 0; i < std::size(kStopSignals); ++i) {
-            ::sigaction(kStopSignals[i], &m_previous[i], nullptr);
+            if (m_after != nullptr) {
+                struct sigaction after {};
+                after.sa_handler = m_after;
+                blockStopSignalsIn(after);
+                ::sigaction(kStopSignals[i], &after, nullptr);
+            } else {
+                ::sigaction(kStopSignals[i], &m_previous[i], nullptr);
+            }
         }
         ::sigaction(SIGPIPE, &m_previousPipe, nullptr);
     }
     ScopedStopSignals(const ScopedStopSignals&) = delete;
     ScopedStopSignals& operator=(const ScopedStopSignals&) = delete;
 
+    // On leaving the scope, installs handler instead of putting the previous ones back, with no
+    // moment in between: for work that is done (a run whose trace and run.json are written), a
+    // signal that comes while the process exits must not end it as if it had been stopped.
+    void leaveBehind(void (*handler)(int)) { m_after = handler; }
+
 private:
-    void install(struct sigaction& action) {
+    static void blockStopSignalsIn(struct sigaction& action) {
         sigemptyset(&action.sa_mask);
         // One handler at a time: the count of signals it keeps stays exact.
         for (const int signal : kStopSignals) {
             sigaddset(&action.sa_mask, signal);
         }
+    }
+    void install(struct sigaction& action) {
+        blockStopSignalsIn(action);
         for (std::size_t i = 0; i < std::size(kStopSignals); ++i) {
             ::sigaction(kStopSignals[i], &action, &m_previous[i]);
         }
@@ -123,6 +150,7 @@ private:
 
     struct sigaction m_previous[std::size(kStopSignals)] {};
     struct sigaction m_previousPipe {};
+    void (*m_after)(int) = nullptr;
 };
 
 } // namespace starscope::workloads

@@ -44,6 +44,19 @@ std::string readFile(const fs::path& path) {
     return out.str();
 }
 
+std::size_t residentFileKib() {
+    std::ifstream status("/proc/self/status");
+    std::string key;
+    while (status >> key) {
+        if (key == "RssFile:") {
+            std::size_t kib = 0;
+            status >> kib;
+            return kib;
+        }
+    }
+    return 0;
+}
+
 ::testing::AssertionResult writeSparseFile(const fs::path& path, const std::string& head,
                                            std::uintmax_t apparentSize) {
     {

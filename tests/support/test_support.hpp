@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstddef>
 #include <filesystem>
 #include <functional>
 #include <string>
@@ -28,6 +29,10 @@ private:
 std::filesystem::path sourceDir();
 std::filesystem::path testDataDir();
 std::string readFile(const std::filesystem::path& path);
+
+// The file pages this process has mapped, in KiB (/proc/self/status' RssFile): what a reader
+// holds of the files it maps.
+std::size_t residentFileKib();
 
 // Writes head to path and extends the file with a hole to apparentSize bytes: an "enormous"
 // input (many GiB) that costs no disk space. Fails the calling test when the file system

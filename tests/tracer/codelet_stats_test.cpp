@@ -83,6 +83,9 @@ TEST(CodeletStats, CsvHasARowPerCodeletAndKind) {
 TEST(CodeletStats, InternalCodeletsAreStarpusUnderscoredOnes) {
     EXPECT_TRUE(isStarpuInternalCodelet("_starpu_data_acquire_post"));
     EXPECT_TRUE(isStarpuInternalCodelet("_starpu_mpi_redux_data_dummy"));
+    EXPECT_TRUE(isStarpuInternalCodelet("starpu_data_unregister"));   // its synchronisation task
+    EXPECT_TRUE(isStarpuInternalCodelet("data_cpy"));
+    EXPECT_FALSE(isStarpuInternalCodelet("starpu_data_unregister_2"));
     EXPECT_FALSE(isStarpuInternalCodelet("starpu_slu_lu_model_22"));   // an example's own, named so
     EXPECT_FALSE(isStarpuInternalCodelet("gemm"));
     EXPECT_FALSE(isStarpuInternalCodelet(""));

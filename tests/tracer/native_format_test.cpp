@@ -516,6 +516,44 @@ TEST(NativeFormat, RepeatedNameIsRefused) {
 
 // What users ran into: `export` on such a file aborted (134) or crashed (139). In a child, as
 // a user runs it.
+// Reading a native file holds a few MiB of it in the process at a time, not the whole file on
+// top of the model: the checksum pass and the parse each let go of what they have read.
+TEST(NativeFormat, ReadingHoldsAStepOfTheFileNotAllOfIt) {
+    Trace trace;
+    trace.states.push_back({"Executing", StateClass::Executing});
+    constexpr std::size_t kLanes = 64;
+    constexpr std::size_t kSpans = std::size_t{1} << 15;   // 64 lanes of 32 Ki spans: 48 MiB
+    for (std::size_t l = 0; l < kLanes; ++l) {
+        auto& lane = trace.lanes.emplace_back();
+        lane.name = "CPU " + std::to_string(l);
+        lane.workerId = static_cast<std::int32_t>(l);
+        auto& spans = lane.levels.emplace_back();
+        for (std::size_t i = 0; i < kSpans; ++i) {
+            const auto t = static_cast<TimeNs>(10 * i);
+            spans.emplace_back(t, t + 5, 0);
+        }
+    }
+    trace.end = static_cast<TimeNs>(10 * kSpans);
+    TempDir dir;
+    ASSERT_TRUE(writeNativeFile(trace, dir / "big.sstrace"));
+    ASSERT_GT(std::filesystem::file_size(dir / "big.sstrace"), std::uintmax_t{40} << 20);
+    const std::size_t before = starscope::testing::residentFileKib();
+    std::size_t most = 0;
+    int samples = 0;
+    ReadOptions options;
+    options.progress = [&](double) {
+        most = std::max(most, starscope::testing::residentFileKib());
+        ++samples;
+        return true;
+    };
+    const auto back = readTrace(dir / "big.sstrace", options);
+    ASSERT_TRUE(back) << back.error().describe();
+    EXPECT_EQ(back->lanes, trace.lanes);
+    EXPECT_GT(samples, 32);
+    // A step is 16 MiB in the checksum pass, 4 MiB and a lane in the parse.
+    EXPECT_LE(most, before + (20U << 10)) << "the reader held " << (most - before) / 1024 << " MiB of the file";
+}
+
 TEST(NativeFormat, ExportOfAnInconsistentFileExitsOneWithTheMessage) {
     TempDir dir;
     for (const auto& bad : inconsistencies()) {

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <sstream>
+#include <tuple>
 #include <vector>
 
 namespace starscope::tracer {
@@ -194,6 +195,27 @@ TEST(TraceModel, IndexedTasksNumberTheirCodeletKeysByFirstUse) {
     EXPECT_EQ(one.tasks[0].codeletKey, 0U);
     EXPECT_EQ(one.tasks[2].codeletKey, 0U);
     EXPECT_EQ(one, other);
+}
+
+// A lane lists its tasks by start then end whatever order they were numbered in; tasks with the
+// same times keep their numbering's order.
+TEST(TraceModel, ALaneListsItsTasksInTheOrderTheyRan) {
+    Trace trace;
+    trace.lanes.emplace_back().name = "CPU 0";
+    trace.lanes.emplace_back().name = "CPU 1";
+    const std::vector<std::tuple<std::int16_t, TimeNs, TimeNs>> runs = {
+        {0, 30, 35}, {1, 5, 9}, {0, 10, 15}, {0, 10, 12}, {1, 20, 25}, {0, 30, 35}, {0, 40, 45}};
+    for (const auto& [lane, start, end] : runs) {
+        Task task;
+        task.jobId = trace.tasks.size() + 1;
+        task.lane = lane;
+        task.start = start;
+        task.end = end;
+        trace.tasks.push_back(task);
+    }
+    trace.indexTasks();
+    EXPECT_EQ(trace.lanes[0].tasks, (std::vector<TaskIndex>{3, 2, 0, 5, 6}));
+    EXPECT_EQ(trace.lanes[1].tasks, (std::vector<TaskIndex>{1, 4}));
 }
 
 // 32-byte markers: a time as a span's, a 16-bit lane and rank; a marker whose slot or handle count

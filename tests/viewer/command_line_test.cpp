@@ -45,3 +45,21 @@ TEST(CommandLine, Sizes) {
     ASSERT_FALSE(tiny);
     EXPECT_NE(tiny.error().message.find("between 64 and 16384"), std::string::npos);
 }
+
+// --fold: kinds of lanes folded in every rank, and whole ranks; a mistake names the flag.
+TEST(CommandLine, FoldNamesKindsOfLanesAndRanks) {
+    using starscope::viewer::FoldRequest;
+    using starscope::viewer::LaneGroup;
+    const auto all = parseFold("all", "--fold");
+    ASSERT_TRUE(all);
+    EXPECT_EQ(all->kinds, (std::set<LaneGroup>{LaneGroup::CpuWorkers, LaneGroup::CudaWorkers, LaneGroup::OtherWorkers,
+                                               LaneGroup::MemoryNodes}));
+    const auto some = parseFold("CPU, memory,rank 1", "--fold");
+    ASSERT_TRUE(some);
+    EXPECT_EQ(*some, (FoldRequest{{LaneGroup::CpuWorkers, LaneGroup::MemoryNodes}, {1}}));
+    for (const char* bad : {"", "gpu", "rank", "rank x", "rank -1"}) {
+        const auto refused = parseFold(bad, "--fold");
+        ASSERT_FALSE(refused) << bad;
+        EXPECT_NE(refused.error().message.find("--fold"), std::string::npos);
+    }
+}

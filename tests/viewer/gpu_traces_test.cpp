@@ -1,7 +1,7 @@
 // The viewer on a real trace of a machine with GPUs: StarPU's cholesky example on the simulated
 // mirage machine (12 CPUs, 3 CUDA GPUs), recorded by scripts/record_gpu_traces.sh with StarPU's
 // SimGrid build as the tracer's GPU tests record it (skipped without that build; CI's GPU leg
-// has it). Each GPU's memory beside its worker, named as users name it; the transfers as arrows
+// has it). Workers and memory nodes grouped by kind, named as users name them; the transfers as arrows
 // between the memory rows, every one when zoomed in and folded at fit-all; a transfer's tooltip;
 // waiting for data drawn in its own colour; a barrier caused by a transfer says so in the list.
 
@@ -74,24 +74,25 @@ protected:
     std::unique_ptr<GanttPlot> plot;
 };
 
-TEST_F(GpuTrace, EachGpusMemoryIsARowBesideItsWorkerAndWorkersAreGroupedByKind) {
+TEST_F(GpuTrace, WorkersAndMemoryNodesAreGroupedByKindUnderTheirHeaders) {
     std::vector<std::string> labels;
-    std::vector<LaneKind> kinds;
     for (const Row& row : plot->rows()) {
         labels.push_back(row.label);
-        kinds.push_back(document->trace.lanes[static_cast<std::size_t>(row.lane)].kind);
     }
-    // main, the CPUs, RAM, then each CUDA worker followed by its memory.
-    ASSERT_GE(labels.size(), 8u);
+    // main, then the CPUs, the CUDA workers and the memory nodes, each under its header (two
+    // kinds of worker: every kind of two lanes or more gets one).
+    ASSERT_GE(labels.size(), 12u);
     EXPECT_EQ(labels.front(), "main");
-    const auto ram = std::find(labels.begin(), labels.end(), "RAM");
-    ASSERT_NE(ram, labels.end());
-    for (auto it = labels.begin() + 1; it != ram; ++it) {
-        EXPECT_EQ(kinds[static_cast<std::size_t>(it - labels.begin())], LaneKind::CpuWorker) << *it;
+    EXPECT_EQ(labels[1].substr(labels[1].find(' ') + 1, 11), "CPU workers");
+    const auto cuda = std::find(labels.begin(), labels.end(), "\u25BE CUDA workers (3)");
+    ASSERT_NE(cuda, labels.end());
+    for (auto it = labels.begin() + 2; it != cuda; ++it) {
+        const Row& row = plot->rows()[static_cast<std::size_t>(it - labels.begin())];
+        EXPECT_EQ(document->trace.lanes[static_cast<std::size_t>(row.lane)].kind, LaneKind::CpuWorker) << *it;
     }
-    const std::vector<std::string> gpus(ram + 1, labels.end());
-    EXPECT_EQ(gpus, (std::vector<std::string>{"CUDA 0", "CUDA 0 memory", "CUDA 1", "CUDA 1 memory", "CUDA 2",
-                                              "CUDA 2 memory"}));
+    const std::vector<std::string> rest(cuda + 1, labels.end());
+    EXPECT_EQ(rest, (std::vector<std::string>{"CUDA 0", "CUDA 1", "CUDA 2", "\u25BE memory nodes (4)", "RAM",
+                                              "CUDA 0 memory", "CUDA 1 memory", "CUDA 2 memory"}));
 }
 
 // starpu_fxt_tool's Paje trace of the same run reads to the same rows, named alike.

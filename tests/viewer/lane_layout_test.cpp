@@ -61,6 +61,14 @@ starscope::tracer::Trace twoRanks() {
     return trace;
 }
 
+std::set<GroupId> foldedRanks(std::initializer_list<std::int32_t> ranks) {
+    std::set<GroupId> out;
+    for (const std::int32_t rank : ranks) {
+        out.insert({rank, LaneGroup::Rank});
+    }
+    return out;
+}
+
 std::vector<std::int32_t> lanesOf(const std::vector<Row>& rows) {
     std::vector<std::int32_t> out;
     for (const Row& row : rows) {
@@ -100,7 +108,7 @@ TEST(LaneLayout, EachRankGetsAHeaderRowBeforeItsLanes) {
 
 TEST(LaneLayout, ACollapsedRankKeepsOnlyItsHeaderWhichShowsItsLanes) {
     const auto trace = twoRanks();
-    const auto rows = chartRows(layoutRows(trace), {0});
+    const auto rows = chartRows(layoutRows(trace), foldedRanks({0}));
     EXPECT_EQ(lanesOf(rows), (std::vector<std::int32_t>{-1, -1, 2, 3, 0}));
     EXPECT_EQ(rows[0].label, rankHeaderLabel(0, true));
     EXPECT_NE(rankHeaderLabel(0, true), rankHeaderLabel(0, false));
@@ -108,7 +116,7 @@ TEST(LaneLayout, ACollapsedRankKeepsOnlyItsHeaderWhichShowsItsLanes) {
     // Rank 0's lanes (1, 4, 5, 6) are drawn in its header, row 0.
     EXPECT_EQ(rowOfLanes(rows, trace), (std::vector<std::int32_t>{4, 0, 2, 3, 0, 0, 0}));
     EXPECT_EQ(rowsOfRank(rows, 0), std::make_pair(std::size_t{0}, std::size_t{0}));
-    const auto both = chartRows(layoutRows(trace), {0, 1});
+    const auto both = chartRows(layoutRows(trace), foldedRanks({0, 1}));
     EXPECT_EQ(lanesOf(both), (std::vector<std::int32_t>{-1, -1}));
     EXPECT_EQ(rowOfLanes(both, trace), (std::vector<std::int32_t>{1, 0, 1, 1, 0, 0, 0}));
 }
@@ -119,13 +127,13 @@ TEST(LaneLayout, OneProcessTraceHasNoHeaderRowsAndCollapsingChangesNothing) {
     const auto lanes = layoutRows(trace);
     EXPECT_TRUE(laneRanks(lanes).empty());
     EXPECT_EQ(chartRows(lanes, {}), lanes);
-    EXPECT_EQ(chartRows(lanes, {0}), lanes);
+    EXPECT_EQ(chartRows(lanes, foldedRanks({0})), lanes);
     EXPECT_EQ(rowOfLanes(lanes, trace), (std::vector<std::int32_t>{1, 0}));
 }
 
-// A machine with GPUs: each memory node's row right after the workers it serves, named as a
-// user names it; CPUs, then CUDA workers, grouped by kind whatever order the reader gave.
-TEST(LaneLayout, MemoryNodesSitBesideTheirWorkersNamedRamAndCudaMemory) {
+// A machine with GPUs: CPUs, then CUDA workers, then the memory nodes, each kind together
+// whatever order the reader gave (a kind folds into one header row), named as a user names them.
+TEST(LaneLayout, KindsOfLanesComeTogetherMemoryNodesNamedRamAndCudaMemory) {
     starscope::tracer::Trace trace;
     trace.lanes = {lane("Memory node 2", LaneKind::MemoryNode, 2, -1), lane("CUDA 1", LaneKind::CudaWorker, 2, 3),
                    lane("Memory node 0", LaneKind::MemoryNode, 0, -1), lane("CPU 0", LaneKind::CpuWorker, 0, 0),
@@ -137,10 +145,12 @@ TEST(LaneLayout, MemoryNodesSitBesideTheirWorkersNamedRamAndCudaMemory) {
     for (const Row& row : rows) {
         labels.push_back(row.label);
     }
-    EXPECT_EQ(labels, (std::vector<std::string>{"main", "CPU 0", "CPU 1", "RAM", "CUDA 0", "CUDA 0_1", "CUDA 0 memory",
-                                                "CUDA 1", "CUDA 1 memory"}));
-    EXPECT_EQ(rows[3].group, "memory, node 0");
-    EXPECT_EQ(rows[6].group, "memory, node 1");
+    EXPECT_EQ(labels, (std::vector<std::string>{"main", "CPU 0", "CPU 1", "CUDA 0", "CUDA 0_1", "CUDA 1", "RAM",
+                                                "CUDA 0 memory", "CUDA 1 memory"}));
+    EXPECT_EQ(rows[6].group, "memory, node 0");
+    EXPECT_EQ(rows[7].group, "memory, node 1");
+    EXPECT_EQ(rows[6].laneGroup, LaneGroup::MemoryNodes);
+    EXPECT_EQ(rows[3].laneGroup, LaneGroup::CudaWorkers);
     EXPECT_EQ(memoryNodeLabel(trace, trace.lanes[5]), "CUDA 0 memory");
 }
 

@@ -29,7 +29,11 @@ struct Layout {
 
 Layout layOut(const starscope::tracer::Trace& trace, const std::set<std::int32_t>& collapsed) {
     Layout out;
-    out.rows = chartRows(layoutRows(trace), collapsed);
+    std::set<GroupId> folded;
+    for (const std::int32_t rank : collapsed) {
+        folded.insert({rank, LaneGroup::Rank});
+    }
+    out.rows = chartRows(layoutRows(trace), folded);
     out.laneRows = rowOfLanes(out.rows, trace);
     return out;
 }

@@ -32,7 +32,7 @@ std::vector<double> labelledRows(GanttPlot& plot, QSize size, int workers) {
 TEST(RowLabels, AreThinnedToATextLineApart) {
     GanttPlot plot;
     const auto rows = labelledRows(plot, QSize(1600, 1000), 256);
-    ASSERT_EQ(plot.rows().size(), 257u);   // the main thread and the workers
+    ASSERT_EQ(plot.rows().size(), 258u);   // the main thread, the CPU workers' header and the workers
     ASSERT_GE(rows.size(), 2u);
     EXPECT_LT(rows.size(), plot.rows().size() / 2);
     const double labelPx = QFontMetricsF(plot.yAxis->tickLabelFont()).height();

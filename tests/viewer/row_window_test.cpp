@@ -99,13 +99,13 @@ TEST(RowWindow, AWideMachineScrollsWithRowsOfAReadableHeight) {
     ASSERT_TRUE(load(window, writeWorkers(dir, 256)));
     GanttPlot* plot = window.plot();
     auto window0 = plot->rowWindow();
-    ASSERT_EQ(window0.total, 257u);
-    EXPECT_LT(window0.shown, 257.0);
+    ASSERT_EQ(window0.total, 258u);   // main, the CPU workers' header, 256 workers
+    EXPECT_LT(window0.shown, 258.0);
     EXPECT_DOUBLE_EQ(window0.first, 0.0);
     EXPECT_GE(rowPx(plot), GanttPlot::kMinRowPx - 0.01);
     QScrollBar* bar = window.rowScrollBar();
     EXPECT_TRUE(bar->isVisible());
-    EXPECT_EQ(bar->maximum(), static_cast<int>(std::ceil(257.0 - window0.shown)));
+    EXPECT_EQ(bar->maximum(), static_cast<int>(std::ceil(258.0 - window0.shown)));
 
     // The bar, Shift+wheel and Page Down move the rows; the chart follows the bar and back.
     bar->setValue(100);
@@ -120,7 +120,7 @@ TEST(RowWindow, AWideMachineScrollsWithRowsOfAReadableHeight) {
     EXPECT_DOUBLE_EQ(plot->rowWindow().first, 106.0 + shown - 1.0);
     // Not past the last row.
     plot->scrollRows(1000);
-    EXPECT_DOUBLE_EQ(plot->rowWindow().first, 257.0 - shown);
+    EXPECT_DOUBLE_EQ(plot->rowWindow().first, 258.0 - shown);
 
     // Ctrl+wheel: fewer, taller rows, then back to as many as fit.
     wheel(plot, 3, Qt::ControlModifier);
@@ -152,7 +152,7 @@ TEST(RowWindow, APictureDrawsEveryRow) {
     plot.resize(1600, 1000);
     plot.setDocument(prepareDocument(makeSyntheticTrace(options), "synthetic"));
     plot.toPixmap(1600, 1000);
-    EXPECT_DOUBLE_EQ(plot.rowWindow().shown, 257.0);
+    EXPECT_DOUBLE_EQ(plot.rowWindow().shown, 258.0);
 }
 
 TEST(LaneFilter, TheWindowShowsOnlyTheMatchingLanesUntilTheNextTrace) {
@@ -164,14 +164,15 @@ TEST(LaneFilter, TheWindowShowsOnlyTheMatchingLanesUntilTheNextTrace) {
     QSignalSpy rowsChanged(window.plot(), &GanttPlot::rowsChanged);
     window.laneFilter()->setText(QStringLiteral("cpu 1"));
     ASSERT_EQ(rowsChanged.size(), 1);
-    // CPU 1, CPU 10..19, CPU 100..199.
-    ASSERT_EQ(window.plot()->rows().size(), 111u);
+    // The CPU workers' header, CPU 1, CPU 10..19, CPU 100..199.
+    ASSERT_EQ(window.plot()->rows().size(), 1u + 111u);
+    EXPECT_EQ(window.plot()->rows().front().kind, RowKind::KindHeader);
     for (const Row& row : window.plot()->rows()) {
-        EXPECT_EQ(row.label.rfind("CPU 1", 0), 0u) << row.label;
+        EXPECT_TRUE(row.kind == RowKind::KindHeader || row.label.rfind("CPU 1", 0) == 0u) << row.label;
     }
     window.laneFilter()->setText(QStringLiteral("main, CPU 2"));
-    // main, CPU 2, CPU 20..29, CPU 200..255.
-    EXPECT_EQ(window.plot()->rows().size(), 1u + 1u + 10u + 56u);
+    // main, the header, CPU 2, CPU 20..29, CPU 200..255.
+    EXPECT_EQ(window.plot()->rows().size(), 1u + 1u + 1u + 10u + 56u);
     ASSERT_TRUE(load(window, writeWorkers(dir, 8)));
     EXPECT_TRUE(window.laneFilter()->text().isEmpty());
     EXPECT_EQ(window.plot()->rows().size(), 9u);

@@ -134,6 +134,16 @@ TEST(TransferLinks, ATransferWhoseNodeHasNoRowIsNotDrawn) {
     }
 }
 
+// Memory nodes folded to their header: every transfer starts and ends on that one row, and none
+// is drawn (a horizontal arrow along the header said nothing).
+TEST(TransferLinks, TransfersWithinAFoldedGroupAreNotDrawn) {
+    Trace trace = machine(4);
+    const auto rows = chartRows(layoutRows(trace), {GroupId{-1, LaneGroup::MemoryNodes}});
+    const auto laneRows = rowOfLanes(rows, trace);
+    ASSERT_EQ(memoryNodeRow(trace, laneRows, -1, 0), memoryNodeRow(trace, laneRows, -1, 1));
+    EXPECT_TRUE(visibleTransfers(trace, laneRows, viewOf(0, static_cast<double>(trace.end))).empty());
+}
+
 TEST(TransferLinks, TheTooltipGivesBytesDurationBandwidthNodesAndTheTask) {
     const Trace trace = machine(4);
     const auto laneRows = rowOfLanes(layoutRows(trace), trace);

@@ -133,7 +133,8 @@ TEST(WindowKeyboard, ChartKeysWorkAfterAClickInAPanel) {
     EXPECT_EQ(list->currentIndex().row(), row + 1);
 }
 
-// `?` opens the keyboard help, which lists every shortcut of the chart and the window's menus.
+// `?` opens the keyboard help, which lists every shortcut of the chart and the window's menus
+// (folding a lane group with F, moving a row with Alt+Up/Down among them).
 TEST(WindowKeyboard, QuestionMarkListsEveryShortcut) {
     TempDir dir;
     MainWindow window;
@@ -151,7 +152,8 @@ TEST(WindowKeyboard, QuestionMarkListsEveryShortcut) {
         keys << table->item(r, 0)->text();
     }
     for (const QString& key : {QStringLiteral("W"), QStringLiteral("S"), QStringLiteral("A"), QStringLiteral("D"),
-                               QStringLiteral("Home"), QStringLiteral("Esc"), QStringLiteral("M"), QStringLiteral("?")}) {
+                               QStringLiteral("Home"), QStringLiteral("Esc"), QStringLiteral("M"), QStringLiteral("?"),
+                               QStringLiteral("F"), QStringLiteral("Alt+Up, Alt+Down")}) {
         EXPECT_TRUE(keys.contains(key)) << key.toStdString();
     }
     // Every menu action with a shortcut is listed under its shortcut.

@@ -46,8 +46,9 @@ struct CodeletStats {
     bool operator==(const CodeletStats&) const = default;
 };
 
-// StarPU's own codelets, which a program never names: StarPU prefixes them "_starpu"
-// (_starpu_data_acquire_post, _starpu_mpi_redux...). Shown apart from the program's.
+// StarPU's own codelets, which a program never names: StarPU prefixes most of them "_starpu"
+// (_starpu_data_acquire_post, _starpu_mpi_redux...), and a few it names otherwise
+// (starpu_data_unregister's synchronisation task, data_cpy, ...). Shown apart from the program's.
 bool isStarpuInternalCodelet(std::string_view codelet);
 
 // The tasks whose execution starts in [from, to), grouped by codelet name (footprints merged):

@@ -63,7 +63,7 @@ namespace {
 
 // The payload's checksum in 16 MiB steps, so that a file of many GiB shows progress and can
 // be cancelled before it is parsed. nullopt when cancelled.
-std::optional<std::uint64_t> checksumOf(std::string_view body, std::uint32_t version,
+std::optional<std::uint64_t> checksumOf(const files::MappedFile& map, std::string_view body, std::uint32_t version,
                                         const ReadOptions& options) {
     constexpr std::size_t kStep = std::size_t{16} << 20;
     XxHash64 xxhash;
@@ -74,6 +74,7 @@ std::optional<std::uint64_t> checksumOf(std::string_view body, std::uint32_t ver
         } else {
             fnv = fnv1a(body.substr(pos, kStep), fnv);
         }
+        map.release(kHeaderSize + pos, kHeaderSize + std::min(pos + kStep, body.size()));
         if (options.progress
             && !options.progress(0.2 * static_cast<double>(std::min(pos + kStep, body.size()))
                                  / static_cast<double>(body.size()))) {
@@ -130,7 +131,7 @@ TraceResult<Trace> readNative(const fs::path& file, const ReadOptions& options) 
     if (options.progress) {
         parseOptions.progress = [&options](double f) { return options.progress(0.2 + 0.8 * f); };
     }
-    const auto sum = checksumOf(body, version, options);
+    const auto sum = checksumOf(map, body, version, options);
     if (!sum) {
         return fail(
             TraceError{ErrorCode::Cancelled, "reading cancelled", file.string(), kHeaderSize});
@@ -139,7 +140,9 @@ TraceResult<Trace> readNative(const fs::path& file, const ReadOptions& options) 
         return fail(TraceError{ErrorCode::Corrupt, "damaged native trace: checksum mismatch",
                                file.string(), kHeaderSize + size});
     }
-    auto trace = PayloadReader(file, body, version, parseOptions).read();
+    auto trace = PayloadReader(file, body, version, parseOptions,
+                               [&map](std::uint64_t from, std::uint64_t to) { map.release(from, to); })
+                     .read();
     if (trace && !trace->metadata.contains("format")) {
         trace->metadata["format"] = "native";
     }

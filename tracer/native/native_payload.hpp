@@ -15,9 +15,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace starscope::tracer::detail::native {
@@ -29,10 +31,14 @@ Writer writePayload(const Trace& trace);
 
 class PayloadReader {
 public:
+    // Told, as the reader goes, the file's bytes [from, to) it is done with (and every byte
+    // before).
+    using ReleaseBefore = std::function<void(std::uint64_t, std::uint64_t)>;
     // payload: the bytes after the frame's header of file, written at version.
     PayloadReader(const std::filesystem::path& file, std::string_view payload,
-                  std::uint32_t version, const ReadOptions& options)
-        : m_file(file), m_c(payload, kHeaderSize), m_version(version), m_options(options) {}
+                  std::uint32_t version, const ReadOptions& options, ReleaseBefore release = {})
+        : m_file(file), m_c(payload, kHeaderSize), m_version(version), m_options(options),
+          m_release(std::move(release)) {}
     TraceResult<Trace> read();
 
 private:
@@ -67,6 +73,9 @@ private:
         }
         records.resize(n);
         for (std::size_t i = 0; i < records.size(); ++i) {
+            if (i % kRecordsBetweenReleases == 0) {
+                releaseRead();
+            }
             const auto at = m_c.offset();
             if (!get(records[i])) {
                 return fail(corrupt(name));
@@ -76,6 +85,16 @@ private:
             }
         }
         return Done{};
+    }
+    // How often a long table tells what it has read (a few MiB of records), and the least it
+    // tells (one call per record would cost more than the pages).
+    static constexpr std::size_t kRecordsBetweenReleases = std::size_t{1} << 16;
+    static constexpr std::uint64_t kReleaseStep = std::uint64_t{4} << 20;
+    void releaseRead() {
+        if (m_release && m_c.offset() >= m_released + kReleaseStep) {
+            m_release(m_released, m_c.offset());
+            m_released = m_c.offset();
+        }
     }
     // A table's bytes end or its record is cut short: what names the table.
     TraceError corrupt(const std::string& what) const;
@@ -90,6 +109,8 @@ private:
     Cursor m_c;
     std::uint32_t m_version;
     const ReadOptions& m_options;
+    ReleaseBefore m_release;
+    std::uint64_t m_released = 0;   // the file's bytes before this were released
     Trace m_trace;
     // The task each span names, in file order: the model finds a span's task by its lane and
     // times instead, so once the task table is read each must be the one found.

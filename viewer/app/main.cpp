@@ -90,6 +90,10 @@ void describeArguments(QCommandLineParser& parser) {
                       QStringLiteral("Leave out the arrows of data transfers between memory nodes (View > Show data transfers).")});
     parser.addOption({QStringLiteral("critical-path"),
                       QStringLiteral("Draw the critical path, the longest chain of dependent tasks (View > Show critical path).")});
+    parser.addOption({QStringLiteral("fold"),
+                      QStringLiteral("With --render: lane groups drawn as their header row alone: all, or a list of "
+                                     "cpu, cuda, other, memory, rank N (View > Lane groups)."),
+                      QStringLiteral("GROUPS")});
     parser.addOption({QStringLiteral("compare"),
                       QStringLiteral("Open the runs side by side: aligned Gantt panels, statistics and metric charts.")});
     parser.addOption({QStringLiteral("allow-mixed"),
@@ -191,6 +195,13 @@ int render(const QCommandLineParser& parser, starscope::tracer::TimeNs threshold
     request.messages = !parser.isSet(QStringLiteral("no-messages"));
     request.transfers = !parser.isSet(QStringLiteral("no-transfers"));
     request.criticalPath = parser.isSet(QStringLiteral("critical-path"));
+    if (parser.isSet(QStringLiteral("fold"))) {
+        auto fold = parseFold(parser.value(QStringLiteral("fold")).toStdString(), "--fold");
+        if (!fold) {
+            return usageError(fold.error().message);
+        }
+        request.fold = *fold;
+    }
     // Made while the trace is read, and its fonts found and opened: fontconfig reads its
     // configuration and Qt opens a font file on a font's first use, which came after the trace.
     GanttPlot plot;
@@ -252,7 +263,8 @@ int compare(const QCommandLineParser& parser, starscope::tracer::TimeNs threshol
         return 1;
     }
     if (parser.isSet(QStringLiteral("render"))) {
-        if (auto written = renderComparison(*loaded, *alignment, size, parser.value(QStringLiteral("render"))); !written) {
+        if (auto written = renderComparison(*loaded, *alignment, size, parser.value(QStringLiteral("render")),
+                                            !parser.isSet(QStringLiteral("no-transfers"))); !written) {
             std::fprintf(stderr, "starscope-viewer: %s\n", written.error().message.c_str());
             return 1;
         }
@@ -263,6 +275,7 @@ int compare(const QCommandLineParser& parser, starscope::tracer::TimeNs threshol
         std::fprintf(stderr, "starscope-viewer: %s\n", set.error().message.c_str());
         return 1;
     }
+    window->transfersAction()->setChecked(!parser.isSet(QStringLiteral("no-transfers")));
     window->show();
     return QApplication::exec();
 }
@@ -310,8 +323,8 @@ int main(int argc, char** argv) {
     if (parser.isSet(QStringLiteral("render"))) {
         return render(parser, thresholdNs, early);
     }
-    if (parser.isSet(QStringLiteral("range")) || parser.isSet(QStringLiteral("size"))) {
-        return usageError("--range and --size apply to --render only");
+    if (parser.isSet(QStringLiteral("range")) || parser.isSet(QStringLiteral("size")) || parser.isSet(QStringLiteral("fold"))) {
+        return usageError("--range, --size and --fold apply to --render only");
     }
 
     // One window: several files are one job's, read as one trace (ViTE and Vampir do the same).

@@ -1,5 +1,8 @@
 #include "viewer/core/command_line.hpp"
 
+#include "common/text.hpp"
+
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <string>
@@ -76,6 +79,41 @@ ViewerResult<PixelSize> parseSize(std::string_view text, std::string_view flag) 
                                         + " and " + std::to_string(kMaxRenderSide) + " pixels"));
     }
     return size;
+}
+
+ViewerResult<FoldRequest> parseFold(std::string_view text, std::string_view flag) {
+    FoldRequest request;
+    for (std::size_t from = 0; from <= text.size();) {
+        const auto comma = std::min(text.find(',', from), text.size());
+        const std::string term = lowered(trimmed(text.substr(from, comma - from)));
+        from = comma + 1;
+        std::int32_t rank = -1;
+        if (term.empty()) {
+            continue;
+        }
+        if (term == "all") {
+            request.kinds.insert({LaneGroup::CpuWorkers, LaneGroup::CudaWorkers, LaneGroup::OtherWorkers, LaneGroup::MemoryNodes});
+        } else if (term == "cpu") {
+            request.kinds.insert(LaneGroup::CpuWorkers);
+        } else if (term == "cuda") {
+            request.kinds.insert(LaneGroup::CudaWorkers);
+        } else if (term == "other") {
+            request.kinds.insert(LaneGroup::OtherWorkers);
+        } else if (term == "memory") {
+            request.kinds.insert(LaneGroup::MemoryNodes);
+        } else if (const std::string_view number = std::string_view(term).substr(std::min<std::size_t>(5, term.size()));
+                   term.starts_with("rank ") && std::from_chars(number.data(), number.data() + number.size(), rank).ptr
+                                                    == number.data() + number.size()
+                   && rank >= 0) {
+            request.ranks.insert(rank);
+        } else {
+            return fail(bad(flag, text, "names no lane group (expected all, or a list of cpu, cuda, other, memory, rank N)"));
+        }
+    }
+    if (request.kinds.empty() && request.ranks.empty()) {
+        return fail(bad(flag, text, "names no lane group (expected all, or a list of cpu, cuda, other, memory, rank N)"));
+    }
+    return request;
 }
 
 } // namespace starscope::viewer

@@ -3,6 +3,7 @@
 // --range START:END and --size WxH. Errors name the flag and quote the bad value.
 
 #include "viewer/core/error.hpp"
+#include "viewer/core/lane_layout.hpp"
 
 #include <string_view>
 
@@ -31,5 +32,8 @@ ViewerResult<double> parseTime(std::string_view text, std::string_view flag);
 ViewerResult<TimeRange> parseRange(std::string_view text, std::string_view flag);
 // "WxH", each side within [kMinRenderSide, kMaxRenderSide].
 ViewerResult<PixelSize> parseSize(std::string_view text, std::string_view flag);
+
+// "all" (every kind of lanes) or comma-separated "cpu", "cuda", "other", "memory", "rank N".
+ViewerResult<FoldRequest> parseFold(std::string_view text, std::string_view flag);
 
 } // namespace starscope::viewer

@@ -14,28 +14,6 @@ namespace {
 using tracer::Lane;
 using tracer::LaneKind;
 
-int kindRank(LaneKind kind) {
-    switch (kind) {
-    case LaneKind::MainThread: return 0;
-    case LaneKind::CpuWorker: return 1;
-    case LaneKind::CudaWorker: return 2;
-    case LaneKind::OtherWorker: return 3;
-    case LaneKind::MemoryNode: return 4;
-    case LaneKind::MpiThread: return 5;
-    }
-    return 3;
-}
-
-// Where a lane goes among its rank's: the main thread, then the workers and memory nodes, then
-// the MPI communication thread.
-int section(LaneKind kind) {
-    switch (kind) {
-    case LaneKind::MainThread: return 0;
-    case LaneKind::MpiThread: return 2;
-    default: return 1;
-    }
-}
-
 std::string groupName(const Lane& lane) {
     const std::string node = ", node " + std::to_string(lane.memoryNode);
     switch (lane.kind) {
@@ -90,23 +68,28 @@ std::string memoryNodeLabel(const tracer::Trace& trace, const Lane& lane) {
     return lane.name.empty() ? prefix + suffix : lane.name;
 }
 
+LaneGroup laneGroupOf(const Lane& lane) {
+    switch (lane.kind) {
+    case LaneKind::MainThread: return LaneGroup::MainThread;
+    case LaneKind::CpuWorker: return LaneGroup::CpuWorkers;
+    case LaneKind::CudaWorker: return LaneGroup::CudaWorkers;
+    case LaneKind::OtherWorker: return LaneGroup::OtherWorkers;
+    case LaneKind::MemoryNode: return LaneGroup::MemoryNodes;
+    case LaneKind::MpiThread: return LaneGroup::MpiThread;
+    }
+    return LaneGroup::OtherWorkers;
+}
+
 std::vector<Row> layoutRows(const tracer::Trace& trace) {
     std::vector<std::int32_t> order(trace.lanes.size());
     for (std::size_t i = 0; i < order.size(); ++i) {
         order[i] = static_cast<std::int32_t>(i);
     }
-    // Workers grouped by kind (CPUs, then CUDA devices...), each memory node right after the
-    // workers it serves, so a GPU's copies are drawn beside the worker that waits for them.
-    const auto workers = firstWorkerOfNodes(trace);
-    const auto nodeKind = [&workers](const Lane& lane) {
-        const auto it = workers.find({lane.rank, lane.memoryNode});
-        return it == workers.end() ? kindRank(LaneKind::MemoryNode) : kindRank(it->second->kind);
-    };
+    // Each kind of lanes together (CPUs, then CUDA devices..., then the memory nodes), so a kind
+    // folds into one header row; the memory nodes side by side carry the transfers between them.
     const auto key = [&](std::int32_t index) {
         const Lane& lane = trace.lanes[static_cast<std::size_t>(index)];
-        const int s = section(lane.kind);
-        return std::make_tuple(lane.rank, s, s == 1 ? nodeKind(lane) : 0, lane.memoryNode, kindRank(lane.kind),
-                               lane.workerId, index);
+        return std::make_tuple(lane.rank, laneGroupOf(lane), lane.memoryNode, lane.workerId, index);
     };
     std::sort(order.begin(), order.end(), [&key](std::int32_t a, std::int32_t b) { return key(a) < key(b); });
     std::vector<Row> rows;
@@ -123,6 +106,7 @@ std::vector<Row> layoutRows(const tracer::Trace& trace) {
         // Two ranks' "CPU, node 0" are different groups: a separator runs between them.
         row.group = lane.rank >= 0 ? "rank " + std::to_string(lane.rank) + ": " + groupName(lane) : groupName(lane);
         row.rank = lane.rank;
+        row.laneGroup = laneGroupOf(lane);
         rows.push_back(std::move(row));
     }
     return rows;
@@ -138,11 +122,6 @@ std::vector<std::int32_t> laneRanks(const std::vector<Row>& laneRows) {
     std::sort(ranks.begin(), ranks.end());
     ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
     return ranks;
-}
-
-std::string rankHeaderLabel(std::int32_t rank, bool collapsed) {
-    // U+25B8 (collapsed, points at the hidden rows' place) and U+25BE (expanded, points down).
-    return std::string(collapsed ? "\u25B8 " : "\u25BE ") + "rank " + std::to_string(rank);
 }
 
 std::vector<Row> filterRows(const std::vector<Row>& laneRows, std::string_view filter) {
@@ -169,50 +148,141 @@ std::vector<Row> filterRows(const std::vector<Row>& laneRows, std::string_view f
     return kept;
 }
 
-std::vector<Row> chartRows(const std::vector<Row>& laneRows, const std::set<std::int32_t>& collapsedRanks) {
-    if (laneRanks(laneRows).empty()) {
-        return laneRows;
+namespace {
+
+bool isWorkerGroup(LaneGroup group) {
+    return group == LaneGroup::CpuWorkers || group == LaneGroup::CudaWorkers || group == LaneGroup::OtherWorkers;
+}
+
+std::string kindName(LaneGroup group) {
+    switch (group) {
+    case LaneGroup::Rank: return "rank";
+    case LaneGroup::MainThread: return "main thread";
+    case LaneGroup::CpuWorkers: return "CPU workers";
+    case LaneGroup::CudaWorkers: return "CUDA workers";
+    case LaneGroup::OtherWorkers: return "other workers";
+    case LaneGroup::MemoryNodes: return "memory nodes";
+    case LaneGroup::MpiThread: return "MPI threads";
+    }
+    return "lanes";
+}
+
+// U+25B8 (folded, points at the hidden rows' place) and U+25BE (unfolded, points down).
+std::string foldSign(bool folded) { return folded ? "\u25B8 " : "\u25BE "; }
+
+} // namespace
+
+std::string rankHeaderLabel(std::int32_t rank, bool collapsed) { return foldSign(collapsed) + "rank " + std::to_string(rank); }
+
+std::string groupHeaderLabel(const Row& header, std::size_t lanes, bool folded) {
+    if (header.kind == RowKind::RankHeader) {
+        return rankHeaderLabel(header.rank, folded);
+    }
+    return foldSign(folded) + kindName(header.laneGroup) + " (" + std::to_string(lanes) + ")";
+}
+
+bool kindHeaderHelps(std::size_t lanes, std::size_t workerKinds) {
+    return lanes >= 2 && (workerKinds >= 2 || lanes >= kManyLanes);
+}
+
+std::vector<std::int32_t> lanesUnder(const std::vector<Row>& laneRows, const Row& header) {
+    std::vector<std::int32_t> lanes;
+    for (const Row& row : laneRows) {
+        if (row.kind != RowKind::Lane || row.rank != header.rank) {
+            continue;
+        }
+        // A rank's header shows its workers, as the overview does the trace's.
+        if (header.laneGroup == LaneGroup::Rank ? isWorkerGroup(row.laneGroup) : row.laneGroup == header.laneGroup) {
+            lanes.push_back(row.lane);
+        }
+    }
+    return lanes;
+}
+
+std::vector<Row> chartRows(const std::vector<Row>& laneRows, const std::set<GroupId>& folded) {
+    const bool ranked = !laneRanks(laneRows).empty();
+    std::map<GroupId, std::size_t> sizes;
+    for (const Row& row : laneRows) {
+        ++sizes[row.groupId()];
+    }
+    std::map<std::int32_t, std::size_t> workerKinds;
+    for (const auto& [id, lanes] : sizes) {
+        workerKinds[id.rank] += isWorkerGroup(id.kind) ? 1U : 0U;
     }
     std::vector<Row> rows;
-    rows.reserve(laneRows.size() + 8);
-    std::int32_t current = -1;
+    rows.reserve(laneRows.size() + 16);
+    std::optional<std::int32_t> rank;
+    std::optional<GroupId> group;
+    bool groupFolded = false;
     for (const Row& row : laneRows) {
-        if (row.rank >= 0 && row.rank != current) {
-            current = row.rank;
+        if (ranked && row.rank >= 0 && row.rank != rank) {
+            rank = row.rank;
             Row header;
             header.kind = RowKind::RankHeader;
             header.rank = row.rank;
-            header.label = rankHeaderLabel(row.rank, collapsedRanks.contains(row.rank));
+            header.laneGroup = LaneGroup::Rank;
+            header.label = rankHeaderLabel(row.rank, folded.contains(header.groupId()));
             header.group = "rank " + std::to_string(row.rank);
             rows.push_back(std::move(header));
         }
-        if (row.rank < 0 || !collapsedRanks.contains(row.rank)) {
+        if (ranked && row.rank >= 0 && folded.contains(GroupId{row.rank, LaneGroup::Rank})) {
+            continue;
+        }
+        if (const GroupId id = row.groupId(); id != group) {
+            group = id;
+            groupFolded = false;
+            const std::size_t lanes = sizes[id];
+            if (kindHeaderHelps(lanes, workerKinds[id.rank])) {
+                groupFolded = folded.contains(id);
+                Row header;
+                header.kind = RowKind::KindHeader;
+                header.rank = id.rank;
+                header.laneGroup = id.kind;
+                header.label = groupHeaderLabel(header, lanes, groupFolded);
+                // Its lanes' group: no separator between the header and the lanes it heads.
+                header.group = row.group;
+                rows.push_back(std::move(header));
+            }
+        }
+        if (!groupFolded) {
             rows.push_back(row);
         }
     }
     return rows;
 }
 
+std::set<GroupId> foldedBy(const std::vector<Row>& laneRows, const FoldRequest& request) {
+    std::set<GroupId> out;
+    for (const Row& row : chartRows(laneRows, {})) {
+        if (row.kind == RowKind::KindHeader ? request.kinds.contains(row.laneGroup)
+                                            : row.kind == RowKind::RankHeader && request.ranks.contains(row.rank)) {
+            out.insert(row.groupId());
+        }
+    }
+    return out;
+}
+
 std::vector<std::int32_t> rowOfLanes(const std::vector<Row>& rows, const tracer::Trace& trace) {
     std::vector<std::int32_t> out(trace.lanes.size(), -1);
-    std::vector<std::pair<std::int32_t, std::int32_t>> headers;   // (rank, its header row)
+    std::map<GroupId, std::int32_t> headers;
     for (std::size_t r = 0; r < rows.size(); ++r) {
         const Row& row = rows[r];
-        if (row.kind == RowKind::RankHeader) {
-            headers.emplace_back(row.rank, static_cast<std::int32_t>(r));
+        if (row.kind != RowKind::Lane) {
+            headers[row.groupId()] = static_cast<std::int32_t>(r);
         } else if (row.lane >= 0 && static_cast<std::size_t>(row.lane) < out.size()) {
             out[static_cast<std::size_t>(row.lane)] = static_cast<std::int32_t>(r);
         }
     }
-    // A collapsed rank's lanes have no row of their own: its header shows them.
+    // A folded group's lanes have no row of their own: its header shows them, or its rank's.
     for (std::size_t lane = 0; lane < out.size(); ++lane) {
         if (out[lane] >= 0) {
             continue;
         }
-        for (const auto& [rank, row] : headers) {
-            if (rank == trace.lanes[lane].rank) {
-                out[lane] = row;
-            }
+        const Lane& l = trace.lanes[lane];
+        if (const auto kind = headers.find(GroupId{l.rank, laneGroupOf(l)}); kind != headers.end()) {
+            out[lane] = kind->second;
+        } else if (const auto rank = headers.find(GroupId{l.rank, LaneGroup::Rank}); rank != headers.end()) {
+            out[lane] = rank->second;
         }
     }
     return out;

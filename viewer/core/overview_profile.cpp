@@ -24,8 +24,8 @@ void timeBefore(const std::vector<Span>& spans, const LaneIndex& index, TimeNs t
 
 } // namespace
 
-OverviewProfile workerProfile(const TraceDocument& document, double startNs, double endNs, std::size_t columns,
-                              std::optional<std::int32_t> rank) {
+OverviewProfile laneProfile(const TraceDocument& document, double startNs, double endNs, std::size_t columns,
+                            std::span<const std::int32_t> lanes) {
     OverviewProfile profile;
     profile.startNs = startNs;
     profile.endNs = endNs;
@@ -43,14 +43,14 @@ OverviewProfile workerProfile(const TraceDocument& document, double startNs, dou
     }
     std::vector<TimeNs> before(profile.states);
     std::vector<TimeNs> after(profile.states);
-    std::size_t workers = 0;
-    const auto& lanes = document.trace.lanes;
-    for (std::size_t lane = 0; lane < lanes.size(); ++lane) {
-        if (!lanes[lane].isWorker() || lanes[lane].levels.empty() || (rank && lanes[lane].rank != *rank)) {
+    std::size_t counted = 0;
+    for (const std::int32_t laneIndex : lanes) {
+        const auto lane = static_cast<std::size_t>(laneIndex);
+        if (laneIndex < 0 || lane >= document.trace.lanes.size() || document.trace.lanes[lane].levels.empty()) {
             continue;
         }
-        ++workers;
-        const auto& spans = lanes[lane].levels[0];
+        ++counted;
+        const auto& spans = document.trace.lanes[lane].levels[0];
         const LaneIndex& index = document.laneIndex[lane][0];
         timeBefore(spans, index, boundaries[0], before.data());
         for (std::size_t c = 0; c < profile.columns; ++c) {
@@ -63,9 +63,19 @@ OverviewProfile workerProfile(const TraceDocument& document, double startNs, dou
         }
     }
     for (std::size_t c = 0; c < profile.columns; ++c) {
-        profile.extents[c] = static_cast<TimeNs>(workers) * (boundaries[c + 1] - boundaries[c]);
+        profile.extents[c] = static_cast<TimeNs>(counted) * (boundaries[c + 1] - boundaries[c]);
     }
     return profile;
+}
+
+OverviewProfile workerProfile(const TraceDocument& document, double startNs, double endNs, std::size_t columns) {
+    std::vector<std::int32_t> workers;
+    for (std::size_t lane = 0; lane < document.trace.lanes.size(); ++lane) {
+        if (document.trace.lanes[lane].isWorker()) {
+            workers.push_back(static_cast<std::int32_t>(lane));
+        }
+    }
+    return laneProfile(document, startNs, endNs, columns, workers);
 }
 
 std::pair<double, double> fitAllWindow(const TraceDocument& document) {

@@ -7,7 +7,7 @@
 #include "viewer/core/trace_document.hpp"
 
 #include <cstdint>
-#include <optional>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -24,11 +24,14 @@ struct OverviewProfile {
     const tracer::TimeNs* column(std::size_t c) const { return times.data() + c * states; }
 };
 
-// Worker time per state in `columns` equal slices of [startNs, endNs] (level 0 of each worker
-// lane; the main thread is left out: it is never "busy" in the workers' sense). With a rank,
-// only that rank's workers: a collapsed rank's row on the chart shows that mix.
-OverviewProfile workerProfile(const TraceDocument& document, double startNs, double endNs, std::size_t columns,
-                              std::optional<std::int32_t> rank = std::nullopt);
+// Time per state of `lanes` (indices into the trace's lanes, level 0 of each) in `columns`
+// equal slices of [startNs, endNs]: a folded group's header row on the chart shows that mix.
+OverviewProfile laneProfile(const TraceDocument& document, double startNs, double endNs, std::size_t columns,
+                            std::span<const std::int32_t> lanes);
+
+// laneProfile of every worker lane (the main thread is left out: it is never "busy" in the
+// workers' sense): what the overview strip shows.
+OverviewProfile workerProfile(const TraceDocument& document, double startNs, double endNs, std::size_t columns);
 
 // The window that shows all of the trace's activity with a small margin on each side: what
 // "fit all" zooms to and what the overview strip spans.

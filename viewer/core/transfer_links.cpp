@@ -61,7 +61,8 @@ std::vector<TransferArrow> visibleTransfers(const tracer::Trace& trace, const st
         }
         const std::int32_t from = rowOf(x.rank, x.fromNode);
         const std::int32_t to = rowOf(x.rank, x.toNode);
-        if (from < 0 || to < 0) {
+        // Both nodes on one row (their group folded): an arrow along a row says nothing.
+        if (from < 0 || to < 0 || from == to) {
             continue;
         }
         single.push_back({i, 1, x.size, x.start, x.end, static_cast<double>(from), static_cast<double>(to),

@@ -233,7 +233,7 @@ Result<ProgramOutcome, ProgramRecordError> executeProgramRecord(const ProgramPla
                                                                 std::ostream& err) {
     g_child.store(0);
     g_stops.reset();
-    const ScopedStopSignals signals(onProgramSignal);
+    ScopedStopSignals signals(onProgramSignal);
     auto prepared = prepareRunFolder(plan.folder.dir, plan.options.force);
     if (!prepared) {
         return fail(ProgramRecordError{prepared.error(), 2});
@@ -374,6 +374,7 @@ Result<ProgramOutcome, ProgramRecordError> executeProgramRecord(const ProgramPla
     if (previous) {
         previous->discard();
     }
+    signals.leaveBehind(onSignalAfterTheRun);
     return outcome;
 }
 

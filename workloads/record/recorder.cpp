@@ -352,7 +352,7 @@ WorkloadResult<RecordOutcome> executeRecord(RecordPlan& plan,
     g_signals.store(0);
     g_firstSignal.store(0);
     g_quietSignals.store(group != nullptr && std::getenv(kLaunchedRanksVariable) != nullptr);
-    const ScopedStopSignals signals(onRecordSignal);
+    ScopedStopSignals signals(onRecordSignal);
     std::optional<LauncherStopWatch> launcherStop;
     if (group != nullptr) {
         launcherStop.emplace(onRecordStop);
@@ -459,6 +459,7 @@ WorkloadResult<RecordOutcome> executeRecord(RecordPlan& plan,
         record.ranks = group->gather(rankFigures(group->rank(), record));
         if (!leader) {
             outcome.status = record.status;
+            signals.leaveBehind(onSignalAfterTheRun);
             return outcome;
         }
         mergeRankStatus(record);
@@ -489,6 +490,7 @@ WorkloadResult<RecordOutcome> executeRecord(RecordPlan& plan,
         record.error += (record.error.empty() ? "" : "; ") + written.error().describe()
                         + fullDiskNote(plan.outDir);
     }
+    signals.leaveBehind(onSignalAfterTheRun);
     return outcome;
 }
 

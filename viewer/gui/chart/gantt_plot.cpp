@@ -16,6 +16,7 @@
 #include "viewer/gui/chart/time_ticker.hpp"
 #include "viewer/gui/chart/transfer_arrows.hpp"
 
+#include <QMenu>
 #include <QToolTip>
 
 #include <algorithm>
@@ -167,6 +168,7 @@ void GanttPlot::setRankBarriers(std::shared_ptr<const Barriers> barriers) {
 
 void GanttPlot::rebuildRowsAndLegend() {
     m_overlay->setRows(m_gantt->rows());
+    m_names->setRows(m_gantt->rows());
     rebuildRowTicks();
     legend->clearItems();
     if (!m_document) {
@@ -385,9 +387,13 @@ void GanttPlot::mousePressEvent(QMouseEvent* event) {
     const bool inPlot = axisRect()->rect().contains(event->position().toPoint());
     if (!m_document || !inPlot) {
         m_drag = Drag::None;
-        // A click on a rank's row label collapses or expands the rank.
-        if (const auto rank = rankHeaderAt(event->position()); rank && event->button() == Qt::LeftButton) {
-            setRankCollapsed(*rank, !isRankCollapsed(*rank));
+        // A click on a group's row label folds or unfolds it; a right-click on a label opens
+        // its row's menu.
+        if (const auto group = groupHeaderAt(event->position()); group && event->button() == Qt::LeftButton) {
+            setGroupFolded(*group, !isGroupFolded(*group));
+            event->accept();
+        } else if (const auto row = rowAt(event->position()); row && event->button() == Qt::RightButton) {
+            rowMenu(*row)->exec(event->globalPosition().toPoint());
             event->accept();
         }
         return;
@@ -416,11 +422,14 @@ void GanttPlot::mouseMoveEvent(QMouseEvent* event) {
             text = text.isEmpty() ? transfer : transfer + QStringLiteral("<hr>") + text;
         } else if (const auto hit = hitTest(pos)) {
             text = text.isEmpty() ? describe(*hit) : describe(*hit) + QStringLiteral("<hr>") + text;
-        } else if (const auto rank = rankHeaderAt(pos)) {
-            const QString header = QStringLiteral("<b>rank %1</b>: its workers' states stacked<br><i>click to %2</i>")
-                                       .arg(*rank)
-                                       .arg(isRankCollapsed(*rank) ? QStringLiteral("show its lanes")
-                                                                   : QStringLiteral("collapse it to this row"));
+        } else if (const auto group = groupHeaderAt(pos)) {
+            const auto row = rowAt(pos);
+            const QString header = QStringLiteral("<b>%1</b>: its %2 states stacked<br><i>click to %3</i>")
+                                       .arg(toQString(rows()[*row].label).mid(2))
+                                       .arg(group->kind == LaneGroup::Rank ? QStringLiteral("workers'")
+                                                                           : QStringLiteral("lanes'"))
+                                       .arg(isGroupFolded(*group) ? QStringLiteral("show its lanes")
+                                                                  : QStringLiteral("fold it to this row"));
             text = text.isEmpty() ? header : header + QStringLiteral("<hr>") + text;
         }
         if (const QString link = m_selection->tooltipAt(pos); !link.isEmpty()) {
@@ -468,14 +477,20 @@ void GanttPlot::mouseReleaseEvent(QMouseEvent* event) {
         if (drag == Drag::Pan) {
             if (const auto task = m_selection->followAt(event->position())) {
                 selectTask(*task);
-            } else if (const auto rank = rankHeaderAt(event->position())) {
-                setRankCollapsed(*rank, !isRankCollapsed(*rank));
+            } else if (const auto group = groupHeaderAt(event->position())) {
+                setGroupFolded(*group, !isGroupFolded(*group));
             } else if (const auto hit = hitTest(event->position())) {
                 selectSpan(*hit);
                 emit spanClicked(*hit);
             }
         } else if (drag == Drag::Select) {
             setSelection(std::nullopt);
+        } else if (const auto row = rowAt(event->position()); row && drag == Drag::Zoom
+                                                                && event->button() == Qt::RightButton) {
+            // A right-click that did not drag a range: the row's menu.
+            m_overlay->setRubberBand(std::nullopt);
+            rowMenu(*row)->exec(event->globalPosition().toPoint());
+            return;
         }
         m_overlay->setRubberBand(std::nullopt);
         return;
@@ -494,6 +509,17 @@ void GanttPlot::keyPressEvent(QKeyEvent* event) {
         QCustomPlot::keyPressEvent(event);
         return;
     }
+    if (event->modifiers() & Qt::AltModifier) {
+        // Alt+Up/Down moves the row under the cursor (or the selected task's) among its own.
+        const auto row = keyRow();
+        if (row && (event->key() == Qt::Key_Up || event->key() == Qt::Key_Down)) {
+            moveRow(*row, event->key() == Qt::Key_Up ? LaneMove::Up : LaneMove::Down);
+            event->accept();
+            return;
+        }
+        QCustomPlot::keyPressEvent(event);
+        return;
+    }
     const TimeView v = view();
     const QPointF cursor = mapFromGlobal(QCursor::pos());
     const double anchor = axisRect()->rect().contains(cursor.toPoint()) ? cursor.x() : v.leftPx + v.widthPx / 2.0;
@@ -505,6 +531,11 @@ void GanttPlot::keyPressEvent(QKeyEvent* event) {
     case Qt::Key_Home: fitAll(); break;
     case Qt::Key_PageUp: scrollRows(-std::max(1.0, rowWindow().shown - 1.0)); break;
     case Qt::Key_PageDown: scrollRows(std::max(1.0, rowWindow().shown - 1.0)); break;
+    case Qt::Key_F:
+        if (const auto row = keyRow()) {
+            toggleGroupAt(*row);
+        }
+        break;
     case Qt::Key_Escape:
         setSelection(std::nullopt);
         selectSpan(std::nullopt);

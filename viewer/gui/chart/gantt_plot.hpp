@@ -4,6 +4,7 @@
 // right-drag or Ctrl+drag rubber-band zoom, Shift+drag selects a range, W/S/A/D, Home).
 // The same widget renders headless images, so the picture on screen and on disk agree.
 
+#include "viewer/core/lane_order.hpp"
 #include "viewer/core/time_view.hpp"
 #include "viewer/core/trace_document.hpp"
 
@@ -11,6 +12,9 @@
 
 #include <memory>
 #include <optional>
+#include <set>
+
+class QMenu;
 
 namespace starscope::viewer {
 
@@ -49,14 +53,32 @@ public:
     // Each rank's own barriers (JobAndRankBarriers::ranks), banded in that rank's rows.
     void setRankBarriers(std::shared_ptr<const Barriers> barriers);
 
-    // The rows drawn, top to bottom (rank headers included); row r is centred on value r.
+    // The rows drawn, top to bottom (group headers included); row r is centred on value r.
     const std::vector<Row>& rows() const;
-    // A rank of a StarPU-MPI trace shown as its header row alone, or with all its lanes.
-    // Clicking a rank's header (in the chart or its label) toggles it.
-    void setRankCollapsed(std::int32_t rank, bool collapsed);
-    bool isRankCollapsed(std::int32_t rank) const;
-    // The rank whose header row is at a widget position (chart or row label), if any.
+    // A group (a rank of a StarPU-MPI trace, a kind of lanes: lane_layout.hpp) shown as its
+    // header row alone, or with all its lanes. Clicking a header (in the chart or its label), F
+    // over it or its row menu toggles it.
+    void setGroupFolded(GroupId group, bool folded);
+    bool isGroupFolded(GroupId group) const;
+    void setRankCollapsed(std::int32_t rank, bool collapsed) { setGroupFolded({rank, LaneGroup::Rank}, collapsed); }
+    bool isRankCollapsed(std::int32_t rank) const { return isGroupFolded({rank, LaneGroup::Rank}); }
+    // Exactly these groups folded (foldedBy names them for a --fold request).
+    void setFoldedGroups(std::set<GroupId> groups);
+    // Folds every kind group that has a header (ranks stay as they are), or unfolds every group.
+    void setAllGroupsFolded(bool folded);
+    // The group whose header row is at a widget position (chart or row label), if any.
+    std::optional<GroupId> groupHeaderAt(const QPointF& pos) const;
     std::optional<std::int32_t> rankHeaderAt(const QPointF& pos) const;
+    // The row at a widget position, in the chart or on its label.
+    std::optional<std::size_t> rowAt(const QPointF& pos) const;
+    // Moves what a row shows (a lane, a group: lane_order.hpp) and keeps it in view; the order
+    // stays through filters and folds until resetLaneOrder or another trace.
+    bool moveRow(std::size_t row, LaneMove where);
+    bool canMoveRow(std::size_t row, LaneMove where) const;
+    void resetLaneOrder();
+    bool laneOrderIsDefault() const;
+    // The row's menu (right-click on a row or its label): move, fold, reset the order.
+    std::unique_ptr<QMenu> rowMenu(std::size_t row);
     // Only the lanes whose label or group matches the filter (filterRows: comma-separated
     // terms, any case); an empty one shows every lane.
     void setLaneFilter(const QString& filter);
@@ -163,6 +185,10 @@ private:
     // Sets the row label spacing to the rows' height in pixels; true when it changed.
     bool thinRowLabels();
     std::optional<std::size_t> rowAtY(double y) const;
+    // The row keys act on: the one under the cursor, else the selected task's.
+    std::optional<std::size_t> keyRow() const;
+    void toggleGroupAt(std::size_t row);
+    void revealRow(std::size_t row);
     void wrapLegend();
     void replotOverlay();
     double timeAt(double px) const;

@@ -1,13 +1,17 @@
-// GanttPlot's rows: which lanes get one (rank folding, the lane filter), which rows are in view
-// (scrolling and zooming them in the window), their labels, and the row under a point.
+// GanttPlot's rows: which lanes get one (group folding, the lane filter, the user's order), which
+// rows are in view (scrolling and zooming them in the window), their labels, the row under a
+// point and its menu.
 #include "viewer/gui/chart/gantt_plot.hpp"
 
 #include "viewer/gui/chart/gantt_plottable.hpp"
 #include "viewer/gui/chart/overlay_plottable.hpp"
 #include "viewer/gui/chart/qt_support.hpp"
+#include "viewer/gui/chart/span_name_plottable.hpp"
 #include "viewer/gui/chart/span_selection.hpp"
 
+#include <QCursor>
 #include <QFontMetricsF>
+#include <QMenu>
 
 #include <algorithm>
 #include <cmath>
@@ -16,20 +20,161 @@ namespace starscope::viewer {
 
 const std::vector<Row>& GanttPlot::rows() const { return m_gantt->rows(); }
 
-bool GanttPlot::isRankCollapsed(std::int32_t rank) const { return m_gantt->collapsedRanks().contains(rank); }
+bool GanttPlot::isGroupFolded(GroupId group) const { return m_gantt->foldedGroups().contains(group); }
 
-void GanttPlot::setRankCollapsed(std::int32_t rank, bool collapsed) {
-    if (collapsed == isRankCollapsed(rank)) {
+void GanttPlot::setGroupFolded(GroupId group, bool folded) {
+    if (folded == isGroupFolded(group)) {
         return;
     }
-    auto ranks = m_gantt->collapsedRanks();
-    if (collapsed) {
-        ranks.insert(rank);
+    auto groups = m_gantt->foldedGroups();
+    if (folded) {
+        groups.insert(group);
     } else {
-        ranks.erase(rank);
+        groups.erase(group);
     }
-    m_gantt->setCollapsedRanks(std::move(ranks));
+    m_gantt->setFoldedGroups(std::move(groups));
     rowsReplaced();
+}
+
+void GanttPlot::setAllGroupsFolded(bool folded) {
+    std::set<GroupId> groups;
+    if (folded) {
+        // The kind headers of the unfolded chart; a folded rank stays folded.
+        for (const Row& row : chartRows(m_gantt->shownLanes(), {})) {
+            if (row.kind == RowKind::KindHeader) {
+                groups.insert(row.groupId());
+            }
+        }
+        for (const GroupId& group : m_gantt->foldedGroups()) {
+            if (group.kind == LaneGroup::Rank) {
+                groups.insert(group);
+            }
+        }
+    }
+    setFoldedGroups(std::move(groups));
+}
+
+void GanttPlot::setFoldedGroups(std::set<GroupId> groups) {
+    if (groups != m_gantt->foldedGroups()) {
+        m_gantt->setFoldedGroups(std::move(groups));
+        rowsReplaced();
+    }
+}
+
+bool GanttPlot::canMoveRow(std::size_t row, LaneMove where) const {
+    return m_gantt->laneOrder().canMove(rows(), row, where);
+}
+
+bool GanttPlot::moveRow(std::size_t row, LaneMove where) {
+    if (row >= rows().size()) {
+        return false;
+    }
+    const Row moved = rows()[row];
+    if (!m_gantt->moveRow(row, where)) {
+        return false;
+    }
+    rowsReplaced();
+    // The row that shows what moved now: the same lane, or the same group's header (or, for a
+    // headerless group, its first lane).
+    const auto& now = rows();
+    for (std::size_t r = 0; r < now.size(); ++r) {
+        const bool same = moved.kind == RowKind::Lane && now[r].kind == RowKind::Lane
+                              ? now[r].lane == moved.lane
+                              : now[r].kind == moved.kind && now[r].groupId() == moved.groupId();
+        if (same) {
+            revealRow(r);
+            break;
+        }
+    }
+    return true;
+}
+
+void GanttPlot::resetLaneOrder() {
+    if (laneOrderIsDefault()) {
+        return;
+    }
+    m_gantt->resetLaneOrder();
+    rowsReplaced();
+}
+
+bool GanttPlot::laneOrderIsDefault() const { return m_gantt->laneOrder().isDefault(); }
+
+void GanttPlot::revealRow(std::size_t row) {
+    const RowWindow now = rowWindow();
+    const auto r = static_cast<double>(row);
+    if (r < now.first) {
+        scrollRowsTo(r);
+    } else if (r > now.first + now.shown - 1.0) {
+        scrollRowsTo(r - now.shown + 1.0);
+    }
+}
+
+void GanttPlot::toggleGroupAt(std::size_t row) {
+    if (row >= rows().size()) {
+        return;
+    }
+    const Row& picked = rows()[row];
+    if (picked.kind != RowKind::Lane) {
+        setGroupFolded(picked.groupId(), !isGroupFolded(picked.groupId()));
+        return;
+    }
+    // A lane folds the nearest header above it: its kind's, else its rank's.
+    for (std::size_t r = row; r-- > 0;) {
+        const Row& header = rows()[r];
+        if (header.kind == RowKind::KindHeader && header.groupId() == picked.groupId()) {
+            setGroupFolded(header.groupId(), true);
+            return;
+        }
+        if (header.kind == RowKind::RankHeader && header.rank == picked.rank) {
+            setGroupFolded(header.groupId(), true);
+            return;
+        }
+    }
+}
+
+std::optional<std::size_t> GanttPlot::keyRow() const {
+    if (const auto row = rowAt(mapFromGlobal(QCursor::pos()))) {
+        return row;
+    }
+    if (const auto selected = selectedSpan()) {
+        return selected->row;
+    }
+    return std::nullopt;
+}
+
+std::unique_ptr<QMenu> GanttPlot::rowMenu(std::size_t row) {
+    auto menu = std::make_unique<QMenu>(this);
+    if (row >= rows().size()) {
+        return menu;
+    }
+    const auto addMove = [&](const QString& text, LaneMove where, const QKeySequence& keys) {
+        QAction* action = menu->addAction(text, this, [this, row, where] { moveRow(row, where); });
+        action->setShortcut(keys);
+        action->setEnabled(canMoveRow(row, where));
+    };
+    addMove(tr("Move &up"), LaneMove::Up, QKeySequence(Qt::ALT | Qt::Key_Up));
+    addMove(tr("Move &down"), LaneMove::Down, QKeySequence(Qt::ALT | Qt::Key_Down));
+    addMove(tr("Move to &top"), LaneMove::ToTop, QKeySequence());
+    menu->addSeparator();
+    const Row& picked = rows()[row];
+    if (picked.kind != RowKind::Lane) {
+        menu->addAction(isGroupFolded(picked.groupId()) ? tr("&Unfold this group") : tr("&Fold this group"), this,
+                        [this, row] { toggleGroupAt(row); })
+            ->setShortcut(QKeySequence(Qt::Key_F));
+    } else {
+        QAction* fold = menu->addAction(tr("&Fold its group"), this, [this, row] { toggleGroupAt(row); });
+        fold->setShortcut(QKeySequence(Qt::Key_F));
+        const auto& all = rows();
+        fold->setEnabled(std::any_of(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(row), [&](const Row& r) {
+            return (r.kind == RowKind::KindHeader && r.groupId() == picked.groupId())
+                   || (r.kind == RowKind::RankHeader && r.rank == picked.rank);
+        }));
+    }
+    menu->addAction(tr("Fold every lane group"), this, [this] { setAllGroupsFolded(true); });
+    menu->addAction(tr("Unfold every lane group"), this, [this] { setAllGroupsFolded(false); });
+    menu->addSeparator();
+    menu->addAction(tr("&Reset lane order"), this, &GanttPlot::resetLaneOrder)->setEnabled(!laneOrderIsDefault());
+    return menu;
 }
 
 void GanttPlot::setLaneFilter(const QString& filter) {
@@ -46,6 +191,7 @@ QString GanttPlot::laneFilter() const { return QString::fromStdString(m_gantt->l
 
 void GanttPlot::rowsReplaced() {
     m_overlay->setRows(m_gantt->rows());
+    m_names->setRows(m_gantt->rows());
     rebuildRowTicks();
     replot(rpQueuedReplot);
     m_selection->refresh();
@@ -112,9 +258,21 @@ void GanttPlot::rebuildRowTicks() {
     m_rowTicker->clear();
     const auto& rows = m_gantt->rows();
     // Every m_labelStep-th row is labelled, so labels never pile on each other; a rank's header
-    // always is (it is what a click folds).
+    // always is, as is a kind's (it is what a click folds), and a lane's label gives way to a
+    // header's within that many rows.
+    std::vector<std::size_t> headers;
     for (std::size_t r = 0; r < rows.size(); ++r) {
-        if (r % m_labelStep == 0 || rows[r].kind == RowKind::RankHeader) {
+        if (rows[r].kind != RowKind::Lane) {
+            headers.push_back(r);
+        }
+    }
+    const auto nearHeader = [&](std::size_t r) {
+        return std::any_of(headers.begin(), headers.end(), [&](std::size_t h) {
+            return (h > r ? h - r : r - h) < m_labelStep;
+        });
+    };
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        if (rows[r].kind != RowKind::Lane || (r % m_labelStep == 0 && !nearHeader(r))) {
             m_rowTicker->addTick(static_cast<double>(r), toQString(rows[r].label));
         }
     }
@@ -143,17 +301,26 @@ std::optional<std::size_t> GanttPlot::rowAtY(double y) const {
     return static_cast<std::size_t>(rowIndex);
 }
 
-std::optional<std::int32_t> GanttPlot::rankHeaderAt(const QPointF& pos) const {
+std::optional<std::size_t> GanttPlot::rowAt(const QPointF& pos) const {
     const QRect rect = axisRect()->rect();
     // The chart or the row labels left of it.
-    if (!m_document || pos.y() < rect.top() || pos.y() > rect.bottom() || pos.x() > rect.right()) {
+    if (!m_document || pos.y() < rect.top() || pos.y() > rect.bottom() || pos.x() > rect.right() || pos.x() < 0) {
         return std::nullopt;
     }
-    const auto row = rowAtY(pos.y());
-    if (!row || rows()[*row].kind != RowKind::RankHeader) {
+    return rowAtY(pos.y());
+}
+
+std::optional<GroupId> GanttPlot::groupHeaderAt(const QPointF& pos) const {
+    const auto row = rowAt(pos);
+    if (!row || rows()[*row].kind == RowKind::Lane) {
         return std::nullopt;
     }
-    return rows()[*row].rank;
+    return rows()[*row].groupId();
+}
+
+std::optional<std::int32_t> GanttPlot::rankHeaderAt(const QPointF& pos) const {
+    const auto group = groupHeaderAt(pos);
+    return group && group->kind == LaneGroup::Rank ? std::optional<std::int32_t>(group->rank) : std::nullopt;
 }
 
 } // namespace starscope::viewer

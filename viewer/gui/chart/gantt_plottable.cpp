@@ -25,13 +25,27 @@ void GanttPlottable::setDocument(std::shared_ptr<const TraceDocument> document) 
     m_document = std::move(document);
     m_stack = m_document ? StateStack(m_document->trace, m_document->palette) : StateStack();
     m_runs.clear();
-    m_collapsed.clear();
+    m_folded.clear();
+    m_order = m_document ? LaneOrder(m_document->rows) : LaneOrder();
     m_filter.clear();
     layOut();
 }
 
-void GanttPlottable::setCollapsedRanks(std::set<std::int32_t> ranks) {
-    m_collapsed = std::move(ranks);
+void GanttPlottable::setFoldedGroups(std::set<GroupId> groups) {
+    m_folded = std::move(groups);
+    layOut();
+}
+
+bool GanttPlottable::moveRow(std::size_t row, LaneMove where) {
+    if (!m_order.move(m_rows, row, where)) {
+        return false;
+    }
+    layOut();
+    return true;
+}
+
+void GanttPlottable::resetLaneOrder() {
+    m_order.reset();
     layOut();
 }
 
@@ -41,8 +55,15 @@ void GanttPlottable::setLaneFilter(std::string filter) {
 }
 
 void GanttPlottable::layOut() {
-    m_rows = m_document ? chartRows(filterRows(m_document->rows, m_filter), m_collapsed) : std::vector<Row>{};
+    m_shownLanes = m_document ? filterRows(m_order.rows(), m_filter) : std::vector<Row>{};
+    m_rows = chartRows(m_shownLanes, m_folded);
     m_laneRows = m_document ? rowOfLanes(m_rows, m_document->trace) : std::vector<std::int32_t>{};
+    m_headerLanes.assign(m_rows.size(), {});
+    for (std::size_t r = 0; r < m_rows.size(); ++r) {
+        if (m_rows[r].kind != RowKind::Lane) {
+            m_headerLanes[r] = lanesUnder(m_shownLanes, m_rows[r]);
+        }
+    }
 }
 
 std::int32_t GanttPlottable::rowOfLane(std::int32_t lane) const {
@@ -107,8 +128,8 @@ void GanttPlottable::draw(QCPPainter* painter) {
             painter->drawLine(QPointF(clip.left(), boundary), QPointF(clip.right(), boundary));
             painter->setPen(Qt::NoPen);
         }
-        if (rows[r].kind == RowKind::RankHeader) {
-            drawRankSummary(painter, view, rows[r].rank, top, height);
+        if (rows[r].kind != RowKind::Lane) {
+            drawGroupSummary(painter, view, m_headerLanes[r], top, height);
             continue;
         }
         const auto lane = static_cast<std::size_t>(rows[r].lane);
@@ -126,8 +147,8 @@ void GanttPlottable::draw(QCPPainter* painter) {
     }
 }
 
-void GanttPlottable::drawRankSummary(QCPPainter* painter, const TimeView& view, std::int32_t rank, double top,
-                                     double height) {
+void GanttPlottable::drawGroupSummary(QCPPainter* painter, const TimeView& view, const std::vector<std::int32_t>& lanes,
+                                      double top, double height) {
     const QRect clip = clipRect();
     const int width = std::max(0, clip.width());
     if (width == 0) {
@@ -136,7 +157,7 @@ void GanttPlottable::drawRankSummary(QCPPainter* painter, const TimeView& view, 
     // One column per pixel of the clip, which is the axis rect the view maps onto.
     const double from = view.toTime(static_cast<double>(clip.left()));
     const double to = view.toTime(static_cast<double>(clip.left() + width));
-    const OverviewProfile profile = workerProfile(*m_document, from, to, static_cast<std::size_t>(width), rank);
+    const OverviewProfile profile = laneProfile(*m_document, from, to, static_cast<std::size_t>(width), lanes);
     const int y = static_cast<int>(std::lround(top));
     const int h = std::max(1, static_cast<int>(std::lround(top + height)) - y);
     const QRgb background = qRgb(kBackground.r, kBackground.g, kBackground.b);

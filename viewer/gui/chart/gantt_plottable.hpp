@@ -2,11 +2,12 @@
 // The Gantt rows as one QCustomPlot plottable. Each frame it asks the core for the visible
 // marks of every row (binary search + folding) and paints them, merging neighbours of one
 // colour, so a frame costs O(pixels * log(spans)) whatever the trace size. A folded mark shows
-// the share of each state as stacked bands (state_stack.hpp), not one blended colour. A rank's
-// header row (several StarPU-MPI ranks) shows the mix of that rank's workers' states per pixel
-// column, so a collapsed rank still shows when it works and when it waits.
+// the share of each state as stacked bands (state_stack.hpp), not one blended colour. A group's
+// header row (a StarPU-MPI rank, a kind of lanes) shows the mix of its lanes' states per pixel
+// column, so a folded group still shows when it works and when it waits.
 
 #include "viewer/core/lane_layout.hpp"
+#include "viewer/core/lane_order.hpp"
 #include "viewer/core/span_folding.hpp"
 #include "viewer/core/state_stack.hpp"
 #include "viewer/core/trace_document.hpp"
@@ -35,16 +36,22 @@ class GanttPlottable : public QCPAbstractPlottable {
 public:
     GanttPlottable(QCPAxis* timeAxis, QCPAxis* rowAxis);
 
-    // Shows every rank expanded.
+    // Shows every group unfolded, the lanes in layoutRows' order.
     void setDocument(std::shared_ptr<const TraceDocument> document);
     const std::shared_ptr<const TraceDocument>& document() const { return m_document; }
     // The rows drawn (chartRows of the document's lanes): row r is centred on value r.
     const std::vector<Row>& rows() const { return m_rows; }
-    // The row showing each lane (its own, or its collapsed rank's header); -1 when none.
+    // The row showing each lane (its own, or its folded group's header); -1 when none.
     std::int32_t rowOfLane(std::int32_t lane) const;
     const std::vector<std::int32_t>& laneRows() const { return m_laneRows; }
-    void setCollapsedRanks(std::set<std::int32_t> ranks);
-    const std::set<std::int32_t>& collapsedRanks() const { return m_collapsed; }
+    void setFoldedGroups(std::set<GroupId> groups);
+    const std::set<GroupId>& foldedGroups() const { return m_folded; }
+    // The lanes in the user's order (lane_order.hpp), kept through filters and folds.
+    const LaneOrder& laneOrder() const { return m_order; }
+    bool moveRow(std::size_t row, LaneMove where);
+    void resetLaneOrder();
+    // The lane rows the filter keeps, in the user's order, before folding.
+    const std::vector<Row>& shownLanes() const { return m_shownLanes; }
     // Only the lanes the filter keeps (filterRows) get a row.
     void setLaneFilter(std::string filter);
     const std::string& laneFilter() const { return m_filter; }
@@ -66,13 +73,17 @@ protected:
 private:
     void drawLevel(QCPPainter* painter, const TimeView& view, std::size_t lane, std::size_t level, double top,
                    double height);
-    void drawRankSummary(QCPPainter* painter, const TimeView& view, std::int32_t rank, double top, double height);
+    void drawGroupSummary(QCPPainter* painter, const TimeView& view, const std::vector<std::int32_t>& lanes, double top,
+                          double height);
     void layOut();
 
     std::shared_ptr<const TraceDocument> m_document;
-    std::set<std::int32_t> m_collapsed;
+    std::set<GroupId> m_folded;
+    LaneOrder m_order;
     std::string m_filter;
+    std::vector<Row> m_shownLanes;             // filtered, not folded
     std::vector<Row> m_rows;
+    std::vector<std::vector<std::int32_t>> m_headerLanes;   // per row: a header's lanes
     std::vector<std::int32_t> m_laneRows;      // lane -> row
     double m_foldPx = kDefaultFoldPx;
     bool m_rowImages = true;

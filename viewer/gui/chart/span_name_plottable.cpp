@@ -80,7 +80,7 @@ void SpanNamePlottable::draw(QCPPainter* painter) {
     const QFont font = mParentPlot->font();
     const QFontMetrics metrics(font);
     painter->setFont(font);
-    const auto& rows = m_document->rows;
+    const auto& rows = m_rows;
     for (std::size_t r = 0; r < rows.size(); ++r) {
         if (rows[r].lane < 0) {
             continue;

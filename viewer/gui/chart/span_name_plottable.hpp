@@ -22,6 +22,10 @@ public:
     SpanNamePlottable(QCPAxis* timeAxis, QCPAxis* rowAxis);
 
     void setDocument(std::shared_ptr<const TraceDocument> document);
+    // The chart's rows (headers, folds, the filter and the user's order applied): row r's lane
+    // is named at row r.
+    void setRows(std::vector<Row> rows) { m_rows = std::move(rows); }
+    const std::vector<Row>& rows() const { return m_rows; }
     // The names the last draw wrote, with the bar each sits in, in widget pixels.
     struct Placed {
         QRect bar;
@@ -34,6 +38,7 @@ protected:
 
 private:
     std::shared_ptr<const TraceDocument> m_document;
+    std::vector<Row> m_rows;
     std::vector<DrawRun> m_runs;   // reused between frames
     std::vector<Placed> m_placed;
     // The start every codelet name of the trace shares, up to an underscore

@@ -148,6 +148,8 @@ void ComparisonView::rebuildPanels(std::vector<ComparedRun> aligned) {
         panel->setDocument(run.document);
         panel->setBarriers(run.barriers);
         panel->setRankBarriers(run.rankBarriers);
+        panel->setTransfersVisible(m_transfers);
+        panel->setRowScrolling(m_rowScrolling);
         panel->xAxis->setLabel(axisLabel);
         if (m_alignment.mode == AlignMode::Normalized) {
             panel->xAxis->setTicker(QSharedPointer<ShareTicker>::create(run.document->time.zeroTick));
@@ -158,6 +160,20 @@ void ComparisonView::rebuildPanels(std::vector<ComparedRun> aligned) {
         m_panels.push_back(panel);
     }
     fitAll();
+}
+
+void ComparisonView::setTransfersVisible(bool visible) {
+    m_transfers = visible;
+    for (GanttPlot* panel : m_panels) {
+        panel->setTransfersVisible(visible);
+    }
+}
+
+void ComparisonView::setRowScrolling(bool enabled) {
+    m_rowScrolling = enabled;
+    for (GanttPlot* panel : m_panels) {
+        panel->setRowScrolling(enabled);
+    }
 }
 
 void ComparisonView::onPanelView(GanttPlot* source, double startNs, double endNs) {
@@ -210,7 +226,7 @@ QImage ComparisonView::grabImage() {
 namespace starscope::viewer {
 
 ViewerResult<Done> renderComparison(const LoadedComparison& loaded, const Alignment& alignment, PixelSize size,
-                                    const QString& output) {
+                                    const QString& output, bool transfers) {
     const QString suffix = QFileInfo(output).suffix().toLower();
     if (suffix != QLatin1String("png") && suffix != QLatin1String("jpg") && suffix != QLatin1String("jpeg")) {
         return fail(ViewerError{ViewerErrorCode::Unsupported,
@@ -219,6 +235,7 @@ ViewerResult<Done> renderComparison(const LoadedComparison& loaded, const Alignm
     }
     ComparisonView view;
     view.resize(size.width, size.height);
+    view.setTransfersVisible(transfers);
     auto set = view.setRuns(loaded.runs, loaded.figures, alignment);
     if (!set) {
         return fail(set.error());

@@ -42,6 +42,13 @@ public:
     void fitAll();
 
     const std::vector<GanttPlot*>& panels() const { return m_panels; }
+    // Every panel's data transfer arrows (the window's T, --no-transfers), kept when a new
+    // alignment rebuilds the panels.
+    void setTransfersVisible(bool visible);
+    bool transfersVisible() const { return m_transfers; }
+    // Rows of a readable height that scroll in each panel (GanttPlot::setRowScrolling): on in
+    // the window, off in pictures, which show every row.
+    void setRowScrolling(bool enabled);
     ComparisonModel* model() const { return m_model; }
     ComparisonCharts* charts() const { return m_charts; }
     QTableView* table() const { return m_table; }
@@ -75,6 +82,8 @@ private:
     QLabel* m_note = nullptr;
     ComparisonCharts* m_charts = nullptr;
     bool m_syncing = false;
+    bool m_transfers = true;
+    bool m_rowScrolling = false;
 };
 
 } // namespace starscope::viewer
@@ -83,6 +92,6 @@ namespace starscope::viewer {
 
 // The comparison view of loaded runs at size, written to output (.png or .jpg).
 ViewerResult<Done> renderComparison(const LoadedComparison& loaded, const Alignment& alignment, PixelSize size,
-                                    const QString& output);
+                                    const QString& output, bool transfers = true);
 
 } // namespace starscope::viewer

@@ -2,11 +2,14 @@
 
 #include "viewer/gui/comparison/comparison_view.hpp"
 
+#include <QAction>
 #include <QComboBox>
 #include <QLabel>
 #include <QSpinBox>
 #include <QStatusBar>
 #include <QToolBar>
+
+#include <algorithm>
 
 namespace starscope::viewer {
 
@@ -27,6 +30,15 @@ ComparisonWindow::ComparisonWindow(QWidget* parent) : QMainWindow(parent) {
     m_marker->setRange(0, 1'000'000);
     bar->addWidget(m_marker);
     bar->addAction(QStringLiteral("Fit all (Home)"), m_view, &ComparisonView::fitAll);
+    m_transfersAction = bar->addAction(QStringLiteral("Transfers (T)"));
+    m_transfersAction->setObjectName(QStringLiteral("transfersAction"));
+    m_transfersAction->setToolTip(QStringLiteral("Show data transfers between memory nodes as arrows"));
+    m_transfersAction->setCheckable(true);
+    m_transfersAction->setChecked(m_view->transfersVisible());
+    m_transfersAction->setShortcut(QKeySequence(Qt::Key_T));
+    m_transfersAction->setEnabled(false);
+    connect(m_transfersAction, &QAction::toggled, m_view, &ComparisonView::setTransfersVisible);
+    m_view->setRowScrolling(true);
     m_status = new QLabel(this);
     statusBar()->addWidget(m_status, 1);
 
@@ -46,6 +58,9 @@ ViewerResult<Done> ComparisonWindow::setComparison(const LoadedComparison& loade
     m_marker->setValue(static_cast<int>(alignment.marker));
     m_marker->setEnabled(alignment.mode == AlignMode::Marker);
     m_status->setText(QStringLiteral("%1 runs").arg(loaded.runs.size()));
+    m_transfersAction->setEnabled(std::any_of(loaded.runs.begin(), loaded.runs.end(), [](const ComparedRun& run) {
+        return !run.document->trace.transfers.empty();
+    }));
     return Done{};
 }
 

@@ -29,6 +29,9 @@ void prepare(GanttPlot& plot, std::shared_ptr<const TraceDocument> document, std
     plot.setMessagesVisible(request.messages);
     plot.setTransfersVisible(request.transfers);
     plot.setCriticalPathVisible(request.criticalPath);
+    if (plot.document()) {
+        plot.setFoldedGroups(foldedBy(plot.document()->rows, request.fold));
+    }
     // Lay out once at the final size so the view maps onto the real plot area.
     plot.layOutForPicture();
     if (request.range) {

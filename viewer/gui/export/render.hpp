@@ -25,6 +25,7 @@ struct RenderRequest {
     bool messages = true;   // StarPU-MPI messages as arrows (--no-messages leaves them out)
     bool transfers = true;  // data transfers between memory nodes as arrows (--no-transfers)
     bool criticalPath = false;   // the critical path drawn over the rows (--critical-path)
+    FoldRequest fold;            // lane groups drawn as their header row alone (--fold)
 };
 
 // The picture as an image (used by tests to check colours at known positions).

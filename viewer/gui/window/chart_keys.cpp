@@ -38,7 +38,10 @@ std::vector<ShortcutEntry> chartShortcuts() {
         {QStringLiteral("Shift+drag"), QStringLiteral("select a range: per-worker state shares (its length shown)")},
         {QStringLiteral("Click"), QStringLiteral("select a task: its details and dependency arrows")},
         {QStringLiteral("Click on an arrow"), QStringLiteral("select the task at its other end")},
-        {QStringLiteral("Click on a rank's row"), QStringLiteral("fold or unfold the rank")},
+        {QStringLiteral("Click on a group's header row"), QStringLiteral("fold or unfold the group (a rank, CPU workers, memory nodes...)")},
+        {QStringLiteral("F"), QStringLiteral("fold or unfold the group of the row under the cursor (or of the selected task)")},
+        {QStringLiteral("Alt+Up, Alt+Down"), QStringLiteral("move the row under the cursor (a lane, a group) up or down")},
+        {QStringLiteral("Right-click on a row or its label"), QStringLiteral("move it, fold its group, reset the lane order")},
         {QStringLiteral("Shift+wheel, Page Up/Down"), QStringLiteral("scroll the rows (when more than fit)")},
         {QStringLiteral("Ctrl+wheel"), QStringLiteral("zoom the rows: fewer and taller, or more and thinner")},
     };

@@ -138,6 +138,12 @@ void MainWindow::buildMenus() {
         m_laneFilter->selectAll();
     });
     filter->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
+    // The same as a row's menu, for the whole chart (F folds the group under the cursor).
+    QMenu* lanes = view->addMenu(tr("Lane &groups"));
+    lanes->setObjectName(QStringLiteral("laneGroupsMenu"));
+    lanes->addAction(tr("&Fold every lane group"), this, [this] { m_plot->setAllGroupsFolded(true); });
+    lanes->addAction(tr("&Unfold every lane group"), this, [this] { m_plot->setAllGroupsFolded(false); });
+    lanes->addAction(tr("&Reset lane order"), m_plot, &GanttPlot::resetLaneOrder);
     view->addSeparator();
     m_messagesAction = view->addAction(tr("Show &messages between ranks"));
     m_messagesAction->setObjectName(QStringLiteral("messagesAction"));

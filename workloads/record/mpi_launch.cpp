@@ -54,6 +54,19 @@ bool isZombie(pid_t pid) {
     return close != std::string::npos && close + 2 < stat.size() && stat[close + 2] == 'Z';
 }
 
+// The parent of a process; nullopt when it is gone.
+std::optional<pid_t> parentOf(pid_t pid) {
+    std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+    std::string stat;
+    std::getline(in, stat);
+    // "PID (COMM) STATE PPID ...".
+    const auto close = stat.rfind(')');
+    if (close == std::string::npos || close + 4 >= stat.size()) {
+        return std::nullopt;
+    }
+    return static_cast<pid_t>(std::atoi(stat.c_str() + close + 4));
+}
+
 // Sends a signal to a rank the way mpirun does: to its process group when it leads one (a
 // program's own children get it too), else to the process.
 void signalRank(pid_t rank, int signal) {
@@ -163,8 +176,13 @@ MpirunEnd waitForMpirun(pid_t mpirun, const StopSignals& stops, PassOn passOn) {
                     it->second = rankOf(pid);
                 }
             }
+            // A rank has ended when it is a zombie or gone (mpirun reaped it), or when its pid is
+            // another process's now. Not when mpirun's list no longer holds it: an mpirun that is
+            // being killed lists no children before waitpid says it ended, while its ranks live
+            // on (reparented to this process) and write their traces.
             noteEnded([&](pid_t pid) {
-                return std::find(ranks.begin(), ranks.end(), pid) == ranks.end() || isZombie(pid);
+                const auto parent = parentOf(pid);
+                return isZombie(pid) || !parent || (*parent != mpirun && *parent != ::getpid());
             });
             for (const int count = stops.count.load(); passedOn < count; ++passedOn) {
                 const int signal = passOn == PassOn::AsSigterm ? SIGTERM : stops.last.load();

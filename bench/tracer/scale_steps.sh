@@ -25,17 +25,18 @@
 # --data DIR: where the jobs are written (default a temporary folder; they are removed at the
 #   end unless --keep: about 5 GB per 100 M spans).
 #
-# Seen on the 2-core machine shared with two other engineers' builds (load 6-7: noisy), 102 M
+# Seen on the 2-core machine shared with other engineers' builds (load 3-7: noisy), 102 M
 # spans one run, 10 M medians of 3 (wall s / peak RSS GiB):
-#   step    10 M before   10 M after    100 M before   100 M after
-#   read    1.70 / 0.96   0.83 / 0.96   43.4 / 9.56    9.69 / 9.58
-#   stats   3.58 / 0.96   1.36 / 0.96   51.2 / 9.52    16.1 / 9.52
-#   render  2.23 / 1.01   2.40 / 1.01   42.7 / 9.61    15.6 / 9.61
-#   scroll  0.085 / 0.98  0.073 / 0.98  0.142 / 9.60   0.132 / 9.60
+#   step    10 M before   10 M after    100 M before   100 M after    100 M, file let go
+#   read    1.70 / 0.96   0.83 / 0.96   43.4 / 9.56    9.69 / 9.58    10.4 / 4.58
+#   stats   3.58 / 0.96   1.36 / 0.96   51.2 / 9.52    16.1 / 9.52    14.2 / 4.65
+#   render  2.23 / 1.01   2.40 / 1.01   42.7 / 9.61    15.6 / 9.61    13.2 / 4.88
+#   scroll  0.085 / 0.98  0.073 / 0.98  0.142 / 9.60   0.132 / 9.60   0.105 / 4.87
 # (before: the code at 1266475; after: the native read's task table searched from its last find,
-# lanes' tasks sorted only when unsorted, codelet medians selected, not sorted.) The peak is about
-# 100 bytes per span: the model (36, starscope_tracer_bench --model) and the native file's pages,
-# mapped while it is parsed (50): the 3 GB of issue 29 needs the mapped file to be the model.
+# lanes' tasks sorted only when unsorted, codelet medians selected, not sorted; file let go: the
+# native reader releases the file's pages behind it, 1e46c63, where 10 M read 1.26 / 0.47.) The
+# peak was about 100 bytes per span, the model's 36 and the mapped file's 50; with the file let go
+# it is about 48: the 3 GB of issue 29 needs the model itself smaller or mapped.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"

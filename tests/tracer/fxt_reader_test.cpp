@@ -49,6 +49,48 @@ TEST(FxtReader, DirectLayoutReaderSeesExactlyWhatLibfxtSees) {
     }
 }
 
+// A big prof file is walked holding a few MiB of it at a time: what lies behind the walk leaves
+// the process. The file: the golden trace's one block again and again (48 MiB).
+TEST(FxtReader, DirectReaderHoldsAStepOfTheFileNotAllOfIt) {
+    const auto small = starscope::testing::readFile(smallProfFile());
+    std::uint32_t headerSize = 0;
+    std::memcpy(&headerSize, small.data() + 4, 4);
+    const auto header = small.substr(0, 4 + std::size_t{headerSize});
+    const auto block = small.substr(header.size());
+    starscope::testing::TempDir dir;
+    const auto big = dir / "prof_file__0";
+    std::size_t blocks = 0;
+    {
+        std::ofstream out(big, std::ios::binary);
+        out << header;
+        for (; blocks * block.size() < (std::size_t{48} << 20); ++blocks) {
+            out << block;
+        }
+    }
+    std::uint64_t events = 0;
+    const auto one = detail::readFxtDirect(smallProfFile(), 0, ~std::uint64_t{0}, [](const detail::RawEvent&) { return true; }, {});
+    ASSERT_TRUE(one);
+    const std::size_t before = starscope::testing::residentFileKib();
+    std::size_t most = 0;
+    int samples = 0;
+    const auto read = detail::readFxtDirect(
+        big, 0, ~std::uint64_t{0},
+        [&events](const detail::RawEvent&) {
+            ++events;
+            return true;
+        },
+        [&](double) {
+            most = std::max(most, starscope::testing::residentFileKib());
+            ++samples;
+            return true;
+        });
+    ASSERT_TRUE(read) << read.error().describe();
+    EXPECT_EQ(events, one->stream.events * blocks);
+    EXPECT_GT(samples, 32);
+    // Mapped ahead by 4 MiB, let go once 8 MiB behind.
+    EXPECT_LE(most, before + (20U << 10)) << "the walk held " << (most - before) / 1024 << " MiB of the file";
+}
+
 TEST(FxtReader, GoldenTraceHasWorkersTasksAndMarkers) {
     const auto trace = readTrace({smallProfFile()});
     ASSERT_TRUE(trace) << trace.error().describe();

@@ -104,9 +104,15 @@ private:
 // [firstCode, lastCode]; tick(offset) is asked now and then (every 1/64 of the file). Either
 // returning false stops the walk: the offset it stopped at is returned, nullopt otherwise.
 // `params` points into the mapping (loadParams reads them as u64).
+// What lies more than a read-ahead behind the walk leaves the process (MappedFile::release), so a
+// big prof file is not all resident on top of the model built from it: `params` still point into
+// the mapping, which a read after the release maps again from the file.
 template <typename OnEvent, typename Tick>
-std::optional<std::uint64_t> walk(const unsigned char* d, std::uint64_t size, std::uint64_t firstCode,
-                                  std::uint64_t lastCode, DirectFxtSummary& out, OnEvent&& onEvent, Tick&& tick) {
+std::optional<std::uint64_t> walk(const files::MappedFile& map, std::uint64_t firstCode, std::uint64_t lastCode,
+                                  DirectFxtSummary& out, OnEvent&& onEvent, Tick&& tick) {
+    const unsigned char* d = map.data();
+    const std::uint64_t size = map.size();
+    std::uint64_t released = 0;
     const std::uint64_t headerSize = load32(d + 4);
     auto& s = out.stream;
     bool first = true;
@@ -151,6 +157,10 @@ std::optional<std::uint64_t> walk(const unsigned char* d, std::uint64_t size, st
                 while (mapped < size && p + (kMapAhead >> 1) >= mapped) {
                     mapped = mapAhead(d, size, mapped);
                 }
+                if (p >= released + 2 * kMapAhead) {
+                    map.release(released, p - kMapAhead);
+                    released = p - kMapAhead;
+                }
                 if (!tick(p)) {
                     return p;
                 }
@@ -187,7 +197,6 @@ TraceResult<DirectFxtSummary> readFxtDirect(const std::filesystem::path& file, s
     if (auto opened = fxt_direct::open(map, file); !opened) {
         return fail(opened.error());
     }
-    const unsigned char* d = map.data();
     const std::uint64_t size = map.size();
     const auto reportProgress = [&](std::uint64_t offset) {
         return !progress || progress(static_cast<double>(offset) / static_cast<double>(size));
@@ -196,7 +205,7 @@ TraceResult<DirectFxtSummary> readFxtDirect(const std::filesystem::path& file, s
     DirectFxtSummary out;
     Params params;
     const auto stopped = walk(
-        d, size, firstCode, lastCode, out,
+        map, firstCode, lastCode, out,
         [&](std::uint64_t time, std::uint64_t code, std::uint32_t count, const unsigned char* raw, std::uint64_t) {
             ev.time = time;
             ev.origin = out.stream.firstTime;

@@ -43,28 +43,26 @@ int rankOf(pid_t pid) {
     return -1;
 }
 
-// Whether a process has ended and waits to be reaped: mpirun reaps its ranks only between the
-// steps of ending a job, 10 s apart.
-bool isZombie(pid_t pid) {
+// The fields of /proc/PID/stat after the command name ("STATE PPID ..."); empty when the process
+// is gone. "PID (COMM) STATE ...": COMM may hold spaces and parentheses, the last ')' ends it.
+std::string statFields(pid_t pid) {
     std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
     std::string stat;
     std::getline(in, stat);
-    // "PID (COMM) STATE ...": COMM may hold spaces and parentheses, the last ')' ends it.
     const auto close = stat.rfind(')');
-    return close != std::string::npos && close + 2 < stat.size() && stat[close + 2] == 'Z';
+    return close == std::string::npos || close + 2 >= stat.size() ? std::string() : stat.substr(close + 2);
 }
 
-// The parent of a process; nullopt when it is gone.
-std::optional<pid_t> parentOf(pid_t pid) {
-    std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
-    std::string stat;
-    std::getline(in, stat);
-    // "PID (COMM) STATE PPID ...".
-    const auto close = stat.rfind(')');
-    if (close == std::string::npos || close + 4 >= stat.size()) {
-        return std::nullopt;
+// Whether a rank mpirun started has ended: gone (mpirun reaped it), a zombie waiting to be reaped
+// (mpirun reaps its ranks only between the steps of ending a job, 10 s apart), or its pid is
+// another process's now (its parent is neither mpirun nor this process, which adopts orphans).
+bool rankHasEnded(pid_t rank, pid_t mpirun) {
+    const auto fields = statFields(rank);   // "STATE PPID ..."
+    if (fields.size() < 3 || fields[0] == 'Z') {
+        return true;
     }
-    return static_cast<pid_t>(std::atoi(stat.c_str() + close + 4));
+    const auto parent = static_cast<pid_t>(std::atoi(fields.c_str() + 2));
+    return parent != mpirun && parent != ::getpid();
 }
 
 // Sends a signal to a rank the way mpirun does: to its process group when it leads one (a
@@ -176,14 +174,10 @@ MpirunEnd waitForMpirun(pid_t mpirun, const StopSignals& stops, PassOn passOn) {
                     it->second = rankOf(pid);
                 }
             }
-            // A rank has ended when it is a zombie or gone (mpirun reaped it), or when its pid is
-            // another process's now. Not when mpirun's list no longer holds it: an mpirun that is
-            // being killed lists no children before waitpid says it ended, while its ranks live
-            // on (reparented to this process) and write their traces.
-            noteEnded([&](pid_t pid) {
-                const auto parent = parentOf(pid);
-                return isZombie(pid) || !parent || (*parent != mpirun && *parent != ::getpid());
-            });
+            // Not when mpirun's list no longer holds it: an mpirun that is being killed lists no
+            // children before waitpid says it ended, while its ranks live on (reparented to this
+            // process) and write their traces.
+            noteEnded([&](pid_t pid) { return rankHasEnded(pid, mpirun); });
             for (const int count = stops.count.load(); passedOn < count; ++passedOn) {
                 const int signal = passOn == PassOn::AsSigterm ? SIGTERM : stops.last.load();
                 if (ranks.empty()) {

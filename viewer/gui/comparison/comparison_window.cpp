@@ -1,6 +1,7 @@
 #include "viewer/gui/comparison/comparison_window.hpp"
 
 #include "viewer/gui/comparison/comparison_view.hpp"
+#include "viewer/gui/window/layer_toggle.hpp"
 
 #include <QAction>
 #include <QComboBox>
@@ -30,13 +31,9 @@ ComparisonWindow::ComparisonWindow(QWidget* parent) : QMainWindow(parent) {
     m_marker->setRange(0, 1'000'000);
     bar->addWidget(m_marker);
     bar->addAction(QStringLiteral("Fit all (Home)"), m_view, &ComparisonView::fitAll);
-    m_transfersAction = bar->addAction(QStringLiteral("Transfers (T)"));
-    m_transfersAction->setObjectName(QStringLiteral("transfersAction"));
+    m_transfersAction = setUpLayerToggle(bar->addAction(QStringLiteral("Transfers (T)")),
+                                         QStringLiteral("transfersAction"), m_view->transfersVisible(), Qt::Key_T);
     m_transfersAction->setToolTip(QStringLiteral("Show data transfers between memory nodes as arrows"));
-    m_transfersAction->setCheckable(true);
-    m_transfersAction->setChecked(m_view->transfersVisible());
-    m_transfersAction->setShortcut(QKeySequence(Qt::Key_T));
-    m_transfersAction->setEnabled(false);
     connect(m_transfersAction, &QAction::toggled, m_view, &ComparisonView::setTransfersVisible);
     m_view->setRowScrolling(true);
     m_status = new QLabel(this);

@@ -2,6 +2,8 @@
 // around the chart (main_window.cpp has what they do once a trace is open).
 #include "viewer/gui/window/main_window.hpp"
 
+#include "viewer/gui/window/layer_toggle.hpp"
+
 #include "tracer/analysis/stats.hpp"
 #include "tracer/model/time_unit.hpp"
 #include "viewer/core/time_format.hpp"
@@ -16,6 +18,7 @@
 #include "viewer/gui/window/chart_keys.hpp"
 #include "viewer/gui/window/shortcut_help.hpp"
 #include "viewer/gui/window/trace_loader.hpp"
+#include "viewer/gui/window/layer_toggle.hpp"
 
 #include <QAction>
 #include <QCloseEvent>
@@ -145,25 +148,14 @@ void MainWindow::buildMenus() {
     lanes->addAction(tr("&Unfold every lane group"), this, [this] { m_plot->setAllGroupsFolded(false); });
     lanes->addAction(tr("&Reset lane order"), m_plot, &GanttPlot::resetLaneOrder);
     view->addSeparator();
-    m_messagesAction = view->addAction(tr("Show &messages between ranks"));
-    m_messagesAction->setObjectName(QStringLiteral("messagesAction"));
-    m_messagesAction->setCheckable(true);
-    m_messagesAction->setChecked(m_plot->messagesVisible());
-    m_messagesAction->setShortcut(QKeySequence(Qt::Key_M));
-    m_messagesAction->setEnabled(false);
+    m_messagesAction = setUpLayerToggle(view->addAction(tr("Show &messages between ranks")),
+                                        QStringLiteral("messagesAction"), m_plot->messagesVisible(), Qt::Key_M);
     connect(m_messagesAction, &QAction::toggled, m_plot, &GanttPlot::setMessagesVisible);
-    m_transfersAction = view->addAction(tr("Show data &transfers between memory nodes"));
-    m_transfersAction->setObjectName(QStringLiteral("transfersAction"));
-    m_transfersAction->setCheckable(true);
-    m_transfersAction->setChecked(m_plot->transfersVisible());
-    m_transfersAction->setShortcut(QKeySequence(Qt::Key_T));
-    m_transfersAction->setEnabled(false);
+    m_transfersAction = setUpLayerToggle(view->addAction(tr("Show data &transfers between memory nodes")),
+                                         QStringLiteral("transfersAction"), m_plot->transfersVisible(), Qt::Key_T);
     connect(m_transfersAction, &QAction::toggled, m_plot, &GanttPlot::setTransfersVisible);
-    m_criticalPathAction = view->addAction(tr("Show &critical path"));
-    m_criticalPathAction->setObjectName(QStringLiteral("criticalPathAction"));
-    m_criticalPathAction->setCheckable(true);
-    m_criticalPathAction->setShortcut(QKeySequence(Qt::Key_C));
-    m_criticalPathAction->setEnabled(false);
+    m_criticalPathAction = setUpLayerToggle(view->addAction(tr("Show &critical path")),
+                                            QStringLiteral("criticalPathAction"), false, Qt::Key_C);
     connect(m_criticalPathAction, &QAction::toggled, m_plot, &GanttPlot::setCriticalPathVisible);
     view->addSeparator();
     // Every dock, listed when the menu opens: a closed one comes back from here.

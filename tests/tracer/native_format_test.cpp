@@ -1,7 +1,6 @@
 // The native format: exact round trip, distinct errors for newer, older and damaged files,
 // and files whose checksum is right but whose content contradicts the model.
 
-#include "common/fnv1a.hpp"
 #include "tests/support/test_support.hpp"
 #include "tests/tracer/tracer_test_support.hpp"
 #include "tracer/exporters/exporters.hpp"
@@ -249,34 +248,6 @@ void repairChecksum(std::string& data) {
     std::memcpy(data.data() + kHeader + size, &hash, 8);
 }
 
-// Version 4 holds the payload version 5 holds, checksummed with FNV-1a: such a file reads as
-// the model it was written from, and a damaged one is still refused by its checksum.
-TEST(NativeFormat, VersionFourFilesCheckedWithFnv1aRead) {
-    const auto trace = readTrace(smallProfFile());
-    ASSERT_TRUE(trace);
-    auto data = bytes(*trace);
-    const std::uint32_t four = 4;
-    std::memcpy(data.data() + 8, &four, 4);
-    repairChecksum(data);
-    std::uint64_t size = 0;
-    std::memcpy(&size, data.data() + 16, 8);
-    std::uint64_t written = 0;
-    std::memcpy(&written, data.data() + 24 + size, 8);
-    EXPECT_EQ(written, fnv1a(std::string_view(data).substr(24, size)));
-    TempDir dir;
-    writeBytes(dir / "v4.sstrace", data);
-    const auto back = readNative(dir / "v4.sstrace");
-    ASSERT_TRUE(back) << back.error().describe();
-    EXPECT_EQ(back->lanes, trace->lanes);
-    EXPECT_EQ(back->tasks, trace->tasks);
-    EXPECT_EQ(back->markers, trace->markers);
-    data[24 + size / 2] = static_cast<char>(data[24 + size / 2] ^ 0x5a);
-    writeBytes(dir / "v4bad.sstrace", data);
-    const auto bad = readNative(dir / "v4bad.sstrace");
-    ASSERT_FALSE(bad);
-    EXPECT_NE(bad.error().message.find("checksum"), std::string::npos);
-}
-
 // One inconsistency: how to break a correct trace, and words the error must name.
 struct Inconsistency {
     std::string name;
@@ -295,6 +266,13 @@ Span& firstTaskSpan(Trace& trace) {
     throw std::logic_error("the golden trace runs no task");
 }
 
+TaskIndex& firstDependency(Trace& trace) {
+    if (trace.dependencies.empty()) {
+        throw std::logic_error("the golden trace has no dependencies");
+    }
+    return trace.dependencies.front();
+}
+
 std::vector<Span>& longestLevel(Trace& trace) {
     std::vector<Span>* best = &trace.lanes.front().levels.front();
     for (auto& lane : trace.lanes) {
@@ -307,7 +285,10 @@ std::vector<Span>& longestLevel(Trace& trace) {
 
 std::vector<Inconsistency> inconsistencies() {
     return {
-        {"codelet name id", [](Trace& t) { t.setCodelet(t.tasks[3], 99999, t.footprintOf(t.tasks[3])); }, "task 3"},
+        {"codelet name id", [](Trace& t) { t.setCodelet(t.tasks[3], 99999, t.footprintOf(t.tasks[3])); }, "codelet key "},
+        {"codelet key id", [](Trace& t) { t.tasks[3].codeletKey = 4242; }, "task 3"},
+        {"dependency entry", [](Trace& t) { firstDependency(t) = static_cast<TaskIndex>(t.tasks.size() + 5); }, "dependency entry "},
+        {"dependency starts", [](Trace& t) { firstDependency(t), ++t.dependencyStarts.back(); }, "dependency table"},
         {"task lane too big", [](Trace& t) { t.tasks[2].lane = 4242; }, "task 2"},
         {"task lane negative", [](Trace& t) { t.tasks[1].lane = -7; }, "task 1"},
         {"task ends before start", [](Trace& t) { t.tasks[0].end = t.tasks[0].start - 1; }, "task 0"},
@@ -364,66 +345,66 @@ INSTANTIATE_TEST_SUITE_P(EachKind, InconsistentNative, ::testing::Range(std::siz
                              return name;
                          });
 
-// The file keeps each span's task index while the model finds a span's task by its lane and
-// times: an index out of the task table, or naming a task that did not run in that span, is
-// refused, as is a start before the trace. The writer only writes what the model holds, so the
-// file is patched.
+// A span's 16 bytes as the file's columns hold them (native_records.hpp): start in the low
+// 48 bits of the first word, end in the low 48 of the second, then the state's 15 bits and
+// runsTask's one. Other tools read the format by this layout.
+std::string spanBytes(std::uint64_t start, std::uint64_t end, std::uint16_t stateAndTask) {
+    const std::uint64_t first = start & ((std::uint64_t{1} << 48) - 1);
+    const std::uint64_t second = (end & ((std::uint64_t{1} << 48) - 1)) | (std::uint64_t{stateAndTask} << 48);
+    std::string bytes(16, '\0');
+    std::memcpy(bytes.data(), &first, 8);
+    std::memcpy(bytes.data() + 8, &second, 8);
+    return bytes;
+}
+
+TEST(NativeFormat, ColumnsHoldTheModelsBytes) {
+    const Span span{0x010203040506, 0x0a0b0c0d0e0f, 0x1234, true};
+    EXPECT_EQ(std::string(reinterpret_cast<const char*>(&span), sizeof(Span)),
+              spanBytes(0x010203040506, 0x0a0b0c0d0e0f, 0x9234));
+    Trace trace;
+    trace.states.push_back({"Executing", StateClass::Executing});
+    trace.end = 0x0b0000000000;
+    trace.lanes.emplace_back().levels.push_back({Span{0x010203040506, 0x0a0b0c0d0e0f, 0, false}});
+    const auto data = bytes(trace);
+    const auto at = data.find(spanBytes(0x010203040506, 0x0a0b0c0d0e0f, 0));
+    ASSERT_NE(at, std::string::npos);
+    EXPECT_EQ(at % 8, 0U) << "a column starts on a multiple of 8 of the file";
+    const auto back = [&] {
+        TempDir dir;
+        writeBytes(dir / "one.sstrace", data);
+        return readNative(dir / "one.sstrace");
+    }();
+    ASSERT_TRUE(back) << back.error().describe();
+    EXPECT_EQ(back->lanes, trace.lanes);
+}
+
+// A span whose bytes were patched in the file to what no model holds (a start before the
+// trace) is refused, naming it and its offset, though the checksum was repaired.
 TEST(NativeFormat, SpanRecordsTheModelCannotHoldAreRefused) {
-    const auto trace = readTrace(smallProfFile());
+    auto trace = readTrace(smallProfFile());
     ASSERT_TRUE(trace);
-    ASSERT_GE(trace->tasks.size(), 2U);
-    const Lane* lane = nullptr;
-    const Span* span = nullptr;
-    for (const auto& l : trace->lanes) {
-        for (const auto& s : l.spans()) {
-            if (span == nullptr && s.runsTask != 0) {
-                lane = &l;
-                span = &s;
-            }
-        }
-    }
-    ASSERT_NE(span, nullptr);
-    const TaskIndex ran = trace->taskIndexOf(*lane, *span);
-    ASSERT_NE(ran, kNoTask);
-    // The span's record as the writer puts it: start, end, state, task.
-    std::string record(24, '\0');
-    const TimeNs start = span->start;
-    const TimeNs end = span->end;
-    const std::uint32_t state = span->state;
-    std::memcpy(record.data(), &start, 8);
-    std::memcpy(record.data() + 8, &end, 8);
-    std::memcpy(record.data() + 16, &state, 4);
-    std::memcpy(record.data() + 20, &ran, 4);
+    const auto& level = longestLevel(*trace);
+    ASSERT_GE(level.size(), 4U);
+    const Span& span = level[3];
+    const std::string record(reinterpret_cast<const char*>(&span), sizeof(Span));
     const std::string good = bytes(*trace);
     const auto at = good.find(record);
     ASSERT_NE(at, std::string::npos);
-    ASSERT_EQ(good.find(record, at + 1), std::string::npos);
-    const TaskIndex outOfTable = static_cast<TaskIndex>(trace->tasks.size() + 3);
-    const TaskIndex other = ran == 0 ? 1 : 0;
-    // A negative start (before the trace) the model cannot even hold: patched in, refused.
-    const TimeNs beforeTrace = std::numeric_limits<TimeNs>::min();
-    struct Patch {
-        std::size_t at;
-        std::string value;
-        std::string words;
-    };
-    const auto bytesOf = [](const auto& value) { return std::string(reinterpret_cast<const char*>(&value), sizeof(value)); };
-    for (const auto& patch : {Patch{20, bytesOf(outOfTable), "task index"}, Patch{20, bytesOf(other), "did not run on this lane"},
-                              Patch{0, bytesOf(beforeTrace), "outside the trace"}}) {
-        std::string data = good;
-        data.replace(at + patch.at, patch.value.size(), patch.value);
-        const auto& words = patch.words;
-        repairChecksum(data);
-        TempDir dir;
-        const auto file = dir / "bad.sstrace";
-        writeBytes(file, data);
-        const auto back = readNative(file);
-        ASSERT_FALSE(back) << "a span record patched to name " << words << " was accepted";
-        EXPECT_EQ(back.error().code, ErrorCode::Corrupt);
-        EXPECT_NE(back.error().message.find("span "), std::string::npos) << back.error().describe();
-        EXPECT_NE(back.error().message.find(words), std::string::npos) << back.error().describe();
-        EXPECT_EQ(back.error().offset, std::optional<std::uint64_t>(at)) << back.error().describe();
-    }
+    std::string data = good;
+    const std::uint64_t beforeTrace = static_cast<std::uint64_t>(std::int64_t{-5});
+    std::uint16_t stateAndTask = 0;
+    std::memcpy(&stateAndTask, record.data() + 14, 2);
+    data.replace(at, 16, spanBytes(beforeTrace, static_cast<std::uint64_t>(span.end), stateAndTask));
+    repairChecksum(data);
+    TempDir dir;
+    const auto file = dir / "bad.sstrace";
+    writeBytes(file, data);
+    const auto back = readNative(file);
+    ASSERT_FALSE(back) << "a span patched to start before the trace was accepted";
+    EXPECT_EQ(back.error().code, ErrorCode::Corrupt);
+    EXPECT_NE(back.error().message.find("span 3 "), std::string::npos) << back.error().describe();
+    EXPECT_NE(back.error().message.find("outside the trace"), std::string::npos) << back.error().describe();
+    EXPECT_EQ(back.error().offset, std::optional<std::uint64_t>(at)) << back.error().describe();
 }
 
 // The small trace changed beyond what the model holds, written and read back: refused as
@@ -469,15 +450,15 @@ TEST(NativeFormat, ErrorOffsetIsTheBadRecord) {
     const auto back = readNative(dir / "bad.sstrace");
     ASSERT_FALSE(back);
     ASSERT_TRUE(back.error().offset.has_value());
-    // A task record starts with its job id, then the codelet name id.
+    // The codelet key record: its codelet name id, then its footprint.
     const auto at = static_cast<std::size_t>(*back.error().offset);
-    ASSERT_LE(at + 12, data.size());
-    std::uint64_t job = 0;
+    ASSERT_LE(at + 8, data.size());
     std::uint32_t codelet = 0;
-    std::memcpy(&job, data.data() + at, 8);
-    std::memcpy(&codelet, data.data() + at + 8, 4);
-    EXPECT_EQ(job, trace->tasks[3].jobId);
+    std::uint32_t footprint = 0;
+    std::memcpy(&codelet, data.data() + at, 4);
+    std::memcpy(&footprint, data.data() + at + 4, 4);
     EXPECT_EQ(codelet, 99999U);
+    EXPECT_EQ(footprint, trace->footprintOf(trace->tasks[3]));
 }
 
 TEST(NativeFormat, RepeatedNameIsRefused) {
@@ -517,12 +498,12 @@ TEST(NativeFormat, RepeatedNameIsRefused) {
 // What users ran into: `export` on such a file aborted (134) or crashed (139). In a child, as
 // a user runs it.
 // Reading a native file holds a few MiB of it in the process at a time, not the whole file on
-// top of the model: the checksum pass and the parse each let go of what they have read.
+// top of the model: the reader lets go of what it has read and checksummed.
 TEST(NativeFormat, ReadingHoldsAStepOfTheFileNotAllOfIt) {
     Trace trace;
     trace.states.push_back({"Executing", StateClass::Executing});
     constexpr std::size_t kLanes = 64;
-    constexpr std::size_t kSpans = std::size_t{1} << 15;   // 64 lanes of 32 Ki spans: 48 MiB
+    constexpr std::size_t kSpans = std::size_t{1} << 16;   // 64 lanes of 64 Ki spans: 64 MiB
     for (std::size_t l = 0; l < kLanes; ++l) {
         auto& lane = trace.lanes.emplace_back();
         lane.name = "CPU " + std::to_string(l);
@@ -536,7 +517,7 @@ TEST(NativeFormat, ReadingHoldsAStepOfTheFileNotAllOfIt) {
     trace.end = static_cast<TimeNs>(10 * kSpans);
     TempDir dir;
     ASSERT_TRUE(writeNativeFile(trace, dir / "big.sstrace"));
-    ASSERT_GT(std::filesystem::file_size(dir / "big.sstrace"), std::uintmax_t{40} << 20);
+    ASSERT_GT(std::filesystem::file_size(dir / "big.sstrace"), std::uintmax_t{60} << 20);
     const std::size_t before = starscope::testing::residentFileKib();
     std::size_t most = 0;
     int samples = 0;
@@ -550,7 +531,7 @@ TEST(NativeFormat, ReadingHoldsAStepOfTheFileNotAllOfIt) {
     ASSERT_TRUE(back) << back.error().describe();
     EXPECT_EQ(back->lanes, trace.lanes);
     EXPECT_GT(samples, 32);
-    // A step is 16 MiB in the checksum pass, 4 MiB and a lane in the parse.
+    // A step is 4 MiB and a lane (a file before version 6: 16 MiB in its checksum pass).
     EXPECT_LE(most, before + (20U << 10)) << "the reader held " << (most - before) / 1024 << " MiB of the file";
 }
 

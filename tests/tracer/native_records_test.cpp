@@ -146,14 +146,17 @@ TEST(NativeFormat, EveryFieldRoundTrips) {
     EXPECT_EQ(bytes(*back), bytes(trace));
 }
 
-// A file of this version holding one lane of one sleeping span and one user event, with the
-// fields and tables that version has: version 1 has no ranks (lanes and markers hold none, no
-// rank or message table), version 2 has no transfer table, version 3's transfers have no task.
+// A file of this version holding one lane of one sleeping span, a task that depends on a job
+// outside the trace, and one user event, with the fields and tables that version has: version 1
+// has no ranks (lanes and markers hold none, no rank or message table), version 2 has no
+// transfer table, version 3's transfers have no task (version 4's name one); up to version 5 spans and tasks are
+// records (native_records.hpp's FileSpan and FileTask), from 6 columns.
 std::string oldFile(std::uint32_t version) {
     native::Writer w;
     w.put(TimeNs{0});
     w.put(TimeNs{1000});
-    w.put(std::uint64_t{0}); // names
+    w.put(std::uint64_t{1}); // names
+    w.str("gemm");
     w.put(std::uint64_t{1}); // states
     w.str("Sleeping");
     w.put(StateClass::Sleeping);
@@ -171,7 +174,16 @@ std::string oldFile(std::uint32_t version) {
     w.put(TimeNs{1000});
     w.put(std::uint32_t{0});
     w.put(kNoTask);
-    w.put(std::uint64_t{0}); // tasks
+    w.put(std::uint64_t{1}); // tasks
+    w.put(std::uint64_t{7}); // job
+    w.put(NameId{0});        // codelet
+    w.put(std::uint32_t{0x42});
+    w.put(TimeNs{10});       // submit, start, end
+    w.put(TimeNs{100});
+    w.put(TimeNs{900});
+    w.put(std::int32_t{0}); // lane
+    w.put(std::uint64_t{1}); // dependencies
+    w.put(std::uint64_t{3});
     w.put(std::uint64_t{1}); // markers
     w.put(TimeNs{500});
     w.put(std::int32_t{0}); // lane
@@ -199,6 +211,9 @@ std::string oldFile(std::uint32_t version) {
         w.put(TimeNs{100});
         w.put(TimeNs{300});
         w.put(std::uint64_t{4096});
+        if (version >= 4) {
+            w.put(std::uint64_t{0}); // no task
+        }
     }
     w.put(std::uint64_t{1}); // metadata
     w.str("format");
@@ -217,7 +232,7 @@ std::string oldFile(std::uint32_t version) {
 
 TEST(NativeFormat, FilesOfOlderVersionsRead) {
     TempDir dir;
-    for (const std::uint32_t version : {1U, 2U, 3U}) {
+    for (const std::uint32_t version : {1U, 2U, 3U, 4U, 5U}) {
         SCOPED_TRACE("version " + std::to_string(version));
         const auto path = dir / ("v" + std::to_string(version) + ".sstrace");
         std::ofstream(path, std::ios::binary) << oldFile(version);
@@ -237,7 +252,22 @@ TEST(NativeFormat, FilesOfOlderVersionsRead) {
         if (version >= 3) {
             EXPECT_EQ(trace->transfers[0], (Transfer{-1, 0, 1, TransferKind::Prefetch, 100, 300, 4096, 0}));
         }
+        ASSERT_EQ(trace->tasks.size(), 1U);
+        EXPECT_EQ(trace->tasks[0].jobId, 7U);
+        EXPECT_EQ(trace->codeletOf(trace->tasks[0]), "gemm");
+        EXPECT_EQ(trace->footprintOf(trace->tasks[0]), 0x42U);
+        EXPECT_EQ(TimeNs{trace->tasks[0].end}, 900);
+        EXPECT_EQ(trace->lanes[0].tasks, std::vector<TaskIndex>{0});
+        const auto dependencies = trace->dependenciesOf(trace->tasks[0]);
+        EXPECT_EQ(std::vector<std::uint64_t>(dependencies.begin(), dependencies.end()), std::vector<std::uint64_t>{3});
         EXPECT_EQ(trace->metadata.at("format"), "fxt");
+        // A damaged byte is refused by the version's checksum (FNV-1a up to 4, XXH64 from 5).
+        std::string damaged = oldFile(version);
+        damaged[40] = static_cast<char>(damaged[40] ^ 0x5a);
+        std::ofstream(dir / "damaged.sstrace", std::ios::binary) << damaged;
+        const auto refused = readNative(dir / "damaged.sstrace");
+        ASSERT_FALSE(refused);
+        EXPECT_NE(refused.error().message.find("checksum"), std::string::npos) << refused.error().describe();
         // Written again, it is a file of the current version.
         std::ostringstream out;
         writeNative(*trace, out);

@@ -95,6 +95,21 @@ public:
         m_pos += size;
         return true;
     }
+    // The next size bytes, consumed; nullptr (nothing consumed) when fewer remain.
+    const char* take(std::size_t size) {
+        if (m_data.size() - m_pos < size) {
+            return nullptr;
+        }
+        const char* at = m_data.data() + m_pos;
+        m_pos += size;
+        return at;
+    }
+    // Skips to the next file offset that is a multiple of alignment (the padding the writer put
+    // before a column); false when the bytes end first.
+    bool align(std::size_t alignment) {
+        const std::size_t pad = (alignment - (m_base + m_pos) % alignment) % alignment;
+        return take(pad) != nullptr;
+    }
     // A count is plausible when that many items of at least minSize bytes could still follow:
     // a damaged count must not make us allocate gigabytes.
     bool count(std::uint64_t& n, std::size_t minSize) {

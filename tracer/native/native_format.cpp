@@ -6,7 +6,9 @@
 // an older version belong in the reader, nowhere else.
 //
 //   "SSTRACE\0"  u32 version  u32 flags(0)  u64 payloadSize  payload  u64 checksum(payload)
-// The checksum is XXH64 (seed 0) from version 5 on, FNV-1a (64 bits) before.
+// The checksum is XXH64 (seed 0) from version 5 on, FNV-1a (64 bits) before. Up to version 5
+// it is checked before the payload is read; from 6 as it is read (PayloadReader), each step
+// while it is in the cache, and a damaged file is still refused as damaged, never half-read.
 // Integers are little-endian (the only byte order of the machines starscope runs on).
 
 #include "common/file_writer.hpp"
@@ -37,17 +39,25 @@ std::uint64_t nativeChecksum(std::string_view payload, std::uint32_t version) {
 }
 
 void writeNative(const Trace& trace, std::ostream& out) {
-    const Writer payload = writePayload(trace);
-    const std::string_view body = payload.bytes();
+    const Payload payload = writePayload(trace);
     Writer header;
     header.raw(kNativeMagic.data(), kNativeMagic.size());
     header.put(kNativeVersion);
     header.put(std::uint32_t{0});
-    header.put(static_cast<std::uint64_t>(body.size()));
+    header.put(payload.size());
     out.write(header.bytes().data(), static_cast<std::streamsize>(header.bytes().size()));
-    out.write(body.data(), static_cast<std::streamsize>(body.size()));
+    // Checksummed in steps as they are written, while each step is in the cache.
+    constexpr std::size_t kStep = std::size_t{256} << 10;
+    XxHash64 checksum;
+    for (const std::string_view piece : payload.pieces()) {
+        for (std::size_t pos = 0; pos < piece.size(); pos += kStep) {
+            const std::string_view step = piece.substr(pos, kStep);
+            checksum.update(step);
+            out.write(step.data(), static_cast<std::streamsize>(step.size()));
+        }
+    }
     Writer tail;
-    tail.put(nativeChecksum(body, kNativeVersion));
+    tail.put(checksum.digest());
     out.write(tail.bytes().data(), static_cast<std::streamsize>(tail.bytes().size()));
 }
 
@@ -126,23 +136,27 @@ TraceResult<Trace> readNative(const fs::path& file, const ReadOptions& options) 
     const std::string_view body(data.data() + kHeaderSize, size);
     std::uint64_t checksum = 0;
     std::memcpy(&checksum, data.data() + kHeaderSize + size, 8);
-    // The checksum pass is the first fifth of the progress, the parse the rest.
-    ReadOptions parseOptions;
-    if (options.progress) {
-        parseOptions.progress = [&options](double f) { return options.progress(0.2 + 0.8 * f); };
-    }
-    const auto sum = checksumOf(map, body, version, options);
-    if (!sum) {
-        return fail(
-            TraceError{ErrorCode::Cancelled, "reading cancelled", file.string(), kHeaderSize});
-    }
-    if (checksum != *sum) {
-        return fail(TraceError{ErrorCode::Corrupt, "damaged native trace: checksum mismatch",
-                               file.string(), kHeaderSize + size});
-    }
-    auto trace = PayloadReader(file, body, version, parseOptions,
-                               [&map](std::uint64_t from, std::uint64_t to) { map.release(from, to); })
-                     .read();
+    const auto release = [&map](std::uint64_t from, std::uint64_t to) { map.release(from, to); };
+    auto trace = [&]() -> TraceResult<Trace> {
+        if (version >= kFirstWithColumns) {
+            // Checksummed as it is read, each step while it is in the cache: one pass over the file.
+            return PayloadReader(file, body, version, options, release, checksum).read();
+        }
+        // The checksum pass is the first fifth of the progress, the parse the rest.
+        ReadOptions parseOptions;
+        if (options.progress) {
+            parseOptions.progress = [&options](double f) { return options.progress(0.2 + 0.8 * f); };
+        }
+        const auto sum = checksumOf(map, body, version, options);
+        if (!sum) {
+            return fail(
+                TraceError{ErrorCode::Cancelled, "reading cancelled", file.string(), kHeaderSize});
+        }
+        if (checksum != *sum) {
+            return fail(checksumMismatch(file, kHeaderSize + size));
+        }
+        return PayloadReader(file, body, version, parseOptions, release).read();
+    }();
     if (trace && !trace->metadata.contains("format")) {
         trace->metadata["format"] = "native";
     }

@@ -6,14 +6,17 @@
 // Everything downstream indexes the tables with these values, so they are checked here, once,
 // for every consumer.
 
+#include "common/xxhash64.hpp"
 #include "tracer/model/error.hpp"
 #include "tracer/model/read_options.hpp"
 #include "tracer/model/trace.hpp"
 #include "tracer/native/native_codec.hpp"
 #include "tracer/native/native_records.hpp"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <filesystem>
 #include <functional>
 #include <optional>
@@ -27,18 +30,50 @@ namespace starscope::tracer::detail::native {
 // The frame before the payload: magic, u32 version, u32 flags, u64 payload size.
 inline constexpr std::size_t kHeaderSize = 8 + 4 + 4 + 8;
 
-Writer writePayload(const Trace& trace);
+// Version 6's columns start at file offsets that are multiples of this (the writer pads before
+// them), so that the mapped file's records lie where the model's types may be read.
+inline constexpr std::size_t kColumnAlignment = 8;
+
+// The payload as the writer hands it out: the bytes it encoded (the records of
+// native_records.hpp) and, between them, the model's big tables as they lie in memory (the
+// columns: spans, tasks, dependencies), handed out from there, never copied: a trace of 100 M
+// spans is written without a second copy of its 3.5 GB.
+class Payload {
+public:
+    // Where the next encoded records go.
+    FieldWriter out() { return FieldWriter(encoded()); }
+    // A column: its count, zeros up to the next kColumnAlignment of the file, its records' bytes.
+    template <typename T> void column(const std::vector<T>& records);
+    // The pieces in file order; valid while the payload and the model it was made from are.
+    std::vector<std::string_view> pieces() const;
+    std::uint64_t size() const;
+
+private:
+    Writer& encoded();
+
+    std::deque<Writer> m_encoded;   // a deque: its writers stay where they are as it grows
+    struct Piece {
+        const Writer* encoded = nullptr;   // or, when null, the column
+        std::string_view column;
+    };
+    std::vector<Piece> m_pieces;
+};
+
+Payload writePayload(const Trace& trace);
 
 class PayloadReader {
 public:
     // Told, as the reader goes, the file's bytes [from, to) it is done with (and every byte
     // before).
     using ReleaseBefore = std::function<void(std::uint64_t, std::uint64_t)>;
-    // payload: the bytes after the frame's header of file, written at version.
+    // payload: the bytes after the frame's header of file, written at version. checksum: the
+    // one the frame ends with, when the payload is checksummed as it is read (version 6 on,
+    // kFirstWithColumns); nullopt when it was checked before.
     PayloadReader(const std::filesystem::path& file, std::string_view payload,
-                  std::uint32_t version, const ReadOptions& options, ReleaseBefore release = {})
-        : m_file(file), m_c(payload, kHeaderSize), m_version(version), m_options(options),
-          m_release(std::move(release)) {}
+                  std::uint32_t version, const ReadOptions& options, ReleaseBefore release = {},
+                  std::optional<std::uint64_t> checksum = std::nullopt)
+        : m_file(file), m_payload(payload), m_c(payload, kHeaderSize), m_version(version),
+          m_options(options), m_release(std::move(release)), m_checksum(checksum) {}
     TraceResult<Trace> read();
 
 private:
@@ -49,6 +84,10 @@ private:
     TraceResult<Done> spans(std::size_t laneIndex, std::size_t level);
     TraceResult<Done> tasks();
     TraceResult<Done> spanTasks();
+    // Version 6's tables (native_reader_columns.cpp).
+    TraceResult<Done> codeletKeys();
+    TraceResult<Done> spanColumn(std::size_t laneIndex, std::size_t level);
+    TraceResult<Done> taskColumns();
     TraceResult<Done> markers();
     TraceResult<Done> ranks();
     TraceResult<Done> messages();
@@ -96,6 +135,47 @@ private:
             m_released = m_c.offset();
         }
     }
+    // A column (version 6 on): its count (a record of sizeof(Record) bytes each), the padding,
+    // then its records, copied into records a step at a time; each step is checksummed from the
+    // copy and handed to check(first, count, offset of the first) while it is in the cache.
+    template <typename Record, typename Check>
+    TraceResult<Done> column(std::vector<Record>& records, const std::string& name, Check check) {
+        std::uint64_t n = 0;
+        if (!m_c.count(n, sizeof(Record)) || !m_c.align(kColumnAlignment)) {
+            return fail(corrupt(name));
+        }
+        hashRead();
+        const std::uint64_t at = m_c.offset();
+        const char* bytes = m_c.take(n * sizeof(Record));
+        // The mapping starts on a page and the column on a multiple of kColumnAlignment: its
+        // records lie where the model's type may be read (the writer padded before them).
+        const auto* from = reinterpret_cast<const Record*>(bytes);
+        records.clear();
+        records.reserve(n);
+        constexpr std::size_t kStep = kHashStep / sizeof(Record);
+        for (std::size_t first = 0; first < n; first += kStep) {
+            const std::size_t count = std::min<std::size_t>(kStep, n - first);
+            records.insert(records.end(), from + first, from + first + count);
+            hash(reinterpret_cast<const char*>(records.data() + first), count * sizeof(Record));
+            if (std::optional<TraceError> problem = check(first, count, at + first * sizeof(Record))) {
+                return fail(std::move(*problem));
+            }
+            if (auto done = progressTo(at + (first + count) * sizeof(Record)); !done) {
+                return done;
+            }
+        }
+        return Done{};
+    }
+    // Checksumming as the payload is read (version 6 on): the bytes from the last hashed to the
+    // cursor, from the file; then bytes copied out of the file, from their copy.
+    static constexpr std::size_t kHashStep = std::size_t{256} << 10;
+    void hashRead();
+    void hash(const char* bytes, std::size_t size);
+    // The whole payload's checksum against the frame's: the rest hashed from the file.
+    bool checksumMatches();
+    // Releases what lies behind the file offset to and reports progress there, every few MiB;
+    // an error when the reader was cancelled.
+    TraceResult<Done> progressTo(std::uint64_t to);
     // A table's bytes end or its record is cut short: what names the table.
     TraceError corrupt(const std::string& what) const;
     // A record whose bytes are whole (the checksum matched) but whose content contradicts the
@@ -106,11 +186,15 @@ private:
     TraceError unsupported(std::uint64_t offset, const std::string& what) const;
 
     const std::filesystem::path& m_file;
+    std::string_view m_payload;
     Cursor m_c;
     std::uint32_t m_version;
     const ReadOptions& m_options;
     ReleaseBefore m_release;
     std::uint64_t m_released = 0;   // the file's bytes before this were released
+    std::optional<std::uint64_t> m_checksum;
+    XxHash64 m_hash;
+    std::uint64_t m_hashed = kHeaderSize;   // the file's bytes before this were checksummed
     Trace m_trace;
     // The task each span names, in file order: the model finds a span's task by its lane and
     // times instead, so once the task table is read each must be the one found.
@@ -124,6 +208,9 @@ private:
     std::uint64_t m_badTaskOffset = 0;
     std::string m_badTaskRecord;
 };
+
+// The error of a payload whose checksum is not the one its frame holds (at offset).
+TraceError checksumMismatch(const std::filesystem::path& file, std::uint64_t offset);
 
 // How the reader names records in its errors.
 std::string laneRecord(std::size_t index, const Lane& lane);

@@ -102,16 +102,81 @@ TraceError PayloadReader::unsupported(std::uint64_t offset, const std::string& w
     return TraceError{ErrorCode::Unsupported, what, m_file.string(), offset};
 }
 
+TraceError checksumMismatch(const std::filesystem::path& file, std::uint64_t offset) {
+    return TraceError{ErrorCode::Corrupt, "damaged native trace: checksum mismatch", file.string(), offset};
+}
+
 TraceResult<Trace> PayloadReader::read() {
-    for (const auto step : {&PayloadReader::extentAndNames, &PayloadReader::states,
-                            &PayloadReader::lanes, &PayloadReader::tasks, &PayloadReader::markers,
-                            &PayloadReader::ranks, &PayloadReader::messages,
-                            &PayloadReader::transfers, &PayloadReader::metadataAndWarnings}) {
+    using Step = TraceResult<Done> (PayloadReader::*)();
+    const bool columns = m_version >= kFirstWithColumns;
+    const Step tableSteps[] = {&PayloadReader::extentAndNames,
+                               &PayloadReader::states,
+                               columns ? &PayloadReader::codeletKeys : nullptr,
+                               &PayloadReader::lanes,
+                               columns ? &PayloadReader::taskColumns : &PayloadReader::tasks,
+                               &PayloadReader::markers,
+                               &PayloadReader::ranks,
+                               &PayloadReader::messages,
+                               &PayloadReader::transfers,
+                               &PayloadReader::metadataAndWarnings};
+    for (const Step step : tableSteps) {
+        if (step == nullptr) {
+            continue;
+        }
         if (auto done = (this->*step)(); !done) {
+            // A damaged file is refused as damaged, whichever record its damage reached first.
+            if (m_checksum && done.error().code != ErrorCode::Cancelled && !checksumMatches()) {
+                return fail(checksumMismatch(m_file, kHeaderSize + m_payload.size()));
+            }
             return fail(done.error());
         }
     }
+    if (m_checksum && !checksumMatches()) {
+        return fail(checksumMismatch(m_file, kHeaderSize + m_payload.size()));
+    }
     return std::move(m_trace);
+}
+
+void PayloadReader::hashRead() {
+    const std::uint64_t to = m_c.offset();
+    if (m_checksum && to > m_hashed) {
+        m_hash.update(m_payload.substr(m_hashed - kHeaderSize, to - m_hashed));
+        m_hashed = to;
+    }
+}
+
+void PayloadReader::hash(const char* bytes, std::size_t size) {
+    if (m_checksum) {
+        m_hash.update({bytes, size});
+        m_hashed += size;
+    }
+}
+
+bool PayloadReader::checksumMatches() {
+    const std::uint64_t end = kHeaderSize + m_payload.size();
+    for (; m_hashed < end; m_hashed = std::min<std::uint64_t>(end, m_hashed + kHashStep)) {
+        m_hash.update(m_payload.substr(m_hashed - kHeaderSize, kHashStep));
+        if (m_release) {
+            m_release(m_hashed, std::min<std::uint64_t>(end, m_hashed + kHashStep));
+        }
+    }
+    return m_hash.digest() == *m_checksum;
+}
+
+TraceResult<Done> PayloadReader::progressTo(std::uint64_t to) {
+    if (to < m_released + kReleaseStep) {
+        return Done{};
+    }
+    if (m_release) {
+        m_release(m_released, to);
+    }
+    m_released = to;
+    if (m_options.progress
+        && !m_options.progress(static_cast<double>(to - kHeaderSize)
+                               / static_cast<double>(std::max<std::size_t>(m_payload.size(), 1)))) {
+        return fail(TraceError{ErrorCode::Cancelled, "reading cancelled", m_file.string(), to});
+    }
+    return Done{};
 }
 
 TraceResult<Done> PayloadReader::extentAndNames() {
@@ -192,7 +257,7 @@ TraceResult<Done> PayloadReader::lanes() {
         }
         lane.levels.resize(levels);
         for (std::size_t d = 0; d < lane.levels.size(); ++d) {
-            if (auto read = spans(l, d); !read) {
+            if (auto read = m_version >= kFirstWithColumns ? spanColumn(l, d) : spans(l, d); !read) {
                 return read;
             }
             releaseRead();

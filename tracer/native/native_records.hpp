@@ -3,9 +3,10 @@
 // (native_writer.cpp) and the reader (native_reader.cpp, native_tables.cpp) both walk these
 // lists, so a field cannot be written by one side and forgotten by the other. Where the file
 // keeps a model struct as it is (a state, a lane's own fields, ranks, messages, transfers) the
-// list walks the model struct; where it keeps other widths or what the model derives (a span's
-// task, a task's codelet and footprint, a marker's text), a file record holds the fields, which
-// the writer fills from the model and the reader checks before filling the model.
+// list walks the model struct; where it keeps other widths or what the model derives (a
+// marker's text; up to version 5 a span's task, a task's codelet and footprint), a file record
+// holds the fields, which the writer fills from the model and the reader checks before filling
+// the model. The columns of version 6 are the model's own records (below the field lists).
 //
 // Each model struct the file keeps is pinned to its count of fields: a field added to one
 // fails to compile here until the format knows it (its list below, and the round trip of
@@ -13,10 +14,15 @@
 //
 // The payload, in this order:
 //   i64 begin, i64 end, then tables, each a u64 count and its records: names (strings),
-//   states, lanes (each followed by its levels: a u64 count, then per level a table of
-//   spans), tasks (each followed by a u64 count and the u64 job ids it depends on), markers,
-//   from version 2 ranks and messages, from version 3 transfers (version 4: with their task), metadata (key, value strings,
-//   sorted by key), warnings (strings).
+//   states, from version 6 codelet keys, lanes (each followed by its levels: a u64 count, then
+//   per level a table of spans), tasks (up to version 5 each followed by a u64 count and the
+//   u64 job ids it depends on; from 6 the tasks' column, then the columns of Trace's
+//   dependencyStarts, outsideJobs and dependencies), markers, from version 2 ranks and
+//   messages, from version 3 transfers (version 4: with their task), metadata (key, value
+//   strings, sorted by key), warnings (strings).
+//   From version 6 the span and task tables and the dependency tables are columns: the count,
+//   zeros up to a file offset that is a multiple of 8, then the model's records as they lie in
+//   memory (a span's 16 bytes, a task's 32), read back with one copy and one checking pass.
 
 #include "tracer/model/trace.hpp"
 
@@ -51,7 +57,7 @@ template <typename IO, RecordOf<Lane> R> void fields(IO& io, R& lane) {
     io.since(kFirstWithRanks, lane.rank);
 }
 
-// A span as the file keeps it: with the index of the task it runs (the model finds that task by
+// A span as files up to version 5 keep it: with the index of the task it runs (the model finds that task by
 // the span's lane and times), kNoTask when it runs none.
 struct FileSpan {
     TimeNs start = 0;
@@ -63,7 +69,7 @@ template <typename IO, RecordOf<FileSpan> R> void fields(IO& io, R& span) {
     io(span.start, span.end, span.state, span.task);
 }
 
-// A task as the file keeps it: its codelet and footprint (the model interns the pair), its times
+// A task as files up to version 5 keep it: its codelet and footprint (the model interns the pair), its times
 // at 64 bits and its lane at 32. Its dependencies follow, as job ids.
 struct FileTask {
     std::uint64_t jobId = 0;
@@ -76,6 +82,11 @@ struct FileTask {
 };
 template <typename IO, RecordOf<FileTask> R> void fields(IO& io, R& task) {
     io(task.jobId, task.codelet, task.footprint, task.submit, task.start, task.end, task.lane);
+}
+
+// A codelet key (version 6 on: tasks name theirs by index into this table, as the model's do).
+template <typename IO, RecordOf<CodeletKey> R> void fields(IO& io, R& key) {
+    io(key.codelet, key.footprint);
 }
 
 // A marker as the file keeps it: its fields at wider widths than the model's (MarkerEvent),
@@ -116,6 +127,11 @@ template <typename IO, RecordOf<Transfer> R> void fields(IO& io, R& transfer) {
     io.since(kFirstWithTransferJobs, transfer.job);
 }
 
+// Version 6 keeps the big tables as the model holds them in memory, a column of records each:
+// every level's spans, the tasks, the dependency table. Older files hold them record by record
+// (FileSpan, FileTask and job ids), read into the model one field at a time.
+inline constexpr std::uint32_t kFirstWithColumns = 6;
+
 // The count of fields of an aggregate: the most initializers T{...} takes. Only ever used
 // unevaluated, so AnyField's conversion needs no definition.
 struct AnyField {
@@ -136,11 +152,21 @@ static_assert(fieldCount<StateInfo>() == 2, "StateInfo: a field fields(StateInfo
 static_assert(fieldCount<Lane>() == 7, "Lane: a field fields(Lane) does not list");
 static_assert(fieldCount<Task>() == 6, "Task: a field FileTask does not hold");
 static_assert(fieldCount<MarkerEvent>() == 11, "MarkerEvent: a field FileMarker does not hold");
+static_assert(fieldCount<CodeletKey>() == 2, "CodeletKey: a field fields(CodeletKey) does not list");
 static_assert(fieldCount<RankInfo>() == 8, "RankInfo: a field fields(RankInfo) does not list");
 static_assert(fieldCount<Message>() == 10, "Message: a field fields(Message) does not list");
 static_assert(fieldCount<Transfer>() == 8, "Transfer: a field fields(Transfer) does not list");
 // Span has constructors, so its fields are not counted: its size is pinned instead (the model
 // asserts it too), and a span is start, end, state and runsTask (FileSpan's task).
 static_assert(sizeof(Span) == 16, "Span: a field FileSpan does not hold");
+// A column's records are the model's bytes: the file's layout is pinned here. A span is its
+// 16 bytes as GCC and Clang lay out its bit-fields on a little-endian machine (start in the
+// low 48 bits of its first word, end in the low 48 of its second, then the state's 15 bits and
+// runsTask's one); NativeFormat.ColumnsHoldTheModelsBytes checks that layout.
+static_assert(std::is_trivially_copyable_v<Span> && alignof(Span) == 8);
+static_assert(std::is_trivially_copyable_v<Task> && alignof(Task) == 8);
+static_assert(offsetof(Task, jobId) == 0 && offsetof(Task, codeletKey) == 8 && offsetof(Task, submit) == 12
+                  && offsetof(Task, start) == 18 && offsetof(Task, end) == 24 && offsetof(Task, lane) == 30,
+              "Task: the file's task column is this layout");
 
 } // namespace starscope::tracer::detail::native

@@ -1,33 +1,14 @@
-// Writing the native format's payload, table by table through the records' field lists
-// (native_records.hpp); native_format.cpp frames it.
+// Writing the native format's payload: the small tables record by record through their field
+// lists (native_records.hpp), the big ones as the model's columns; native_format.cpp frames it.
 
 #include "tracer/native/native_payload.hpp"
 
 #include <map>
+#include <type_traits>
 
 namespace starscope::tracer::detail::native {
 
 namespace {
-
-FileSpan fileSpan(const Trace& trace, const Lane& lane, const Span& span) {
-    // The file keeps each span's task index (the model finds it by lane and times). Written as
-    // the struct holds it: a span whose task is not found by its times (a model changed after
-    // its tasks were indexed) gets kNoTask, and the reader says what is inconsistent.
-    return FileSpan{span.start, span.end, span.state,
-                    span.runsTask != 0 ? trace.findTask(lane, span.start, span.end) : kNoTask};
-}
-
-FileTask fileTask(const Trace& trace, const Task& task) {
-    // The file keeps each task's codelet and footprint (the model interns the pair) and its
-    // lane at 32 bits (16 in the model).
-    return FileTask{task.jobId,
-                    trace.codeletIdOf(task),
-                    trace.footprintOf(task),
-                    task.submit,
-                    task.start,
-                    task.end,
-                    task.lane};
-}
 
 FileMarker fileMarker(const Trace& trace, const MarkerEvent& m) {
     // The file's widths, wider than the model's (MarkerEvent).
@@ -45,7 +26,7 @@ FileMarker fileMarker(const Trace& trace, const MarkerEvent& m) {
 }
 
 // A table: its count, then each record's fields.
-template <typename Records> void table(FieldWriter& out, const Records& records) {
+template <typename Records> void table(FieldWriter out, const Records& records) {
     out.count(records.size());
     for (const auto& record : records) {
         fields(out, record);
@@ -54,57 +35,85 @@ template <typename Records> void table(FieldWriter& out, const Records& records)
 
 } // namespace
 
-Writer writePayload(const Trace& trace) {
-    Writer w;
-    FieldWriter out(w);
-    out(trace.begin, trace.end);
-    out.count(trace.names.size());
+Writer& Payload::encoded() {
+    if (m_pieces.empty() || m_pieces.back().encoded == nullptr) {
+        m_pieces.push_back(Piece{&m_encoded.emplace_back(), {}});
+    }
+    return m_encoded.back();
+}
+
+template <typename T> void Payload::column(const std::vector<T>& records) {
+    static_assert(std::is_trivially_copyable_v<T> && alignof(T) <= kColumnAlignment);
+    out().count(records.size());
+    const std::size_t pad = (kColumnAlignment - (kHeaderSize + size()) % kColumnAlignment) % kColumnAlignment;
+    constexpr char kZeros[kColumnAlignment] = {};
+    encoded().raw(kZeros, pad);
+    if (!records.empty()) {
+        m_pieces.push_back(Piece{nullptr, {reinterpret_cast<const char*>(records.data()), records.size() * sizeof(T)}});
+    }
+}
+
+std::vector<std::string_view> Payload::pieces() const {
+    std::vector<std::string_view> views;
+    views.reserve(m_pieces.size());
+    for (const auto& piece : m_pieces) {
+        views.push_back(piece.encoded != nullptr ? piece.encoded->bytes() : piece.column);
+    }
+    return views;
+}
+
+std::uint64_t Payload::size() const {
+    std::uint64_t total = 0;
+    for (const auto& piece : pieces()) {
+        total += piece.size();
+    }
+    return total;
+}
+
+Payload writePayload(const Trace& trace) {
+    Payload p;
+    p.out()(trace.begin, trace.end);
+    p.out().count(trace.names.size());
     for (std::size_t i = 0; i < trace.names.size(); ++i) {
-        out(trace.names.name(static_cast<NameId>(i)));
+        p.out()(trace.names.name(static_cast<NameId>(i)));
     }
-    table(out, trace.states);
-    out.count(trace.lanes.size());
+    table(p.out(), trace.states);
+    table(p.out(), trace.codeletKeys.keys());
+    p.out().count(trace.lanes.size());
     for (const auto& lane : trace.lanes) {
+        auto out = p.out();
         fields(out, lane);
-        out.count(lane.levels.size());
+        p.out().count(lane.levels.size());
         for (const auto& level : lane.levels) {
-            out.count(level.size());
-            for (const auto& span : level) {
-                const FileSpan record = fileSpan(trace, lane, span);
-                fields(out, record);
-            }
+            p.column(level);
         }
     }
-    out.count(trace.tasks.size());
-    for (const auto& task : trace.tasks) {
-        const FileTask record = fileTask(trace, task);
-        fields(out, record);
-        // The file names dependencies by job id, as the model did before its 4-byte entries.
-        const auto dependencies = trace.dependenciesOf(task);
-        out.count(dependencies.size());
-        for (const std::uint64_t job : dependencies) {
-            out(job);
-        }
-    }
-    out.count(trace.markers.size());
+    p.column(trace.tasks);
+    // The jobs outside the trace before the entries that name them, so that each entry is
+    // checked as it is read.
+    p.column(trace.dependencyStarts);
+    p.column(trace.outsideJobs);
+    p.column(trace.dependencies);
+    p.out().count(trace.markers.size());
     for (const auto& marker : trace.markers) {
         const FileMarker record = fileMarker(trace, marker);
+        auto out = p.out();
         fields(out, record);
     }
-    table(out, trace.ranks);
-    table(out, trace.messages);
-    table(out, trace.transfers);
+    table(p.out(), trace.ranks);
+    table(p.out(), trace.messages);
+    table(p.out(), trace.transfers);
     // Sorted, so the same trace always gives the same bytes.
     const std::map<std::string, std::string> metadata(trace.metadata.begin(), trace.metadata.end());
-    out.count(metadata.size());
+    p.out().count(metadata.size());
     for (const auto& [key, value] : metadata) {
-        out(key, value);
+        p.out()(key, value);
     }
-    out.count(trace.warnings.size());
+    p.out().count(trace.warnings.size());
     for (const auto& warning : trace.warnings) {
-        out(warning);
+        p.out()(warning);
     }
-    return w;
+    return p;
 }
 
 } // namespace starscope::tracer::detail::native

@@ -3,8 +3,9 @@
 
 #include <gtest/gtest.h>
 
-#include <cstdint>
+#include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <string>
@@ -33,6 +34,22 @@ std::string readFile(const std::filesystem::path& path);
 // The file pages this process has mapped, in KiB (/proc/self/status' RssFile): what a reader
 // holds of the files it maps.
 std::size_t residentFileKib();
+// The most of residentFileKib() above its value at construction, sampled at each progress
+// report of a read (progress()): how tests see that a reader lets go of the file behind it.
+struct ResidentFileSampler {
+    std::size_t before = residentFileKib();
+    std::size_t most = before;
+    int samples = 0;
+
+    std::function<bool(double)> progress() {
+        return [this](double) {
+            most = std::max(most, residentFileKib());
+            ++samples;
+            return true;
+        };
+    }
+    std::size_t heldKib() const { return most - before; }
+};
 
 // Writes head to path and extends the file with a hole to apparentSize bytes: an "enormous"
 // input (many GiB) that costs no disk space. Fails the calling test when the file system

@@ -500,39 +500,19 @@ TEST(NativeFormat, RepeatedNameIsRefused) {
 // Reading a native file holds a few MiB of it in the process at a time, not the whole file on
 // top of the model: the reader lets go of what it has read and checksummed.
 TEST(NativeFormat, ReadingHoldsAStepOfTheFileNotAllOfIt) {
-    Trace trace;
-    trace.states.push_back({"Executing", StateClass::Executing});
-    constexpr std::size_t kLanes = 64;
-    constexpr std::size_t kSpans = std::size_t{1} << 16;   // 64 lanes of 64 Ki spans: 64 MiB
-    for (std::size_t l = 0; l < kLanes; ++l) {
-        auto& lane = trace.lanes.emplace_back();
-        lane.name = "CPU " + std::to_string(l);
-        lane.workerId = static_cast<std::int32_t>(l);
-        auto& spans = lane.levels.emplace_back();
-        for (std::size_t i = 0; i < kSpans; ++i) {
-            const auto t = static_cast<TimeNs>(10 * i);
-            spans.emplace_back(t, t + 5, 0);
-        }
-    }
-    trace.end = static_cast<TimeNs>(10 * kSpans);
+    const Trace trace = regularLanes(64, std::size_t{1} << 16, 10, 1);   // 64 MiB of spans
     TempDir dir;
     ASSERT_TRUE(writeNativeFile(trace, dir / "big.sstrace"));
     ASSERT_GT(std::filesystem::file_size(dir / "big.sstrace"), std::uintmax_t{60} << 20);
-    const std::size_t before = starscope::testing::residentFileKib();
-    std::size_t most = 0;
-    int samples = 0;
+    starscope::testing::ResidentFileSampler held;
     ReadOptions options;
-    options.progress = [&](double) {
-        most = std::max(most, starscope::testing::residentFileKib());
-        ++samples;
-        return true;
-    };
+    options.progress = held.progress();
     const auto back = readTrace(dir / "big.sstrace", options);
     ASSERT_TRUE(back) << back.error().describe();
     EXPECT_EQ(back->lanes, trace.lanes);
-    EXPECT_GT(samples, 32);
+    EXPECT_GT(held.samples, 32);
     // A step is 4 MiB and a lane (a file before version 6: 16 MiB in its checksum pass).
-    EXPECT_LE(most, before + (20U << 10)) << "the reader held " << (most - before) / 1024 << " MiB of the file";
+    EXPECT_LE(held.heldKib(), 20U << 10) << "the reader held " << held.heldKib() / 1024 << " MiB of the file";
 }
 
 TEST(NativeFormat, ExportOfAnInconsistentFileExitsOneWithTheMessage) {

@@ -690,22 +690,7 @@ TEST(PajeReader, StateCountsMatchPjDump) {
 // Reading a Paje file holds a few MiB of it in the process at a time, not the whole text on top
 // of the model: the reader lets go of what it has applied.
 TEST(PajeReader, ReadingHoldsAStepOfTheFileNotAllOfIt) {
-    Trace trace;
-    trace.states.push_back({"Executing", StateClass::Executing});
-    trace.states.push_back({"Sleeping", StateClass::Sleeping});
-    constexpr std::size_t kLanes = 16;
-    constexpr std::size_t kSpans = std::size_t{1} << 16;
-    for (std::size_t l = 0; l < kLanes; ++l) {
-        auto& lane = trace.lanes.emplace_back();
-        lane.name = "CPU " + std::to_string(l);
-        lane.workerId = static_cast<std::int32_t>(l);
-        auto& spans = lane.levels.emplace_back();
-        for (std::size_t i = 0; i < kSpans; ++i) {
-            const auto t = static_cast<TimeNs>(10000 * i);
-            spans.emplace_back(t, t + 5000, static_cast<std::uint32_t>(i % 2));
-        }
-    }
-    trace.end = static_cast<TimeNs>(10000 * kSpans);
+    const Trace trace = regularLanes(16, std::size_t{1} << 16, 10000, 2);
     TempDir dir;
     const auto file = dir / "big.trace";
     {
@@ -713,21 +698,15 @@ TEST(PajeReader, ReadingHoldsAStepOfTheFileNotAllOfIt) {
         writePaje(trace, out);
     }
     ASSERT_GT(std::filesystem::file_size(file), std::uintmax_t{40} << 20);
-    const std::size_t before = starscope::testing::residentFileKib();
-    std::size_t most = 0;
-    int samples = 0;
+    starscope::testing::ResidentFileSampler held;
     ReadOptions options;
-    options.progress = [&](double) {
-        most = std::max(most, starscope::testing::residentFileKib());
-        ++samples;
-        return true;
-    };
+    options.progress = held.progress();
     const auto back = readPaje(file, options);
     ASSERT_TRUE(back) << back.error().describe();
-    EXPECT_EQ(back->spanCount(), kLanes * kSpans);
-    EXPECT_GT(samples, 32);
+    EXPECT_EQ(back->spanCount(), trace.spanCount());
+    EXPECT_GT(held.samples, 32);
     // A step is 4 MiB, and a batch of lines ahead of it.
-    EXPECT_LE(most, before + (12U << 10)) << "the reader held " << (most - before) / 1024 << " MiB of the file";
+    EXPECT_LE(held.heldKib(), 12U << 10) << "the reader held " << held.heldKib() / 1024 << " MiB of the file";
 }
 
 } // namespace

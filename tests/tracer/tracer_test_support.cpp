@@ -262,4 +262,24 @@ void addMarker(Trace& trace, TimeNs time, markers::Kind kind, int epoch, int bat
     trace.markers.push_back(trace.makeMarker(time, markers::Marker{kind, epoch, batch, -1, -1, {}}));
 }
 
+Trace regularLanes(std::size_t lanes, std::size_t spans, TimeNs period, std::uint32_t states) {
+    Trace trace;
+    for (std::uint32_t k = 0; k < states; ++k) {
+        trace.states.push_back({"State " + std::to_string(k), k == 0 ? StateClass::Executing : StateClass::Sleeping});
+    }
+    for (std::size_t l = 0; l < lanes; ++l) {
+        auto& lane = trace.lanes.emplace_back();
+        lane.name = "CPU " + std::to_string(l);
+        lane.workerId = static_cast<std::int32_t>(l);
+        auto& level = lane.levels.emplace_back();
+        level.reserve(spans);
+        for (std::size_t i = 0; i < spans; ++i) {
+            const auto t = period * static_cast<TimeNs>(i);
+            level.emplace_back(t, t + period / 2, static_cast<std::uint32_t>(i % states));
+        }
+    }
+    trace.end = period * static_cast<TimeNs>(spans);
+    return trace;
+}
+
 } // namespace starscope::tracer::testing

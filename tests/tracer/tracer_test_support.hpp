@@ -44,6 +44,10 @@ std::size_t toolMessageLinks(const std::filesystem::path& paje);
 // offset differs from the tool's by d shows d here.
 std::map<std::int32_t, TimeNs> clockDifferences(const Trace& ours, const Trace& tool);
 
+// A trace of `lanes` CPU lanes of `spans` spans each, span i from period * i for period / 2,
+// its state i % states (states "State 0", ...): big files for the readers' memory tests.
+Trace regularLanes(std::size_t lanes, std::size_t spans, TimeNs period, std::uint32_t states);
+
 // Total time per (worker id, level, state name) over worker lanes.
 using StateTotals = std::map<std::tuple<std::int32_t, std::size_t, std::string>, TimeNs>;
 StateTotals workerStateTotals(const Trace& trace);

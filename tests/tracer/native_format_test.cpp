@@ -14,6 +14,7 @@
 #include <fstream>
 #include <functional>
 #include <limits>
+#include <thread>
 
 namespace starscope::tracer {
 namespace {
@@ -41,6 +42,33 @@ TEST(NativeFormat, RoundTripIsExact) {
     ASSERT_TRUE(back) << back.error().describe();
     EXPECT_EQ(*back, *trace);
     EXPECT_EQ(bytes(*back), bytes(*trace));   // deterministic bytes
+    // Its columns read by several threads at once, the payload checksummed by one of them.
+    for (const unsigned threads : {2U, 3U, 8U}) {
+        const auto shared = readNative(dir / "t.sstrace", ReadOptions{{}, threads});
+        ASSERT_TRUE(shared) << shared.error().describe();
+        EXPECT_EQ(*shared, *trace) << threads << " threads";
+    }
+}
+
+// A read on several threads asks its caller whether to go on from the caller's thread only, and
+// stops when told.
+TEST(NativeFormat, ReadOnSeveralThreadsIsCancelled) {
+    const auto trace = readTrace(smallProfFile());
+    ASSERT_TRUE(trace);
+    TempDir dir;
+    ASSERT_TRUE(writeNativeFile(*trace, dir / "t.sstrace"));
+    const auto caller = std::this_thread::get_id();
+    int asked = 0;
+    bool elsewhere = false;
+    ReadOptions options{[&](double) {
+                            elsewhere = elsewhere || std::this_thread::get_id() != caller;
+                            return ++asked < 2;
+                        },
+                        2};
+    const auto back = readNative(dir / "t.sstrace", options);
+    ASSERT_FALSE(back);
+    EXPECT_EQ(back.error().code, ErrorCode::Cancelled) << back.error().describe();
+    EXPECT_FALSE(elsewhere);
 }
 
 // The reader finds a dependency's task by searching from where it found the previous one: jobs
@@ -230,10 +258,12 @@ TEST(NativeFormat, TruncatedAndDamagedFilesAreErrorsNotCrashes) {
     auto damaged = data;
     damaged[data.size() / 2] = static_cast<char>(damaged[data.size() / 2] ^ 0x5a);
     writeBytes(dir / "bad.sstrace", damaged);
-    const auto back = readNative(dir / "bad.sstrace");
-    ASSERT_FALSE(back);
-    EXPECT_EQ(back.error().code, ErrorCode::Corrupt);
-    EXPECT_NE(back.error().message.find("checksum"), std::string::npos);
+    for (const unsigned threads : {1U, 2U}) {
+        const auto back = readNative(dir / "bad.sstrace", ReadOptions{{}, threads});
+        ASSERT_FALSE(back);
+        EXPECT_EQ(back.error().code, ErrorCode::Corrupt);
+        EXPECT_NE(back.error().message.find("checksum"), std::string::npos) << threads << " threads";
+    }
 }
 
 // The checksum the writer appends, recomputed after a byte patch (as the native fuzzer repairs
@@ -335,6 +365,10 @@ TEST_P(InconsistentNative, ReadFailsNamingFileRecordAndOffset) {
     EXPECT_NE(back.error().message.find(bad.record), std::string::npos) << back.error().describe();
     EXPECT_NE(back.error().describe().find(file.string()), std::string::npos);
     EXPECT_TRUE(back.error().offset.has_value()) << back.error().describe();
+    // Read on several threads, the same error.
+    const auto shared = readNative(file, ReadOptions{{}, 2});
+    ASSERT_FALSE(shared);
+    EXPECT_EQ(shared.error(), back.error());
 }
 
 INSTANTIATE_TEST_SUITE_P(EachKind, InconsistentNative, ::testing::Range(std::size_t{0}, inconsistencies().size()),

@@ -12,9 +12,11 @@ struct ReadOptions {
     std::function<bool(double fraction)> progress;
     // Threads a reader may use. 0 lets each reader choose from its input (the FxT reader builds
     // the model on a second thread from 32 MiB of a lone prof file on, and decodes a job's prof
-    // files on as many threads as cores from a few MiB of them on; the Paje reader uses one). 1:
+    // files on as many threads as cores from a few MiB of them on; the native reader reads its
+    // columns on as many threads as cores from 64 MiB of them on; the Paje reader uses one). 1:
     // one thread. 2 or more: the FxT reader decodes up to that many of a job's files at once
-    // (whatever their size), and builds a lone file's model on a second thread.
+    // (whatever their size), and builds a lone file's model on a second thread; the native
+    // reader reads up to that many columns at once.
     unsigned threads = 0;
 };
 

@@ -136,46 +136,67 @@ private:
         }
     }
     // A column (version 6 on): its count (a record of sizeof(Record) bytes each), the padding,
-    // then its records, copied into records a step at a time; each step is checksummed from the
-    // copy and handed to check(first, count, offset of the first) while it is in the cache.
+    // then its records, which the tables around it are read past. readColumns copies them into
+    // records later, a step at a time, each step handed to check(first, count, offset of the
+    // first) while it is in the cache. The count of records, or the error of a cut table.
     template <typename Record, typename Check>
-    TraceResult<Done> column(std::vector<Record>& records, const std::string& name, Check check) {
+    TraceResult<std::uint64_t> column(std::vector<Record>& records, const std::string& name, Check check) {
         std::uint64_t n = 0;
         if (!m_c.count(n, sizeof(Record)) || !m_c.align(kColumnAlignment)) {
             return fail(corrupt(name));
         }
-        hashRead();
         const std::uint64_t at = m_c.offset();
         const char* bytes = m_c.take(n * sizeof(Record));
+        if (bytes == nullptr) {
+            return fail(corrupt(name));
+        }
         // The mapping starts on a page and the column on a multiple of kColumnAlignment: its
         // records lie where the model's type may be read (the writer padded before them).
         const auto* from = reinterpret_cast<const Record*>(bytes);
-        records.clear();
-        records.reserve(n);
-        constexpr std::size_t kStep = kHashStep / sizeof(Record);
-        for (std::size_t first = 0; first < n; first += kStep) {
-            const std::size_t count = std::min<std::size_t>(kStep, n - first);
-            records.insert(records.end(), from + first, from + first + count);
-            hash(reinterpret_cast<const char*>(records.data() + first), count * sizeof(Record));
-            if (std::optional<TraceError> problem = check(first, count, at + first * sizeof(Record))) {
-                return fail(std::move(*problem));
+        m_columns.push_back(ColumnJob{at, n * sizeof(Record), [&records, from, n, at, check](const StepDone& done) {
+            records.clear();
+            records.reserve(n);
+            constexpr std::size_t kStep = kColumnStep / sizeof(Record);
+            for (std::size_t first = 0; first < n; first += kStep) {
+                const std::size_t count = std::min<std::size_t>(kStep, n - first);
+                records.insert(records.end(), from + first, from + first + count);
+                const std::uint64_t stepAt = at + first * sizeof(Record);
+                std::optional<TraceError> problem = check(first, count, stepAt);
+                if (!problem) {
+                    problem = done(reinterpret_cast<const char*>(records.data() + first), stepAt, count * sizeof(Record));
+                }
+                if (problem) {
+                    return problem;
+                }
             }
-            if (auto done = progressTo(at + (first + count) * sizeof(Record)); !done) {
-                return done;
-            }
-        }
-        return Done{};
+            return std::optional<TraceError>{};
+        }});
+        return n;
     }
-    // Checksumming as the payload is read (version 6 on): the bytes from the last hashed to the
-    // cursor, from the file; then bytes copied out of the file, from their copy.
-    static constexpr std::size_t kHashStep = std::size_t{256} << 10;
-    void hashRead();
-    void hash(const char* bytes, std::size_t size);
-    // The whole payload's checksum against the frame's: the rest hashed from the file.
-    bool checksumMatches();
-    // Releases what lies behind the file offset to and reports progress there, every few MiB;
-    // an error when the reader was cancelled.
-    TraceResult<Done> progressTo(std::uint64_t to);
+    // What a column's job tells after each step: its copy of the step's bytes and where they lay
+    // in the file; an error when the read is to stop (cancelled).
+    using StepDone = std::function<std::optional<TraceError>(const char* copy, std::uint64_t at, std::size_t size)>;
+    struct ColumnJob {
+        std::uint64_t at = 0;      // the file offset of its first record
+        std::uint64_t bytes = 0;
+        std::function<std::optional<TraceError>(const StepDone&)> run;
+    };
+    static constexpr std::size_t kColumnStep = std::size_t{256} << 10;
+    // Runs the columns' jobs once every table around them is read: one thread copies them in
+    // file order and checksums each step from its copy while it is in the cache; several (the
+    // caller's threads, or as many as cores from 64 MiB of columns on) share the jobs, and one
+    // of them checksums the payload from the file. The error of the column first in the file.
+    TraceResult<Done> readColumns();
+    TraceResult<Done> readColumnsInOrder();
+    TraceResult<Done> readColumnsAtOnce(unsigned threads);
+    // What is checked of the columns once all are read: the dependency table's end; then each
+    // lane's task index is built.
+    TraceResult<Done> columnsRead();
+    // The whole payload's checksum against the frame's: the rest hashed from the file (or the
+    // digest readColumnsAtOnce computed).
+    TraceResult<bool> checksumMatches();
+    // How far into the payload a file offset is, as the progress tells it (0..1).
+    double fractionAt(std::uint64_t offset) const;
     // A table's bytes end or its record is cut short: what names the table.
     TraceError corrupt(const std::string& what) const;
     // A record whose bytes are whole (the checksum matched) but whose content contradicts the
@@ -195,6 +216,9 @@ private:
     std::optional<std::uint64_t> m_checksum;
     XxHash64 m_hash;
     std::uint64_t m_hashed = kHeaderSize;   // the file's bytes before this were checksummed
+    std::optional<std::uint64_t> m_digest;  // the payload's, when computed whole
+    std::vector<ColumnJob> m_columns;
+    std::uint64_t m_dependenciesAt = 0;     // the file offset of the dependency table
     Trace m_trace;
     // The task each span names, in file order: the model finds a span's task by its lane and
     // times instead, so once the task table is read each must be the one found.

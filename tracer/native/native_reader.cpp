@@ -118,65 +118,54 @@ TraceResult<Trace> PayloadReader::read() {
                                &PayloadReader::ranks,
                                &PayloadReader::messages,
                                &PayloadReader::transfers,
-                               &PayloadReader::metadataAndWarnings};
+                               &PayloadReader::metadataAndWarnings,
+                               columns ? &PayloadReader::readColumns : nullptr,
+                               columns ? &PayloadReader::columnsRead : nullptr};
     for (const Step step : tableSteps) {
         if (step == nullptr) {
             continue;
         }
         if (auto done = (this->*step)(); !done) {
             // A damaged file is refused as damaged, whichever record its damage reached first.
-            if (m_checksum && done.error().code != ErrorCode::Cancelled && !checksumMatches()) {
-                return fail(checksumMismatch(m_file, kHeaderSize + m_payload.size()));
+            if (m_checksum && done.error().code != ErrorCode::Cancelled) {
+                if (auto matches = checksumMatches(); !matches || !*matches) {
+                    return fail(matches ? checksumMismatch(m_file, kHeaderSize + m_payload.size()) : matches.error());
+                }
             }
             return fail(done.error());
         }
     }
-    if (m_checksum && !checksumMatches()) {
-        return fail(checksumMismatch(m_file, kHeaderSize + m_payload.size()));
+    if (m_checksum) {
+        if (auto matches = checksumMatches(); !matches || !*matches) {
+            return fail(matches ? checksumMismatch(m_file, kHeaderSize + m_payload.size()) : matches.error());
+        }
     }
     return std::move(m_trace);
 }
 
-void PayloadReader::hashRead() {
-    const std::uint64_t to = m_c.offset();
-    if (m_checksum && to > m_hashed) {
-        m_hash.update(m_payload.substr(m_hashed - kHeaderSize, to - m_hashed));
-        m_hashed = to;
-    }
-}
-
-void PayloadReader::hash(const char* bytes, std::size_t size) {
-    if (m_checksum) {
-        m_hash.update({bytes, size});
-        m_hashed += size;
-    }
-}
-
-bool PayloadReader::checksumMatches() {
-    const std::uint64_t end = kHeaderSize + m_payload.size();
-    for (; m_hashed < end; m_hashed = std::min<std::uint64_t>(end, m_hashed + kHashStep)) {
-        m_hash.update(m_payload.substr(m_hashed - kHeaderSize, kHashStep));
-        if (m_release) {
-            m_release(m_hashed, std::min<std::uint64_t>(end, m_hashed + kHashStep));
+TraceResult<bool> PayloadReader::checksumMatches() {
+    if (!m_digest) {
+        const std::uint64_t end = kHeaderSize + m_payload.size();
+        while (m_hashed < end) {
+            const std::uint64_t to = std::min<std::uint64_t>(end, m_hashed + kColumnStep);
+            m_hash.update(m_payload.substr(m_hashed - kHeaderSize, to - m_hashed));
+            if (m_release) {
+                m_release(m_hashed, to);
+            }
+            m_hashed = to;
+            // What follows the tables may be long (a file whose header announces more than it
+            // holds): it is told, and can be cancelled.
+            if (m_options.progress && !m_options.progress(fractionAt(to))) {
+                return fail(TraceError{ErrorCode::Cancelled, "reading cancelled", m_file.string(), to});
+            }
         }
+        m_digest = m_hash.digest();
     }
-    return m_hash.digest() == *m_checksum;
+    return *m_digest == *m_checksum;
 }
 
-TraceResult<Done> PayloadReader::progressTo(std::uint64_t to) {
-    if (to < m_released + kReleaseStep) {
-        return Done{};
-    }
-    if (m_release) {
-        m_release(m_released, to);
-    }
-    m_released = to;
-    if (m_options.progress
-        && !m_options.progress(static_cast<double>(to - kHeaderSize)
-                               / static_cast<double>(std::max<std::size_t>(m_payload.size(), 1)))) {
-        return fail(TraceError{ErrorCode::Cancelled, "reading cancelled", m_file.string(), to});
-    }
-    return Done{};
+double PayloadReader::fractionAt(std::uint64_t offset) const {
+    return static_cast<double>(offset - kHeaderSize) / static_cast<double>(std::max<std::size_t>(m_payload.size(), 1));
 }
 
 TraceResult<Done> PayloadReader::extentAndNames() {
@@ -256,8 +245,16 @@ TraceResult<Done> PayloadReader::lanes() {
                                          + std::to_string(static_cast<std::uint8_t>(lane.kind))));
         }
         lane.levels.resize(levels);
+        if (m_version >= kFirstWithColumns) {
+            for (std::size_t d = 0; d < lane.levels.size(); ++d) {
+                if (auto read = spanColumn(l, d); !read) {
+                    return read;
+                }
+            }
+            continue;   // read past: readColumns reads them and tells the progress
+        }
         for (std::size_t d = 0; d < lane.levels.size(); ++d) {
-            if (auto read = m_version >= kFirstWithColumns ? spanColumn(l, d) : spans(l, d); !read) {
+            if (auto read = spans(l, d); !read) {
                 return read;
             }
             releaseRead();

@@ -37,7 +37,7 @@ public:
         m_held = ev;
         // Copied into a fixed buffer (a vector's assign per event was a visible share of
         // reading), even parameters that stay valid while the next event is handled: the last
-        // event is held until flush(), after the walk, when the mapping or the buffers its
+        // event is held until flush(), after the walk, when the window or the buffers its
         // parameters pointed into are gone (a file cut after a user event read them there).
         std::copy_n(ev.params, ev.paramCount, m_heldParams.begin());
         m_held.params = m_heldParams.data();

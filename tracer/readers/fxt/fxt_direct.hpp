@@ -108,8 +108,10 @@ std::optional<std::uint64_t> walk(files::FileWindow& in, std::uint64_t headerSiz
     // A read that failed ends the walk like damage: the events before it were read.
     const auto readFailed = [&](std::uint64_t at) { out.problems.push_back({at, unreadable(in)}); };
     for (;;) {
-        if (!in.holds(block, block + kBlockHeader) && !in.slide(block, block + kBlockHeader + kLargestEvent, block)
-            && !in.error().empty()) {
+        // Slid to each block's start unless the window holds it aligned: its events then are too.
+        const bool aligned = in.holds(block, block + kBlockHeader)
+                             && reinterpret_cast<std::uintptr_t>(in.data() + (block - in.base())) % 8 == 0;
+        if (!aligned && !in.slide(block, block + kBlockHeader + kLargestEvent, block) && !in.error().empty()) {
             readFailed(block);
             break;
         }

@@ -1,33 +1,24 @@
 #include "common/mapped_file.hpp"
 
+#include "common/input_file.hpp"
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <fcntl.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
+#include <utility>
 
 namespace starscope::files {
 
 MappedFile::MappedFile(const std::filesystem::path& file) {
-    // O_NONBLOCK: a FIFO that reached a reader directly must be refused below, not wait for
-    // a writer; it changes nothing for a regular file.
-    m_fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (m_fd < 0) {
-        m_error = std::strerror(errno);
+    auto opened = openRegularFile(file);
+    if (opened.fd < 0) {
+        m_error = std::move(opened.error);
         return;
     }
-    struct stat info {};
-    if (::fstat(m_fd, &info) != 0) {
-        m_error = std::strerror(errno);
-        return;
-    }
-    if (!S_ISREG(info.st_mode)) {
-        m_error = "not a regular file";
-        return;
-    }
-    m_size = static_cast<std::size_t>(info.st_size);
+    m_fd = opened.fd;
+    m_size = static_cast<std::size_t>(opened.size);
     if (m_size == 0) {
         return;   // mmap refuses a zero length; an empty view is the right answer
     }

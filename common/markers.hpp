@@ -91,6 +91,30 @@ inline std::string format(const Marker& m) {
     return out;
 }
 
+// Whether text is what format(m) writes, without writing it: a reader asks it of every marker
+// (format's string was 3 % of the instructions of `stats` on a CNN trace).
+inline bool formatsAs(const Marker& m, std::string_view text) {
+    const auto take = [&text](std::string_view part) {
+        if (!text.starts_with(part)) {
+            return false;
+        }
+        text.remove_prefix(part.size());
+        return true;
+    };
+    const auto number = [&take](std::int64_t value) {
+        char digits[24];
+        const auto end = std::to_chars(digits, digits + sizeof digits, value).ptr;
+        return take(std::string_view(digits, static_cast<std::size_t>(end - digits)));
+    };
+    const auto field = [&](std::string_view key, std::int64_t value) {
+        return value < 0 || (take(" ") && take(key) && take("=") && number(value));
+    };
+    return take(kPrefix) && number(kGrammarVersion) && take(":") && take(kindName(m.kind))
+           && field("epoch", m.epoch) && field("batch", m.batch) && field("slot", m.slot)
+           && field("handles", m.handles) && (m.arena.empty() || (take(" arena=") && take(m.arena)))
+           && text.empty();
+}
+
 enum class ParseStatus : std::uint8_t {
     Ok,
     NotAMarker,   // some other user event: not ours, ignore it

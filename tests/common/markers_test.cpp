@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 namespace markers = starscope::markers;
 
 TEST(Markers, FormatWritesOnlyTheFieldsThatApply) {
@@ -46,4 +49,29 @@ TEST(Markers, UnknownKeysOfTheSameVersionAreSkipped) {
     ASSERT_EQ(parsed.status, markers::ParseStatus::Ok);
     EXPECT_EQ(parsed.marker.epoch, 1);
     EXPECT_EQ(parsed.marker.batch, 2);
+}
+
+// A reader keeps a marker's text only when format() would not give it back: formatsAs answers
+// that without formatting, for texts as recorded and texts written otherwise.
+TEST(Markers, FormatsAsTellsWhatFormatWouldWrite) {
+    const std::vector<markers::Marker> all = {
+        {markers::Kind::BatchBegin, 0, 3, 1, -1, {}},
+        {markers::Kind::ResetWaitEnd, -1, -1, -1, 42, "batch0"},
+        {markers::Kind::PrefetchEnd, 12, 345, 0, 1234567890123, "loader1"},
+        {markers::Kind::LoadBegin, -1, -1, -1, -1, {}},
+    };
+    const std::vector<std::string> texts = {
+        "ss1:batch_begin epoch=0 batch=3 slot=1", "ss1:batch_begin batch=3 epoch=0 slot=1",
+        "ss1:batch_begin epoch=00 batch=3 slot=1", "ss1:batch_begin epoch=0 batch=3 slot=1 ",
+        "ss1:batch_begin epoch=0 batch=3", "ss1:batch_begin epoch=0 batch=3 slot=1 color=blue",
+        "ss1:reset_wait_end handles=42 arena=batch0", "ss1:reset_wait_end handles=42 arena=batch",
+        "ss1:reset_wait_end handles=42 arena=batch01", "ss1:load_begin", "ss1:load_begin ", "ss01:load_begin",
+        "ss1:prefetch_end epoch=12 batch=345 slot=0 handles=1234567890123 arena=loader1", "",
+    };
+    for (const auto& marker : all) {
+        for (const auto& text : texts) {
+            EXPECT_EQ(markers::formatsAs(marker, text), markers::format(marker) == text) << text;
+        }
+        EXPECT_TRUE(markers::formatsAs(marker, markers::format(marker)));
+    }
 }

@@ -206,7 +206,7 @@ MarkerEvent Trace::makeMarker(TimeNs time, std::string_view text, markers::Parse
         event = makeMarker(time, parsed.marker);
         // Exporters write the text as recorded: kept when the fields would not give it back
         // (unknown keys, another field order, leading zeros).
-        if (markers::format(parsed.marker) != text) {
+        if (!markers::formatsAs(parsed.marker, text)) {
             event.rawText = names.intern(text);
         }
         return event;

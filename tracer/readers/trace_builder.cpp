@@ -175,11 +175,17 @@ void TraceBuilder::setState(std::int32_t lane, TimeNs time, std::uint32_t state,
     auto& build = laneBuild(lane);
     time = clock(build, time);
     auto& stack = build.stack;
-    while (!stack.empty()) {
-        close(lane, build, stack.size() - 1, time);
-        stack.pop_back();
+    for (std::size_t depth = stack.size(); depth-- > 0;) {
+        close(lane, build, depth, time);
     }
-    stack.push_back(Open{time, state, task});
+    // The base level's entry replaced in place: a worker's stack holds one state, and popping it
+    // to push the next was a call out to vector::emplace_back per state change.
+    if (stack.empty()) {
+        stack.push_back(Open{time, state, task});
+    } else {
+        stack.resize(1);
+        stack.front() = Open{time, state, task};
+    }
 }
 
 void TraceBuilder::pushState(std::int32_t lane, TimeNs time, std::uint32_t state, TaskIndex task) {

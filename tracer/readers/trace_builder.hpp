@@ -34,9 +34,13 @@ public:
     // The task with this job id, created on first use.
     TaskIndex task(std::uint64_t jobId);
     // Capacity for about this many tasks, from the input's size: growing the task table copies it,
-    // and so does growing the job-id table of the first process (the only one of most traces).
+    // and so does growing the job-id table of the first process (the only one of most traces),
+    // and the dependencies read (a task or more each when the trace has them: only address space
+    // when it has none).
     void reserveTasks(std::size_t count) {
         m_trace.tasks.reserve(count);
+        m_dependencyTasks.reserve(count);
+        m_dependencyJobs.reserve(count);
         if (m_denseTasks.empty()) {
             m_denseTasks.emplace_back().reserve(std::min<std::size_t>(count, kDenseJobs));
         }

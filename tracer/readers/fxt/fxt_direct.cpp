@@ -1,30 +1,31 @@
 #include "tracer/readers/fxt/fxt_direct.hpp"
 
 #include <algorithm>
-#include <sys/mman.h>
-#include <unistd.h>
 
 namespace starscope::tracer::detail {
 
 bool isDirectFxtLayout(const std::filesystem::path& file) {
     using namespace fxt_direct;
-    files::MappedFile map(file);
-    if (map.data() == nullptr || map.size() < 8) {
+    files::FileWindow in(file, 64);
+    if (!in.slide(0, 8, 0) || in.size() < 8) {
         return false;
     }
-    const auto headerSize = load32(map.data() + 4);
-    return load32(map.data()) == kMagic && std::uint64_t{headerSize} + 8 <= map.size();
+    const auto headerSize = load32(in.data() + 4);
+    return load32(in.data()) == kMagic && std::uint64_t{headerSize} + 8 <= in.size();
 }
 
 namespace fxt_direct {
 
-TraceResult<const files::MappedFile*> open(const files::MappedFile& map, const std::filesystem::path& file) {
-    if (!map.error().empty()) {
-        return fail(TraceError{ErrorCode::Io, "cannot read: " + map.error(), file.string(), {}});
+TraceResult<std::uint64_t> open(files::FileWindow& in, const std::filesystem::path& file) {
+    if (!in.error().empty()) {
+        return fail(TraceError{ErrorCode::Io, "cannot read: " + in.error(), file.string(), {}});
     }
-    const unsigned char* d = map.data();
-    const std::uint64_t size = map.size();
-    if (d == nullptr || size < 8 || load32(d) != kMagic) {
+    if (!in.slide(0, 8, 0) && !in.error().empty()) {
+        return fail(TraceError{ErrorCode::Io, "cannot read: " + in.error(), file.string(), 0});
+    }
+    const unsigned char* d = in.data();
+    const std::uint64_t size = in.size();
+    if (size < 8 || load32(d) != kMagic) {
         return fail(TraceError{ErrorCode::Format, "not an FxT trace (bad magic)", file.string(), 0});
     }
     const std::uint64_t headerSize = load32(d + 4);
@@ -33,7 +34,7 @@ TraceResult<const files::MappedFile*> open(const files::MappedFile& map, const s
                                                        + " bytes announced)",
                                file.string(), 4});
     }
-    return &map;
+    return headerSize;
 }
 
 std::string impossibleBlock(std::uint64_t blockSize) {
@@ -53,19 +54,8 @@ TraceError cancelled(const std::filesystem::path& file, std::uint64_t offset) {
     return TraceError{ErrorCode::Cancelled, "reading cancelled", file.string(), offset};
 }
 
-std::uint64_t mapAhead(const unsigned char* d, std::uint64_t size, std::uint64_t from) {
-    const std::uint64_t to = std::min(size, from + kMapAhead);
-#ifdef MADV_POPULATE_READ
-    // The mapping starts on a page; the chunk's start rounded down to one. const_cast: madvise
-    // takes a void*, and populating reads the pages without writing them. A kernel older than
-    // 5.14 refuses it: the walk then faults the pages in as before.
-    const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
-    const std::uint64_t start = from & ~(page - 1);
-    (void)::madvise(const_cast<unsigned char*>(d + start), to - start, MADV_POPULATE_READ);
-#else
-    (void)d;
-#endif
-    return to;
+std::string unreadable(const files::FileWindow& in) {
+    return "cannot read the file: " + in.error();
 }
 
 } // namespace fxt_direct

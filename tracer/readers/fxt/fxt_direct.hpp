@@ -9,9 +9,10 @@
 //   blocks: u64 blockSize (from the block start)  u64 blockKind  events...
 //   event:  u64 time (ns)  u64 thread  u64 (code << 8 | paramCount + 1)  paramCount * u64
 
-#include "common/mapped_file.hpp"
+#include "common/file_window.hpp"
 #include "tracer/readers/fxt/fxt_source.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 #include <memory>
@@ -40,7 +41,9 @@ constexpr std::uint32_t kMagic = 0x02000000;
 constexpr std::uint64_t kBlockHeader = 16;
 constexpr std::uint64_t kEventHeader = 24;
 constexpr std::uint32_t kMaxParams = 254;   // FXT_MAX_PARAMS of libfxt 0.3
-constexpr std::uint64_t kMapAhead = std::uint64_t{4} << 20;
+constexpr std::uint64_t kLargestEvent = kEventHeader + std::uint64_t{kMaxParams} * 8;
+// A block header and the largest event, and the 8 bytes FileWindow::slide keeps to align them.
+constexpr std::size_t kSmallestWindow = kBlockHeader + kLargestEvent + 8;
 
 inline std::uint64_t load64(const unsigned char* p) {
     std::uint64_t v;
@@ -54,26 +57,19 @@ inline std::uint32_t load32(const unsigned char* p) {
     return v;
 }
 
-// The checks of the file's start; the mapped view when it is a libfxt 0.3 trace.
-TraceResult<const files::MappedFile*> open(const files::MappedFile& map, const std::filesystem::path& file);
+// The checks of the file's start, read into the window: the size of libfxt's header when it is
+// a libfxt 0.3 trace.
+TraceResult<std::uint64_t> open(files::FileWindow& in, const std::filesystem::path& file);
 std::string impossibleBlock(std::uint64_t blockSize);
 std::string truncatedBlock(std::uint64_t blockSize, std::uint64_t left);
 std::string damagedEvent(std::uint64_t words);
+std::string unreadable(const files::FileWindow& in);
 TraceError cancelled(const std::filesystem::path& file, std::uint64_t offset);
-// Maps the next kMapAhead bytes of the trace from `from` into the process in one call, ahead
-// of the walk, and returns where the next call starts: a file page faulted in by the walk cost
-// a fault per 16 pages (the kernel's fault-around), 24,274 page faults in all for `stats` of a
-// 240 MB trace against 21,897 so.
-std::uint64_t mapAhead(const unsigned char* d, std::uint64_t size, std::uint64_t from);
 
-} // namespace fxt_direct
-
-namespace fxt_direct {
-
-// An event's parameters as u64: in place when the mapping has them aligned (events are
-// multiples of 8 bytes, so that is the whole file or none of it), else copied into `copy`.
-// Not memcpy: with its length unknown it became a `rep movsq`, whose start-up cost was nearly
-// half of the walk for events of 2-6 parameters.
+// An event's parameters as u64: in place when they are aligned (the window aligns every event
+// it slides to, and events are multiples of 8 bytes, so all of a block's are), else copied into
+// `copy`. Not memcpy: with its length unknown it became a `rep movsq`, whose start-up cost was
+// nearly half of the walk for events of 2-6 parameters.
 inline const std::uint64_t* loadParams(const unsigned char* raw, std::uint32_t count, std::uint64_t* copy) {
     if (reinterpret_cast<std::uintptr_t>(raw) % alignof(std::uint64_t) == 0) {
         return reinterpret_cast<const std::uint64_t*>(raw);
@@ -84,43 +80,46 @@ inline const std::uint64_t* loadParams(const unsigned char* raw, std::uint32_t c
     return copy;
 }
 
-// Where readFxtDirect puts the parameters it realigns: two buffers in turn, so that an event's
-// stay valid while the next one is handled. StarPU's traces are all realigned (their
-// 2,834-byte header puts every event at 6 mod 8).
+// Where readFxtDirect puts the parameters it realigns, valid while the event is handled.
 class Params {
 public:
     const std::uint64_t* load(const unsigned char* raw, std::uint32_t count) {
-        m_flip ^= 1U;
-        return loadParams(raw, count, m_buffers[m_flip].data());
+        return loadParams(raw, count, m_buffer.data());
     }
 
 private:
-    std::array<std::array<std::uint64_t, kMaxParams>, 2> m_buffers;
-    unsigned m_flip = 0;
+    std::array<std::uint64_t, kMaxParams> m_buffer;
 };
 
-// One pass over the blocks and events of a mapped libfxt 0.3 trace, filling `out` (counts,
-// times, damage). onEvent(time, code, count, params, offset) sees every event whose code is in
-// [firstCode, lastCode]; tick(offset) is asked now and then (every 1/64 of the file). Either
-// returning false stops the walk: the offset it stopped at is returned, nullopt otherwise.
-// `params` points into the mapping (loadParams reads them as u64).
-// What lies more than a read-ahead behind the walk leaves the process (MappedFile::release), so a
-// big prof file is not all resident on top of the model built from it: `params` still point into
-// the mapping, which a read after the release maps again from the file.
+// One pass over the blocks and events of a libfxt 0.3 trace read through `in` (opened by open()),
+// filling `out` (counts, times, damage). onEvent(time, code, count, params, offset) sees every
+// event whose code is in [firstCode, lastCode]; tick(offset) is asked now and then (every 1/64
+// of the file). Either returning false stops the walk: the offset it stopped at is returned,
+// nullopt otherwise. `params` points into the window, valid until the next event (loadParams
+// reads them as u64: the window puts each event it slides to on 8 bytes, so they are in place).
 template <typename OnEvent, typename Tick>
-std::optional<std::uint64_t> walk(const files::MappedFile& map, std::uint64_t firstCode, std::uint64_t lastCode,
-                                  DirectFxtSummary& out, OnEvent&& onEvent, Tick&& tick) {
-    const unsigned char* d = map.data();
-    const std::uint64_t size = map.size();
-    std::uint64_t released = 0;
-    const std::uint64_t headerSize = load32(d + 4);
+std::optional<std::uint64_t> walk(files::FileWindow& in, std::uint64_t headerSize, std::uint64_t firstCode,
+                                  std::uint64_t lastCode, DirectFxtSummary& out, OnEvent&& onEvent, Tick&& tick) {
     auto& s = out.stream;
     bool first = true;
     std::uint64_t block = 4 + headerSize;
     std::uint64_t nextTick = 0;
-    std::uint64_t mapped = mapAhead(d, size, 0);
-    while (block + kBlockHeader <= size) {
-        const std::uint64_t blockSize = load64(d + block);
+    const std::uint64_t tickStep = in.size() >> 6;
+    // A read that failed ends the walk like damage: the events before it were read.
+    const auto readFailed = [&](std::uint64_t at) { out.problems.push_back({at, unreadable(in)}); };
+    for (;;) {
+        // Slid to each block's start unless the window holds it aligned: its events then are too.
+        const bool aligned = in.holds(block, block + kBlockHeader)
+                             && reinterpret_cast<std::uintptr_t>(in.data() + (block - in.base())) % 8 == 0;
+        if (!aligned && !in.slide(block, block + kBlockHeader + kLargestEvent, block) && !in.error().empty()) {
+            readFailed(block);
+            break;
+        }
+        const std::uint64_t size = in.size();
+        if (block + kBlockHeader > size) {
+            break;
+        }
+        const std::uint64_t blockSize = load64(in.data() + (block - in.base()));
         if (blockSize < kBlockHeader) {
             out.problems.push_back({block, impossibleBlock(blockSize)});
             break;
@@ -131,9 +130,29 @@ std::optional<std::uint64_t> walk(const files::MappedFile& map, std::uint64_t fi
             end = size;
         }
         std::uint64_t p = block + kBlockHeader;
+        const unsigned char* w = in.data();   // the byte at file offset `base`
+        std::uint64_t base = in.base();
+        std::uint64_t held = in.end();
         while (p + kEventHeader <= end) {
-            const std::uint64_t time = load64(d + p);
-            const std::uint64_t word = load64(d + p + 16);
+            if (p + kLargestEvent > held && held < end) {
+                // The next event may go past the window: it slides to start there.
+                if (!in.slide(p, std::min(end, p + kLargestEvent), p) && !in.error().empty()) {
+                    readFailed(p);
+                    s.endedEarly = true;
+                    return std::nullopt;
+                }
+                w = in.data();
+                base = in.base();
+                held = in.end();
+                if (in.size() < end) {
+                    // The file was cut while it was read: its block ends with it.
+                    out.problems.push_back({block, truncatedBlock(blockSize, in.size() - block)});
+                    end = in.size();
+                }
+            }
+            const unsigned char* e = w + (p - base);
+            const std::uint64_t time = load64(e);
+            const std::uint64_t word = load64(e + 16);
             const std::uint64_t words = word & 0xff;
             if (words == 0 || words - 1 > kMaxParams || p + kEventHeader + (words - 1) * 8 > end) {
                 out.problems.push_back({p, damagedEvent(words)});
@@ -148,19 +167,12 @@ std::optional<std::uint64_t> walk(const files::MappedFile& map, std::uint64_t fi
             }
             s.lastTime = time;
             const std::uint64_t code = word >> 8;
-            if (code >= firstCode && code <= lastCode && !onEvent(time, code, count, d + p + kEventHeader, p)) {
+            if (code >= firstCode && code <= lastCode && !onEvent(time, code, count, e + kEventHeader, p)) {
                 return p;
             }
             p += kEventHeader + count * 8;
             if (p >= nextTick) {
-                nextTick = p + (size >> 6);
-                while (mapped < size && p + (kMapAhead >> 1) >= mapped) {
-                    mapped = mapAhead(d, size, mapped);
-                }
-                if (p >= released + 2 * kMapAhead) {
-                    map.release(released, p - kMapAhead);
-                    released = p - kMapAhead;
-                }
+                nextTick = p + tickStep;
                 if (!tick(p)) {
                     return p;
                 }
@@ -171,12 +183,12 @@ std::optional<std::uint64_t> walk(const files::MappedFile& map, std::uint64_t fi
             out.problems.push_back({p, "truncated FxT event at the end of a block"});
         }
         s.bytesRead = end;
-        if (end == size) {
+        if (end == in.size()) {
             break;
         }
         block = end;
     }
-    if (block < size && block + kBlockHeader > size && s.bytesRead < size) {
+    if (block < in.size() && block + kBlockHeader > in.size() && s.bytesRead < in.size()) {
         out.problems.push_back({block, "truncated FxT block header"});
     }
     s.endedEarly = !out.problems.empty();
@@ -188,16 +200,19 @@ std::optional<std::uint64_t> walk(const files::MappedFile& map, std::uint64_t fi
 // Calls onEvent for every event whose code is in [firstCode, lastCode], in file order; onEvent
 // or progress returning false cancels (ErrorCode::Cancelled). A template, so that the per-event
 // call inlines: millions of events went through a std::function before (9 % of reading).
+// windowBytes: the buffer the file is read through (tests make it small, to slide it often).
 template <typename OnEvent>
 TraceResult<DirectFxtSummary> readFxtDirect(const std::filesystem::path& file, std::uint64_t firstCode,
                                             std::uint64_t lastCode, OnEvent&& onEvent,
-                                            const std::function<bool(double)>& progress) {
+                                            const std::function<bool(double)>& progress,
+                                            std::size_t windowBytes = files::FileWindow::kDefaultCapacity) {
     using namespace fxt_direct;
-    files::MappedFile map(file);
-    if (auto opened = fxt_direct::open(map, file); !opened) {
-        return fail(opened.error());
+    files::FileWindow in(file, std::max<std::size_t>(windowBytes, kSmallestWindow));
+    const auto headerSize = fxt_direct::open(in, file);
+    if (!headerSize) {
+        return fail(headerSize.error());
     }
-    const std::uint64_t size = map.size();
+    const std::uint64_t size = in.size();
     const auto reportProgress = [&](std::uint64_t offset) {
         return !progress || progress(static_cast<double>(offset) / static_cast<double>(size));
     };
@@ -205,7 +220,7 @@ TraceResult<DirectFxtSummary> readFxtDirect(const std::filesystem::path& file, s
     DirectFxtSummary out;
     Params params;
     const auto stopped = walk(
-        map, firstCode, lastCode, out,
+        in, *headerSize, firstCode, lastCode, out,
         [&](std::uint64_t time, std::uint64_t code, std::uint32_t count, const unsigned char* raw, std::uint64_t) {
             ev.time = time;
             ev.origin = out.stream.firstTime;

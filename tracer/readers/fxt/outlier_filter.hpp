@@ -13,8 +13,10 @@
 namespace starscope::tracer::detail {
 
 // A damaged event can carry an absurd timestamp. Such an event is an isolated jump away from
-// both its neighbours (a real pause moves all later events with it), so each event waits for
-// the next one before it is decoded.
+// both its neighbours (a real pause moves all later events with it), so an event a jump away from
+// the last one passed on waits for the next one before it is decoded. Any other event cannot be
+// such a jump, whatever follows: it is decoded at once, as it stands (copying every event to hold
+// it was 8 % of the instructions of `stats`).
 template <typename Decoder> class OutlierFilter {
 public:
     explicit OutlierFilter(Decoder& decoder) : m_decoder(decoder) {}
@@ -30,15 +32,19 @@ public:
             const bool down = m_hasPrev && held + kJump < m_prev && held + kJump < ev.time;
             if (up || down) {
                 ++m_dropped;
+                m_holding = false;
             } else if (!release()) {
                 return false;
             }
         }
+        // The first halves of `up` and `down` above, which the next event cannot change.
+        if (!m_hasPrev || !(ev.time > m_prev + kJump || ev.time + kJump < m_prev)) {
+            return pass(ev);
+        }
         m_held = ev;
-        // Copied into a fixed buffer (a vector's assign per event was a visible share of
-        // reading), even parameters that stay valid while the next event is handled: the last
-        // event is held until flush(), after the walk, when the mapping or the buffers its
-        // parameters pointed into are gone (a file cut after a user event read them there).
+        // Copied: the last event may be held until flush(), after the walk, when the window or
+        // the buffers its parameters pointed into are gone (a file cut after a user event read
+        // them there).
         std::copy_n(ev.params, ev.paramCount, m_heldParams.begin());
         m_held.params = m_heldParams.data();
         m_holding = true;
@@ -46,7 +52,7 @@ public:
     }
     bool flush() { return !m_holding || release(); }
     std::size_t dropped() const { return m_dropped; }
-    TimeNs lastTime() const { return m_hasPrev ? m_decoder.mapTime(m_last, m_held.origin) : 0; }
+    TimeNs lastTime() const { return m_hasPrev ? m_decoder.mapTime(m_last, m_origin) : 0; }
     // The latest time passed on, as recorded (0 before any).
     std::uint64_t lastRecorded() const { return m_hasPrev ? m_last : 0; }
 
@@ -54,10 +60,14 @@ private:
     static constexpr std::uint64_t kJump = 1'000'000'000; // 1 s
     bool release() {
         m_holding = false;
-        m_prev = m_held.time;
-        m_last = std::max(m_last, m_held.time);
+        return pass(m_held);
+    }
+    bool pass(const RawEvent& ev) {
+        m_prev = ev.time;
+        m_last = std::max(m_last, ev.time);
+        m_origin = ev.origin;
         m_hasPrev = true;
-        return m_decoder.handle(m_held);
+        return m_decoder.handle(ev);
     }
 
     Decoder& m_decoder;
@@ -67,6 +77,7 @@ private:
     bool m_hasPrev = false;
     std::uint64_t m_prev = 0;
     std::uint64_t m_last = 0;
+    std::uint64_t m_origin = 0;   // the events' (the file's first time)
     std::size_t m_dropped = 0;
 };
 

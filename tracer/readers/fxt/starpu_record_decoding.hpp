@@ -134,9 +134,11 @@ constexpr std::string_view memoryNodeState(std::uint64_t code) {
 } // namespace starpu
 
 // Decodes one event of a StarPU release with this layout into its record, if the reader knows
-// the event, and hands it to sink.on(record).
+// the event, and hands it to sink.on(record). Inlined into its caller (RecordDecoder::handle, the
+// call per event of every trace), which it is the whole of: a call of its own was 3 % of the
+// instructions of `stats` (172 -> 167 M on an 18.9 MB prof file).
 template <typename Sink>
-void decodeStarpuEvent(const RawEvent& ev, const StarpuFxtLayout& layout, Sink& sink) {
+[[gnu::always_inline]] inline void decodeStarpuEvent(const RawEvent& ev, const StarpuFxtLayout& layout, Sink& sink) {
     // The codes the releases share (starpu_layout.cpp checks that they are equal).
     namespace codes = starpu_1_4_12;
     using namespace starpu;

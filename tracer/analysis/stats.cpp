@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <span>
 #include <unordered_map>
 
 namespace starscope::tracer {
@@ -124,77 +125,75 @@ std::optional<std::string> dependenciesUnavailable(const Trace& trace) {
 
 namespace {
 
-// Each task's dependencies on tasks of the trace (the model's entries are task indexes already);
-// those on jobs the trace does not hold are left out.
-struct DependencyIndex {
-    std::vector<std::uint32_t> first;   // task i's dependencies: deps[first[i] .. first[i + 1])
-    std::vector<std::uint32_t> deps;
-};
-
-DependencyIndex indexDependencies(const Trace& trace) {
-    const auto& tasks = trace.tasks;
-    DependencyIndex index;
-    index.first.reserve(tasks.size() + 1);
-    index.deps.reserve(trace.dependencies.size());
-    for (std::size_t i = 0; i < tasks.size(); ++i) {
-        index.first.push_back(static_cast<std::uint32_t>(index.deps.size()));
-        const auto dependencies = trace.dependenciesOf(static_cast<TaskIndex>(i));
-        for (std::size_t d = 0; d < dependencies.size(); ++d) {
-            if (const auto dep = dependencies.taskAt(d); dep != kNoTask) {
-                index.deps.push_back(dep);
-            }
-        }
-    }
-    index.first.push_back(static_cast<std::uint32_t>(index.deps.size()));
-    return index;
-}
-
-} // namespace
-
-namespace {
-
-// The longest chain ending at each task and the dependency it came through (-1: none).
+// The longest chain ending at each task and, when asked for, the dependency it came through
+// (kNoTask: none).
 struct LongestChains {
     std::vector<TimeNs> best;
-    std::vector<std::int64_t> via;
+    std::vector<TaskIndex> via;
 };
 
-LongestChains longestChains(const Trace& trace) {
+// Read straight from the model's dependency table (entries on jobs the trace does not hold are
+// skipped): an index of the dependencies built first copied the table (as long as the tasks:
+// 47 M entries on a 100 M-span job).
+LongestChains longestChains(const Trace& trace, bool withVia) {
     const auto& tasks = trace.tasks;
-    const auto graph = indexDependencies(trace);
+    const auto& starts = trace.dependencyStarts;
+    // Task i's entries, as Trace::dependenciesOf bounds them.
+    const auto entriesOf = [&](std::size_t i) -> std::span<const TaskIndex> {
+        if (i + 1 >= starts.size() || starts[i] > starts[i + 1] || starts[i + 1] > trace.dependencies.size()) {
+            return {};
+        }
+        return std::span<const TaskIndex>(trace.dependencies).subspan(starts[i], starts[i + 1] - starts[i]);
+    };
+    const auto inTrace = [&tasks](TaskIndex entry) { return (entry & kOutsideJob) == 0 && entry < tasks.size(); };
     // Longest path ending at each task, by iterative DFS (the graph can be deep: no recursion).
-    LongestChains chains{std::vector<TimeNs>(tasks.size(), -1), std::vector<std::int64_t>(tasks.size(), -1)};
+    LongestChains chains{std::vector<TimeNs>(tasks.size(), -1), {}};
+    if (withVia) {
+        chains.via.assign(tasks.size(), kNoTask);
+    }
     auto& best = chains.best;
+    const auto settle = [&](std::size_t node) {
+        TimeNs before = 0;
+        for (const TaskIndex dep : entriesOf(node)) {
+            if (inTrace(dep) && best[dep] > before) {   // -1 on a cycle
+                before = best[dep];
+                if (withVia) {
+                    chains.via[node] = dep;
+                }
+            }
+        }
+        const auto& t = tasks[node];
+        const TimeNs own = t.start >= 0 && t.end >= t.start ? t.end - t.start : 0;
+        best[node] = before + own;
+    };
     std::vector<std::uint8_t> onStack(tasks.size(), 0);
     std::vector<std::pair<std::size_t, std::size_t>> stack;
     for (std::size_t root = 0; root < tasks.size(); ++root) {
         if (best[root] >= 0) {
             continue;
         }
-        stack.emplace_back(root, graph.first[root]);
+        // Tasks come by job id, so a task's dependencies are mostly settled already: then the
+        // search below would push nothing but the task itself, and settle it at once.
+        const auto entries = entriesOf(root);
+        if (std::all_of(entries.begin(), entries.end(),
+                        [&](TaskIndex dep) { return !inTrace(dep) || best[dep] >= 0 || dep == root; })) {
+            settle(root);
+            continue;
+        }
+        stack.emplace_back(root, 0);
         onStack[root] = 1;
         while (!stack.empty()) {
             auto& [node, next] = stack.back();
-            const std::size_t last = graph.first[node + 1];
-            if (next < last) {
-                const std::size_t dep = graph.deps[next++];
-                if (best[dep] < 0 && !onStack[dep]) {
+            const auto mine = entriesOf(node);
+            if (next < mine.size()) {
+                const TaskIndex dep = mine[next++];
+                if (inTrace(dep) && best[dep] < 0 && !onStack[dep]) {
                     onStack[dep] = 1;
-                    stack.emplace_back(dep, graph.first[dep]);
+                    stack.emplace_back(dep, 0);
                 }
                 continue;
             }
-            TimeNs before = 0;
-            for (std::size_t d = graph.first[node]; d < last; ++d) {
-                const std::size_t dep = graph.deps[d];
-                if (best[dep] > before) {   // -1 on a cycle
-                    before = best[dep];
-                    chains.via[node] = static_cast<std::int64_t>(dep);
-                }
-            }
-            const auto& t = tasks[node];
-            const TimeNs own = t.start >= 0 && t.end >= t.start ? t.end - t.start : 0;
-            best[node] = before + own;
+            settle(node);
             onStack[node] = 0;
             stack.pop_back();
         }
@@ -205,20 +204,19 @@ LongestChains longestChains(const Trace& trace) {
 } // namespace
 
 TimeNs criticalPathLength(const Trace& trace) {
-    const auto chains = longestChains(trace);
+    const auto chains = longestChains(trace, false);
     return chains.best.empty() ? 0 : std::max<TimeNs>(0, *std::max_element(chains.best.begin(), chains.best.end()));
 }
 
 std::vector<TaskIndex> criticalPath(const Trace& trace) {
-    const auto chains = longestChains(trace);
+    const auto chains = longestChains(trace, true);
     const auto end = std::max_element(chains.best.begin(), chains.best.end());
     if (end == chains.best.end() || *end <= 0) {
         return {};
     }
     std::vector<TaskIndex> path;
-    for (auto task = static_cast<std::int64_t>(end - chains.best.begin()); task >= 0;
-         task = chains.via[static_cast<std::size_t>(task)]) {
-        path.push_back(static_cast<TaskIndex>(task));
+    for (auto task = static_cast<TaskIndex>(end - chains.best.begin()); task != kNoTask; task = chains.via[task]) {
+        path.push_back(task);
     }
     std::reverse(path.begin(), path.end());
     return path;

@@ -1,6 +1,7 @@
 #include "tracer/analysis/barriers.hpp"
 
 #include "tracer/analysis/idle_gaps.hpp"
+#include "tracer/analysis/parallel.hpp"
 #include "tracer/analysis/stats.hpp"
 #include "tracer/analysis/trace_flushes.hpp"
 #include "tracer/model/starpu_states.hpp"
@@ -331,7 +332,7 @@ std::vector<std::vector<IdleGap>> workerGaps(const Trace& trace, TimeNs threshol
         }
     }
     std::vector<std::vector<IdleGap>> gaps(trace.lanes.size());
-    forEachInParallel(lanes.size(), spans, [&](std::size_t i) {
+    forEachInParallel(lanes.size(), threadsFor(spans, kSpansPerThread), [&](std::size_t i) {
         gaps[lanes[i]] = laneIdleGaps(trace.lanes[lanes[i]].levels.front(), covers, threshold);
     });
     return gaps;

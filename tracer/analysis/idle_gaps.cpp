@@ -1,11 +1,6 @@
 #include "tracer/analysis/idle_gaps.hpp"
 
 #include <algorithm>
-#include <atomic>
-#include <exception>
-#include <mutex>
-#include <system_error>
-#include <thread>
 
 namespace starscope::tracer {
 
@@ -72,44 +67,6 @@ std::vector<IdleGap> sharedIdleGaps(std::span<const std::vector<IdleGap>* const>
         shared = intersect(shared, *order[k]);
     }
     return shared;
-}
-
-void forEachInParallel(std::size_t count, std::size_t weight, const std::function<void(std::size_t)>& work) {
-    // Below this much (spans, tasks) a thread's start costs more than it saves.
-    constexpr std::size_t kWeightPerThread = 1'000'000;
-    const std::size_t cores = std::max(1U, std::thread::hardware_concurrency());
-    const std::size_t threads = std::min({cores, count, std::max<std::size_t>(1, weight / kWeightPerThread)});
-    std::atomic<std::size_t> next{0};
-    std::exception_ptr failure;
-    std::mutex failureMutex;
-    const auto run = [&] {
-        try {
-            for (std::size_t i = next++; i < count; i = next++) {
-                work(i);
-            }
-        } catch (...) {
-            next = count;   // the others stop at their next item
-            const std::lock_guard lock(failureMutex);
-            if (!failure) {
-                failure = std::current_exception();
-            }
-        }
-    };
-    std::vector<std::thread> helpers;
-    for (std::size_t t = 1; t < threads; ++t) {
-        try {
-            helpers.emplace_back(run);
-        } catch (const std::system_error&) {
-            break;   // no more threads to be had: the ones there are do the work
-        }
-    }
-    run();
-    for (auto& helper : helpers) {
-        helper.join();
-    }
-    if (failure) {
-        std::rethrow_exception(failure);
-    }
 }
 
 } // namespace starscope::tracer

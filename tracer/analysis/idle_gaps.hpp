@@ -12,7 +12,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <limits>
 #include <span>
 #include <vector>
@@ -42,11 +41,5 @@ std::vector<IdleGap> laneIdleGaps(std::span<const Span> spans, const std::vector
 // the unbounded ones included, and bounded ones of any length (the caller keeps those longer
 // than its threshold). No list at all shares the whole time line: {IdleGap{}}.
 std::vector<IdleGap> sharedIdleGaps(std::span<const std::vector<IdleGap>* const> lists);
-
-// Calls work(i) for each i in [0, count), spread over the machine's cores (this thread among
-// them) when weight (the items' total size, e.g. spans) makes threads worth starting; in this
-// thread alone otherwise, or when no thread can be had. An exception thrown by work reaches the
-// caller once every thread has stopped.
-void forEachInParallel(std::size_t count, std::size_t weight, const std::function<void(std::size_t)>& work);
 
 } // namespace starscope::tracer

@@ -40,14 +40,26 @@ const Lane* mainLane(const Trace& trace, const std::optional<std::int32_t>& scop
     return nullptr;
 }
 
-std::string mainStateDuring(const Trace& trace, const Lane* lane, TimeNs from, TimeNs to) {
+// What the main thread did during [from, to). Called for barriers in time order: `at`, the first
+// span ending after the previous barrier's start, is where the search for this one's starts
+// (galloping outward; it is updated): a bisection of the whole lane per barrier missed the cache
+// at every step (367 k rank barriers of a 100 M-span job).
+std::string mainStateDuring(const Trace& trace, const Lane* lane, TimeNs from, TimeNs to, std::size_t& at) {
     if (lane == nullptr) {
         return {};
     }
     const auto& spans = lane->spans();
     // Base-level spans do not overlap, so their ends are sorted too.
-    auto it = std::upper_bound(spans.begin(), spans.end(), from,
-                               [](TimeNs t, const Span& s) { return t < s.end; });
+    std::size_t lo = std::min(at, spans.size());
+    std::size_t step = 1;
+    while (lo + step < spans.size() && spans[lo + step].end <= from) {
+        lo += step;
+        step *= 2;
+    }
+    auto it = std::partition_point(spans.begin() + static_cast<std::ptrdiff_t>(lo),
+                                   spans.begin() + static_cast<std::ptrdiff_t>(std::min(spans.size(), lo + step + 1)),
+                                   [from](const Span& s) { return s.end <= from; });
+    at = static_cast<std::size_t>(it - spans.begin());
     std::unordered_map<std::uint32_t, TimeNs> overlap;
     TimeNs covered = 0;
     for (; it != spans.end() && it->start < to; ++it) {
@@ -369,6 +381,7 @@ void attributeAll(const Trace& trace, const std::vector<BatchTransition>& transi
     const auto flushes = flushEvents(trace, options.rank);
     const auto arrivals = messageArrivals(trace, options.rank);
     const auto copies = transferArrivals(trace, options.rank);
+    std::size_t mainAt = 0;
     for (auto& b : barriers) {
         // Transitions are in time order and do not overlap: only the ones starting before the
         // barrier ends can overlap it.
@@ -389,7 +402,7 @@ void attributeAll(const Trace& trace, const std::vector<BatchTransition>& transi
         if (b.transition >= 0) {
             b.transitionLabel = transitions[static_cast<std::size_t>(b.transition)].label;
         }
-        b.mainThreadState = mainStateDuring(trace, main, b.start, b.end);
+        b.mainThreadState = mainStateDuring(trace, main, b.start, b.end, mainAt);
         attribute(trace, b, resets, written, flushes, arrivals, copies);
     }
 }

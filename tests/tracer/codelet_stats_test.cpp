@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <map>
 #include <numeric>
 #include <random>
@@ -114,7 +115,7 @@ TEST(CodeletStats, EqualsAPlainTableOnRandomTraces) {
         s.median = d[(d.size() - 1) / 2];
         return s;
     };
-    for (std::uint32_t seed = 1; seed <= 20; ++seed) {
+    for (std::uint32_t seed = 1; seed <= 30; ++seed) {
         std::mt19937 random(seed);
         std::vector<LaneSpec> lanes;
         const LaneKind kinds[] = {LaneKind::CpuWorker, LaneKind::CudaWorker, LaneKind::OtherWorker};
@@ -137,6 +138,20 @@ TEST(CodeletStats, EqualsAPlainTableOnRandomTraces) {
                 task.start = -1;   // never ran
             } else if (random() % 20 == 0) {
                 task.lane = -1;    // on no lane
+            }
+        }
+        // Some traces' durations spread over many decades, some cluster, some are all alike.
+        if (seed % 3 == 1) {
+            for (auto& task : trace.tasks) {
+                const TimeNs start = task.start;
+                const int decades = static_cast<int>(random() % 14);
+                const auto wide = static_cast<TimeNs>(std::pow(10.0, decades)) * static_cast<TimeNs>(1 + random() % 9)
+                                  + static_cast<TimeNs>(random() % 1000);
+                task.end = start + (seed % 2 == 0 ? wide : (TimeNs{1} << 40) + static_cast<TimeNs>(random() % 5) * 65'537);
+            }
+        } else if (seed % 3 == 2 && seed % 2 == 0) {
+            for (auto& task : trace.tasks) {
+                task.end = static_cast<TimeNs>(task.start) + 77;
             }
         }
         const TimeNs from = static_cast<TimeNs>(random() % 20'000);

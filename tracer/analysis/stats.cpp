@@ -6,8 +6,10 @@
 #include <cassert>
 #include <cmath>
 #include <cstdio>
+#include <future>
 #include <limits>
 #include <span>
+#include <system_error>
 #include <unordered_map>
 
 namespace starscope::tracer {
@@ -275,6 +277,17 @@ TraceSummary summarize(const Trace& trace, const BarrierOptions& options) {
 
 TraceSummary summarize(const Trace& trace, const BarrierOptions& options, const RangeStats& stats) {
     assert(stats.from == trace.begin && stats.to == std::max(trace.begin, trace.end));
+    // The critical path (a walk of the task graph, the longest figure here, and one thread's
+    // work) on another core meanwhile, when one can be had.
+    const auto noGraph = dependenciesUnavailable(trace);
+    std::future<TimeNs> chain;
+    if (!noGraph) {
+        try {
+            chain = std::async(std::launch::async, [&trace] { return criticalPathLength(trace); });
+        } catch (const std::system_error&) {
+            chain = std::async(std::launch::deferred, [&trace] { return criticalPathLength(trace); });
+        }
+    }
     TraceSummary s;
     TimeNs first = -1;
     TimeNs last = -1;
@@ -360,11 +373,7 @@ TraceSummary summarize(const Trace& trace, const BarrierOptions& options, const 
     e.pipeline = tt + tr + ti + ts > 0 ? (tt + tr + ts) / (tt + tr + ti + ts) : 0.0;
     e.parallel = e.task * e.runtime * e.pipeline * e.scheduling;
     s.areaBound = s.workers > 0 ? s.workerTotals.executing / static_cast<TimeNs>(s.workers) : 0;
-    if (const auto why = dependenciesUnavailable(trace)) {
-        s.criticalPath = Figure<TimeNs>::unavailable(*why);
-    } else {
-        s.criticalPath = Figure<TimeNs>::known(criticalPathLength(trace));
-    }
+    s.criticalPath = noGraph ? Figure<TimeNs>::unavailable(*noGraph) : Figure<TimeNs>::known(chain.get());
     return s;
 }
 

@@ -148,6 +148,43 @@ TEST(Stats, CriticalPathIsTheLongestChainOfRandomGraphs) {
     }
 }
 
+// A damaged trace's cycles neither hang the walk nor break the chain it gives: each task of it
+// depends on the one before, and their durations add up to the critical path's length.
+TEST(Stats, CriticalPathOfAGraphWithCyclesIsAChainOfItsLength) {
+    for (std::uint32_t seed = 1; seed <= 20; ++seed) {
+        std::mt19937 random(seed);
+        std::vector<LaneSpec> lanes{{"w0", LaneKind::CpuWorker, {}}};
+        for (TimeNs t = 0; t < 60 * 100; t += 100) {
+            lanes[0].spans.push_back({"Executing", t, t + 1 + static_cast<TimeNs>(random() % 99)});
+        }
+        auto trace = makeTrace(lanes, 1'000'000);
+        trace.metadata[std::string(kDependenciesMetadata)] = "recorded";
+        const std::size_t n = trace.tasks.size();
+        std::vector<std::vector<std::size_t>> deps(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            std::vector<std::uint64_t> jobs;
+            for (int d = static_cast<int>(random() % 3); d > 0; --d) {
+                deps[i].push_back(random() % n);   // any task: cycles, and tasks depending on themselves
+                jobs.push_back(trace.tasks[deps[i].back()].jobId);
+            }
+            std::sort(jobs.begin(), jobs.end());
+            jobs.erase(std::unique(jobs.begin(), jobs.end()), jobs.end());
+            trace.setDependencies(static_cast<TaskIndex>(i), jobs);
+        }
+        const auto path = criticalPath(trace);
+        ASSERT_FALSE(path.empty()) << "seed " << seed;
+        TimeNs length = 0;
+        for (std::size_t i = 0; i < path.size(); ++i) {
+            length += static_cast<TimeNs>(trace.tasks[path[i]].end) - trace.tasks[path[i]].start;
+            if (i > 0) {
+                EXPECT_NE(std::find(deps[path[i]].begin(), deps[path[i]].end(), path[i - 1]), deps[path[i]].end())
+                    << "seed " << seed << ": step " << i;
+            }
+        }
+        EXPECT_EQ(length, criticalPathLength(trace)) << "seed " << seed;
+    }
+}
+
 TEST(Stats, FormatDuration) {
     EXPECT_EQ(formatDuration(999), "999 ns");
     EXPECT_EQ(formatDuration(87'100), "87.1 us");

@@ -141,67 +141,91 @@ namespace {
 
 // The longest chain ending at each task and, when asked for, the dependency it came through
 // (kNoTask: none).
-struct LongestChains {
-    std::vector<TimeNs> best;
-    std::vector<TaskIndex> via;
-};
+// The task graph as the model holds it: each task's dependency entries, read straight from the
+// model's table (entries on jobs the trace does not hold are skipped); an index of the
+// dependencies built first copied the table (47 M entries on a 100 M-span job).
+struct ChainGraph {
+    const Trace& trace;
 
-// Read straight from the model's dependency table (entries on jobs the trace does not hold are
-// skipped): an index of the dependencies built first copied the table (as long as the tasks:
-// 47 M entries on a 100 M-span job).
-LongestChains longestChains(const Trace& trace, bool withVia) {
-    const auto& tasks = trace.tasks;
-    const auto& starts = trace.dependencyStarts;
     // Task i's entries, as Trace::dependenciesOf bounds them.
-    const auto entriesOf = [&](std::size_t i) -> std::span<const TaskIndex> {
+    std::span<const TaskIndex> entriesOf(std::size_t i) const {
+        const auto& starts = trace.dependencyStarts;
         if (i + 1 >= starts.size() || starts[i] > starts[i + 1] || starts[i + 1] > trace.dependencies.size()) {
             return {};
         }
         return std::span<const TaskIndex>(trace.dependencies).subspan(starts[i], starts[i + 1] - starts[i]);
-    };
-    const auto inTrace = [&tasks](TaskIndex entry) { return (entry & kOutsideJob) == 0 && entry < tasks.size(); };
+    }
+    bool inTrace(TaskIndex entry) const { return (entry & kOutsideJob) == 0 && entry < trace.tasks.size(); }
+    TimeNs own(std::size_t i) const {
+        const auto& t = trace.tasks[i];
+        return t.start >= 0 && t.end >= t.start ? t.end - t.start : 0;
+    }
+    // The longest chain before task i and the dependency it comes through (the first of the
+    // longest; kNoTask when none is longer than 0), from the chains known (-1: not yet).
+    std::pair<TimeNs, TaskIndex> longestBefore(const std::vector<TimeNs>& best, std::size_t i) const {
+        TimeNs before = 0;
+        TaskIndex via = kNoTask;
+        for (const TaskIndex dep : entriesOf(i)) {
+            if (inTrace(dep) && best[dep] > before) {
+                before = best[dep];
+                via = dep;
+            }
+        }
+        return {before, via};
+    }
+};
+
+// The longest chain ending at each task, whether a dependency was found unsettled when its
+// task was (a cycle, from a damaged trace), and when asked for the dependency each chain
+// came through (kNoTask: none).
+struct LongestChains {
+    std::vector<TimeNs> best;
+    std::vector<TaskIndex> via;
+    bool cyclic = false;
+};
+
+LongestChains longestChains(const Trace& trace, bool withVia) {
+    const ChainGraph graph{trace};
+    const std::size_t n = trace.tasks.size();
     // Longest path ending at each task, by iterative DFS (the graph can be deep: no recursion).
-    LongestChains chains{std::vector<TimeNs>(tasks.size(), -1), {}};
+    LongestChains chains{std::vector<TimeNs>(n, -1), {}, false};
     if (withVia) {
-        chains.via.assign(tasks.size(), kNoTask);
+        chains.via.assign(n, kNoTask);
     }
     auto& best = chains.best;
     const auto settle = [&](std::size_t node) {
-        TimeNs before = 0;
-        for (const TaskIndex dep : entriesOf(node)) {
-            if (inTrace(dep) && best[dep] > before) {   // -1 on a cycle
-                before = best[dep];
-                if (withVia) {
-                    chains.via[node] = dep;
-                }
-            }
+        const auto [before, via] = graph.longestBefore(best, node);
+        for (const TaskIndex dep : graph.entriesOf(node)) {
+            chains.cyclic = chains.cyclic || (graph.inTrace(dep) && best[dep] < 0);   // -1 on a cycle
         }
-        const auto& t = tasks[node];
-        const TimeNs own = t.start >= 0 && t.end >= t.start ? t.end - t.start : 0;
-        best[node] = before + own;
+        if (withVia) {
+            chains.via[node] = via;
+        }
+        best[node] = before + graph.own(node);
     };
-    std::vector<std::uint8_t> onStack(tasks.size(), 0);
+    std::vector<std::uint8_t> onStack;   // made for the first search that needs it
     std::vector<std::pair<std::size_t, std::size_t>> stack;
-    for (std::size_t root = 0; root < tasks.size(); ++root) {
+    for (std::size_t root = 0; root < n; ++root) {
         if (best[root] >= 0) {
             continue;
         }
         // Tasks come by job id, so a task's dependencies are mostly settled already: then the
         // search below would push nothing but the task itself, and settle it at once.
-        const auto entries = entriesOf(root);
+        const auto entries = graph.entriesOf(root);
         if (std::all_of(entries.begin(), entries.end(),
-                        [&](TaskIndex dep) { return !inTrace(dep) || best[dep] >= 0 || dep == root; })) {
+                        [&](TaskIndex dep) { return !graph.inTrace(dep) || best[dep] >= 0 || dep == root; })) {
             settle(root);
             continue;
         }
+        onStack.resize(n, 0);
         stack.emplace_back(root, 0);
         onStack[root] = 1;
         while (!stack.empty()) {
             auto& [node, next] = stack.back();
-            const auto mine = entriesOf(node);
+            const auto mine = graph.entriesOf(node);
             if (next < mine.size()) {
                 const TaskIndex dep = mine[next++];
-                if (inTrace(dep) && best[dep] < 0 && !onStack[dep]) {
+                if (graph.inTrace(dep) && best[dep] < 0 && !onStack[dep]) {
                     onStack[dep] = 1;
                     stack.emplace_back(dep, 0);
                 }
@@ -223,13 +247,21 @@ TimeNs criticalPathLength(const Trace& trace) {
 }
 
 std::vector<TaskIndex> criticalPath(const Trace& trace) {
-    const auto chains = longestChains(trace, true);
+    // Without a cycle every chain was settled after its dependencies' and is final: the link
+    // each came through is found again from the chains, walking back from the end, instead of
+    // being kept for every task (4 bytes a task). With one, the walk is redone keeping them.
+    auto chains = longestChains(trace, false);
+    if (chains.cyclic) {
+        chains = longestChains(trace, true);
+    }
     const auto end = std::max_element(chains.best.begin(), chains.best.end());
     if (end == chains.best.end() || *end <= 0) {
         return {};
     }
+    const ChainGraph graph{trace};
     std::vector<TaskIndex> path;
-    for (auto task = static_cast<TaskIndex>(end - chains.best.begin()); task != kNoTask; task = chains.via[task]) {
+    for (auto task = static_cast<TaskIndex>(end - chains.best.begin()); task != kNoTask;
+         task = chains.cyclic ? chains.via[task] : graph.longestBefore(chains.best, task).second) {
         path.push_back(task);
     }
     std::reverse(path.begin(), path.end());

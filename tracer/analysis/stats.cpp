@@ -160,18 +160,26 @@ struct ChainGraph {
         const auto& t = trace.tasks[i];
         return t.start >= 0 && t.end >= t.start ? t.end - t.start : 0;
     }
-    // The longest chain before task i and the dependency it comes through (the first of the
-    // longest; kNoTask when none is longer than 0), from the chains known (-1: not yet).
-    std::pair<TimeNs, TaskIndex> longestBefore(const std::vector<TimeNs>& best, std::size_t i) const {
-        TimeNs before = 0;
+    // The longest chain before task i, the dependency it comes through (the first of the
+    // longest; kNoTask when none is longer than 0), from the chains known (-1: not yet), and
+    // whether a dependency's chain was not known.
+    struct Before {
+        TimeNs time = 0;
         TaskIndex via = kNoTask;
+        bool unsettled = false;
+    };
+    Before longestBefore(const std::vector<TimeNs>& best, std::size_t i) const {
+        Before before;
         for (const TaskIndex dep : entriesOf(i)) {
-            if (inTrace(dep) && best[dep] > before) {
-                before = best[dep];
-                via = dep;
+            if (inTrace(dep)) {
+                before.unsettled = before.unsettled || best[dep] < 0;
+                if (best[dep] > before.time) {
+                    before.time = best[dep];
+                    before.via = dep;
+                }
             }
         }
-        return {before, via};
+        return before;
     }
 };
 
@@ -193,15 +201,13 @@ LongestChains longestChains(const Trace& trace, bool withVia) {
         chains.via.assign(n, kNoTask);
     }
     auto& best = chains.best;
-    const auto settle = [&](std::size_t node) {
-        const auto [before, via] = graph.longestBefore(best, node);
-        for (const TaskIndex dep : graph.entriesOf(node)) {
-            chains.cyclic = chains.cyclic || (graph.inTrace(dep) && best[dep] < 0);   // -1 on a cycle
-        }
+    // Settles a task whose dependencies are settled, or on the search's stack (a cycle: -1).
+    const auto settle = [&](std::size_t node, const ChainGraph::Before& before) {
+        chains.cyclic = chains.cyclic || before.unsettled;
         if (withVia) {
-            chains.via[node] = via;
+            chains.via[node] = before.via;
         }
-        best[node] = before + graph.own(node);
+        best[node] = before.time + graph.own(node);
     };
     std::vector<std::uint8_t> onStack;   // made for the first search that needs it
     std::vector<std::pair<std::size_t, std::size_t>> stack;
@@ -210,11 +216,13 @@ LongestChains longestChains(const Trace& trace, bool withVia) {
             continue;
         }
         // Tasks come by job id, so a task's dependencies are mostly settled already: then the
-        // search below would push nothing but the task itself, and settle it at once.
-        const auto entries = graph.entriesOf(root);
-        if (std::all_of(entries.begin(), entries.end(),
-                        [&](TaskIndex dep) { return !graph.inTrace(dep) || best[dep] >= 0 || dep == root; })) {
-            settle(root);
+        // search below would push nothing but the task itself, and settle it at once (one
+        // depending on itself included: the search would find it on its stack).
+        if (const auto before = graph.longestBefore(best, root);
+            !before.unsettled || std::ranges::all_of(graph.entriesOf(root), [&](TaskIndex dep) {
+                return !graph.inTrace(dep) || best[dep] >= 0 || dep == root;
+            })) {
+            settle(root, before);
             continue;
         }
         onStack.resize(n, 0);
@@ -231,7 +239,7 @@ LongestChains longestChains(const Trace& trace, bool withVia) {
                 }
                 continue;
             }
-            settle(node);
+            settle(node, graph.longestBefore(best, node));
             onStack[node] = 0;
             stack.pop_back();
         }
@@ -261,7 +269,7 @@ std::vector<TaskIndex> criticalPath(const Trace& trace) {
     const ChainGraph graph{trace};
     std::vector<TaskIndex> path;
     for (auto task = static_cast<TaskIndex>(end - chains.best.begin()); task != kNoTask;
-         task = chains.cyclic ? chains.via[task] : graph.longestBefore(chains.best, task).second) {
+         task = chains.cyclic ? chains.via[task] : graph.longestBefore(chains.best, task).via) {
         path.push_back(task);
     }
     std::reverse(path.begin(), path.end());

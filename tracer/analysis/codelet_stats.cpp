@@ -1,5 +1,7 @@
 #include "tracer/analysis/codelet_stats.hpp"
 
+#include "tracer/analysis/parallel.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -118,7 +120,12 @@ bool isStarpuInternalCodelet(std::string_view codelet) {
 }
 
 std::vector<CodeletStats> computeCodeletStats(const Trace& trace, TimeNs from, TimeNs to) {
+    return detail::computeCodeletStats(trace, from, to, threadsFor(trace.tasks.size(), kSpansPerThread));
+}
+
+std::vector<CodeletStats> detail::computeCodeletStats(const Trace& trace, TimeNs from, TimeNs to, std::size_t parts) {
     constexpr std::size_t kKinds = 3;
+    parts = std::max<std::size_t>(parts, 1);
     // Tasks name their codelet by key id: each key's codelet name gets a slot, in name order
     // (names, not keys: footprints merge), so that a task costs a table look-up, not a search
     // of a map by name (a map of durations by name was a third of `stats` after the read on a
@@ -153,32 +160,53 @@ std::vector<CodeletStats> computeCodeletStats(const Trace& trace, TimeNs from, T
         return slot * kKinds + kindOfLane[static_cast<std::size_t>(task.lane)];
     };
     // Counted first, then every duration written once into one array, grouped by slot then
-    // kind: a codelet's durations on all kinds are one range (no copy of the durations).
-    std::vector<std::size_t> first(names.size() * kKinds + 1, 0);
-    for (const Task& task : trace.tasks) {
-        if (const std::size_t group = groupOf(task); group < names.size() * kKinds) {
-            ++first[group + 1];
+    // kind: a codelet's durations on all kinds are one range (no copy of the durations). The
+    // tasks are cut into one stretch per thread, each counted and written on its own core at
+    // its own place in each group; the figures do not depend on the durations' order.
+    const std::size_t groups = names.size() * kKinds;
+    const auto stretch = [&](std::size_t part) {
+        const std::size_t size = trace.tasks.size();
+        return std::span<const Task>(trace.tasks).subspan(size * part / parts, size * (part + 1) / parts - size * part / parts);
+    };
+    std::vector<std::vector<std::size_t>> counts(parts, std::vector<std::size_t>(groups, 0));
+    forEachInParallel(parts, parts, [&](std::size_t part) {
+        for (const Task& task : stretch(part)) {
+            if (const std::size_t group = groupOf(task); group < groups) {
+                ++counts[part][group];
+            }
         }
-    }
-    for (std::size_t g = 1; g < first.size(); ++g) {
-        first[g] += first[g - 1];
+    });
+    std::vector<std::size_t> first(groups + 1, 0);
+    std::vector<std::vector<std::size_t>> filled(parts, std::vector<std::size_t>(groups, 0));
+    for (std::size_t g = 0; g < groups; ++g) {
+        first[g + 1] = first[g];
+        for (std::size_t part = 0; part < parts; ++part) {
+            filled[part][g] = first[g + 1];
+            first[g + 1] += counts[part][g];
+        }
     }
     std::vector<TimeNs> durations(first.back());
-    std::vector<std::size_t> filled(first.begin(), first.end() - 1);
-    for (const Task& task : trace.tasks) {
-        if (const std::size_t group = groupOf(task); group < names.size() * kKinds) {
-            durations[filled[group]++] = static_cast<TimeNs>(task.end) - task.start;
+    forEachInParallel(parts, parts, [&](std::size_t part) {
+        for (const Task& task : stretch(part)) {
+            if (const std::size_t group = groupOf(task); group < groups) {
+                durations[filled[part][group]++] = static_cast<TimeNs>(task.end) - task.start;
+            }
+        }
+    });
+    const auto range = [&](std::size_t fromGroup, std::size_t toGroup) {
+        return std::span<const TimeNs>(durations.data() + first[fromGroup], durations.data() + first[toGroup]);
+    };
+    // A row per codelet that ran, each summarised on a core of its own.
+    std::vector<std::size_t> ran;
+    for (std::size_t slot = 0; slot < names.size(); ++slot) {
+        if (!range(slot * kKinds, (slot + 1) * kKinds).empty()) {
+            ran.push_back(slot);
         }
     }
-    const auto range = [&](std::size_t fromGroup, std::size_t toGroup) {
-        return std::span<TimeNs>(durations.data() + first[fromGroup], durations.data() + first[toGroup]);
-    };
-    std::vector<CodeletStats> table;
-    for (std::size_t slot = 0; slot < names.size(); ++slot) {
-        if (range(slot * kKinds, (slot + 1) * kKinds).empty()) {
-            continue;
-        }
-        CodeletStats row;
+    std::vector<CodeletStats> table(ran.size());
+    forEachInParallel(ran.size(), threadsFor(durations.size(), kSpansPerThread), [&](std::size_t i) {
+        const std::size_t slot = ran[i];
+        CodeletStats& row = table[i];
         row.codelet = std::string(names[slot]);
         row.internal = isStarpuInternalCodelet(names[slot]);
         for (std::size_t k = 0; k < kKinds; ++k) {
@@ -188,8 +216,7 @@ std::vector<CodeletStats> computeCodeletStats(const Trace& trace, TimeNs from, T
         }
         // Of one kind, the codelet's figures are that kind's.
         row.all = row.perKind.size() == 1 ? row.perKind.front().durations : summarise(range(slot * kKinds, (slot + 1) * kKinds));
-        table.push_back(std::move(row));
-    }
+    });
     // The program's codelets, then StarPU's own; each by total time.
     std::stable_sort(table.begin(), table.end(), [](const CodeletStats& a, const CodeletStats& b) {
         return std::pair(a.internal, -a.all.total) < std::pair(b.internal, -b.all.total);

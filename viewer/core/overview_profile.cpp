@@ -50,11 +50,19 @@ LaneColumns::LaneColumns(const TraceDocument& document, double startNs, double e
         m_boundaries[c] = static_cast<TimeNs>(std::floor(t));
     }
     m_times.resize(m_lanes.size());
-    // A column of a lane costs a few cache misses (a block of spans and its prefix): lanes are
-    // worth spreading over the cores from a few thousand columns on.
-    constexpr std::size_t kColumnsPerThread = 2'000;
-    tracer::forEachInParallel(m_lanes.size(), tracer::threadsFor(m_lanes.size() * m_columns, kColumnsPerThread),
-                              [&](std::size_t i) {
+    // A column costs a search over the spans it covers (a few cache misses when they are many):
+    // lanes are spread over the cores when the window holds millions of spans (the spans taken
+    // as spread evenly over the trace), as at fit-all; a window of a scroll is drawn on the
+    // drawing thread alone, which a helper thread made wait on a busy machine.
+    const auto& trace = document.trace;
+    std::size_t spanTotal = 0;
+    for (const std::int32_t lane : m_lanes) {
+        spanTotal += trace.lanes[static_cast<std::size_t>(lane)].levels[0].size();
+    }
+    const double share = trace.end > trace.begin ? (endNs - startNs) / static_cast<double>(trace.end - trace.begin) : 1.0;
+    constexpr std::size_t kSpansInViewPerThread = 4'000'000;
+    const auto inView = static_cast<std::size_t>(static_cast<double>(spanTotal) * std::clamp(share, 0.0, 1.0));
+    tracer::forEachInParallel(m_lanes.size(), tracer::threadsFor(inView, kSpansInViewPerThread), [&](std::size_t i) {
         const auto lane = static_cast<std::size_t>(m_lanes[i]);
         const auto& spans = document.trace.lanes[lane].levels[0];
         const LaneIndex& index = document.laneIndex[lane][0];

@@ -47,8 +47,8 @@
 #   stats after the read    714         260         5 520         2 020
 #   render after the read   853         332         5 680         1 450
 # (whole processes at 10 M, load 4.7-4.8, medians of 7: stats 1.72 -> 1.36 s, render 1.95 -> 1.41 s
-# against a read of 1.12 s; at 100 M, load 4.5-5.2, 2 runs: stats 17.2/20.9 -> 17.0/16.0 s, render
-# 18.8/19.6 -> 15.1/15.4 s against reads of 11.6/12.5 s; peak 4.87 -> 4.73 and 5.11 -> 4.83 GB.)
+# against a read of 1.12 s; at 100 M, load 4.2-5.2, medians of 3: stats 20.9 -> 16.3 s, render
+# 19.6 -> 15.1 s against a read of 12.5 s; peak stats 4.65 -> 4.51 GiB, render 4.88 -> 4.60 GiB.)
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"

@@ -39,6 +39,18 @@
 # native reader releases the file's pages behind it, 1e46c63, where 10 M read 1.26 / 0.47.) The
 # peak was about 100 bytes per span, the model's 36 and the mapped file's 50; with the file let go
 # it is about 48: the 3 GB of issue 29 needs the model itself smaller or mapped.
+# What stats and the render do after the read, step by step, is what
+# build/default/bench/viewer/starscope-viewer-phases-bench --trace FILE times (in one process, after
+# one read). Seen at load 4-5, 100 M spans one run each, 10 M medians of 5 (ms), before (be16e10)
+# and after the barriers read lane by lane once for the job and its ranks, the codelet table by key
+# id with medians counted by buckets, the critical path from the model's table on another core,
+# header rows' columns per lane once per frame, the palette per codelet key:
+#   step                 10 M before  10 M after  100 M before  100 M after
+#   stats after the read    714         260         5 520         2 020
+#   render after the read   853         332         5 680         1 450
+# (whole processes at 10 M, load 4.7-4.8, medians of 7: stats 1.72 -> 1.36 s, render 1.95 -> 1.41 s
+# against a read of 1.12 s; at 100 M, load 4.2-5.2, medians of 3: stats 20.9 -> 16.3 s, render
+# 19.6 -> 15.1 s against a read of 12.5 s; peak stats 4.65 -> 4.51 GiB, render 4.88 -> 4.60 GiB.)
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"

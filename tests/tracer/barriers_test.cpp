@@ -95,6 +95,113 @@ TEST(Barriers, AnyNumberOfWorkersGivesTheGapsOfTheirUnion) {
     }
 }
 
+// The barriers of the job and of each rank are the gaps longer than the threshold in the union
+// of the scope's covering spans (executing, not profiled), between its first and its last: found
+// here by sorting those spans and sweeping them, on random jobs with spans of no length, lanes
+// that never execute, idle time between spans and other lanes' states.
+std::vector<std::pair<TimeNs, TimeNs>> unionGaps(const Trace& trace, std::optional<std::int32_t> rank, TimeNs threshold) {
+    std::vector<std::pair<TimeNs, TimeNs>> covering;
+    for (const auto& lane : trace.lanes) {
+        if (!lane.isWorker() || (rank && lane.rank != *rank)) {
+            continue;
+        }
+        for (const auto& span : lane.spans()) {
+            const auto cls = trace.states[span.state].cls;
+            if (cls == StateClass::Executing || cls == StateClass::NotProfiled) {
+                covering.emplace_back(span.start, span.end);
+            }
+        }
+    }
+    std::sort(covering.begin(), covering.end());
+    std::vector<std::pair<TimeNs, TimeNs>> gaps;
+    TimeNs covered = covering.empty() ? 0 : covering.front().second;
+    for (const auto& [from, to] : covering) {
+        if (from > covered && from - covered > threshold) {
+            gaps.emplace_back(covered, from);
+        }
+        covered = std::max(covered, to);
+    }
+    return gaps;
+}
+
+TEST(Barriers, JobAndRankBarriersAreTheGapsOfEachScopesUnion) {
+    const char* states[] = {"Executing", "Executing", "Sleeping", "Scheduling", "Not profiled", "Executing"};
+    for (std::uint32_t seed = 1; seed <= 30; ++seed) {
+        std::mt19937 random(seed);
+        const int ranks = static_cast<int>(random() % 4);   // 0: a one-process trace
+        std::vector<LaneSpec> lanes;
+        std::vector<std::int32_t> rankOf;
+        for (int r = 0; r < std::max(ranks, 1); ++r) {
+            lanes.push_back({"main " + std::to_string(r), LaneKind::MainThread, {{"Submitting task", 0, 1'000}}});
+            rankOf.push_back(ranks == 0 ? -1 : r);
+            const int workers = 1 + static_cast<int>(random() % 12);
+            for (int w = 0; w < workers; ++w) {
+                LaneSpec lane{"w" + std::to_string(r) + "." + std::to_string(w), LaneKind::CpuWorker, {}};
+                TimeNs t = static_cast<TimeNs>(random() % 300'000);
+                // Some lanes never execute (only sleeping and scheduling).
+                const bool idle = random() % 9 == 0;
+                const int spans = static_cast<int>(random() % 200);
+                for (int i = 0; i < spans; ++i) {
+                    std::string state = states[random() % std::size(states)];
+                    if (idle && state != "Sleeping") {
+                        state = "Scheduling";
+                    }
+                    // Spans of no length, short ones and long ones; sometimes nothing between.
+                    const int shape = static_cast<int>(random() % 10);
+                    const TimeNs length = shape == 0 ? 0 : shape < 6 ? static_cast<TimeNs>(random() % 20'000)
+                                                                       : static_cast<TimeNs>(random() % 400'000);
+                    lane.spans.push_back({state, t, t + length});
+                    t += length + (random() % 3 == 0 ? static_cast<TimeNs>(random() % 150'000) : 0);
+                }
+                lanes.push_back(std::move(lane));
+                rankOf.push_back(ranks == 0 ? -1 : r);
+            }
+        }
+        TimeNs end = 1'000;
+        for (const auto& lane : lanes) {
+            for (const auto& span : lane.spans) {
+                end = std::max(end, span.end);
+            }
+        }
+        auto trace = makeTrace(lanes, end + 1);
+        for (std::size_t l = 0; l < trace.lanes.size(); ++l) {
+            trace.lanes[l].rank = rankOf[l];
+        }
+        for (int r = 0; r < ranks; ++r) {
+            trace.ranks.push_back(RankInfo{r, ranks, "rank " + std::to_string(r), 1, 0, 0, 0, 0});
+        }
+        for (const TimeNs threshold : {TimeNs{0}, TimeNs{5'000}, TimeNs{100'000}}) {
+            BarrierOptions options;
+            options.threshold = threshold;
+            std::vector<std::pair<TimeNs, TimeNs>> expected = unionGaps(trace, std::nullopt, threshold);
+            const std::size_t job = expected.size();
+            for (int r = 0; r < ranks; ++r) {
+                const auto mine = unionGaps(trace, r, threshold);
+                expected.insert(expected.end(), mine.begin(), mine.end());
+            }
+            std::vector<std::pair<TimeNs, TimeNs>> found;
+            std::vector<std::int32_t> foundRanks;
+            for (const auto& b : findJobAndRankBarriers(trace, options)) {
+                found.emplace_back(b.start, b.end);
+                foundRanks.push_back(b.rank);
+            }
+            EXPECT_EQ(found, expected) << "seed " << seed << ", threshold " << threshold;
+            // The job's come first, then each rank's in rank order.
+            EXPECT_TRUE(std::is_sorted(foundRanks.begin(), foundRanks.end())) << "seed " << seed;
+            EXPECT_EQ(std::count(foundRanks.begin(), foundRanks.end(), -1), static_cast<std::ptrdiff_t>(job));
+            // One scope alone gives the same intervals.
+            for (int r = 0; r < ranks; ++r) {
+                options.rank = r;
+                std::vector<std::pair<TimeNs, TimeNs>> alone;
+                for (const auto& b : findBarriers(trace, options)) {
+                    alone.emplace_back(b.start, b.end);
+                }
+                EXPECT_EQ(alone, unionGaps(trace, r, threshold)) << "seed " << seed << ", rank " << r;
+            }
+        }
+    }
+}
+
 TEST(Barriers, StartUpAndShutDownAreNotBarriers) {
     const auto trace = makeTrace({{"w0", LaneKind::CpuWorker, {{"Sleeping", 0, 5'000'000}, {"Executing", 5'000'000, 5'100'000}}}},
                                  20'000'000);

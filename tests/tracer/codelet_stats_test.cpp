@@ -8,7 +8,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <map>
 #include <numeric>
+#include <random>
 #include <sstream>
 
 namespace starscope::tracer {
@@ -89,6 +94,98 @@ TEST(CodeletStats, InternalCodeletsAreStarpusUnderscoredOnes) {
     EXPECT_FALSE(isStarpuInternalCodelet("starpu_slu_lu_model_22"));   // an example's own, named so
     EXPECT_FALSE(isStarpuInternalCodelet("gemm"));
     EXPECT_FALSE(isStarpuInternalCodelet(""));
+}
+
+// The table equals one built the plain way (durations gathered per codelet name and kind, sorted
+// for the median) on random traces: several kinds of worker, codelets named alike under other
+// footprints, tasks of no codelet or of an empty name, tasks outside the range, that never ran
+// or ran on no lane.
+TEST(CodeletStats, EqualsAPlainTableOnRandomTraces) {
+    const auto plain = [](std::vector<TimeNs> d) {
+        DurationSummary s;
+        if (d.empty()) {
+            return s;
+        }
+        std::sort(d.begin(), d.end());
+        s.count = d.size();
+        s.total = std::accumulate(d.begin(), d.end(), TimeNs{0});
+        s.min = d.front();
+        s.max = d.back();
+        s.mean = s.total / static_cast<TimeNs>(s.count);
+        s.median = d[(d.size() - 1) / 2];
+        return s;
+    };
+    for (std::uint32_t seed = 1; seed <= 30; ++seed) {
+        std::mt19937 random(seed);
+        std::vector<LaneSpec> lanes;
+        const LaneKind kinds[] = {LaneKind::CpuWorker, LaneKind::CudaWorker, LaneKind::OtherWorker};
+        for (int l = 0; l < 6; ++l) {
+            LaneSpec lane{"w" + std::to_string(l), kinds[random() % 3], {}};
+            TimeNs t = 0;
+            for (int i = 0; i < 150; ++i) {
+                const auto length = static_cast<TimeNs>(random() % 1000);
+                lane.spans.push_back({"Executing", t, t + length});
+                t += length + static_cast<TimeNs>(random() % 50);
+            }
+            lanes.push_back(std::move(lane));
+        }
+        auto trace = makeTrace(lanes, 200'000);
+        const NameId names[] = {trace.names.intern("gemm"), trace.names.intern("potrf"),
+                                trace.names.intern("_starpu_data_acquire_post"), trace.names.intern(""), kNoName};
+        for (auto& task : trace.tasks) {
+            trace.setCodelet(task, names[random() % std::size(names)], static_cast<std::uint32_t>(random() % 3));
+            if (random() % 20 == 0) {
+                task.start = -1;   // never ran
+            } else if (random() % 20 == 0) {
+                task.lane = -1;    // on no lane
+            }
+        }
+        // Some traces' durations spread over many decades, some cluster, some are all alike.
+        if (seed % 3 == 1) {
+            for (auto& task : trace.tasks) {
+                const TimeNs start = task.start;
+                const int decades = static_cast<int>(random() % 14);
+                const auto wide = static_cast<TimeNs>(std::pow(10.0, decades)) * static_cast<TimeNs>(1 + random() % 9)
+                                  + static_cast<TimeNs>(random() % 1000);
+                task.end = start + (seed % 2 == 0 ? wide : (TimeNs{1} << 40) + static_cast<TimeNs>(random() % 5) * 65'537);
+            }
+        } else if (seed % 3 == 2 && seed % 2 == 0) {
+            for (auto& task : trace.tasks) {
+                task.end = static_cast<TimeNs>(task.start) + 77;
+            }
+        }
+        const TimeNs from = static_cast<TimeNs>(random() % 20'000);
+        const TimeNs to = from + static_cast<TimeNs>(random() % 150'000);
+        std::map<std::string, std::array<std::vector<TimeNs>, 3>> byName;
+        for (const auto& task : trace.tasks) {
+            const TimeNs start = task.start;
+            if (task.lane < 0 || start < 0 || start < from || start >= to) {
+                continue;
+            }
+            const auto kind = workerKindOf(trace.lanes[static_cast<std::size_t>(task.lane)].kind);
+            byName[std::string(trace.codeletOf(task))][static_cast<std::size_t>(kind)].push_back(task.end - start);
+        }
+        std::vector<CodeletStats> expected;
+        for (const auto& [name, perKind] : byName) {
+            CodeletStats row{name, isStarpuInternalCodelet(name), {}, {}};
+            std::vector<TimeNs> all;
+            for (std::size_t k = 0; k < 3; ++k) {
+                if (!perKind[k].empty()) {
+                    row.perKind.push_back({static_cast<WorkerKind>(k), plain(perKind[k])});
+                    all.insert(all.end(), perKind[k].begin(), perKind[k].end());
+                }
+            }
+            row.all = plain(all);
+            expected.push_back(row);
+        }
+        std::stable_sort(expected.begin(), expected.end(), [](const CodeletStats& a, const CodeletStats& b) {
+            return std::pair(a.internal, -a.all.total) < std::pair(b.internal, -b.all.total);
+        });
+        EXPECT_EQ(computeCodeletStats(trace, from, to), expected) << "seed " << seed;
+        // Cut into stretches read on threads of their own, as a large trace's tasks are.
+        EXPECT_EQ(detail::computeCodeletStats(trace, from, to, 1 + seed % 4), expected) << "seed " << seed;
+        EXPECT_FALSE(expected.empty());
+    }
 }
 
 // Log-spaced buckets from the shortest to the longest task: every task in one bucket.

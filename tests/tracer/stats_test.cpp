@@ -7,6 +7,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <numeric>
+#include <random>
+
 namespace starscope::tracer {
 namespace {
 
@@ -79,6 +83,106 @@ TEST(Stats, CriticalPathFollowsDependencies) {
     EXPECT_EQ(criticalPath(trace), (std::vector<TaskIndex>{0, 1, 2}));
     trace.setDependencies(0, {3});   // a cycle from damaged input must not hang
     EXPECT_GE(criticalPathLength(trace), 450);
+}
+
+// On random task graphs without a cycle (dependencies on tasks before and after in the table,
+// and on jobs the trace does not hold), the critical path is the longest chain a plain
+// relaxation in dependency order finds, and criticalPath gives a chain of that length.
+TEST(Stats, CriticalPathIsTheLongestChainOfRandomGraphs) {
+    for (std::uint32_t seed = 1; seed <= 20; ++seed) {
+        std::mt19937 random(seed);
+        std::vector<LaneSpec> lanes;
+        for (int l = 0; l < 4; ++l) {
+            LaneSpec lane{"w" + std::to_string(l), LaneKind::CpuWorker, {}};
+            TimeNs t = 0;
+            for (int i = 0; i < 100; ++i) {
+                const auto length = static_cast<TimeNs>(random() % 1000);
+                lane.spans.push_back({"Executing", t, t + length});
+                t += length;
+            }
+            lanes.push_back(std::move(lane));
+        }
+        auto trace = makeTrace(lanes, 1'000'000);
+        trace.metadata[std::string(kDependenciesMetadata)] = "recorded";
+        const std::size_t n = trace.tasks.size();
+        // A task depends only on tasks earlier in a random order: no cycle.
+        std::vector<std::size_t> order(n);
+        std::iota(order.begin(), order.end(), std::size_t{0});
+        std::shuffle(order.begin(), order.end(), random);
+        std::vector<std::vector<std::size_t>> deps(n);
+        for (std::size_t k = 1; k < n; ++k) {
+            std::vector<std::uint64_t> jobs;
+            for (int d = static_cast<int>(random() % 4); d > 0; --d) {
+                const std::size_t dep = order[random() % k];
+                deps[order[k]].push_back(dep);
+                jobs.push_back(trace.tasks[dep].jobId);
+            }
+            if (random() % 5 == 0) {
+                jobs.push_back(1'000'000 + random() % 10);   // a job outside the trace
+            }
+            std::sort(jobs.begin(), jobs.end());
+            jobs.erase(std::unique(jobs.begin(), jobs.end()), jobs.end());
+            trace.setDependencies(static_cast<TaskIndex>(order[k]), jobs);
+        }
+        std::vector<TimeNs> best(n, 0);
+        const auto own = [&](std::size_t i) { return static_cast<TimeNs>(trace.tasks[i].end) - trace.tasks[i].start; };
+        for (const std::size_t i : order) {
+            for (const std::size_t dep : deps[i]) {
+                best[i] = std::max(best[i], best[dep]);
+            }
+            best[i] += own(i);
+        }
+        const TimeNs longest = *std::max_element(best.begin(), best.end());
+        EXPECT_EQ(criticalPathLength(trace), longest) << "seed " << seed;
+        const auto path = criticalPath(trace);
+        ASSERT_FALSE(path.empty());
+        TimeNs length = 0;
+        for (std::size_t i = 0; i < path.size(); ++i) {
+            length += own(path[i]);
+            if (i > 0) {
+                EXPECT_NE(std::find(deps[path[i]].begin(), deps[path[i]].end(), path[i - 1]), deps[path[i]].end())
+                    << "seed " << seed << ": step " << i << " does not depend on the one before";
+            }
+        }
+        EXPECT_EQ(length, longest) << "seed " << seed;
+    }
+}
+
+// A damaged trace's cycles neither hang the walk nor break the chain it gives: each task of it
+// depends on the one before, and their durations add up to the critical path's length.
+TEST(Stats, CriticalPathOfAGraphWithCyclesIsAChainOfItsLength) {
+    for (std::uint32_t seed = 1; seed <= 20; ++seed) {
+        std::mt19937 random(seed);
+        std::vector<LaneSpec> lanes{{"w0", LaneKind::CpuWorker, {}}};
+        for (TimeNs t = 0; t < 60 * 100; t += 100) {
+            lanes[0].spans.push_back({"Executing", t, t + 1 + static_cast<TimeNs>(random() % 99)});
+        }
+        auto trace = makeTrace(lanes, 1'000'000);
+        trace.metadata[std::string(kDependenciesMetadata)] = "recorded";
+        const std::size_t n = trace.tasks.size();
+        std::vector<std::vector<std::size_t>> deps(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            std::vector<std::uint64_t> jobs;
+            for (int d = static_cast<int>(random() % 3); d > 0; --d) {
+                deps[i].push_back(random() % n);   // any task: cycles, and tasks depending on themselves
+                jobs.push_back(trace.tasks[deps[i].back()].jobId);
+            }
+            std::sort(jobs.begin(), jobs.end());
+            jobs.erase(std::unique(jobs.begin(), jobs.end()), jobs.end());
+            trace.setDependencies(static_cast<TaskIndex>(i), jobs);
+        }
+        const auto path = criticalPath(trace);
+        ASSERT_FALSE(path.empty()) << "seed " << seed;
+        TimeNs length = 0;
+        for (std::size_t i = 0; i < path.size(); ++i) {
+            length += static_cast<TimeNs>(trace.tasks[path[i]].end) - trace.tasks[path[i]].start;
+            if (i > 0) {
+                EXPECT_NE(std::find(deps[path[i]].begin(), deps[path[i]].end(), path[i - 1]), deps[path[i]].end())
+                    << "seed " << seed << ": step " << i;
+            }
+        }
+        EXPECT_EQ(length, criticalPathLength(trace)) << "seed " << seed;
+    }
 }
 
 TEST(Stats, FormatDuration) {

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <random>
 
 using namespace starscope::viewer;
 using starscope::tracer::StateClass;
@@ -16,18 +17,22 @@ using starscope::tracer::TimeNs;
 
 namespace {
 
-// Worker time of each state within [from, to), counted span by span.
-std::vector<TimeNs> directCount(const TraceDocument& document, TimeNs from, TimeNs to) {
+// Time of each state within [from, to) of the given lanes (every worker when none is given),
+// counted span by span.
+std::vector<TimeNs> directCount(const TraceDocument& document, TimeNs from, TimeNs to,
+                                const std::vector<std::int32_t>& lanes = {}) {
     std::vector<TimeNs> times(document.trace.states.size(), 0);
-    for (const auto& lane : document.trace.lanes) {
-        if (!lane.isWorker()) {
+    for (std::size_t l = 0; l < document.trace.lanes.size(); ++l) {
+        const auto& lane = document.trace.lanes[l];
+        const auto listed = std::count(lanes.begin(), lanes.end(), static_cast<std::int32_t>(l));
+        if (lanes.empty() ? !lane.isWorker() : listed == 0) {
             continue;
         }
         for (const auto& span : lane.spans()) {
             const TimeNs a = std::max(from, span.start);
             const TimeNs b = std::min(to, span.end);
             if (b > a) {
-                times[span.state] += b - a;
+                times[span.state] += (lanes.empty() ? 1 : listed) * (b - a);
             }
         }
     }
@@ -66,6 +71,55 @@ TEST(OverviewProfile, ColumnsAgreeWithADirectCountOverTheSpans) {
         }
         EXPECT_EQ(profile.extents[c], 4 * (b - a));
         EXPECT_LE(sum, profile.extents[c]);
+    }
+}
+
+// The columns of lanes computed once serve profiles of any of them (a rank's header and its
+// kinds' headers): each equal to a count over those lanes' spans, for random windows (zoomed in
+// deep, partly before or after the trace) and random sets of lanes, a lane listed twice counted
+// twice, a lane that does not exist left out.
+TEST(OverviewProfile, SharedLaneColumnsAgreeWithADirectCountForRandomWindows) {
+    SyntheticOptions options;
+    options.jitter = 0.3;
+    options.cpuWorkers = 6;
+    const auto document = prepareDocument(makeSyntheticTrace(options), "synthetic");
+    const auto laneCount = static_cast<std::int32_t>(document->trace.lanes.size());
+    std::mt19937 random(7);
+    const double length = static_cast<double>(document->trace.end);
+    for (int round = 0; round < 25; ++round) {
+        const double span = length * std::pow(10.0, -static_cast<double>(random() % 5));
+        const double from = -0.1 * length + std::uniform_real_distribution<double>(0.0, 1.1 * length)(random);
+        const double to = from + span;
+        const std::size_t columns = 1 + random() % 300;
+        std::vector<std::vector<std::int32_t>> sets;
+        std::vector<std::int32_t> all;
+        for (int set = 0; set < 3; ++set) {
+            std::vector<std::int32_t> lanes;
+            for (int i = static_cast<int>(random() % 5); i >= 0; --i) {
+                lanes.push_back(static_cast<std::int32_t>(random() % static_cast<std::uint32_t>(laneCount)));
+            }
+            if (set == 2) {
+                lanes.push_back(laneCount + 3);   // no such lane
+            }
+            all.insert(all.end(), lanes.begin(), lanes.end());
+            sets.push_back(lanes);
+        }
+        const LaneColumns shared(*document, from, to, columns, all);
+        for (const auto& lanes : sets) {
+            const OverviewProfile profile = shared.profile(*document, lanes);
+            ASSERT_EQ(profile.columns, columns);
+            EXPECT_EQ(profile.times, laneProfile(*document, from, to, columns, lanes).times);
+            const auto real = std::count_if(lanes.begin(), lanes.end(), [&](std::int32_t l) { return l < laneCount; });
+            for (std::size_t c = 0; c < columns; ++c) {
+                const auto a = static_cast<TimeNs>(std::floor(from + (to - from) * static_cast<double>(c) / static_cast<double>(columns)));
+                const auto b = static_cast<TimeNs>(std::floor(from + (to - from) * static_cast<double>(c + 1) / static_cast<double>(columns)));
+                const auto expected = directCount(*document, a, b, lanes);
+                for (std::size_t s = 0; s < profile.states; ++s) {
+                    ASSERT_EQ(profile.column(c)[s], expected[s]) << "round " << round << " column " << c << " state " << s;
+                }
+                EXPECT_EQ(profile.extents[c], real * (b - a));
+            }
+        }
     }
 }
 

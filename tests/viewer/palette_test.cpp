@@ -193,6 +193,55 @@ TEST(Palette, ACodeletHasOneColourWhateverOrderItsTasksComeIn) {
     }
 }
 
+// The key lists codelets in the order of their first tasks however the trace numbers its codelet
+// keys (here against the tasks' order, a key no task uses among them, one naming no codelet,
+// and StarPU's own codelet), as it does once indexTasks numbered them in that order; each task
+// is drawn in its codelet's colour, a task of no codelet in the executing green.
+TEST(Palette, CodeletsListedByFirstTaskWhateverTheirKeysNumbers) {
+    Trace trace = traceWithStates();
+    trace.tasks.clear();
+    trace.codeletKeys = {};
+    const std::vector<std::string> names{"sgd", "conv_fwd", "_starpu_data_acquire_post", "dense_bwd", "unused"};
+    std::vector<starscope::tracer::NameId> ids;
+    for (const auto& name : names) {
+        ids.push_back(trace.names.intern(name));
+    }
+    // Keys numbered in the names' order, from last to first, and one with no codelet.
+    for (auto it = ids.rbegin(); it != ids.rend(); ++it) {
+        static_cast<void>(trace.codeletKeys.intern({*it, 7}));
+    }
+    static_cast<void>(trace.codeletKeys.intern({starscope::tracer::kNoName, 3}));
+    const auto taskOf = [&](std::uint64_t job, std::size_t codelet) {
+        auto t = task(trace, job, codelet < ids.size() ? ids[codelet] : starscope::tracer::kNoName, 0, 1);
+        trace.setCodelet(t, codelet < ids.size() ? ids[codelet] : starscope::tracer::kNoName, codelet < ids.size() ? 7 : 3);
+        return t;
+    };
+    for (const std::size_t codelet : std::vector<std::size_t>{3, 5, 0, 3, 2, 1, 0, 3}) {
+        trace.tasks.push_back(taskOf(trace.tasks.size() + 1, codelet));
+    }
+    for (auto& lane : trace.lanes) {
+        lane.tasks.clear();
+    }
+    const Palette palette(trace);
+    Trace numbered = trace;
+    numbered.indexTasks();
+    EXPECT_NE(numbered.codeletKeys, trace.codeletKeys);
+    EXPECT_EQ(palette.legend(), Palette(numbered).legend());
+    ASSERT_GE(palette.legend().size(), 4u);
+    EXPECT_EQ(palette.legend()[0].label, "dense_bwd");
+    EXPECT_EQ(palette.legend()[1].label, "sgd");
+    EXPECT_EQ(palette.legend()[2].label, "conv_fwd");
+    EXPECT_EQ(palette.legend()[3].label, std::string(kStarpuTasksLabel));
+    for (std::size_t t = 0; t < trace.tasks.size(); ++t) {
+        starscope::tracer::Lane lane;
+        lane.levels.push_back({{trace.tasks[t].start, trace.tasks[t].end, 0, true}});
+        lane.tasks.push_back(static_cast<starscope::tracer::TaskIndex>(t));
+        const auto codelet = trace.codeletOf(trace.tasks[t]);
+        EXPECT_EQ(palette.spanColour(trace, lane, lane.levels[0][0]),
+                  codelet.empty() ? kExecutingGreen : palette.codeletColour(codelet)) << "task " << t;
+    }
+}
+
 // The codelets given to CodeletShades get distinct shades while there are shades; one keeps its
 // hashed shade unless a codelet before it in name order hashed alike, so most keep their colour
 // in a trace that runs other codelets besides; the same set in any order gives the same shades.

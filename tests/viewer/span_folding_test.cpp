@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
 #include <vector>
 
 using starscope::tracer::Span;
@@ -175,6 +176,32 @@ TEST(SpanFolding, TheLaneIndexKeepsMarksContiguousAndFewAndExactWhenZoomedIn) {
             if (window == 500.0) {
                 EXPECT_EQ(plain, indexed) << "start " << start;
             }
+        }
+    }
+}
+
+// Through the lane's index, from any span on, the first span ending after a time is the one a
+// bisection of the whole lane finds (when none before `from` ends after it): spans with gaps
+// and of no length, times before, inside and after the lane, on block boundaries and not.
+TEST(SpanFolding, IndexedSearchFromASpanFindsWhatABisectionFinds) {
+    std::mt19937 random(3);
+    for (const std::size_t count : {std::size_t{0}, std::size_t{1}, std::size_t{31}, std::size_t{32}, std::size_t{33},
+                                    std::size_t{1000}}) {
+        std::vector<Span> spans;
+        TimeNs t = 5;
+        for (std::size_t i = 0; i < count; ++i) {
+            const auto length = static_cast<TimeNs>(random() % 4 == 0 ? 0 : random() % 100);
+            spans.push_back({t, t + length, static_cast<std::uint32_t>(random() % 3)});
+            t += length + static_cast<TimeNs>(random() % 3 == 0 ? random() % 50 : 0);
+        }
+        const LaneIndex index(spans, 3);
+        for (int probe = 0; probe < 2000; ++probe) {
+            const double time = static_cast<double>(random() % static_cast<std::uint32_t>(t + 20)) - 10.0
+                                + (probe % 2 == 0 ? 0.0 : 0.5);
+            const std::size_t expected = firstEndingAfter(spans, time);
+            const std::size_t from = expected == 0 ? 0 : random() % (expected + 1);
+            EXPECT_EQ(firstEndingAfter(spans, index, from, time), expected)
+                << count << " spans, time " << time << ", from " << from;
         }
     }
 }

@@ -2,6 +2,7 @@
 
 #include <glpk.h>
 
+#include <array>
 #include <cmath>
 #include <map>
 #include <memory>
@@ -28,18 +29,38 @@ Figure<HeterogeneousBound> heterogeneousAreaBound(const Trace& trace) {
     for (const auto& lane : trace.lanes) {
         workers[lane.kind] += lane.isWorker() ? 1 : 0;
     }
-    // Per kind of task: its count, and its durations on each kind of worker it ran on.
-    std::map<CodeletKeyId, std::map<LaneKind, Samples>> durations;
-    std::map<CodeletKeyId, std::uint64_t> counts;
+    // Per kind of task: its count, and its durations on each kind of worker it ran on. Keys of
+    // the trace's table in a table by id (two map searches per task were half of this on a
+    // 100 M-span job), any other key (none known, or a bad id) in a map; both in id order.
+    constexpr std::size_t kWorkerKinds = static_cast<std::size_t>(LaneKind::OtherWorker) + 1;
+    using ByKind = std::array<Samples, kWorkerKinds>;
+    std::vector<ByKind> known(trace.codeletKeys.size());
+    std::map<CodeletKeyId, ByKind> others;
     for (const auto& task : trace.tasks) {
         const Lane* lane = trace.laneAt(task.lane);
         if (task.start < 0 || task.end < task.start || lane == nullptr || !lane->isWorker()) {
             continue;
         }
-        auto& samples = durations[task.codeletKey][lane->kind];
+        auto& samples = (task.codeletKey < known.size() ? known[task.codeletKey] : others[task.codeletKey])
+            [static_cast<std::size_t>(lane->kind)];
         samples.total += task.end - task.start;
         ++samples.count;
-        ++counts[task.codeletKey];
+    }
+    std::map<CodeletKeyId, std::map<LaneKind, Samples>> durations;
+    std::map<CodeletKeyId, std::uint64_t> counts;
+    const auto keep = [&](CodeletKeyId key, const ByKind& byKind) {
+        for (std::size_t k = 0; k < kWorkerKinds; ++k) {
+            if (byKind[k].count > 0) {
+                durations[key][static_cast<LaneKind>(k)] = byKind[k];
+                counts[key] += byKind[k].count;
+            }
+        }
+    };
+    for (std::size_t key = 0; key < known.size(); ++key) {
+        keep(static_cast<CodeletKeyId>(key), known[key]);
+    }
+    for (const auto& [key, byKind] : others) {
+        keep(key, byKind);
     }
     if (counts.empty()) {
         return Figure<HeterogeneousBound>::unavailable("no executed task in the trace");

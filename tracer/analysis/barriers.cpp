@@ -1,5 +1,7 @@
 #include "tracer/analysis/barriers.hpp"
 
+#include "tracer/analysis/idle_gaps.hpp"
+#include "tracer/analysis/parallel.hpp"
 #include "tracer/analysis/stats.hpp"
 #include "tracer/analysis/trace_flushes.hpp"
 #include "tracer/model/starpu_states.hpp"
@@ -38,14 +40,26 @@ const Lane* mainLane(const Trace& trace, const std::optional<std::int32_t>& scop
     return nullptr;
 }
 
-std::string mainStateDuring(const Trace& trace, const Lane* lane, TimeNs from, TimeNs to) {
+// What the main thread did during [from, to). Called for barriers in time order: `at`, the first
+// span ending after the previous barrier's start, is where the search for this one's starts
+// (galloping outward; it is updated): a bisection of the whole lane per barrier missed the cache
+// at every step (367 k rank barriers of a 100 M-span job).
+std::string mainStateDuring(const Trace& trace, const Lane* lane, TimeNs from, TimeNs to, std::size_t& at) {
     if (lane == nullptr) {
         return {};
     }
     const auto& spans = lane->spans();
     // Base-level spans do not overlap, so their ends are sorted too.
-    auto it = std::upper_bound(spans.begin(), spans.end(), from,
-                               [](TimeNs t, const Span& s) { return t < s.end; });
+    std::size_t lo = std::min(at, spans.size());
+    std::size_t step = 1;
+    while (lo + step < spans.size() && spans[lo + step].end <= from) {
+        lo += step;
+        step *= 2;
+    }
+    auto it = std::partition_point(spans.begin() + static_cast<std::ptrdiff_t>(lo),
+                                   spans.begin() + static_cast<std::ptrdiff_t>(std::min(spans.size(), lo + step + 1)),
+                                   [from](const Span& s) { return s.end <= from; });
+    at = static_cast<std::size_t>(it - spans.begin());
     std::unordered_map<std::uint32_t, TimeNs> overlap;
     TimeNs covered = 0;
     for (; it != spans.end() && it->start < to; ++it) {
@@ -302,110 +316,72 @@ std::vector<Barrier> findBarriers(const Trace& trace, const BarrierOptions& opti
     return findBarriers(trace, findTransitions(trace), options);
 }
 
-std::vector<Barrier> findBarriers(const Trace& trace, const std::vector<BatchTransition>& transitions,
-                                  const BarrierOptions& options) {
-    // Merge of the workers' covering spans (each lane is sorted), no copy. Whether a state
-    // covers time is looked up in a table by state id, and the next span is the earliest of the
-    // lanes' cursors: found by a scan up to kScannedLanes lanes (two out-of-line calls and a heap
-    // push and pop per span made findBarriers 3 to 6 % of `stats` on a 390 MB CNN trace with 2
-    // workers), through a heap above, where a scan per span would grow with the lanes (a node
-    // of 64 cores, several ranks of it).
-    // A barrier is time in which no worker executes. Where profiling was stopped nobody knows,
-    // so such time is never part of a barrier: it counts as covered, like executing.
+namespace {
+
+// The states whose time counts as covered: executing, and time where profiling was stopped
+// (nobody knows what happened there, so it is never part of a barrier).
+std::vector<std::uint8_t> coveringStates(const Trace& trace) {
     std::vector<std::uint8_t> covers(trace.states.size());
     for (std::size_t st = 0; st < covers.size(); ++st) {
         const StateClass cls = trace.states[st].cls;
         covers[st] = cls == StateClass::Executing || cls == StateClass::NotProfiled ? 1 : 0;
     }
-    // A span of no valid state covers nothing.
-    const auto covering = [&](const Span& span) { return span.state < covers.size() && covers[span.state] != 0; };
-    struct Cursor {
-        const Span* at;
-        const Span* end;
-    };
-    std::vector<Cursor> cursors;
-    const auto skip = [&](Cursor& c) {
-        while (c.at != c.end && !covering(*c.at)) {
-            ++c.at;
+    return covers;
+}
+
+// Each worker lane's gaps longer than the threshold (idle_gaps.hpp), of the lanes in scope;
+// lanes out of scope and other lanes keep an empty list. One read of each lane, lanes spread
+// over the cores.
+std::vector<std::vector<IdleGap>> workerGaps(const Trace& trace, TimeNs threshold, const std::optional<std::int32_t>& scope) {
+    const auto covers = coveringStates(trace);
+    std::vector<std::size_t> lanes;
+    std::size_t spans = 0;
+    for (std::size_t l = 0; l < trace.lanes.size(); ++l) {
+        const auto& lane = trace.lanes[l];
+        if (lane.isWorker() && inScope(lane.rank, scope) && !lane.levels.empty()) {
+            lanes.push_back(l);
+            spans += lane.levels.front().size();
         }
-        return c.at != c.end;
-    };
-    for (const auto& lane : trace.lanes) {
-        if (lane.isWorker() && inScope(lane.rank, options.rank) && !lane.levels.empty()) {
-            const auto& spans = lane.levels.front();
-            Cursor c{spans.data(), spans.data() + spans.size()};
-            if (skip(c)) {
-                cursors.push_back(c);
-            }
+    }
+    std::vector<std::vector<IdleGap>> gaps(trace.lanes.size());
+    forEachInParallel(lanes.size(), threadsFor(spans, kSpansPerThread), [&](std::size_t i) {
+        gaps[lanes[i]] = laneIdleGaps(trace.lanes[lanes[i]].levels.front(), covers, threshold);
+    });
+    return gaps;
+}
+
+// The barriers of the scope: the gaps its worker lanes share, between the first covering span
+// and the last, longer than the threshold. Not attributed yet.
+std::vector<Barrier> sharedBarriers(const Trace& trace, const std::vector<std::vector<IdleGap>>& gaps, TimeNs threshold,
+                                    const std::optional<std::int32_t>& scope) {
+    std::vector<const std::vector<IdleGap>*> lists;
+    for (std::size_t l = 0; l < trace.lanes.size(); ++l) {
+        if (!gaps[l].empty() && inScope(trace.lanes[l].rank, scope)) {
+            lists.push_back(&gaps[l]);
         }
     }
     std::vector<Barrier> barriers;
-    bool started = false;
-    TimeNs coverEnd = 0;
-    // The threshold is real time; the spans are in the trace's ticks.
-    const TimeNs threshold = ticksFromNs(options.threshold, ticksPerSecond(trace));
-    constexpr std::size_t kScannedLanes = 8;
-    const bool heap = cursors.size() > kScannedLanes;
-    const auto later = [](const Cursor& a, const Cursor& b) { return a.at->start > b.at->start; };
-    if (heap) {
-        std::make_heap(cursors.begin(), cursors.end(), later);
-    }
-    // The earliest cursor, first in the heap, sinks to its place once advanced: one sift down
-    // instead of a pop and a push per span (the heap was a quarter of the viewer's first frame
-    // of a 4-rank job of 64 workers, perf). Spans starting together may come in another order;
-    // the barriers do not depend on it.
-    const auto sink = [&cursors] {
-        const std::size_t n = cursors.size();
-        const Cursor moving = cursors[0];
-        std::size_t i = 0;
-        for (std::size_t child = 1; child < n; child = 2 * i + 1) {
-            if (child + 1 < n && cursors[child + 1].at->start < cursors[child].at->start) {
-                ++child;
-            }
-            if (!(cursors[child].at->start < moving.at->start)) {
-                break;
-            }
-            cursors[i] = cursors[child];
-            i = child;
-        }
-        cursors[i] = moving;
-    };
-    while (!cursors.empty()) {
-        std::size_t next = 0;
-        for (std::size_t i = 1; !heap && i < cursors.size(); ++i) {
-            if (cursors[i].at->start < cursors[next].at->start) {
-                next = i;
-            }
-        }
-        const Span& span = *cursors[next].at;
-        if (started && span.start > coverEnd && span.start - coverEnd > threshold) {
+    for (const IdleGap& gap : sharedIdleGaps(lists)) {
+        if (gap.bounded() && gap.to - gap.from > threshold) {
             Barrier b;
-            b.start = coverEnd;
-            b.end = span.start;
-            b.rank = options.rank.value_or(-1);
+            b.start = gap.from;
+            b.end = gap.to;
+            b.rank = scope.value_or(-1);
             barriers.push_back(std::move(b));
         }
-        coverEnd = started ? std::max(coverEnd, span.end) : span.end;
-        started = true;
-        ++cursors[next].at;
-        const bool more = skip(cursors[next]);
-        if (heap) {
-            if (more) {
-                sink();
-            } else {
-                std::pop_heap(cursors.begin(), cursors.end(), later);
-                cursors.pop_back();
-            }
-        } else if (!more) {
-            cursors.erase(cursors.begin() + static_cast<std::ptrdiff_t>(next));
-        }
     }
+    return barriers;
+}
+
+void attributeAll(const Trace& trace, const std::vector<BatchTransition>& transitions, const BarrierOptions& options,
+                  std::vector<Barrier>& barriers) {
     const Lane* main = mainLane(trace, options.rank);
     const auto resets = resetWaits(trace, options.rank);
     const FlushTimeline written(findTraceFlushes(trace, options.rank));
     const auto flushes = flushEvents(trace, options.rank);
     const auto arrivals = messageArrivals(trace, options.rank);
     const auto copies = transferArrivals(trace, options.rank);
+    std::size_t mainAt = 0;
     for (auto& b : barriers) {
         // Transitions are in time order and do not overlap: only the ones starting before the
         // barrier ends can overlap it.
@@ -426,18 +402,33 @@ std::vector<Barrier> findBarriers(const Trace& trace, const std::vector<BatchTra
         if (b.transition >= 0) {
             b.transitionLabel = transitions[static_cast<std::size_t>(b.transition)].label;
         }
-        b.mainThreadState = mainStateDuring(trace, main, b.start, b.end);
+        b.mainThreadState = mainStateDuring(trace, main, b.start, b.end, mainAt);
         attribute(trace, b, resets, written, flushes, arrivals, copies);
     }
+}
+
+} // namespace
+
+std::vector<Barrier> findBarriers(const Trace& trace, const std::vector<BatchTransition>& transitions,
+                                  const BarrierOptions& options) {
+    // The threshold is real time; the spans are in the trace's ticks.
+    const TimeNs threshold = ticksFromNs(options.threshold, ticksPerSecond(trace));
+    auto barriers = sharedBarriers(trace, workerGaps(trace, threshold, options.rank), threshold, options.rank);
+    attributeAll(trace, transitions, options, barriers);
     return barriers;
 }
 
 std::vector<Barrier> findJobAndRankBarriers(const Trace& trace, BarrierOptions options) {
+    // Every worker's gaps are read once and serve the job and each of its ranks.
+    const TimeNs threshold = ticksFromNs(options.threshold, ticksPerSecond(trace));
+    const auto gaps = workerGaps(trace, threshold, std::nullopt);
     options.rank.reset();
-    auto all = findBarriers(trace, findTransitions(trace), options);
+    auto all = sharedBarriers(trace, gaps, threshold, std::nullopt);
+    attributeAll(trace, findTransitions(trace), options, all);
     for (const auto& r : trace.ranks) {
         options.rank = r.rank;
-        auto mine = findBarriers(trace, findTransitions(trace, r.rank), options);
+        auto mine = sharedBarriers(trace, gaps, threshold, r.rank);
+        attributeAll(trace, findTransitions(trace, r.rank), options, mine);
         all.insert(all.end(), std::make_move_iterator(mine.begin()), std::make_move_iterator(mine.end()));
     }
     return all;

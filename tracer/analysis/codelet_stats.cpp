@@ -1,11 +1,15 @@
 #include "tracer/analysis/codelet_stats.hpp"
 
+#include "tracer/analysis/parallel.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstddef>
 #include <iterator>
+#include <limits>
 #include <map>
+#include <span>
 #include <utility>
 
 namespace starscope::tracer {
@@ -20,24 +24,67 @@ WorkerKind workerKindOf(LaneKind lane) {
 
 namespace {
 
-// Reorders the durations to find the median (the lower one of an even count): a selection, not
-// a sort, since a codelet may have run millions of tasks.
-DurationSummary summarise(std::vector<TimeNs>& durations) {
+// The k-th smallest (from 0) of values, all within [lo, hi]: the values counted into buckets of
+// their offset's top bits, then the values of the one bucket holding it counted again, until a
+// bucket holds one value. One pass over the values as a rule (durations of a codelet span a few
+// decades), where a selection (nth_element) moved them about several times: a 100 M-span job's
+// codelets have 47 M durations.
+TimeNs kthSmallest(std::span<const TimeNs> values, std::size_t k, TimeNs lo, TimeNs hi) {
+    constexpr std::uint64_t kBuckets = std::uint64_t{1} << 16;
+    const auto base = static_cast<std::uint64_t>(lo);
+    std::uint64_t first = 0;   // offsets from lo of the candidates' range
+    std::uint64_t last = static_cast<std::uint64_t>(hi) - base;
+    std::vector<TimeNs> kept;
+    std::span<const TimeNs> candidates = values;
+    std::vector<std::size_t> counts;
+    for (;;) {
+        unsigned shift = 0;
+        while (((last - first) >> shift) >= kBuckets) {
+            ++shift;
+        }
+        counts.assign(static_cast<std::size_t>((last - first) >> shift) + 1, 0);
+        for (const TimeNs v : candidates) {
+            ++counts[static_cast<std::size_t>((static_cast<std::uint64_t>(v) - base - first) >> shift)];
+        }
+        std::size_t bucket = 0;
+        while (k >= counts[bucket]) {
+            k -= counts[bucket];
+            ++bucket;
+        }
+        const std::uint64_t bucketFirst = first + (static_cast<std::uint64_t>(bucket) << shift);
+        if (shift == 0) {
+            return static_cast<TimeNs>(base + bucketFirst);
+        }
+        std::vector<TimeNs> inBucket;
+        inBucket.reserve(counts[bucket]);
+        for (const TimeNs v : candidates) {
+            if (((static_cast<std::uint64_t>(v) - base - first) >> shift) == bucket) {
+                inBucket.push_back(v);
+            }
+        }
+        kept = std::move(inBucket);
+        candidates = kept;
+        last = std::min(last, bucketFirst + ((std::uint64_t{1} << shift) - 1));
+        first = bucketFirst;
+    }
+}
+
+// The median is the lower middle one of an even count.
+DurationSummary summarise(std::span<const TimeNs> durations) {
     DurationSummary s;
     if (durations.empty()) {
         return s;
     }
     s.count = durations.size();
+    s.min = durations.front();
+    s.max = durations.front();
     for (const TimeNs d : durations) {
         s.total += d;
+        s.min = std::min(s.min, d);
+        s.max = std::max(s.max, d);
     }
-    const auto [min, max] = std::ranges::minmax_element(durations);
-    s.min = *min;
-    s.max = *max;
     s.mean = s.total / static_cast<TimeNs>(s.count);
-    const auto median = durations.begin() + static_cast<std::ptrdiff_t>((durations.size() - 1) / 2);
-    std::nth_element(durations.begin(), median, durations.end());
-    s.median = *median;
+    s.median = kthSmallest(durations, (durations.size() - 1) / 2, s.min, s.max);
     return s;
 }
 
@@ -73,33 +120,103 @@ bool isStarpuInternalCodelet(std::string_view codelet) {
 }
 
 std::vector<CodeletStats> computeCodeletStats(const Trace& trace, TimeNs from, TimeNs to) {
+    return detail::computeCodeletStats(trace, from, to, threadsFor(trace.tasks.size(), kSpansPerThread));
+}
+
+std::vector<CodeletStats> detail::computeCodeletStats(const Trace& trace, TimeNs from, TimeNs to, std::size_t parts) {
     constexpr std::size_t kKinds = 3;
-    // Per codelet name, the durations per kind of worker.
-    std::map<std::string_view, std::array<std::vector<TimeNs>, kKinds>> durations;
-    for (const Task& task : trace.tasks) {
-        const Lane* lane = trace.laneAt(task.lane);
-        if (lane == nullptr || !executedIn(task, from, to)) {
-            continue;
-        }
-        const auto kind = static_cast<std::size_t>(workerKindOf(lane->kind));
-        durations[trace.codeletOf(task)][kind].push_back(static_cast<TimeNs>(task.end) - task.start);
+    parts = std::max<std::size_t>(parts, 1);
+    // Tasks name their codelet by key id: each key's codelet name gets a slot, in name order
+    // (names, not keys: footprints merge), so that a task costs a table look-up, not a search
+    // of a map by name (a map of durations by name was a third of `stats` after the read on a
+    // 100 M-span job). Tasks of no known codelet have the slot of "".
+    std::map<std::string_view, std::uint32_t> slotOfName{{std::string_view{}, 0}};
+    const auto nameOf = [&trace](const CodeletKey& key) {
+        return key.codelet < trace.names.size() ? std::string_view(trace.names.name(key.codelet)) : std::string_view{};
+    };
+    for (const CodeletKey& key : trace.codeletKeys.keys()) {
+        slotOfName.emplace(nameOf(key), 0);
     }
-    std::vector<CodeletStats> table;
-    table.reserve(durations.size());
-    for (auto& [codelet, perKind] : durations) {
-        CodeletStats row;
-        row.codelet = std::string(codelet);
-        row.internal = isStarpuInternalCodelet(codelet);
-        std::vector<TimeNs> all;
-        for (std::size_t k = 0; k < kKinds; ++k) {
-            all.insert(all.end(), perKind[k].begin(), perKind[k].end());
-            if (!perKind[k].empty()) {
-                row.perKind.push_back({static_cast<WorkerKind>(k), summarise(perKind[k])});
+    std::vector<std::string_view> names;
+    for (auto& [name, slot] : slotOfName) {
+        slot = static_cast<std::uint32_t>(names.size());
+        names.push_back(name);
+    }
+    std::vector<std::uint32_t> slotOfKey;
+    for (const CodeletKey& key : trace.codeletKeys.keys()) {
+        slotOfKey.push_back(slotOfName.at(nameOf(key)));
+    }
+    const std::uint32_t unnamed = slotOfName.at(std::string_view{});
+    std::vector<std::uint8_t> kindOfLane;
+    for (const Lane& lane : trace.lanes) {
+        kindOfLane.push_back(static_cast<std::uint8_t>(workerKindOf(lane.kind)));
+    }
+    // The group (slot * kKinds + kind) of a task that counts; past every group otherwise.
+    const auto groupOf = [&](const Task& task) -> std::size_t {
+        if (task.lane < 0 || static_cast<std::size_t>(task.lane) >= kindOfLane.size() || !executedIn(task, from, to)) {
+            return std::numeric_limits<std::size_t>::max();
+        }
+        const std::uint32_t slot = task.codeletKey < slotOfKey.size() ? slotOfKey[task.codeletKey] : unnamed;
+        return slot * kKinds + kindOfLane[static_cast<std::size_t>(task.lane)];
+    };
+    // Counted first, then every duration written once into one array, grouped by slot then
+    // kind: a codelet's durations on all kinds are one range (no copy of the durations). The
+    // tasks are cut into one stretch per thread, each counted and written on its own core at
+    // its own place in each group; the figures do not depend on the durations' order.
+    const std::size_t groups = names.size() * kKinds;
+    const auto stretch = [&](std::size_t part) {
+        const std::size_t size = trace.tasks.size();
+        return std::span<const Task>(trace.tasks).subspan(size * part / parts, size * (part + 1) / parts - size * part / parts);
+    };
+    std::vector<std::vector<std::size_t>> counts(parts, std::vector<std::size_t>(groups, 0));
+    forEachInParallel(parts, parts, [&](std::size_t part) {
+        for (const Task& task : stretch(part)) {
+            if (const std::size_t group = groupOf(task); group < groups) {
+                ++counts[part][group];
             }
         }
-        row.all = summarise(all);
-        table.push_back(std::move(row));
+    });
+    std::vector<std::size_t> first(groups + 1, 0);
+    std::vector<std::vector<std::size_t>> filled(parts, std::vector<std::size_t>(groups, 0));
+    for (std::size_t g = 0; g < groups; ++g) {
+        first[g + 1] = first[g];
+        for (std::size_t part = 0; part < parts; ++part) {
+            filled[part][g] = first[g + 1];
+            first[g + 1] += counts[part][g];
+        }
     }
+    std::vector<TimeNs> durations(first.back());
+    forEachInParallel(parts, parts, [&](std::size_t part) {
+        for (const Task& task : stretch(part)) {
+            if (const std::size_t group = groupOf(task); group < groups) {
+                durations[filled[part][group]++] = static_cast<TimeNs>(task.end) - task.start;
+            }
+        }
+    });
+    const auto range = [&](std::size_t fromGroup, std::size_t toGroup) {
+        return std::span<const TimeNs>(durations.data() + first[fromGroup], durations.data() + first[toGroup]);
+    };
+    // A row per codelet that ran, each summarised on a core of its own.
+    std::vector<std::size_t> ran;
+    for (std::size_t slot = 0; slot < names.size(); ++slot) {
+        if (!range(slot * kKinds, (slot + 1) * kKinds).empty()) {
+            ran.push_back(slot);
+        }
+    }
+    std::vector<CodeletStats> table(ran.size());
+    forEachInParallel(ran.size(), threadsFor(durations.size(), kSpansPerThread), [&](std::size_t i) {
+        const std::size_t slot = ran[i];
+        CodeletStats& row = table[i];
+        row.codelet = std::string(names[slot]);
+        row.internal = isStarpuInternalCodelet(names[slot]);
+        for (std::size_t k = 0; k < kKinds; ++k) {
+            if (auto mine = range(slot * kKinds + k, slot * kKinds + k + 1); !mine.empty()) {
+                row.perKind.push_back({static_cast<WorkerKind>(k), summarise(mine)});
+            }
+        }
+        // Of one kind, the codelet's figures are that kind's.
+        row.all = row.perKind.size() == 1 ? row.perKind.front().durations : summarise(range(slot * kKinds, (slot + 1) * kKinds));
+    });
     // The program's codelets, then StarPU's own; each by total time.
     std::stable_sort(table.begin(), table.end(), [](const CodeletStats& a, const CodeletStats& b) {
         return std::pair(a.internal, -a.all.total) < std::pair(b.internal, -b.all.total);

@@ -57,6 +57,12 @@ std::vector<CodeletStats> computeCodeletStats(const Trace& trace, TimeNs from, T
 // The same on the whole trace.
 std::vector<CodeletStats> computeCodeletStats(const Trace& trace);
 
+namespace detail {
+// computeCodeletStats with the tasks cut into `parts` stretches, each read on a thread of its
+// own (the public one makes as many as the cores and the tasks warrant): tests cut small traces.
+std::vector<CodeletStats> computeCodeletStats(const Trace& trace, TimeNs from, TimeNs to, std::size_t parts);
+} // namespace detail
+
 // How a codelet's task durations spread: `bins` buckets between its shortest and longest task,
 // spaced evenly on a logarithmic scale (task times span decades). Bucket i holds durations in
 // [edges[i], edges[i + 1]), the last one its upper edge too.

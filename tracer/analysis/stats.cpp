@@ -1,12 +1,16 @@
 #include "tracer/analysis/stats.hpp"
 
+#include "tracer/analysis/parallel.hpp"
 #include "tracer/analysis/trace_flushes.hpp"
 
 #include <algorithm>
 #include <cassert>
 #include <cmath>
 #include <cstdio>
+#include <future>
 #include <limits>
+#include <span>
+#include <system_error>
 #include <unordered_map>
 
 namespace starscope::tracer {
@@ -65,9 +69,19 @@ RangeStats computeRangeStats(const Trace& trace, TimeNs from, TimeNs to) {
     RangeStats out;
     out.from = from;
     out.to = std::max(from, to);
-    for (std::size_t i = 0; i < trace.lanes.size(); ++i) {
+    out.lanes.resize(trace.lanes.size());
+    // Each lane's figures are its own: lanes are read on several cores, then summed in order,
+    // when the range holds spans enough (the spans taken as spread evenly over the trace: a
+    // trace flush's range, one of thousands, is no reason to start a thread).
+    std::size_t spanTotal = 0;
+    for (const auto& lane : trace.lanes) {
+        spanTotal += lane.spans().size();
+    }
+    const double share = trace.end > trace.begin ? static_cast<double>(out.to - out.from) / static_cast<double>(trace.end - trace.begin) : 1.0;
+    const auto inRange = static_cast<std::size_t>(static_cast<double>(spanTotal) * std::clamp(share, 0.0, 1.0));
+    forEachInParallel(trace.lanes.size(), threadsFor(inRange, kSpansPerThread), [&](std::size_t i) {
         const auto& lane = trace.lanes[i];
-        LaneStats stats;
+        LaneStats& stats = out.lanes[i];
         stats.lane = static_cast<std::int32_t>(i);
         stats.perState.assign(trace.states.size(), 0);
         const auto& spans = lane.spans();
@@ -98,10 +112,11 @@ RangeStats computeRangeStats(const Trace& trace, TimeNs from, TimeNs to) {
             }
         }
         stats.classes.idle = (out.to - from) - covered;
-        if (lane.isWorker()) {
-            out.workers += stats.classes;
+    });
+    for (std::size_t i = 0; i < trace.lanes.size(); ++i) {
+        if (trace.lanes[i].isWorker()) {
+            out.workers += out.lanes[i].classes;
         }
-        out.lanes.push_back(std::move(stats));
     }
     return out;
 }
@@ -124,77 +139,107 @@ std::optional<std::string> dependenciesUnavailable(const Trace& trace) {
 
 namespace {
 
-// Each task's dependencies on tasks of the trace (the model's entries are task indexes already);
-// those on jobs the trace does not hold are left out.
-struct DependencyIndex {
-    std::vector<std::uint32_t> first;   // task i's dependencies: deps[first[i] .. first[i + 1])
-    std::vector<std::uint32_t> deps;
-};
+// The longest chain ending at each task and, when asked for, the dependency it came through
+// (kNoTask: none).
+// The task graph as the model holds it: each task's dependency entries, read straight from the
+// model's table (entries on jobs the trace does not hold are skipped); an index of the
+// dependencies built first copied the table (47 M entries on a 100 M-span job).
+struct ChainGraph {
+    const Trace& trace;
 
-DependencyIndex indexDependencies(const Trace& trace) {
-    const auto& tasks = trace.tasks;
-    DependencyIndex index;
-    index.first.reserve(tasks.size() + 1);
-    index.deps.reserve(trace.dependencies.size());
-    for (std::size_t i = 0; i < tasks.size(); ++i) {
-        index.first.push_back(static_cast<std::uint32_t>(index.deps.size()));
-        const auto dependencies = trace.dependenciesOf(static_cast<TaskIndex>(i));
-        for (std::size_t d = 0; d < dependencies.size(); ++d) {
-            if (const auto dep = dependencies.taskAt(d); dep != kNoTask) {
-                index.deps.push_back(dep);
+    // Task i's entries, as Trace::dependenciesOf bounds them.
+    std::span<const TaskIndex> entriesOf(std::size_t i) const {
+        const auto& starts = trace.dependencyStarts;
+        if (i + 1 >= starts.size() || starts[i] > starts[i + 1] || starts[i + 1] > trace.dependencies.size()) {
+            return {};
+        }
+        return std::span<const TaskIndex>(trace.dependencies).subspan(starts[i], starts[i + 1] - starts[i]);
+    }
+    bool inTrace(TaskIndex entry) const { return (entry & kOutsideJob) == 0 && entry < trace.tasks.size(); }
+    TimeNs own(std::size_t i) const {
+        const auto& t = trace.tasks[i];
+        return t.start >= 0 && t.end >= t.start ? t.end - t.start : 0;
+    }
+    // The longest chain before task i, the dependency it comes through (the first of the
+    // longest; kNoTask when none is longer than 0), from the chains known (-1: not yet), and
+    // whether a dependency's chain was not known.
+    struct Before {
+        TimeNs time = 0;
+        TaskIndex via = kNoTask;
+        bool unsettled = false;
+    };
+    Before longestBefore(const std::vector<TimeNs>& best, std::size_t i) const {
+        Before before;
+        for (const TaskIndex dep : entriesOf(i)) {
+            if (inTrace(dep)) {
+                before.unsettled = before.unsettled || best[dep] < 0;
+                if (best[dep] > before.time) {
+                    before.time = best[dep];
+                    before.via = dep;
+                }
             }
         }
+        return before;
     }
-    index.first.push_back(static_cast<std::uint32_t>(index.deps.size()));
-    return index;
-}
-
-} // namespace
-
-namespace {
-
-// The longest chain ending at each task and the dependency it came through (-1: none).
-struct LongestChains {
-    std::vector<TimeNs> best;
-    std::vector<std::int64_t> via;
 };
 
-LongestChains longestChains(const Trace& trace) {
-    const auto& tasks = trace.tasks;
-    const auto graph = indexDependencies(trace);
+// The longest chain ending at each task, whether a dependency was found unsettled when its
+// task was (a cycle, from a damaged trace), and when asked for the dependency each chain
+// came through (kNoTask: none).
+struct LongestChains {
+    std::vector<TimeNs> best;
+    std::vector<TaskIndex> via;
+    bool cyclic = false;
+};
+
+LongestChains longestChains(const Trace& trace, bool withVia) {
+    const ChainGraph graph{trace};
+    const std::size_t n = trace.tasks.size();
     // Longest path ending at each task, by iterative DFS (the graph can be deep: no recursion).
-    LongestChains chains{std::vector<TimeNs>(tasks.size(), -1), std::vector<std::int64_t>(tasks.size(), -1)};
+    LongestChains chains{std::vector<TimeNs>(n, -1), {}, false};
+    if (withVia) {
+        chains.via.assign(n, kNoTask);
+    }
     auto& best = chains.best;
-    std::vector<std::uint8_t> onStack(tasks.size(), 0);
+    // Settles a task whose dependencies are settled, or on the search's stack (a cycle: -1).
+    const auto settle = [&](std::size_t node, const ChainGraph::Before& before) {
+        chains.cyclic = chains.cyclic || before.unsettled;
+        if (withVia) {
+            chains.via[node] = before.via;
+        }
+        best[node] = before.time + graph.own(node);
+    };
+    std::vector<std::uint8_t> onStack;   // made for the first search that needs it
     std::vector<std::pair<std::size_t, std::size_t>> stack;
-    for (std::size_t root = 0; root < tasks.size(); ++root) {
+    for (std::size_t root = 0; root < n; ++root) {
         if (best[root] >= 0) {
             continue;
         }
-        stack.emplace_back(root, graph.first[root]);
+        // Tasks come by job id, so a task's dependencies are mostly settled already: then the
+        // search below would push nothing but the task itself, and settle it at once (one
+        // depending on itself included: the search would find it on its stack).
+        if (const auto before = graph.longestBefore(best, root);
+            !before.unsettled || std::ranges::all_of(graph.entriesOf(root), [&](TaskIndex dep) {
+                return !graph.inTrace(dep) || best[dep] >= 0 || dep == root;
+            })) {
+            settle(root, before);
+            continue;
+        }
+        onStack.resize(n, 0);
+        stack.emplace_back(root, 0);
         onStack[root] = 1;
         while (!stack.empty()) {
             auto& [node, next] = stack.back();
-            const std::size_t last = graph.first[node + 1];
-            if (next < last) {
-                const std::size_t dep = graph.deps[next++];
-                if (best[dep] < 0 && !onStack[dep]) {
+            const auto mine = graph.entriesOf(node);
+            if (next < mine.size()) {
+                const TaskIndex dep = mine[next++];
+                if (graph.inTrace(dep) && best[dep] < 0 && !onStack[dep]) {
                     onStack[dep] = 1;
-                    stack.emplace_back(dep, graph.first[dep]);
+                    stack.emplace_back(dep, 0);
                 }
                 continue;
             }
-            TimeNs before = 0;
-            for (std::size_t d = graph.first[node]; d < last; ++d) {
-                const std::size_t dep = graph.deps[d];
-                if (best[dep] > before) {   // -1 on a cycle
-                    before = best[dep];
-                    chains.via[node] = static_cast<std::int64_t>(dep);
-                }
-            }
-            const auto& t = tasks[node];
-            const TimeNs own = t.start >= 0 && t.end >= t.start ? t.end - t.start : 0;
-            best[node] = before + own;
+            settle(node, graph.longestBefore(best, node));
             onStack[node] = 0;
             stack.pop_back();
         }
@@ -205,20 +250,27 @@ LongestChains longestChains(const Trace& trace) {
 } // namespace
 
 TimeNs criticalPathLength(const Trace& trace) {
-    const auto chains = longestChains(trace);
+    const auto chains = longestChains(trace, false);
     return chains.best.empty() ? 0 : std::max<TimeNs>(0, *std::max_element(chains.best.begin(), chains.best.end()));
 }
 
 std::vector<TaskIndex> criticalPath(const Trace& trace) {
-    const auto chains = longestChains(trace);
+    // Without a cycle every chain was settled after its dependencies' and is final: the link
+    // each came through is found again from the chains, walking back from the end, instead of
+    // being kept for every task (4 bytes a task). With one, the walk is redone keeping them.
+    auto chains = longestChains(trace, false);
+    if (chains.cyclic) {
+        chains = longestChains(trace, true);
+    }
     const auto end = std::max_element(chains.best.begin(), chains.best.end());
     if (end == chains.best.end() || *end <= 0) {
         return {};
     }
+    const ChainGraph graph{trace};
     std::vector<TaskIndex> path;
-    for (auto task = static_cast<std::int64_t>(end - chains.best.begin()); task >= 0;
-         task = chains.via[static_cast<std::size_t>(task)]) {
-        path.push_back(static_cast<TaskIndex>(task));
+    for (auto task = static_cast<TaskIndex>(end - chains.best.begin()); task != kNoTask;
+         task = chains.cyclic ? chains.via[task] : graph.longestBefore(chains.best, task).via) {
+        path.push_back(task);
     }
     std::reverse(path.begin(), path.end());
     return path;
@@ -277,6 +329,17 @@ TraceSummary summarize(const Trace& trace, const BarrierOptions& options) {
 
 TraceSummary summarize(const Trace& trace, const BarrierOptions& options, const RangeStats& stats) {
     assert(stats.from == trace.begin && stats.to == std::max(trace.begin, trace.end));
+    // The critical path (a walk of the task graph, the longest figure here, and one thread's
+    // work) on another core meanwhile, when one can be had.
+    const auto noGraph = dependenciesUnavailable(trace);
+    std::future<TimeNs> chain;
+    if (!noGraph) {
+        try {
+            chain = std::async(std::launch::async, [&trace] { return criticalPathLength(trace); });
+        } catch (const std::system_error&) {
+            chain = std::async(std::launch::deferred, [&trace] { return criticalPathLength(trace); });
+        }
+    }
     TraceSummary s;
     TimeNs first = -1;
     TimeNs last = -1;
@@ -362,11 +425,7 @@ TraceSummary summarize(const Trace& trace, const BarrierOptions& options, const 
     e.pipeline = tt + tr + ti + ts > 0 ? (tt + tr + ts) / (tt + tr + ti + ts) : 0.0;
     e.parallel = e.task * e.runtime * e.pipeline * e.scheduling;
     s.areaBound = s.workers > 0 ? s.workerTotals.executing / static_cast<TimeNs>(s.workers) : 0;
-    if (const auto why = dependenciesUnavailable(trace)) {
-        s.criticalPath = Figure<TimeNs>::unavailable(*why);
-    } else {
-        s.criticalPath = Figure<TimeNs>::known(criticalPathLength(trace));
-    }
+    s.criticalPath = noGraph ? Figure<TimeNs>::unavailable(*noGraph) : Figure<TimeNs>::known(chain.get());
     return s;
 }
 

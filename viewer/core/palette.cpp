@@ -112,10 +112,38 @@ std::size_t CodeletShades::shadeIndexOf(std::string_view codelet) const {
 
 Rgb CodeletShades::shadeOf(std::string_view codelet) const { return codeletShade(shadeIndexOf(codelet)); }
 
+namespace {
+
+// The trace's codelet keys in the order tasks first use them, each once; a key no task uses is
+// left out. The tasks are read only until every key has been seen (in the first batch, as a
+// rule), not all of them (47 M tasks of 32 bytes on a 100 M-span job).
+std::vector<tracer::CodeletKeyId> keysByFirstUse(const tracer::Trace& trace) {
+    std::vector<tracer::CodeletKeyId> order;
+    std::vector<bool> seen(trace.codeletKeys.size(), false);
+    for (const auto& task : trace.tasks) {
+        if (order.size() == seen.size()) {
+            break;
+        }
+        if (task.codeletKey < seen.size() && !seen[task.codeletKey]) {
+            seen[task.codeletKey] = true;
+            order.push_back(task.codeletKey);
+        }
+    }
+    return order;
+}
+
+// A key's codelet name id, kNoName when it names none the trace holds.
+tracer::NameId codeletOfKey(const tracer::Trace& trace, tracer::CodeletKeyId key) {
+    const auto codelet = trace.codeletKeys.at(key).codelet;
+    return codelet < trace.names.size() ? codelet : tracer::kNoName;
+}
+
+} // namespace
+
 std::vector<std::string> programCodelets(const tracer::Trace& trace) {
     std::vector<bool> runs(trace.names.size(), false);
-    for (const auto& task : trace.tasks) {
-        if (const auto codelet = trace.codeletIdOf(task); codelet != tracer::kNoName && codelet < runs.size()) {
+    for (const auto key : keysByFirstUse(trace)) {
+        if (const auto codelet = codeletOfKey(trace, key); codelet != tracer::kNoName) {
             runs[codelet] = true;
         }
     }
@@ -129,12 +157,29 @@ std::vector<std::string> programCodelets(const tracer::Trace& trace) {
     return out;
 }
 
+std::vector<bool> usedStates(const tracer::Trace& trace) {
+    std::vector<bool> used(trace.states.size(), false);
+    for (const auto& lane : trace.lanes) {
+        for (const auto& level : lane.levels) {
+            for (const auto& span : level) {
+                if (span.state < used.size()) {
+                    used[span.state] = true;
+                }
+            }
+        }
+    }
+    return used;
+}
+
 bool isGreenish(Rgb c) { return c.g > c.r + 30 && c.g > c.b + 20; }
 bool isReddish(Rgb c) { return c.r > c.g + 60 && c.r > c.b + 40; }
 
 Palette::Palette(const tracer::Trace& trace) : Palette(trace, CodeletShades(programCodelets(trace))) {}
 
-Palette::Palette(const tracer::Trace& trace, const CodeletShades& shades) : m_shades(shades) {
+Palette::Palette(const tracer::Trace& trace, const CodeletShades& shades) : Palette(trace, shades, usedStates(trace)) {}
+
+Palette::Palette(const tracer::Trace& trace, const CodeletShades& shades, const std::vector<bool>& used)
+    : m_shades(shades) {
     std::size_t nextGrey = 5;
     std::size_t nextUser = 0;
     m_states.reserve(trace.states.size());
@@ -153,19 +198,14 @@ Palette::Palette(const tracer::Trace& trace, const CodeletShades& shades) : m_sh
         }
     }
     // The program's codelets get their shades by name (shades); StarPU's own share their one
-    // colour. The key lists shades in order of their first codelet's first task.
+    // colour. The key lists shades in order of their first codelet's first task: the order of
+    // the codelet keys' first tasks, a name first met with its first key.
     constexpr std::int32_t kInternal = -2;
     std::vector<std::int32_t> shadeOfName(trace.names.size(), -1);
     std::vector<std::size_t> shadeOrder;                          // shades, by first appearance
     std::vector<std::vector<std::string>> codeletsOfShade(kGreens.size());
     bool internalRuns = false;
-    m_taskColours.reserve(trace.tasks.size());
-    for (const auto& task : trace.tasks) {
-        const auto codelet = trace.codeletIdOf(task);
-        if (codelet == tracer::kNoName || codelet >= shadeOfName.size()) {
-            m_taskColours.push_back(kExecutingGreen);
-            continue;
-        }
+    const auto shadeOf = [&](tracer::NameId codelet, bool listed) {
         auto& shade = shadeOfName[codelet];
         if (shade == -1) {
             const auto name = trace.names.name(codelet);
@@ -174,30 +214,33 @@ Palette::Palette(const tracer::Trace& trace, const CodeletShades& shades) : m_sh
             } else {
                 shade = static_cast<std::int32_t>(shades.shadeIndexOf(name) % kGreens.size());
                 auto& named = codeletsOfShade[static_cast<std::size_t>(shade)];
-                if (named.empty()) {
+                if (listed && named.empty()) {
                     shadeOrder.push_back(static_cast<std::size_t>(shade));
                 }
-                named.emplace_back(name);
-            }
-        }
-        if (shade == kInternal) {
-            internalRuns = true;
-            m_taskColours.push_back(kStarpuTaskMint);
-        } else {
-            m_taskColours.push_back(codeletShade(static_cast<std::size_t>(shade)));
-        }
-    }
-
-    std::vector<bool> used(trace.states.size(), false);
-    for (const auto& lane : trace.lanes) {
-        for (const auto& level : lane.levels) {
-            for (const auto& span : level) {
-                if (span.state < used.size()) {
-                    used[span.state] = true;
+                if (listed) {
+                    named.emplace_back(name);
                 }
             }
         }
+        return shade;
+    };
+    for (const auto key : keysByFirstUse(trace)) {
+        if (const auto codelet = codeletOfKey(trace, key); codelet != tracer::kNoName) {
+            internalRuns = shadeOf(codelet, true) == kInternal || internalRuns;
+        }
     }
+    // Each key's colour (tasks name theirs by key): a table as long as the codelet keys, where
+    // a colour per task took 3 bytes a task.
+    m_keyColours.reserve(trace.codeletKeys.size());
+    for (tracer::CodeletKeyId key = 0; key < trace.codeletKeys.size(); ++key) {
+        const auto codelet = codeletOfKey(trace, key);
+        // A key no task uses is never drawn: its colour stays out of the key.
+        const auto shade = codelet == tracer::kNoName ? -1 : shadeOfName[codelet] != -1 ? shadeOfName[codelet] : shadeOf(codelet, false);
+        m_keyColours.push_back(shade == -1 ? kExecutingGreen
+                               : shade == kInternal ? kStarpuTaskMint
+                                                    : codeletShade(static_cast<std::size_t>(shade)));
+    }
+
     // The legend is a colour key: one entry per colour. Every codelet is named beside its
     // shade (codelets beyond the shades share one, and the entry says which), and states of
     // one colour share an entry ("Sleeping / Idle" are both the sleeping red; a state name
@@ -214,7 +257,7 @@ Palette::Palette(const tracer::Trace& trace, const CodeletShades& shades) : m_sh
     };
     bool codeletsListed = false;
     for (std::size_t i = 0; i < trace.states.size(); ++i) {
-        if (!used[i]) {
+        if (i >= used.size() || !used[i]) {
             continue;
         }
         if (m_executing[i] && (!shadeOrder.empty() || internalRuns)) {
@@ -259,8 +302,9 @@ Rgb Palette::codeletColour(std::string_view codelet) const {
 
 Rgb Palette::spanColour(const tracer::Trace& trace, const tracer::Lane& lane, const tracer::Span& span) const {
     if (span.state < m_executing.size() && m_executing[span.state]) {
-        if (const auto task = trace.taskIndexOf(lane, span); task < m_taskColours.size()) {
-            return m_taskColours[task];
+        if (const auto task = trace.taskIndexOf(lane, span); task < trace.tasks.size()) {
+            const auto key = trace.tasks[task].codeletKey;
+            return key < m_keyColours.size() ? m_keyColours[key] : kExecutingGreen;
         }
     }
     return stateColour(span.state);

@@ -75,6 +75,8 @@ private:
 // The names of the program's codelets the trace's tasks run (StarPU's own left out), in order of
 // interning.
 std::vector<std::string> programCodelets(const tracer::Trace& trace);
+// Per state of the trace: whether a span of any lane and level is in it.
+std::vector<bool> usedStates(const tracer::Trace& trace);
 
 class Palette {
 public:
@@ -83,6 +85,9 @@ public:
     explicit Palette(const tracer::Trace& trace);
     // Codelet shades given: shared by the panels of a comparison.
     Palette(const tracer::Trace& trace, const CodeletShades& shades);
+    // The states the trace's spans use given too (usedStates, or what the lanes' indexes
+    // found): a trace's spans are not read again for it.
+    Palette(const tracer::Trace& trace, const CodeletShades& shades, const std::vector<bool>& used);
 
     Rgb stateColour(std::uint32_t state) const;
     // The colour of a codelet's tasks by name: its shade, or StarPU's mint for StarPU's own.
@@ -100,7 +105,7 @@ public:
 private:
     std::vector<Rgb> m_states;
     std::vector<bool> m_executing;    // per state
-    std::vector<Rgb> m_taskColours;   // per task: the shade of its codelet
+    std::vector<Rgb> m_keyColours;    // per codelet key: the shade of its codelet
     std::vector<LegendEntry> m_legend;
     CodeletShades m_shades;
 };

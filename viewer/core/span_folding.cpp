@@ -39,6 +39,23 @@ std::size_t gallop(std::size_t size, std::size_t from, double timeNs, Ends endOf
     return lo;
 }
 
+// The first block, from the one holding span `from` on, whose last span ends after timeNs
+// (blockEnds().size() when none does), from the index's compact block ends.
+std::size_t firstBlockEndingAfter(const LaneIndex& index, std::size_t from, double timeNs) {
+    const auto& ends = index.blockEnds();
+    return gallop(ends.size(), from / LaneIndex::kBlock, timeNs, [&ends](std::size_t b) { return ends[b]; });
+}
+
+// The first span of that block, at `from` or after, ending after timeNs (the block's last does).
+std::size_t firstInBlockEndingAfter(const std::vector<Span>& spans, std::size_t block, std::size_t from, double timeNs) {
+    const std::size_t lo = std::max(from, block * LaneIndex::kBlock);
+    const std::size_t hi = std::min(spans.size(), (block + 1) * LaneIndex::kBlock);
+    const auto it = std::partition_point(spans.begin() + static_cast<std::ptrdiff_t>(lo),
+                                         spans.begin() + static_cast<std::ptrdiff_t>(hi),
+                                         [timeNs](const Span& s) { return static_cast<double>(s.end) <= timeNs; });
+    return static_cast<std::size_t>(it - spans.begin());
+}
+
 // First index >= from whose span ends after timeNs.
 std::size_t nextEndingAfter(const std::vector<Span>& spans, const LaneIndex* index, std::size_t from, double timeNs) {
     if (from >= spans.size()) {
@@ -51,24 +68,26 @@ std::size_t nextEndingAfter(const std::vector<Span>& spans, const LaneIndex* ind
     // stop at its first span: everything before ends in time, and the next mark picks up the
     // rest, so a fold over many blocks touches no span at all (and its colour comes straight
     // from the block prefix). Otherwise bisect inside the block.
-    const auto& ends = index->blockEnds();
-    constexpr std::size_t kBlock = LaneIndex::kBlock;
-    const std::size_t block = gallop(ends.size(), from / kBlock, timeNs, [&ends](std::size_t b) { return ends[b]; });
-    if (block * kBlock > from) {
-        return std::min(block * kBlock, spans.size());
+    const std::size_t block = firstBlockEndingAfter(*index, from, timeNs);
+    if (block * LaneIndex::kBlock > from) {
+        return std::min(block * LaneIndex::kBlock, spans.size());
     }
-    const std::size_t lo = std::max(from, block * kBlock);
-    const std::size_t hi = std::min(spans.size(), (block + 1) * kBlock);
-    const auto it = std::partition_point(spans.begin() + static_cast<std::ptrdiff_t>(lo),
-                                         spans.begin() + static_cast<std::ptrdiff_t>(hi),
-                                         [timeNs](const Span& s) { return static_cast<double>(s.end) <= timeNs; });
-    return static_cast<std::size_t>(it - spans.begin());
+    return firstInBlockEndingAfter(spans, block, from, timeNs);
 }
 
 } // namespace
 
 std::size_t firstEndingAfter(const std::vector<Span>& spans, double timeNs) {
     return firstEndingAfterFrom(spans, 0, timeNs);
+}
+
+std::size_t firstEndingAfter(const std::vector<Span>& spans, const LaneIndex& index, std::size_t from, double timeNs) {
+    if (from >= spans.size()) {
+        return spans.size();
+    }
+    // Every block before the first whose last span ends after timeNs ends by then.
+    const std::size_t block = firstBlockEndingAfter(index, from, timeNs);
+    return block >= index.blockEnds().size() ? spans.size() : firstInBlockEndingAfter(spans, block, from, timeNs);
 }
 
 void foldSpans(const std::vector<Span>& spans, const TimeView& view, double minWidthPx,

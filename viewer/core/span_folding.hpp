@@ -28,6 +28,14 @@ inline constexpr double kDefaultFoldPx = 2.0;
 
 // Index of the first span ending after timeNs (spans sorted and non-overlapping).
 std::size_t firstEndingAfter(const std::vector<tracer::Span>& spans, double timeNs);
+// The same answer among the spans from `from` on (none before it may end after timeNs), found
+// through the lane's index (built on the same spans): outward from `from` over its block ends,
+// which stay in cache, then within one block. Cheap when the answer lies near `from`, as it
+// does for each column of a profile after the one before: a bisection of the whole lane per
+// column missed the cache at every step (the first frame of a 10 M-span job of 4 ranks spent
+// 12 % of its time there, drawing the rank and kind header rows).
+std::size_t firstEndingAfter(const std::vector<tracer::Span>& spans, const LaneIndex& index, std::size_t from,
+                             double timeNs);
 
 // Appends the marks of the spans visible in view to out. A span at least minWidthPx wide is
 // its own mark; a narrower one starts a fold that takes every following span ending within

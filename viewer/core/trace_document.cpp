@@ -5,6 +5,8 @@
 #include "tracer/run/run_folder.hpp"
 
 #include <algorithm>
+#include <future>
+#include <system_error>
 
 namespace starscope::viewer {
 
@@ -15,6 +17,19 @@ struct RankOrder {
     bool operator()(const tracer::Barrier& b, std::int32_t rank) const { return b.rank < rank; }
     bool operator()(std::int32_t rank, const tracer::Barrier& b) const { return rank < b.rank; }
 };
+
+// The critical path of the trace (none without recorded dependencies), searched on a thread of
+// its own when one can be had.
+std::future<std::vector<tracer::TaskIndex>> startChainSearch(const tracer::Trace& trace) {
+    const auto search = [&trace] {
+        return tracer::dependenciesUnavailable(trace) ? std::vector<tracer::TaskIndex>{} : tracer::criticalPath(trace);
+    };
+    try {
+        return std::async(std::launch::async, search);
+    } catch (const std::system_error&) {
+        return std::async(std::launch::deferred, search);
+    }
+}
 
 } // namespace
 
@@ -29,13 +44,15 @@ std::shared_ptr<const TraceDocument> prepareDocument(tracer::Trace trace, std::s
     document->length = length.value_or(t.end - t.begin);
     document->time = time.value_or(TimeScale{tracer::nsPerTick(t), 0});
     document->rows = layoutRows(t);
-    document->palette = shades ? Palette(t, *shades) : Palette(t);
-    document->laneIndex.reserve(t.lanes.size());
+    // The longest chain of tasks (a walk of the task graph, the longest step here) on another
+    // core meanwhile: the rest reads the spans.
+    auto chain = startChainSearch(t);
+    document->laneIndex.resize(t.lanes.size());
     tracer::TimeNs first = t.end;
     tracer::TimeNs last = t.begin;
-    for (const auto& lane : t.lanes) {
-        auto& levels = document->laneIndex.emplace_back();
-        for (const auto& level : lane.levels) {
+    for (std::size_t l = 0; l < t.lanes.size(); ++l) {
+        auto& levels = document->laneIndex[l];
+        for (const auto& level : t.lanes[l].levels) {
             levels.emplace_back(level, t.states.size());
             if (!level.empty()) {
                 first = std::min(first, level.front().start);
@@ -43,6 +60,16 @@ std::shared_ptr<const TraceDocument> prepareDocument(tracer::Trace trace, std::s
             }
         }
     }
+    // The states the spans use, as the lanes' indexes found them: the palette's key lists those.
+    std::vector<bool> used(t.states.size(), false);
+    for (const auto& levels : document->laneIndex) {
+        for (const auto& index : levels) {
+            for (const auto state : index.usedStates()) {
+                used[state] = true;
+            }
+        }
+    }
+    document->palette = Palette(t, shades ? *shades : CodeletShades(programCodelets(t)), used);
     document->activityBegin = first < last ? first : t.begin;
     document->activityEnd = first < last ? last : t.end;
     document->executedTasks = static_cast<std::size_t>(
@@ -50,9 +77,7 @@ std::shared_ptr<const TraceDocument> prepareDocument(tracer::Trace trace, std::s
     document->transitions = tracer::findTransitions(t);
     document->transitions.shrink_to_fit();   // kept while the trace is open: no doubling slack
     document->taskGraph = TaskGraph(t);
-    if (!tracer::dependenciesUnavailable(t)) {
-        document->criticalPath = tracer::criticalPath(t);
-    }
+    document->criticalPath = chain.get();
     for (std::size_t i = 0; i < t.markers.size(); ++i) {
         const auto& m = t.markers[i];
         if (m.parsed && m.kind == markers::Kind::BatchBegin) {

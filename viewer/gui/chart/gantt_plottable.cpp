@@ -111,15 +111,13 @@ void GanttPlottable::draw(QCPPainter* painter) {
     const QRect clip = clipRect();
     painter->setPen(Qt::NoPen);
     const auto& rows = m_rows;
+    const auto columns = headerColumns(view);
     for (std::size_t r = 0; r < rows.size(); ++r) {
         const double row = static_cast<double>(r);
-        const double y0 = rowAxis->coordToPixel(row - kRowHalfHeight);
-        const double y1 = rowAxis->coordToPixel(row + kRowHalfHeight);
-        const double top = std::min(y0, y1);
-        const double height = std::abs(y1 - y0);
-        if (top > clip.bottom() || top + height < clip.top()) {
+        if (!rowOnScreen(r)) {
             continue;
         }
+        const auto [top, height] = rowPixels(r);
         if (r > 0 && rows[r].group != rows[r - 1].group) {
             // A rank's header starts a new process: a heavier line than between lane groups.
             const bool rank = rows[r].kind == RowKind::RankHeader;
@@ -129,7 +127,9 @@ void GanttPlottable::draw(QCPPainter* painter) {
             painter->setPen(Qt::NoPen);
         }
         if (rows[r].kind != RowKind::Lane) {
-            drawGroupSummary(painter, view, m_headerLanes[r], top, height);
+            if (columns) {
+                drawGroupSummary(painter, *columns, m_headerLanes[r], top, height);
+            }
             continue;
         }
         const auto lane = static_cast<std::size_t>(rows[r].lane);
@@ -147,17 +147,47 @@ void GanttPlottable::draw(QCPPainter* painter) {
     }
 }
 
-void GanttPlottable::drawGroupSummary(QCPPainter* painter, const TimeView& view, const std::vector<std::int32_t>& lanes,
+std::pair<double, double> GanttPlottable::rowPixels(std::size_t r) const {
+    const double row = static_cast<double>(r);
+    const double y0 = valueAxis()->coordToPixel(row - kRowHalfHeight);
+    const double y1 = valueAxis()->coordToPixel(row + kRowHalfHeight);
+    return {std::min(y0, y1), std::abs(y1 - y0)};
+}
+
+bool GanttPlottable::rowOnScreen(std::size_t r) const {
+    const QRect clip = clipRect();
+    const auto [top, height] = rowPixels(r);
+    return !(top > clip.bottom() || top + height < clip.top());
+}
+
+std::optional<LaneColumns> GanttPlottable::headerColumns(const TimeView& view) const {
+    const QRect clip = clipRect();
+    const int width = std::max(0, clip.width());
+    std::vector<std::int32_t> lanes;
+    bool any = false;
+    for (std::size_t r = 0; r < m_rows.size(); ++r) {
+        if (m_rows[r].kind != RowKind::Lane && rowOnScreen(r)) {
+            any = true;
+            lanes.insert(lanes.end(), m_headerLanes[r].begin(), m_headerLanes[r].end());
+        }
+    }
+    if (!any || width == 0) {
+        return std::nullopt;
+    }
+    // One column per pixel of the clip, which is the axis rect the view maps onto.
+    const double from = view.toTime(static_cast<double>(clip.left()));
+    const double to = view.toTime(static_cast<double>(clip.left() + width));
+    return LaneColumns(*m_document, from, to, static_cast<std::size_t>(width), lanes);
+}
+
+void GanttPlottable::drawGroupSummary(QCPPainter* painter, const LaneColumns& columns, const std::vector<std::int32_t>& lanes,
                                       double top, double height) {
     const QRect clip = clipRect();
     const int width = std::max(0, clip.width());
     if (width == 0) {
         return;
     }
-    // One column per pixel of the clip, which is the axis rect the view maps onto.
-    const double from = view.toTime(static_cast<double>(clip.left()));
-    const double to = view.toTime(static_cast<double>(clip.left() + width));
-    const OverviewProfile profile = laneProfile(*m_document, from, to, static_cast<std::size_t>(width), lanes);
+    const OverviewProfile profile = columns.profile(*m_document, lanes);
     const int y = static_cast<int>(std::lround(top));
     const int h = std::max(1, static_cast<int>(std::lround(top + height)) - y);
     const QRgb background = qRgb(kBackground.r, kBackground.g, kBackground.b);

@@ -8,6 +8,7 @@
 
 #include "viewer/core/lane_layout.hpp"
 #include "viewer/core/lane_order.hpp"
+#include "viewer/core/overview_profile.hpp"
 #include "viewer/core/span_folding.hpp"
 #include "viewer/core/state_stack.hpp"
 #include "viewer/core/trace_document.hpp"
@@ -18,8 +19,10 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace starscope::viewer {
@@ -73,8 +76,14 @@ protected:
 private:
     void drawLevel(QCPPainter* painter, const TimeView& view, std::size_t lane, std::size_t level, double top,
                    double height);
-    void drawGroupSummary(QCPPainter* painter, const TimeView& view, const std::vector<std::int32_t>& lanes, double top,
-                          double height);
+    // The columns of every lane under a header row on screen, for drawGroupSummary; nullopt
+    // when no header row is on screen.
+    std::optional<LaneColumns> headerColumns(const TimeView& view) const;
+    void drawGroupSummary(QCPPainter* painter, const LaneColumns& columns, const std::vector<std::int32_t>& lanes,
+                          double top, double height);
+    // Where row r lies in pixels (top, height), and whether any of it is within the clip.
+    std::pair<double, double> rowPixels(std::size_t r) const;
+    bool rowOnScreen(std::size_t r) const;
     void layOut();
 
     std::shared_ptr<const TraceDocument> m_document;

@@ -28,7 +28,8 @@ MappedFile::MappedFile(const std::filesystem::path& file) {
         m_size = 0;
         return;
     }
-    // Every reader walks its file front to back once.
+    // Every reader walks its file front to back once (a model that keeps a native file mapped
+    // then reads it in any order: readInAnyOrder).
     ::madvise(data, m_size, MADV_SEQUENTIAL);
     m_data = static_cast<const unsigned char*>(data);
 }
@@ -43,6 +44,12 @@ void MappedFile::release(std::size_t from, std::size_t to) const {
     // Advice only (the mapping is private and never written: its pages are the file's): when it
     // fails the pages stay, as they did before.
     (void)::madvise(const_cast<unsigned char*>(m_data) + first, end - first, MADV_DONTNEED);
+}
+
+void MappedFile::readInAnyOrder() const {
+    if (m_data != nullptr) {
+        (void)::madvise(const_cast<unsigned char*>(m_data), m_size, MADV_NORMAL);   // advice only
+    }
 }
 
 MappedFile::~MappedFile() {

@@ -28,6 +28,9 @@ public:
     // back, a step at a time, then holds a step of it in the process, not the whole file on top
     // of the model built from it (5 GB for a 100 M-span native trace).
     void release(std::size_t from, std::size_t to) const;
+    // The reader is done walking the file front to back: what it keeps mapped (a model's
+    // columns) is read in any order from now on, and its pages are to age as any others do.
+    void readInAnyOrder() const;
 
 private:
     int m_fd = -1;

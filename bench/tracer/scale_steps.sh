@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
 # Time and peak memory of each step of opening a big StarPU-MPI job (issue 29), whole processes
-# under /usr/bin/time: synthetic 4-rank jobs (16 workers a rank, tasks chained per worker by
-# dependencies, batch markers, messages between the ranks; makeSyntheticRanksTrace written as a
-# native file by starscope-viewer-synth) of about 10 M and 100 M spans, and for each:
+# (wall time, peak resident memory, peak anonymous memory): synthetic 4-rank jobs (16 workers a
+# rank, tasks chained per worker by dependencies, batch markers, messages between the ranks;
+# makeSyntheticRanksTrace written as a native file by starscope-viewer-synth) of about 10 M and
+# 100 M spans, and for each:
 #   read      starscope_tracer_bench --model FILE (reads the file into the model, nothing else)
 #   stats     starscope stats FILE
 #   render    starscope-viewer FILE --render OUT.png (offscreen): the viewer's first frame
 #   scroll    starscope-viewer-replot-bench --trace FILE --only mid: the median redraw of a
 #             1/100 window panned across the job (the "wall s" column is that frame's median;
 #             the memory is the whole process's, which read and prepared the job first)
-# and prints a markdown table (spans | step | wall s | peak RSS GiB) of medians over the runs.
+# and prints a markdown table (spans | step | wall s | peak RSS GiB | of it anonymous GiB) of
+# medians over the runs. Peak RSS counts the pages of a mapped native file the process read
+# (page cache, which the kernel takes back under pressure); the anonymous peak is the
+# process's own memory, sampled every 20 ms.
 #
 #   bench/tracer/scale_steps.sh [--build DIR] [--data DIR] [--sizes "10 100"] [--reps N]
 #                               [--big-reps N] [--giant [--giant-force]] [--keep]
@@ -76,7 +80,7 @@ while [ $# -gt 0 ]; do
     --giant) giant=1 ;;
     --giant-force) giant=1; force=1 ;;
     --keep) keep=1 ;;
-    -h|--help) sed -n '2,28p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,32p' "$0"; exit 0 ;;
     *) echo "scale_steps: unknown option $1" >&2; usage ;;
   esac
   shift
@@ -92,7 +96,6 @@ cli="$build/cli/starscope"
 for tool in "$synth" "$reader" "$cli"; do
   [ -x "$tool" ] || die "missing $tool (build the benchmarks: cmake --build --preset default)"
 done
-[ -x /usr/bin/time ] || die "needs /usr/bin/time (Debian package time)"
 if [ -z "$data" ]; then
   data="$(mktemp -d "${TMPDIR:-/tmp}/starscope-scale.XXXXXX")"
 fi
@@ -106,8 +109,8 @@ trap cleanup EXIT
 export QT_QPA_PLATFORM=offscreen
 
 rows=()
-# One row: the median wall and the highest peak of the runs (a step's memory hardly varies).
-addRow() { # spans step walls... (each "wall kib")
+# One row: the median wall and the highest peaks of the runs (a step's memory hardly varies).
+addRow() { # spans step runs... (each "wall kib anonkib")
   local spans="$1" step="$2"
   shift 2
   rows+=("$(printf '%s\n' "$@" | python3 -c '
@@ -115,20 +118,50 @@ import sys, statistics
 runs = [l.split() for l in sys.stdin if l.strip()]
 walls = sorted(float(r[0]) for r in runs)
 peak = max(int(r[1]) for r in runs) / 1024 / 1024
+anon = max(int(r[2]) for r in runs) / 1024 / 1024
 spread = "" if len(walls) == 1 else " [%.3g-%.3g]" % (walls[0], walls[-1])
-print("| %s | %s | %.3g%s (%d run%s) | %.2f |" % (sys.argv[1], sys.argv[2], statistics.median(walls), spread,
-      len(walls), "" if len(walls) == 1 else "s", peak))
+print("| %s | %s | %.3g%s (%d run%s) | %.2f | %.2f |" % (sys.argv[1], sys.argv[2], statistics.median(walls), spread,
+      len(walls), "" if len(walls) == 1 else "s", peak, anon))
 ' "$spans" "$step")")
 }
-# Runs a command under /usr/bin/time; prints "wall kib" (and its own output to $data/last.out).
+# Runs a command; prints "wall kib anonkib" (and its own output to $data/last.out): its wall
+# time, its peak resident memory (the kernel's, file pages mapped included) and the peak of its
+# anonymous memory (sampled every 20 ms from /proc: what is the process's own, not page cache
+# of a mapped file, which the kernel takes back under pressure).
 timed() {
-  local timing="$data/time.txt"
-  if ! /usr/bin/time -o "$timing" -f '%e %M' "$@" >"$data/last.out" 2>"$data/last.err"; then
+  python3 - "$data/last.out" "$data/last.err" "$@" <<'PY'
+import os, subprocess, sys, time
+out, err, cmd = sys.argv[1], sys.argv[2], sys.argv[3:]
+def anon_kib(pid):
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith("RssAnon:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+with open(out, "w") as o, open(err, "w") as e:
+    start = time.monotonic()
+    proc = subprocess.Popen(cmd, stdout=o, stderr=e)
+    peak_anon = 0
+    while True:
+        pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+        if pid != 0:
+            break
+        peak_anon = max(peak_anon, anon_kib(proc.pid))
+        time.sleep(0.02)
+    wall = time.monotonic() - start
+if not os.WIFEXITED(status) or os.WEXITSTATUS(status) != 0:
+    sys.exit(1)
+print(f"{wall:.3f} {usage.ru_maxrss} {peak_anon}")
+PY
+  local rc=$?
+  if [ $rc != 0 ]; then
     echo "scale_steps: failed: $*" >&2
     tail -5 "$data/last.err" >&2
     return 1
   fi
-  tail -1 "$timing"
 }
 
 for millions in $sizes; do
@@ -144,7 +177,7 @@ for millions in $sizes; do
   needGiB=$((millions * 6 / 100))
   if [ $((needGiB * 1024 * 1024)) -gt "$avail" ]; then
     if [ "$force" = 0 ]; then
-      rows+=("| $label | generate (in memory, then written) | not attempted: needs about $needGiB GiB, $((avail / 1024 / 1024)) GiB available (--giant-force tries) | - |")
+      rows+=("| $label | generate (in memory, then written) | not attempted: needs about $needGiB GiB, $((avail / 1024 / 1024)) GiB available (--giant-force tries) | - | - |")
       continue
     fi
     limit=(prlimit --as=$((avail * 1024 * 9 / 10)))
@@ -152,7 +185,7 @@ for millions in $sizes; do
   fi
   if ! gen=$(timed "${limit[@]}" "$synth" "$job" --ranks 4 --workers 16 --batches "$batches" \
       --tasks-per-worker 8 --barrier-us 1000 --jitter 0.3 --dependencies); then
-    rows+=("| $label | generate (in memory, then written) | failed: $(tail -1 "$data/last.err" | cut -c1-80) | - |")
+    rows+=("| $label | generate (in memory, then written) | failed: $(tail -1 "$data/last.err" | cut -c1-80) | - | - |")
     rm -f "$job"
     continue
   fi
@@ -180,15 +213,15 @@ for millions in $sizes; do
     if [ ${#results[@]} -gt 0 ]; then
       addRow "$label" "$step" "${results[@]}"
     else
-      rows+=("| $label | $step | n/a (binary missing) | - |")
+      rows+=("| $label | $step | n/a (binary missing) | - | - |")
     fi
   done
   [ "$keep" = 1 ] || rm -f "$job"
 done
 
 echo
-echo "| spans | step | wall s | peak RSS GiB |"
-echo "|---|---|---|---|"
+echo "| spans | step | wall s | peak RSS GiB | of it anonymous GiB |"
+echo "|---|---|---|---|---|"
 printf '%s\n' "${rows[@]}"
 echo
 echo "wall s: median [min-max] of the runs; scroll: the median redraw of one frame (10 frames a run)."

@@ -19,7 +19,8 @@ namespace {
 void addChainDependencies(tracer::Trace& trace, std::size_t workers, std::size_t perWorker) {
     const std::size_t count = trace.tasks.size();
     const std::size_t perBatch = workers * perWorker;
-    trace.dependencyStarts.assign(count + 1, 0);
+    auto& starts = trace.dependencyStarts.edit();
+    starts.assign(count + 1, 0);
     std::vector<std::uint64_t> jobs;
     jobs.reserve(count);
     for (std::size_t i = 0; i < count; ++i) {
@@ -29,7 +30,7 @@ void addChainDependencies(tracer::Trace& trace, std::size_t workers, std::size_t
         } else if (i >= perBatch) {
             jobs.push_back(trace.tasks[i - perBatch + perWorker - 1].jobId);
         }
-        trace.dependencyStarts[i + 1] = static_cast<std::uint32_t>(jobs.size());
+        starts[i + 1] = static_cast<std::uint32_t>(jobs.size());
     }
     // Job ids are the tasks' indexes here.
     trace.fillDependencies(jobs, [](std::uint64_t job) { return static_cast<TaskIndex>(job); });
@@ -176,7 +177,7 @@ tracer::Trace makeSyntheticRanksTrace(const SyntheticOptions& o, int ranks) {
             out.lanes.push_back(std::move(lane));
         }
         const auto taskOffset = static_cast<TaskIndex>(out.tasks.size());
-        for (auto& task : t.tasks) {
+        for (auto& task : t.tasks.edit()) {
             task.jobId += static_cast<std::uint64_t>(r) << 48;
             task.lane = tracer::Trace::shortIndex(task.lane + laneOffset);
             out.tasks.push_back(std::move(task));
@@ -253,7 +254,7 @@ tracer::Trace makeSyntheticRanksTrace(const SyntheticOptions& o, int ranks) {
             }
         }
         std::sort(busy.begin(), busy.end());
-        auto& spans = out.lanes[static_cast<std::size_t>(mpiLanes[static_cast<std::size_t>(r)])].levels[0];
+        auto& spans = out.lanes[static_cast<std::size_t>(mpiLanes[static_cast<std::size_t>(r)])].levels[0].edit();
         for (const auto& [start, end] : busy) {
             if (!spans.empty() && start <= spans.back().end) {
                 spans.back() = tracer::Span{spans.back().start, std::max<TimeNs>(spans.back().end, end), spans.back().state};

@@ -33,7 +33,7 @@ Trace sample() {
     const auto gemm = trace.names.intern("gemm");
     const auto potrf = trace.names.intern("potrf");
     const auto internal = trace.names.intern("_starpu_data_acquire_post");
-    for (auto& task : trace.tasks) {
+    for (auto& task : trace.tasks.edit()) {
         const auto lane = trace.lanes[static_cast<std::size_t>(task.lane)].name;
         const TimeNs start = task.start;
         const auto codelet = lane == "CPU 1" ? (start == 0 ? potrf : internal) : gemm;
@@ -132,7 +132,7 @@ TEST(CodeletStats, EqualsAPlainTableOnRandomTraces) {
         auto trace = makeTrace(lanes, 200'000);
         const NameId names[] = {trace.names.intern("gemm"), trace.names.intern("potrf"),
                                 trace.names.intern("_starpu_data_acquire_post"), trace.names.intern(""), kNoName};
-        for (auto& task : trace.tasks) {
+        for (auto& task : trace.tasks.edit()) {
             trace.setCodelet(task, names[random() % std::size(names)], static_cast<std::uint32_t>(random() % 3));
             if (random() % 20 == 0) {
                 task.start = -1;   // never ran
@@ -142,7 +142,7 @@ TEST(CodeletStats, EqualsAPlainTableOnRandomTraces) {
         }
         // Some traces' durations spread over many decades, some cluster, some are all alike.
         if (seed % 3 == 1) {
-            for (auto& task : trace.tasks) {
+            for (auto& task : trace.tasks.edit()) {
                 const TimeNs start = task.start;
                 const int decades = static_cast<int>(random() % 14);
                 const auto wide = static_cast<TimeNs>(std::pow(10.0, decades)) * static_cast<TimeNs>(1 + random() % 9)
@@ -150,7 +150,7 @@ TEST(CodeletStats, EqualsAPlainTableOnRandomTraces) {
                 task.end = start + (seed % 2 == 0 ? wide : (TimeNs{1} << 40) + static_cast<TimeNs>(random() % 5) * 65'537);
             }
         } else if (seed % 3 == 2 && seed % 2 == 0) {
-            for (auto& task : trace.tasks) {
+            for (auto& task : trace.tasks.edit()) {
                 task.end = static_cast<TimeNs>(task.start) + 77;
             }
         }

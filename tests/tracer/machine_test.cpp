@@ -35,7 +35,7 @@ Trace cpusAndAGpu() {
                             {"CUDA 0", LaneKind::CudaWorker, gpu}},
                            40 * kMs);
     const NameId gemm = trace.names.intern("GEMM");
-    for (auto& task : trace.tasks) {
+    for (auto& task : trace.tasks.edit()) {
         trace.setCodelet(task, gemm, 0x1234);
     }
     trace.indexTasks();

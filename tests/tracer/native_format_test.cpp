@@ -3,6 +3,7 @@
 
 #include "tests/support/test_support.hpp"
 #include "tests/tracer/tracer_test_support.hpp"
+#include "tracer/analysis/stats.hpp"
 #include "tracer/exporters/exporters.hpp"
 #include "tracer/native/native_format.hpp"
 #include "tracer/readers/read_trace.hpp"
@@ -48,6 +49,49 @@ TEST(NativeFormat, RoundTripIsExact) {
         ASSERT_TRUE(shared) << shared.error().describe();
         EXPECT_EQ(*shared, *trace) << threads << " threads";
     }
+}
+
+// Every column of the model (each level's spans, the tasks, the dependency table) is the mapped
+// file's, read where it lies, whatever thread checked it; analyses read it as it is; a copy of
+// the trace keeps the file mapped once the trace it was read into is gone, even when the file is
+// replaced (as a run folder's cache is); a change copies the column out, never into the file.
+TEST(NativeFormat, ColumnsAreReadWhereTheyLieInTheFile) {
+    const auto trace = readTrace(smallProfFile());
+    ASSERT_TRUE(trace);
+    ASSERT_FALSE(trace->tasks.empty());
+    TempDir dir;
+    const auto file = dir / "t.sstrace";
+    ASSERT_TRUE(writeNativeFile(*trace, file));
+    const auto allMapped = [](const Trace& t) {
+        bool mapped = t.tasks.isMapped() && (t.dependencies.empty() || t.dependencies.isMapped())
+                      && (t.dependencyStarts.empty() || t.dependencyStarts.isMapped());
+        for (const auto& lane : t.lanes) {
+            for (const auto& level : lane.levels) {
+                mapped = mapped && (level.empty() || level.isMapped());
+            }
+        }
+        return mapped;
+    };
+    std::optional<Trace> kept;
+    for (const unsigned threads : {1U, 2U}) {
+        auto back = readNative(file, ReadOptions{{}, threads});
+        ASSERT_TRUE(back) << back.error().describe();
+        EXPECT_TRUE(allMapped(*back)) << threads << " threads";
+        const auto stats = computeStats(*back);
+        EXPECT_EQ(stats, computeStats(*trace));
+        EXPECT_TRUE(allMapped(*back)) << "after stats";
+        kept = *back;
+    }
+    ASSERT_TRUE(writeNativeFile(regularLanes(2, 10, 10, 1), file));   // replaced, as a cache is
+    EXPECT_EQ(*kept, *trace);
+    auto& level = kept->lanes.front().levels.front();
+    ASSERT_FALSE(level.empty());
+    const Span first = level[0];
+    level.edit()[0] = Span{first.start, first.start, first.state};
+    EXPECT_FALSE(level.isMapped());
+    EXPECT_EQ(level[0].end, first.start);
+    EXPECT_TRUE(kept->tasks.isMapped());
+    EXPECT_EQ(kept->tasks, trace->tasks);
 }
 
 // A read on several threads asks its caller whether to go on from the caller's thread only, and
@@ -216,7 +260,7 @@ TEST(NativeFormat, RunFolderUsesAnInconsistentCacheNever) {
     auto trace = readTrace(run);
     ASSERT_TRUE(trace);
     const auto good = *trace;
-    trace->setCodelet(trace->tasks[0], 4040, 0);   // its sources match: only its content is wrong
+    trace->setCodelet(trace->tasks.edit()[0], 4040, 0);   // its sources match: only its content is wrong
     ASSERT_TRUE(writeNativeFile(*trace, run / "trace.sstrace"));
     const auto read = readTrace(run);
     ASSERT_TRUE(read) << read.error().describe();
@@ -287,9 +331,9 @@ struct Inconsistency {
 
 Span& firstTaskSpan(Trace& trace) {
     for (auto& lane : trace.lanes) {
-        for (auto& span : lane.spans()) {
+        for (auto& span : lane.levels.empty() ? std::span<Span>() : std::span<Span>(lane.levels.front().edit())) {
             if (span.runsTask != 0) {
-                return const_cast<Span&>(span);
+                return span;
             }
         }
     }
@@ -300,30 +344,30 @@ TaskIndex& firstDependency(Trace& trace) {
     if (trace.dependencies.empty()) {
         throw std::logic_error("the golden trace has no dependencies");
     }
-    return trace.dependencies.front();
+    return trace.dependencies.edit().front();
 }
 
 std::vector<Span>& longestLevel(Trace& trace) {
-    std::vector<Span>* best = &trace.lanes.front().levels.front();
+    Column<Span>* best = &trace.lanes.front().levels.front();
     for (auto& lane : trace.lanes) {
         for (auto& level : lane.levels) {
             best = level.size() > best->size() ? &level : best;
         }
     }
-    return *best;
+    return best->edit();
 }
 
 std::vector<Inconsistency> inconsistencies() {
     return {
-        {"codelet name id", [](Trace& t) { t.setCodelet(t.tasks[3], 99999, t.footprintOf(t.tasks[3])); }, "codelet key "},
-        {"codelet key id", [](Trace& t) { t.tasks[3].codeletKey = 4242; }, "task 3"},
+        {"codelet name id", [](Trace& t) { t.setCodelet(t.tasks.edit()[3], 99999, t.footprintOf(t.tasks[3])); }, "codelet key "},
+        {"codelet key id", [](Trace& t) { t.tasks.edit()[3].codeletKey = 4242; }, "task 3"},
         {"dependency entry", [](Trace& t) { firstDependency(t) = static_cast<TaskIndex>(t.tasks.size() + 5); }, "dependency entry "},
-        {"dependency starts", [](Trace& t) { firstDependency(t), ++t.dependencyStarts.back(); }, "dependency table"},
-        {"task lane too big", [](Trace& t) { t.tasks[2].lane = 4242; }, "task 2"},
-        {"task lane negative", [](Trace& t) { t.tasks[1].lane = -7; }, "task 1"},
-        {"task ends before start", [](Trace& t) { t.tasks[0].end = t.tasks[0].start - 1; }, "task 0"},
-        {"task time below -1", [](Trace& t) { t.tasks[4].submit = -50; }, "task 4"},
-        {"tasks unsorted", [](Trace& t) { std::swap(t.tasks[0].jobId, t.tasks[5].jobId); }, "task "},
+        {"dependency starts", [](Trace& t) { firstDependency(t), ++t.dependencyStarts.edit().back(); }, "dependency table"},
+        {"task lane too big", [](Trace& t) { t.tasks.edit()[2].lane = 4242; }, "task 2"},
+        {"task lane negative", [](Trace& t) { t.tasks.edit()[1].lane = -7; }, "task 1"},
+        {"task ends before start", [](Trace& t) { t.tasks.edit()[0].end = t.tasks[0].start - 1; }, "task 0"},
+        {"task time below -1", [](Trace& t) { t.tasks.edit()[4].submit = -50; }, "task 4"},
+        {"tasks unsorted", [](Trace& t) { std::swap(t.tasks.edit()[0].jobId, t.tasks.edit()[5].jobId); }, "task "},
         {"span state id", [](Trace& t) { firstTaskSpan(t).state = 777; }, "span "},
         {"span ends before start", [](Trace& t) { longestLevel(t)[1].end = longestLevel(t)[1].start - 1; }, "span 1 "},
         {"spans overlap", [](Trace& t) { longestLevel(t)[2].start = longestLevel(t)[1].start; }, "span 2 "},
@@ -477,7 +521,7 @@ TEST(NativeFormat, MoreLanesThanTheModelHoldsAreRefused) {
 TEST(NativeFormat, ErrorOffsetIsTheBadRecord) {
     auto trace = readTrace(smallProfFile());
     ASSERT_TRUE(trace);
-    trace->setCodelet(trace->tasks[3], 99999, trace->footprintOf(trace->tasks[3]));
+    trace->setCodelet(trace->tasks.edit()[3], 99999, trace->footprintOf(trace->tasks[3]));
     const auto data = bytes(*trace);
     TempDir dir;
     writeBytes(dir / "bad.sstrace", data);

@@ -67,7 +67,7 @@ Trace everyField() {
     t.ranks = {RankInfo{3, 6, "prof_file_3", 2, 1111, 2222, -333, -444},
                RankInfo{5, 6, "prof_file_5", 1, 5555, 6666, 777, 888}};
     const auto lane = [](std::string name, LaneKind kind, std::int32_t node, std::int32_t worker,
-                         std::int32_t rank, std::vector<std::vector<Span>> levels) {
+                         std::int32_t rank, std::vector<Column<Span>> levels) {
         Lane l;
         l.name = std::move(name);
         l.kind = kind;

@@ -215,7 +215,7 @@ TEST(PajeExport, DependenciesBarriersAndVariables) {
     ASSERT_EQ(trace.tasks.size(), 4U);
     // Jobs 1, 2 ran on CPU 0, 3, 4 on CPU 1; job 99 did not run in the trace.
     trace.setDependencies(3, {1, 3, 99});
-    for (auto& task : trace.tasks) {
+    for (auto& task : trace.tasks.edit()) {
         task.submit = 0;
     }
     const auto text = pajeOf(trace);

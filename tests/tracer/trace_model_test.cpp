@@ -174,7 +174,7 @@ TEST(TraceModel, IndexedTasksNumberTheirCodeletKeysByFirstUse) {
         }
         const std::vector<std::pair<NameId, std::uint32_t>> keys = {{dense, 7}, {conv, 9}, {dense, 7}};
         for (std::size_t i = 0; i < keys.size(); ++i) {
-            auto& task = trace.tasks[footprintFirst ? keys.size() - 1 - i : i];
+            auto& task = trace.tasks.edit()[footprintFirst ? keys.size() - 1 - i : i];
             const auto& key = keys[footprintFirst ? keys.size() - 1 - i : i];
             if (footprintFirst) {
                 trace.setCodelet(task, kNoName, key.second);

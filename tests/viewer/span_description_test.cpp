@@ -94,12 +94,12 @@ TEST(SpanDetails, StartAndEndOfAShortLateTaskDiffer) {
     constexpr starscope::tracer::TimeNs kLate = 1'780'000'000;
     for (auto& lane : trace.lanes) {
         for (auto& level : lane.levels) {
-            for (auto& span : level) {
+            for (auto& span : level.edit()) {
                 span = starscope::tracer::Span{span.start + kLate, span.end + kLate, span.state, span.runsTask != 0};
             }
         }
     }
-    for (auto& task : trace.tasks) {
+    for (auto& task : trace.tasks.edit()) {
         for (starscope::tracer::PackedTime* t : {&task.submit, &task.start, &task.end}) {
             if (*t >= 0) {
                 *t = *t + kLate;

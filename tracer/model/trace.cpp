@@ -67,8 +67,8 @@ std::size_t CodeletKeyTable::memoryBytes() const {
     return m_keys.capacity() * sizeof(CodeletKey) + m_ids.size() * node + m_ids.bucket_count() * sizeof(void*);
 }
 
-const std::vector<Span>& Lane::spans() const {
-    static const std::vector<Span> kEmpty;
+const Column<Span>& Lane::spans() const {
+    static const Column<Span> kEmpty;
     return levels.empty() ? kEmpty : levels.front();
 }
 
@@ -164,11 +164,12 @@ TaskIndex Trace::dependencyEntry(std::uint64_t job) {
     if (it != tasks.end()) {
         return static_cast<TaskIndex>(it - tasks.begin());
     }
-    auto outside = std::find(outsideJobs.begin(), outsideJobs.end(), job);
+    const auto outside = std::find(outsideJobs.begin(), outsideJobs.end(), job);
+    const auto index = static_cast<TaskIndex>(outside - outsideJobs.begin());
     if (outside == outsideJobs.end()) {
-        outside = outsideJobs.insert(outside, job);
+        outsideJobs.push_back(job);
     }
-    return kOutsideJob | static_cast<TaskIndex>(outside - outsideJobs.begin());
+    return kOutsideJob | index;
 }
 
 void Trace::setDependencies(TaskIndex task, std::vector<std::uint64_t> jobs) {
@@ -187,8 +188,9 @@ void Trace::setDependencies(TaskIndex task, std::vector<std::uint64_t> jobs) {
     dependencies.erase(dependencies.begin() + first, dependencies.begin() + last);
     dependencies.insert(dependencies.begin() + first, entries.begin(), entries.end());
     const auto grown = static_cast<std::int64_t>(entries.size()) - static_cast<std::int64_t>(last - first);
-    for (std::size_t i = task + 1; i < dependencyStarts.size(); ++i) {
-        dependencyStarts[i] = static_cast<std::uint32_t>(dependencyStarts[i] + grown);
+    auto& starts = dependencyStarts.edit();
+    for (std::size_t i = task + 1; i < starts.size(); ++i) {
+        starts[i] = static_cast<std::uint32_t>(starts[i] + grown);
     }
     if (dependencies.empty()) {
         dependencyStarts.clear();   // as readers leave a trace without dependencies
@@ -267,7 +269,7 @@ void renumberCodeletKeys(Trace& trace) {
     auto& codeletKeys = trace.codeletKeys;
     std::vector<CodeletKeyId> renumbered(codeletKeys.size(), kNoCodeletKey);
     CodeletKeyTable used;
-    for (auto& task : trace.tasks) {
+    for (auto& task : trace.tasks.edit()) {
         if (task.codeletKey < renumbered.size()) {
             auto& id = renumbered[task.codeletKey];
             if (id == kNoCodeletKey) {

@@ -4,6 +4,7 @@
 // Times are integer nanoseconds from the trace start; names are interned to small ids.
 
 #include "common/markers.hpp"
+#include "tracer/model/column.hpp"
 
 #include <algorithm>
 #include <cstddef>
@@ -126,12 +127,12 @@ struct Lane {
     std::int32_t memoryNode = 0;
     std::int32_t workerId = -1;   // StarPU worker id; -1 for the main thread
     std::int32_t rank = -1;       // StarPU-MPI rank of its process; -1 in a one-process trace
-    std::vector<std::vector<Span>> levels;
+    std::vector<Column<Span>> levels;
     // The tasks that ran on this lane (Trace::tasks indexes), sorted by start then end: how
     // Trace::taskOf finds a span's task (Trace::indexTasks builds it).
     std::vector<TaskIndex> tasks;
 
-    const std::vector<Span>& spans() const;   // levels[0], empty when none
+    const Column<Span>& spans() const;   // levels[0], empty when none
     bool isWorker() const {
         return kind != LaneKind::MainThread && kind != LaneKind::MpiThread && kind != LaneKind::MemoryNode;
     }
@@ -374,14 +375,14 @@ struct Trace {
     std::vector<StateInfo> states;
     StringTable names;               // codelet names and other interned strings
     CodeletKeyTable codeletKeys;     // the tasks' codelets and footprints (Task::codeletKey)
-    std::vector<Task> tasks;         // sorted by jobId
+    Column<Task> tasks;              // sorted by jobId
     // Every task's dependencies in one table: tasks[i] waited for the entries
     // dependencies[dependencyStarts[i] .. dependencyStarts[i + 1]) (kOutsideJob), in job id
     // order; outsideJobs holds each job they name that the trace does not, once. dependencyStarts
     // is empty when no task has any.
-    std::vector<TaskIndex> dependencies;
-    std::vector<std::uint32_t> dependencyStarts;
-    std::vector<std::uint64_t> outsideJobs;
+    Column<TaskIndex> dependencies;
+    Column<std::uint32_t> dependencyStarts;
+    Column<std::uint64_t> outsideJobs;
     std::vector<MarkerEvent> markers;   // sorted by time
     std::vector<RankInfo> ranks;     // sorted by rank; empty for a one-process trace
     std::vector<Message> messages;   // sorted by start
@@ -450,24 +451,26 @@ template <typename TaskOfJob>
 void Trace::fillDependencies(std::span<const std::uint64_t> jobs, TaskOfJob taskOfJob) {
     dependencies.clear();
     outsideJobs.clear();
-    dependencies.reserve(jobs.size());
+    auto& entries = dependencies.edit();
+    auto& outside = outsideJobs.edit();
+    entries.reserve(jobs.size());
     for (const auto job : jobs) {
         const TaskIndex task = taskOfJob(job);
-        dependencies.push_back(task);
+        entries.push_back(task);
         if (task == kNoTask) {
-            outsideJobs.push_back(job);
+            outside.push_back(job);
         }
     }
-    if (outsideJobs.empty()) {
+    if (outside.empty()) {
         return;
     }
-    std::sort(outsideJobs.begin(), outsideJobs.end());
-    outsideJobs.erase(std::unique(outsideJobs.begin(), outsideJobs.end()), outsideJobs.end());
-    outsideJobs.shrink_to_fit();
+    std::sort(outside.begin(), outside.end());
+    outside.erase(std::unique(outside.begin(), outside.end()), outside.end());
+    outside.shrink_to_fit();
     for (std::size_t i = 0; i < jobs.size(); ++i) {
-        if (dependencies[i] == kNoTask) {
-            const auto at = std::lower_bound(outsideJobs.begin(), outsideJobs.end(), jobs[i]);
-            dependencies[i] = kOutsideJob | static_cast<TaskIndex>(at - outsideJobs.begin());
+        if (entries[i] == kNoTask) {
+            const auto at = std::lower_bound(outside.begin(), outside.end(), jobs[i]);
+            entries[i] = kOutsideJob | static_cast<TaskIndex>(at - outside.begin());
         }
     }
 }

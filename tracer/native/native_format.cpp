@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
 #include <optional>
 
 namespace starscope::tracer {
@@ -97,7 +98,9 @@ std::optional<std::uint64_t> checksumOf(const files::MappedFile& map, std::strin
 } // namespace
 
 TraceResult<Trace> readNative(const fs::path& file, const ReadOptions& options) {
-    const files::MappedFile map(file);
+    // Shared with the model, whose columns read the file where it lies (version 6 on).
+    const auto mapping = std::make_shared<const files::MappedFile>(file);
+    const files::MappedFile& map = *mapping;
     if (!map.error().empty()) {
         return fail(TraceError{ErrorCode::Io, "cannot read: " + map.error(), file.string(), {}});
     }
@@ -140,7 +143,7 @@ TraceResult<Trace> readNative(const fs::path& file, const ReadOptions& options) 
     auto trace = [&]() -> TraceResult<Trace> {
         if (version >= kFirstWithColumns) {
             // Checksummed as it is read, each step while it is in the cache: one pass over the file.
-            return PayloadReader(file, body, version, options, release, checksum).read();
+            return PayloadReader(file, body, version, options, mapping, release, checksum).read();
         }
         // The checksum pass is the first fifth of the progress, the parse the rest.
         ReadOptions parseOptions;
@@ -155,8 +158,11 @@ TraceResult<Trace> readNative(const fs::path& file, const ReadOptions& options) 
         if (checksum != *sum) {
             return fail(checksumMismatch(file, kHeaderSize + size));
         }
-        return PayloadReader(file, body, version, parseOptions, release).read();
+        return PayloadReader(file, body, version, parseOptions, mapping, release).read();
     }();
+    if (trace && version >= kFirstWithColumns) {
+        map.readInAnyOrder();   // the model's columns are the file's
+    }
     if (trace && !trace->metadata.contains("format")) {
         trace->metadata["format"] = "native";
     }

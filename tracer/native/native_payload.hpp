@@ -19,6 +19,7 @@
 #include <deque>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -43,7 +44,7 @@ public:
     // Where the next encoded records go.
     FieldWriter out() { return FieldWriter(encoded()); }
     // A column: its count, zeros up to the next kColumnAlignment of the file, its records' bytes.
-    template <typename T> void column(const std::vector<T>& records);
+    template <typename T> void column(const Column<T>& records);
     // The pieces in file order; valid while the payload and the model it was made from are.
     std::vector<std::string_view> pieces() const;
     std::uint64_t size() const;
@@ -66,14 +67,15 @@ public:
     // Told, as the reader goes, the file's bytes [from, to) it is done with (and every byte
     // before).
     using ReleaseBefore = std::function<void(std::uint64_t, std::uint64_t)>;
-    // payload: the bytes after the frame's header of file, written at version. checksum: the
-    // one the frame ends with, when the payload is checksummed as it is read (version 6 on,
-    // kFirstWithColumns); nullopt when it was checked before.
-    PayloadReader(const std::filesystem::path& file, std::string_view payload,
-                  std::uint32_t version, const ReadOptions& options, ReleaseBefore release = {},
+    // payload: the bytes after the frame's header of file, written at version, in memory that
+    // mapping holds (the mapped file), which the model's columns keep while they view it.
+    // checksum: the one the frame ends with, when the payload is checksummed as it is read
+    // (version 6 on, kFirstWithColumns); nullopt when it was checked before.
+    PayloadReader(const std::filesystem::path& file, std::string_view payload, std::uint32_t version,
+                  const ReadOptions& options, std::shared_ptr<const void> mapping, ReleaseBefore release = {},
                   std::optional<std::uint64_t> checksum = std::nullopt)
         : m_file(file), m_payload(payload), m_c(payload, kHeaderSize), m_version(version),
-          m_options(options), m_release(std::move(release)), m_checksum(checksum) {}
+          m_options(options), m_mapping(std::move(mapping)), m_release(std::move(release)), m_checksum(checksum) {}
     TraceResult<Trace> read();
 
 private:
@@ -136,11 +138,12 @@ private:
         }
     }
     // A column (version 6 on): its count (a record of sizeof(Record) bytes each), the padding,
-    // then its records, which the tables around it are read past. readColumns copies them into
-    // records later, a step at a time, each step handed to check(first, count, offset of the
-    // first) while it is in the cache. The count of records, or the error of a cut table.
+    // then its records, which the tables around it are read past. readColumns later makes records
+    // the mapped file's (Column::mapped: read in place, never copied) and hands each step of them
+    // to check(first, count, offset of the first). The count of records, or the error of a cut
+    // table.
     template <typename Record, typename Check>
-    TraceResult<std::uint64_t> column(std::vector<Record>& records, const std::string& name, Check check) {
+    TraceResult<std::uint64_t> column(Column<Record>& records, const std::string& name, Check check) {
         std::uint64_t n = 0;
         if (!m_c.count(n, sizeof(Record)) || !m_c.align(kColumnAlignment)) {
             return fail(corrupt(name));
@@ -153,17 +156,15 @@ private:
         // The mapping starts on a page and the column on a multiple of kColumnAlignment: its
         // records lie where the model's type may be read (the writer padded before them).
         const auto* from = reinterpret_cast<const Record*>(bytes);
-        m_columns.push_back(ColumnJob{at, n * sizeof(Record), [&records, from, n, at, check](const StepDone& done) {
-            records.clear();
-            records.reserve(n);
+        m_columns.push_back(ColumnJob{at, n * sizeof(Record), [this, &records, from, n, at, check](const StepDone& done) {
+            records = Column<Record>::mapped({from, n}, m_mapping);
             constexpr std::size_t kStep = kColumnStep / sizeof(Record);
             for (std::size_t first = 0; first < n; first += kStep) {
                 const std::size_t count = std::min<std::size_t>(kStep, n - first);
-                records.insert(records.end(), from + first, from + first + count);
                 const std::uint64_t stepAt = at + first * sizeof(Record);
                 std::optional<TraceError> problem = check(first, count, stepAt);
                 if (!problem) {
-                    problem = done(reinterpret_cast<const char*>(records.data() + first), stepAt, count * sizeof(Record));
+                    problem = done(reinterpret_cast<const char*>(from + first), stepAt, count * sizeof(Record));
                 }
                 if (problem) {
                     return problem;
@@ -173,19 +174,19 @@ private:
         }});
         return n;
     }
-    // What a column's job tells after each step: its copy of the step's bytes and where they lay
-    // in the file; an error when the read is to stop (cancelled).
-    using StepDone = std::function<std::optional<TraceError>(const char* copy, std::uint64_t at, std::size_t size)>;
+    // What a column's job tells after each step: the step's bytes and where they lie in the file;
+    // an error when the read is to stop (cancelled).
+    using StepDone = std::function<std::optional<TraceError>(const char* bytes, std::uint64_t at, std::size_t size)>;
     struct ColumnJob {
         std::uint64_t at = 0;      // the file offset of its first record
         std::uint64_t bytes = 0;
         std::function<std::optional<TraceError>(const StepDone&)> run;
     };
     static constexpr std::size_t kColumnStep = std::size_t{256} << 10;
-    // Runs the columns' jobs once every table around them is read: one thread copies them in
-    // file order and checksums each step from its copy while it is in the cache; several (the
-    // caller's threads, or as many as cores from 64 MiB of columns on) share the jobs, and one
-    // of them checksums the payload from the file. The error of the column first in the file.
+    // Runs the columns' jobs once every table around them is read: one thread checks them in
+    // file order and checksums each step while it is in the cache; several (the caller's
+    // threads, or as many as cores from 64 MiB of columns on) share the jobs, and one of them
+    // checksums the payload from the file. The error of the column first in the file.
     TraceResult<Done> readColumns();
     TraceResult<Done> readColumnsInOrder();
     TraceResult<Done> readColumnsAtOnce(unsigned threads);
@@ -211,6 +212,7 @@ private:
     Cursor m_c;
     std::uint32_t m_version;
     const ReadOptions& m_options;
+    std::shared_ptr<const void> m_mapping;
     ReleaseBefore m_release;
     std::uint64_t m_released = 0;   // the file's bytes before this were released
     std::optional<std::uint64_t> m_checksum;

@@ -272,7 +272,7 @@ TraceResult<Done> PayloadReader::lanes() {
 TraceResult<Done> PayloadReader::spans(std::size_t l, std::size_t d) {
     const auto& trace = m_trace;
     const auto& lane = trace.lanes[l];
-    auto& level = m_trace.lanes[l].levels[d];
+    auto& level = m_trace.lanes[l].levels[d].edit();
     std::uint64_t spans = 0;
     if (!m_c.count(spans, 24)) {
         return fail(corrupt("spans of lane \"" + lane.name + "\""));
@@ -328,15 +328,16 @@ TraceResult<Done> PayloadReader::tasks() {
     if (!m_c.count(n, 48)) {
         return fail(corrupt("task table"));
     }
-    trace.tasks.resize(n);
+    auto& tasks = trace.tasks.edit();
+    tasks.resize(n);
     trace.dependencyStarts.reserve(n + 1);
     // The job ids read, made task indexes once every task is known.
     std::vector<std::uint64_t> dependencyJobs;
-    for (std::size_t i = 0; i < trace.tasks.size(); ++i) {
+    for (std::size_t i = 0; i < tasks.size(); ++i) {
         if (i % kRecordsBetweenReleases == 0) {
             releaseRead();
         }
-        auto& task = trace.tasks[i];
+        auto& task = tasks[i];
         const auto at = m_c.offset();
         FileTask record;
         std::uint64_t deps = 0;
@@ -401,7 +402,6 @@ TraceResult<Done> PayloadReader::tasks() {
     // table of a 10 M-span job (perf).
     std::size_t hint = 0;
     trace.fillDependencies(dependencyJobs, [&](std::uint64_t job) {
-        const auto& tasks = trace.tasks;
         const std::size_t count = tasks.size();
         if (count == 0) {
             return kNoTask;

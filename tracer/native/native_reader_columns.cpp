@@ -1,13 +1,11 @@
 // Reading version 6's columns (native_records.hpp): the codelet key table, each level's spans,
 // the tasks and their dependencies. The tables around them are read first, past the columns
-// (PayloadReader::column records a job for each); then readColumns copies each column into the
-// model and checks each step of it while it is in the cache: on one thread in file order,
-// checksumming each step from its copy, or on several, one of them checksumming the payload from
-// the file. Reading a column is mostly the kernel's work: it gives the model's pages (zeroed)
-// as the copy first writes them (55 % of `stats` of a 102 M-span job, perf), which threads on
-// two cores do at once. What the reader checks a record-by-record file for (native_reader.cpp) it checks here
-// too, but for the task each span runs, which the model finds by lane and times (Trace::taskOf)
-// and a column does not name.
+// (PayloadReader::column records a job for each); then readColumns makes each column the mapped
+// file's (the model reads it in place: no copy, no page of the process's own for it) and checks
+// each step of it while it is in the cache: on one thread in file order, checksumming each step
+// as it goes, or on several, one of them checksumming the payload. What the reader checks a
+// record-by-record file for (native_reader.cpp) it checks here too, but for the task each span
+// runs, which the model finds by lane and times (Trace::taskOf) and a column does not name.
 
 #include "tracer/native/native_payload.hpp"
 
@@ -250,12 +248,11 @@ private:
 TraceResult<Done> PayloadReader::readColumnsInOrder() {
     for (const auto& job : m_columns) {
         ReleaseBehind release(m_release, job.at);
-        const StepDone done = [&](const char* copy, std::uint64_t at, std::size_t size) -> std::optional<TraceError> {
+        const StepDone done = [&](const char*, std::uint64_t at, std::size_t size) -> std::optional<TraceError> {
             if (m_checksum) {
-                // The payload in file order: the tables and padding before the step, from the
-                // file; the step, from its copy, while it is in the cache.
-                m_hash.update(m_payload.substr(m_hashed - kHeaderSize, at - m_hashed));
-                m_hash.update({copy, size});
+                // The payload in file order up to the step's end (the tables and padding before
+                // it too), while the step is in the cache.
+                m_hash.update(m_payload.substr(m_hashed - kHeaderSize, at + size - m_hashed));
                 m_hashed = at + size;
             }
             release.to(at + size, at + size == job.at + job.bytes);

@@ -42,7 +42,7 @@ Writer& Payload::encoded() {
     return m_encoded.back();
 }
 
-template <typename T> void Payload::column(const std::vector<T>& records) {
+template <typename T> void Payload::column(const Column<T>& records) {
     static_assert(std::is_trivially_copyable_v<T> && alignof(T) <= kColumnAlignment);
     out().count(records.size());
     const std::size_t pad = (kColumnAlignment - (kHeaderSize + size()) % kColumnAlignment) % kColumnAlignment;

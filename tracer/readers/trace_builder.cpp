@@ -107,7 +107,7 @@ void TraceBuilder::close(std::int32_t lane, LaneBuild& build, std::size_t depth,
         m_rerunTasks += m_trace.tasks[open.task].lane >= 0 ? 1U : 0U;
     }
     if (runsTask) {
-        auto& t = m_trace.tasks[open.task];
+        auto& t = m_trace.tasks.edit()[open.task];
         t.start = open.start;
         t.end = end;
         t.lane = Trace::shortIndex(lane);
@@ -287,7 +287,7 @@ void TraceBuilder::fillDependencies(const std::vector<TaskIndex>& order) {
     assert(m_dependencyJobs.size() <= std::numeric_limits<std::uint32_t>::max());   // 48 GB of pairs first
     // The pairs in reading order, placed by task (a counting sort), then each task's sorted and
     // made unique: what adding each job once and sorting each task's list gave.
-    auto& starts = trace.dependencyStarts;
+    auto& starts = trace.dependencyStarts.edit();
     starts.assign(trace.tasks.size() + 1, 0);
     for (const auto task : m_dependencyTasks) {
         ++starts[placeOf(task) + 1];
@@ -408,7 +408,13 @@ void TraceBuilder::settleRanks() {
 Trace TraceBuilder::finish(TimeNs end) {
     for (std::size_t lane = 0; lane < m_laneBuilds.size(); ++lane) {
         resetState(static_cast<std::int32_t>(lane), end);
-        m_trace.lanes[lane].levels = std::move(m_laneBuilds[lane].levels);
+        auto& levels = m_trace.lanes[lane].levels;
+        levels.clear();
+        levels.reserve(m_laneBuilds[lane].levels.size());
+        for (auto& level : m_laneBuilds[lane].levels) {
+            levels.emplace_back(std::move(level));
+        }
+        m_laneBuilds[lane].levels.clear();
     }
     if (m_clamped > 0) {
         warn(std::to_string(m_clamped) + " state changes earlier than the previous one on their lane were "
@@ -420,7 +426,7 @@ Trace TraceBuilder::finish(TimeNs end) {
     }
     // Tasks sorted by job id (spans find theirs by lane and times, not by index). Tasks usually
     // appear in job order (submission), so the sort is often skipped.
-    auto& tasks = m_trace.tasks;
+    auto& tasks = m_trace.tasks.edit();
     const bool inOrder = std::is_sorted(tasks.begin(), tasks.end(),
                                         [](const Task& a, const Task& b) { return a.jobId < b.jobId; });
     std::vector<TaskIndex> order;   // the tasks' reading order by job id; empty when the same
@@ -466,7 +472,8 @@ Trace TraceBuilder::finish(TimeNs end) {
     m_trace.indexTasks();
     std::size_t lostTasks = 0;
     for (auto& lane : m_trace.lanes) {
-        for (auto& level : lane.levels) {
+        for (auto& column : lane.levels) {
+            auto& level = column.edit();
             // A task run in several spans records the times of its last one: the earlier ones
             // no longer find it. Only a task closed twice makes such a span, so a trace without
             // one skips the search per task span (3 % of `stats` on a CNN trace).

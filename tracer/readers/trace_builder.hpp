@@ -49,15 +49,15 @@ public:
     void reserveMarkers(std::size_t count) { m_trace.markers.reserve(count); }
     // About this many spans in the whole trace, from the input's size (see close()).
     void expectSpans(std::size_t count) { m_expectedSpans = count; }
-    Task& taskAt(TaskIndex index) { return m_trace.tasks[index]; }
+    Task& taskAt(TaskIndex index) { return m_trace.tasks.edit()[index]; }
     // A task's codelet or footprint, the other one kept (readers learn them from separate events).
     NameId codeletOf(TaskIndex index) const { return m_trace.codeletIdOf(m_trace.tasks[index]); }
     void setCodelet(TaskIndex index, NameId codelet) {
-        auto& t = m_trace.tasks[index];
+        auto& t = m_trace.tasks.edit()[index];
         m_trace.setCodelet(t, codelet, m_trace.footprintOf(t));
     }
     void setFootprint(TaskIndex index, std::uint32_t footprint) {
-        auto& t = m_trace.tasks[index];
+        auto& t = m_trace.tasks.edit()[index];
         m_trace.setCodelet(t, m_trace.codeletIdOf(t), footprint);
     }
     NameId intern(std::string_view text) { return m_trace.names.intern(text); }

@@ -67,7 +67,7 @@ void TraceBuilder::absorb(TraceBuilder&& part) {
     }
 
     to.tasks.reserve(to.tasks.size() + from.tasks.size());
-    for (auto& task : from.tasks) {
+    for (auto& task : from.tasks.edit()) {
         task.lane = movedLane(task.lane);
         task.codeletKey = task.codeletKey == kNoCodeletKey ? kNoCodeletKey : codeletOf[task.codeletKey];
         to.tasks.push_back(task);

@@ -57,12 +57,12 @@ struct TimeMap {
 tracer::Trace mapTrace(tracer::Trace trace, const TimeMap& map) {
     for (auto& lane : trace.lanes) {
         for (auto& level : lane.levels) {
-            for (auto& span : level) {
+            for (auto& span : level.edit()) {
                 span = tracer::Span{map(span.start), map(span.end), span.state, span.runsTask != 0};
             }
         }
     }
-    for (auto& task : trace.tasks) {
+    for (auto& task : trace.tasks.edit()) {
         for (tracer::PackedTime* t : {&task.submit, &task.start, &task.end}) {
             *t = *t < 0 ? TimeNs{*t} : map(*t);
         }

@@ -2,13 +2,14 @@
 
 #include <algorithm>
 #include <cassert>
+#include <span>
 
 namespace starscope::viewer {
 
 using tracer::Span;
 using tracer::TimeNs;
 
-LaneIndex::LaneIndex(const std::vector<Span>& spans, std::size_t stateCount) : m_states(stateCount) {
+LaneIndex::LaneIndex(std::span<const Span> spans, std::size_t stateCount) : m_states(stateCount) {
     constexpr auto kUnused = static_cast<std::uint32_t>(-1);
     std::vector<std::uint32_t> column(m_states, kUnused);
     for (const Span& span : spans) {
@@ -41,7 +42,7 @@ LaneIndex::LaneIndex(const std::vector<Span>& spans, std::size_t stateCount) : m
     }
 }
 
-void LaneIndex::addStateTimes(const std::vector<Span>& spans, std::size_t first, std::size_t last,
+void LaneIndex::addStateTimes(std::span<const Span> spans, std::size_t first, std::size_t last,
                               TimeNs* perState) const {
     assert(first <= last && last <= spans.size());
     const std::size_t firstBlock = (first + kBlock - 1) / kBlock;
@@ -67,7 +68,7 @@ void LaneIndex::addStateTimes(const std::vector<Span>& spans, std::size_t first,
     }
 }
 
-void LaneIndex::prefixAt(const std::vector<Span>& spans, std::size_t k, TimeNs* perState) const {
+void LaneIndex::prefixAt(std::span<const Span> spans, std::size_t k, TimeNs* perState) const {
     assert(k <= spans.size());
     const std::size_t block = k / kBlock;
     const std::size_t columns = m_used.size();

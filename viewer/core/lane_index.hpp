@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 namespace starscope::viewer {
@@ -22,14 +23,14 @@ public:
     static constexpr std::size_t kBlock = 32;
 
     LaneIndex() = default;
-    LaneIndex(const std::vector<tracer::Span>& spans, std::size_t stateCount);
+    LaneIndex(std::span<const tracer::Span> spans, std::size_t stateCount);
 
     // Adds the time each state takes in spans [first, last) to perState (stateCount entries).
-    void addStateTimes(const std::vector<tracer::Span>& spans, std::size_t first, std::size_t last,
+    void addStateTimes(std::span<const tracer::Span> spans, std::size_t first, std::size_t last,
                        tracer::TimeNs* perState) const;
     // Sets perState to the time of each state in spans [0, k). Consecutive marks share
     // boundaries, so a painter computes one prefix per mark and subtracts neighbours.
-    void prefixAt(const std::vector<tracer::Span>& spans, std::size_t k, tracer::TimeNs* perState) const;
+    void prefixAt(std::span<const tracer::Span> spans, std::size_t k, tracer::TimeNs* perState) const;
     std::size_t stateCount() const { return m_states; }
     // The states the lane's spans use, in id order: the columns of the prefixes.
     const std::vector<std::uint32_t>& usedStates() const { return m_used; }

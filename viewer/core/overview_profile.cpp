@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <span>
 
 namespace starscope::viewer {
 
@@ -17,7 +18,7 @@ namespace {
 // Time of each state in the lane before t: the prefix of the spans ending by t, plus the part
 // of the span running at t. Times come in increasing order: the search starts at the span the
 // previous time found (k, updated).
-void timeBefore(const std::vector<Span>& spans, const LaneIndex& index, TimeNs t, std::size_t& k, TimeNs* perState) {
+void timeBefore(std::span<const Span> spans, const LaneIndex& index, TimeNs t, std::size_t& k, TimeNs* perState) {
     k = firstEndingAfter(spans, index, k, static_cast<double>(t));
     index.prefixAt(spans, k, perState);
     if (k < spans.size() && spans[k].start < t) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <span>
 
 namespace starscope::viewer {
 
@@ -10,7 +11,7 @@ using tracer::Span;
 namespace {
 
 // Spans are sorted by start and non-overlapping, so their ends are sorted too.
-std::size_t firstEndingAfterFrom(const std::vector<Span>& spans, std::size_t from, double timeNs) {
+std::size_t firstEndingAfterFrom(std::span<const Span> spans, std::size_t from, double timeNs) {
     const auto it = std::partition_point(spans.begin() + static_cast<std::ptrdiff_t>(from), spans.end(),
                                          [timeNs](const Span& s) { return static_cast<double>(s.end) <= timeNs; });
     return static_cast<std::size_t>(it - spans.begin());
@@ -47,7 +48,7 @@ std::size_t firstBlockEndingAfter(const LaneIndex& index, std::size_t from, doub
 }
 
 // The first span of that block, at `from` or after, ending after timeNs (the block's last does).
-std::size_t firstInBlockEndingAfter(const std::vector<Span>& spans, std::size_t block, std::size_t from, double timeNs) {
+std::size_t firstInBlockEndingAfter(std::span<const Span> spans, std::size_t block, std::size_t from, double timeNs) {
     const std::size_t lo = std::max(from, block * LaneIndex::kBlock);
     const std::size_t hi = std::min(spans.size(), (block + 1) * LaneIndex::kBlock);
     const auto it = std::partition_point(spans.begin() + static_cast<std::ptrdiff_t>(lo),
@@ -57,7 +58,7 @@ std::size_t firstInBlockEndingAfter(const std::vector<Span>& spans, std::size_t 
 }
 
 // First index >= from whose span ends after timeNs.
-std::size_t nextEndingAfter(const std::vector<Span>& spans, const LaneIndex* index, std::size_t from, double timeNs) {
+std::size_t nextEndingAfter(std::span<const Span> spans, const LaneIndex* index, std::size_t from, double timeNs) {
     if (from >= spans.size()) {
         return spans.size();
     }
@@ -77,11 +78,11 @@ std::size_t nextEndingAfter(const std::vector<Span>& spans, const LaneIndex* ind
 
 } // namespace
 
-std::size_t firstEndingAfter(const std::vector<Span>& spans, double timeNs) {
+std::size_t firstEndingAfter(std::span<const Span> spans, double timeNs) {
     return firstEndingAfterFrom(spans, 0, timeNs);
 }
 
-std::size_t firstEndingAfter(const std::vector<Span>& spans, const LaneIndex& index, std::size_t from, double timeNs) {
+std::size_t firstEndingAfter(std::span<const Span> spans, const LaneIndex& index, std::size_t from, double timeNs) {
     if (from >= spans.size()) {
         return spans.size();
     }
@@ -90,7 +91,7 @@ std::size_t firstEndingAfter(const std::vector<Span>& spans, const LaneIndex& in
     return block >= index.blockEnds().size() ? spans.size() : firstInBlockEndingAfter(spans, block, from, timeNs);
 }
 
-void foldSpans(const std::vector<Span>& spans, const TimeView& view, double minWidthPx,
+void foldSpans(std::span<const Span> spans, const TimeView& view, double minWidthPx,
                std::vector<DrawRun>& out, const LaneIndex* index) {
     const double left = view.leftPx;
     const double right = view.leftPx + view.widthPx;
@@ -119,7 +120,7 @@ void foldSpans(const std::vector<Span>& spans, const TimeView& view, double minW
     }
 }
 
-std::optional<std::size_t> spanAt(const std::vector<Span>& spans, double timeNs, double toleranceNs) {
+std::optional<std::size_t> spanAt(std::span<const Span> spans, double timeNs, double toleranceNs) {
     const std::size_t i = firstEndingAfter(spans, timeNs);
     if (i < spans.size() && static_cast<double>(spans[i].start) <= timeNs) {
         return i;

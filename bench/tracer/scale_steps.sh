@@ -32,12 +32,13 @@
 # --data DIR: where the jobs are written (default a temporary folder; they are removed at the
 #   end unless --keep: about 3.6 GB per 100 M spans).
 #
-# The generator, streamed (a21aa5f), one run each at load 2-4 (wall s / peak RSS), against the
-# one it replaces, which made the job in memory and then wrote it (run alongside the 1 G job):
-#   spans      streamed              in memory, then written
-#   10.2 M     0.65 s / 4.8 MiB      2.14 s / 564 MiB
-#   102 M      13.0 s / 7.2 MiB      15.1 s / 4.37 GiB
-#   1,022 M    92.6 s / 32.3 MiB     not attempted (about 60 GiB); file 36.2 GB
+# The generator, streamed (a21aa5f) at load 2-4 (wall s, [min-max] of the runs / peak RSS),
+# against the one it replaces, which made the job in memory and then wrote it (one run each,
+# alongside the 1 G job):
+#   spans      streamed                          in memory, then written
+#   10.2 M     [0.65-1.75] s, 4 runs / 4.8 MiB   2.14 s / 564 MiB
+#   102 M      [7.5-13.0] s, 2 runs / 7.2 MiB    15.1 s / 4.37 GiB
+#   1,022 M    92.6 s, 1 run / 32.3 MiB          not attempted (about 60 GiB); file 36.2 GB
 # (its memory: each rank's batch ends, 8 bytes a batch, 7 MB a rank at 1 G spans, and a few
 # buffers of 64 to 256 KiB; the rest of the 1 G job's time is the kernel writing 36 GB.)
 #

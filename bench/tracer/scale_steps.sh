@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Time and peak memory of each step of opening a big StarPU-MPI job (issue 29), whole processes
 # (wall time, peak resident memory, peak anonymous memory): synthetic 4-rank jobs (16 workers a
-# rank, tasks chained per worker by dependencies, batch markers, messages between the ranks;
-# makeSyntheticRanksTrace written as a native file by starscope-viewer-synth) of about 10 M and
-# 100 M spans, and for each:
+# rank, tasks chained per worker by dependencies, batch markers, messages between the ranks) of
+# about 10 M and 100 M spans, and for each:
+#   generate (streamed)  starscope-viewer-synth: the job streamed into its native file as it is
+#             made (SyntheticJob, tracer::TraceStream: the bytes writeNativeFile writes for
+#             makeSyntheticRanksTrace), never whole in memory
 #   read      starscope_tracer_bench --model FILE (reads the file into the model, nothing else)
 #   stats     starscope stats FILE
 #   render    starscope-viewer FILE --render OUT.png (offscreen): the viewer's first frame
@@ -21,15 +23,28 @@
 # --sizes: millions of spans (about: the generator makes whole batches); default "10 100".
 # --reps N: runs of each step below 100 M spans (default 3); --big-reps N from 100 M on
 #   (default 1: a 100 M step takes minutes).
-# --giant: also 1,000 M spans. The generator builds the whole job in memory first (12 GiB at
-#   its peak for 102 M spans with native files up to version 5, which it encoded whole before
-#   writing them; 0.58 GiB for 10 M since version 6, whose columns are written from the model),
-#   so a size whose estimate (0.06 GiB per million spans) exceeds the
-#   memory available is not attempted, and the table says so with both figures; --giant-force
-#   attempts it anyway, its address space limited to 90 % of the memory available, so that it
-#   fails cleanly (no out-of-memory killer among other processes).
+# --giant: also 1,000 M spans. The generator streams the job in some tens of MiB whatever its
+#   size, so what bounds a size is the disk: a job whose file (about 36 bytes a span: 36 GB at
+#   1,000 M) does not fit the free space of --data's file system is not attempted, and the table
+#   says so with both figures. The steps that read the job map its file (the model's columns are
+#   the file's pages, which the kernel takes back under pressure) and hold about 8 bytes a span
+#   of their own (lane indexes, the critical path's table): a step whose estimate exceeds the
+#   memory available is not attempted either, with both figures. --giant-force attempts both
+#   anyway: a write that runs out of disk fails with the message and leaves no file; a read runs
+#   with its own memory (prlimit --data: the mapped file is not counted) limited to 90 % of the
+#   memory available, so that it fails cleanly (no out-of-memory killer among other processes).
 # --data DIR: where the jobs are written (default a temporary folder; they are removed at the
 #   end unless --keep: about 3.6 GB per 100 M spans).
+#
+# The generator, streamed (a21aa5f) at load 2-4 (wall s, [min-max] of the runs / peak RSS),
+# against the one it replaces, which made the job in memory and then wrote it (one run each,
+# alongside the 1 G job):
+#   spans      streamed                          in memory, then written
+#   10.2 M     [0.65-1.75] s, 4 runs / 4.8 MiB   2.14 s / 564 MiB
+#   102 M      [7.5-13.0] s, 2 runs / 7.2 MiB    15.1 s / 4.37 GiB
+#   1,022 M    92.6 s, 1 run / 32.3 MiB          not attempted (about 60 GiB); file 36.2 GB
+# (its memory: each rank's batch ends, 8 bytes a batch, 7 MB a rank at 1 G spans, and a few
+# buffers of 64 to 256 KiB; the rest of the 1 G job's time is the kernel writing 36 GB.)
 #
 # Seen on the 2-core machine shared with other engineers' builds (load 3-7: noisy), 102 M
 # spans one run, 10 M medians of 3 (wall s / peak RSS GiB):
@@ -80,7 +95,7 @@ while [ $# -gt 0 ]; do
     --giant) giant=1 ;;
     --giant-force) giant=1; force=1 ;;
     --keep) keep=1 ;;
-    -h|--help) sed -n '2,32p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,35p' "$0"; exit 0 ;;
     *) echo "scale_steps: unknown option $1" >&2; usage ;;
   esac
   shift
@@ -172,38 +187,52 @@ for millions in $sizes; do
   job="$data/job-${millions}M.sstrace"
   label="${millions} M"
   echo "== ${millions} M spans: $batches batches, $runs run(s) a step" >&2
-  limit=()
-  avail=$(awk '/MemAvailable/ {print $2}' /proc/meminfo)   # KiB
-  needGiB=$((millions * 6 / 100))
-  if [ $((needGiB * 1024 * 1024)) -gt "$avail" ]; then
-    if [ "$force" = 0 ]; then
-      rows+=("| $label | generate (in memory, then written) | not attempted: needs about $needGiB GiB, $((avail / 1024 / 1024)) GiB available (--giant-force tries) | - | - |")
-      continue
-    fi
-    limit=(prlimit --as=$((avail * 1024 * 9 / 10)))
-    echo "   generator limited to $((avail * 9 / 10 / 1024 / 1024)) GiB of address space" >&2
+  # The file: about 36 bytes a span (a span's 16, a task's 32 for every 2.1 spans, the
+  # dependency tables' 8 per task); what its file system has free, of --data's folder.
+  needGB=$(((millions * 36 + 999) / 1000))
+  freeGB=$(($(df --output=avail -B1 "$data" | tail -1) / 1000000000))
+  if [ "$needGB" -gt "$freeGB" ] && [ "$force" = 0 ]; then
+    rows+=("| $label | generate (streamed) | not attempted: needs about $needGB GB of disk, $freeGB GB free in $data (--giant-force tries) | - | - |")
+    continue
   fi
-  if ! gen=$(timed "${limit[@]}" "$synth" "$job" --ranks 4 --workers 16 --batches "$batches" \
+  if ! gen=$(timed "$synth" "$job" --ranks 4 --workers 16 --batches "$batches" \
       --tasks-per-worker 8 --barrier-us 1000 --jitter 0.3 --dependencies); then
-    rows+=("| $label | generate (in memory, then written) | failed: $(tail -1 "$data/last.err" | cut -c1-80) | - | - |")
+    rows+=("| $label | generate (streamed) | failed: $(tail -1 "$data/last.err" | cut -c1-80) | - | - |")
     rm -f "$job"
     continue
   fi
   label="$(grep -o '[0-9]* spans' "$data/last.out" | awk '{printf "%.1f M", $1 / 1e6}')"
   echo "   $(cat "$data/last.out"), $(du -h "$job" | cut -f1)" >&2
-  addRow "$label" "generate (in memory, then written)" "$gen"
+  addRow "$label" "generate (streamed)" "$gen"
+  # The reading steps map the job's file (page cache, which the kernel takes back) and hold
+  # about 8 bytes a span of their own (see --giant).
+  limit=()
+  avail=$(awk '/MemAvailable/ {print $2}' /proc/meminfo)   # KiB
+  readGiB=$(((millions * 8 + 1023) / 1024))
+  if [ $((readGiB * 1024 * 1024)) -gt "$avail" ]; then
+    if [ "$force" = 0 ]; then
+      for step in read stats render scroll; do
+        rows+=("| $label | $step | not attempted: needs about $readGiB GiB of its own, $((avail / 1024 / 1024)) GiB available (--giant-force tries) | - | - |")
+      done
+      [ "$keep" = 1 ] || rm -f "$job"
+      continue
+    fi
+    # The data limit counts the process's own memory, not the mapped file.
+    limit=(prlimit --data=$((avail * 1024 * 9 / 10)))
+    echo "   readers limited to $((avail * 9 / 10 / 1024 / 1024)) GiB of memory of their own" >&2
+  fi
   for step in read stats render scroll; do
     results=()
     for ((r = 0; r < runs; r++)); do
       case "$step" in
-        read) out=$(timed "$reader" --model "$job") ;;
-        stats) out=$(timed "$cli" stats "$job") ;;
+        read) out=$(timed "${limit[@]}" "$reader" --model "$job") ;;
+        stats) out=$(timed "${limit[@]}" "$cli" stats "$job") ;;
         render)
           [ -x "$viewer" ] || break
-          out=$(timed "$viewer" "$job" --render "$data/render-${millions}M.png") ;;
+          out=$(timed "${limit[@]}" "$viewer" "$job" --render "$data/render-${millions}M.png") ;;
         scroll)
           [ -x "$replot" ] || break
-          out=$(timed "$replot" --trace "$job" --only mid --repeats 10)
+          out=$(timed "${limit[@]}" "$replot" --trace "$job" --only mid --repeats 10)
           frame=$(awk '/^mid zoom/ {print $4}' "$data/last.out")
           out="$(python3 -c "print(f'{$frame / 1000:.6g}')") ${out#* }" ;;
       esac

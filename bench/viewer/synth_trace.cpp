@@ -7,8 +7,14 @@
 //                              [--dependencies]
 // --ranks N (1-4): a StarPU-MPI job of N ranks on one clock, with messages between them.
 // --dependencies: each task waits for the one before it on its worker (a task graph).
+//
+// The trace is streamed into the file as it is made (SyntheticJob, tracer::TraceStream), never
+// whole in memory: a job of 1 G spans (36 GB of file) is written in some tens of MiB, which is
+// what bench/tracer/scale_steps.sh measures as the generator's peak. The file is the one
+// writeNativeFile would write from makeSyntheticTrace or makeSyntheticRanksTrace, written
+// atomically as that is: a failed write (a full disk) leaves no file and exits 1.
 
-#include "tests/support/synthetic_trace.hpp"
+#include "tests/support/synthetic_job.hpp"
 #include "tracer/native/native_format.hpp"
 
 #include <charconv>
@@ -95,13 +101,15 @@ int main(int argc, char** argv) {
     options.taskNs = static_cast<starscope::tracer::TimeNs>(taskUs * 1e3);
     options.barrierNs = static_cast<starscope::tracer::TimeNs>(barrierUs * 1e3);
 
-    const auto trace = ranks > 1 ? starscope::viewer::makeSyntheticRanksTrace(options, ranks)
-                                 : starscope::viewer::makeSyntheticTrace(options);
-    if (auto written = starscope::tracer::writeNativeFile(trace, output); !written) {
+    // --ranks 1 is one process (makeSyntheticTrace), as it always was: no MPI lane.
+    const starscope::viewer::SyntheticJob job(options, ranks > 1 ? ranks : 0);
+    const auto stream = job.stream();
+    if (auto written = starscope::tracer::writeNativeFile(stream, output); !written) {
         std::fprintf(stderr, "starscope-viewer-synth: %s\n", written.error().describe().c_str());
         return 1;
     }
-    std::printf("%s: %zu lanes, %zu spans, %zu tasks, %zu messages\n", output.c_str(), trace.lanes.size(),
-                trace.spanCount(), trace.tasks.size(), trace.messages.size());
+    std::printf("%s: %zu lanes, %llu spans, %llu tasks, %llu messages\n", output.c_str(), stream.tables->lanes.size(),
+                static_cast<unsigned long long>(stream.spanCount()), static_cast<unsigned long long>(stream.tasks.count),
+                static_cast<unsigned long long>(stream.messages.count));
     return 0;
 }

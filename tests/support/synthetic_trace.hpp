@@ -9,7 +9,10 @@
 // tasks; workers sleep until the submission ends, then run their share of the batch's tasks,
 // each preceded by overheadNs of Scheduling, and sleep once they are out of work. The batch
 // ends when the last worker finishes; the main thread then spends the rest of the period in
-// "Waiting task" (the arena reset), which is the barrier at every batch transition.
+// "Waiting task" (the arena reset), which is the barrier at every batch transition. A task's
+// jitter is drawn from a hash of where it is (seed, batch, worker, position): both functions
+// collect what SyntheticJob (synthetic_job.hpp) streams, which writes a job of any size into a
+// native file without holding it.
 
 #include "tracer/model/trace.hpp"
 

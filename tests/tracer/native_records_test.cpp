@@ -1,6 +1,6 @@
 // The native format's records (native_records.hpp): every field of every record a trace holds
-// comes back from a file, and files of the older versions, whose records lack fields, still
-// read.
+// comes back from a file, files of the older versions, whose records lack fields, still read,
+// and a trace streamed a record at a time (native_stream.hpp) is written as the whole trace is.
 
 #include "tests/support/test_support.hpp"
 #include "tracer/native/native_codec.hpp"
@@ -10,6 +10,7 @@
 #include <cstring>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <span>
 #include <sstream>
 #include <string>
 #include <type_traits>
@@ -274,6 +275,96 @@ TEST(NativeFormat, FilesOfOlderVersionsRead) {
         std::uint32_t written = 0;
         std::memcpy(&written, out.str().data() + 8, 4);
         EXPECT_EQ(written, kNativeVersion);
+    }
+}
+
+// A stream whose columns hand their records one at a time (a whole trace's hand them at once).
+TraceStream oneByOne(const TraceStream& whole) {
+    TraceStream stream = whole;
+    stream.forEachColumn([](auto& column) {
+        using Record = typename std::remove_reference_t<decltype(column)>::Record;
+        column.produce = [all = column.produce](const EmitRecords<Record>& emit) {
+            all([&emit](std::span<const Record> some) {
+                for (const Record& record : some) {
+                    emit(std::span<const Record>(&record, 1));
+                }
+            });
+        };
+    });
+    return stream;
+}
+
+TEST(NativeStream, AStreamedTraceIsWrittenAsTheWholeTrace) {
+    const Trace trace = everyField();
+    const TraceStream whole = TraceStream::of(trace);
+    const TraceStream streamed = oneByOne(whole);
+    EXPECT_EQ(streamed.spanCount(), trace.spanCount());
+    std::ostringstream out;
+    ASSERT_TRUE(writeNative(streamed, out));
+    EXPECT_EQ(out.str(), bytes(trace));
+    EXPECT_EQ(collectTrace(streamed), trace);
+    TempDir dir;
+    ASSERT_TRUE(writeNativeFile(streamed, dir / "t.sstrace"));
+    EXPECT_EQ(starscope::testing::readFile(dir / "t.sstrace"), bytes(trace));
+}
+
+// A column that hands other records than it announced would make a file whose payload size lies:
+// none is written, and the error names the column.
+TEST(NativeStream, AColumnHandingOtherCountsThanAnnouncedWritesNoFile) {
+    const Trace trace = everyField();
+    for (const std::string column : {"tasks", "markers", "messages", "lane 1 level 0 spans"}) {
+        TraceStream stream = TraceStream::of(trace);
+        if (column == "tasks") {
+            stream.tasks.count += 1;
+        } else if (column == "markers") {
+            stream.markers.count -= 1;
+        } else if (column == "messages") {
+            stream.messages.count += 2;
+        } else {
+            stream.spans[1][0].count += 1;
+        }
+        TempDir dir;
+        const auto written = writeNativeFile(stream, dir / "t.sstrace");
+        ASSERT_FALSE(written) << column;
+        EXPECT_EQ(written.error().code, ErrorCode::InvalidArgument) << column;
+        EXPECT_EQ(written.error().file, (dir / "t.sstrace").string());
+        EXPECT_NE(written.error().message.find(column + ":"), std::string::npos) << written.error().describe();
+        EXPECT_TRUE(std::filesystem::is_empty(dir.path())) << column << ": a file was left";
+        std::ostringstream out;
+        EXPECT_FALSE(writeNative(stream, out));
+        EXPECT_TRUE(out.bad()) << column;
+    }
+}
+
+// A write that fails (a full disk, a folder that is not there) names the file, and stops making
+// the stream's records once the file has failed.
+TEST(NativeStream, AFailedWriteNamesTheFile) {
+    const Trace trace = everyField();
+    TraceStream stream = TraceStream::of(trace);
+    TempDir dir;
+    const auto missing = writeNativeFile(stream, dir / "no such folder" / "t.sstrace");
+    ASSERT_FALSE(missing);
+    EXPECT_EQ(missing.error().code, ErrorCode::Io);
+    EXPECT_NE(missing.error().describe().find("no such folder/t.sstrace"), std::string::npos)
+        << missing.error().describe();
+    if (std::filesystem::exists("/dev/full")) {
+        // Big enough that the first 64 KiB fail before the tasks: those are made, not written.
+        std::vector<Span> spans;
+        for (TimeNs t = 0; t < 100'000; ++t) {
+            spans.emplace_back(10 * t, 10 * t + 5, 0);
+        }
+        stream.spans[0][0] = StreamedColumn<Span>::of(spans);
+        std::size_t tasksMade = 0;
+        stream.tasks.produce = [&tasksMade, &trace](const EmitRecords<Task>& emit) {
+            ++tasksMade;
+            emit(trace.tasks);
+        };
+        const auto full = writeNativeFile(stream, "/dev/full");
+        ASSERT_FALSE(full);
+        EXPECT_EQ(full.error().code, ErrorCode::Io);
+        EXPECT_EQ(full.error().file, "/dev/full");
+        EXPECT_NE(full.error().message.find("No space left"), std::string::npos) << full.error().describe();
+        EXPECT_EQ(tasksMade, 0u);
     }
 }
 

@@ -1,6 +1,11 @@
+#include "tests/support/synthetic_job.hpp"
 #include "tests/support/synthetic_trace.hpp"
+#include "tests/support/test_support.hpp"
+#include "tracer/native/native_format.hpp"
 
 #include <gtest/gtest.h>
+
+#include <sstream>
 
 using namespace starscope::viewer;
 using starscope::tracer::StateClass;
@@ -119,5 +124,53 @@ TEST(SyntheticTrace, DependenciesChainEachWorkersTasksAcrossRanks) {
         const std::size_t waitedFor = inRank % 4 > 0 ? i - 1 : i - 8 + 3;
         EXPECT_EQ(jobs.front(), trace.tasks[waitedFor].jobId) << "task " << i;
         EXPECT_EQ(trace.tasks[waitedFor].lane, trace.tasks[i].lane) << "task " << i;
+    }
+}
+
+// A task's jitter is drawn from where it is, not from a sequence shared by every lane: a worker
+// added to the job leaves the others' lanes as they were.
+TEST(SyntheticTrace, JitterOfATaskDependsOnWhereItIsOnly) {
+    SyntheticOptions options{.cpuWorkers = 2, .jitter = 0.4};
+    const auto two = makeSyntheticTrace(options);
+    options.cpuWorkers = 3;
+    const auto three = makeSyntheticTrace(options);
+    EXPECT_EQ(two.lanes[0].spans(), three.lanes[0].spans());
+    EXPECT_EQ(two.lanes[1].spans(), three.lanes[1].spans());
+    EXPECT_NE(two.lanes[0].spans(), two.lanes[1].spans());
+}
+
+// The job streamed into a file a few records at a time is the file of the trace collected
+// whole: the same bytes, read back as the same trace (job ids, dependencies, markers and
+// messages merged across ranks in the order the collected trace has them).
+TEST(SyntheticTrace, StreamedJobIsTheFileOfTheWholeTrace) {
+    const SyntheticOptions options{.cpuWorkers = 3,
+                                   .epochs = 2,
+                                   .batchesPerEpoch = 5,
+                                   .tasksPerWorker = 3,
+                                   .barrierNs = 1'000'000,
+                                   .jitter = 0.3,
+                                   .dependencies = true};
+    for (const int ranks : {0, 1, 2, 4}) {
+        const SyntheticJob job(options, ranks);
+        const auto stream = job.stream();
+        const starscope::testing::TempDir dir;
+        const auto file = dir / "job.sstrace";
+        const auto written = starscope::tracer::writeNativeFile(stream, file);
+        ASSERT_TRUE(written) << written.error().describe();
+        const auto whole = ranks == 0 ? makeSyntheticTrace(options) : makeSyntheticRanksTrace(options, ranks);
+        EXPECT_EQ(stream.spanCount(), whole.spanCount());
+        std::ostringstream bytes;
+        starscope::tracer::writeNative(whole, bytes);
+        EXPECT_TRUE(starscope::testing::readFile(file) == bytes.str()) << ranks << " ranks";
+        auto back = starscope::tracer::readNative(file);
+        ASSERT_TRUE(back) << back.error().describe();
+        back->metadata.erase("format");
+        EXPECT_EQ(*back, whole) << ranks << " ranks";
+        expectWellFormed(whole);
+        EXPECT_EQ(whole.messages.size(), ranks > 1 ? 2u * static_cast<std::size_t>(ranks - 1) * 10u : 0u);
+        EXPECT_TRUE(std::is_sorted(whole.markers.begin(), whole.markers.end(),
+                                   [](const auto& a, const auto& b) { return a.time < b.time; }));
+        EXPECT_TRUE(std::is_sorted(whole.messages.begin(), whole.messages.end(),
+                                   [](const auto& a, const auto& b) { return a.start < b.start; }));
     }
 }

@@ -99,6 +99,10 @@ struct Span {
     }
 
     TimeNs start : 48 = 0;
+    // The 16 bits after start, always 0: a native file holds a span's bytes as they lie in
+    // memory, and left unnamed they held whatever the constructor's register did, so the same
+    // trace could be written as different files.
+    std::uint64_t zeros : 16 = 0;
     TimeNs end : 48 = 0;
     std::uint32_t state : 15 = 0;     // index into Trace::states
     std::uint32_t runsTask : 1 = 0;   // 1 when a task runs in it (Trace::taskOf)

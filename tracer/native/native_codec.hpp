@@ -36,6 +36,8 @@ public:
     }
     // The bytes written so far.
     std::string_view bytes() const { return {m_buffer.get(), m_used}; }
+    // Forgets them, keeping the room.
+    void clear() { m_used = 0; }
 
 private:
     // Room for size more bytes, in a buffer of its own: through std::string::append, which GCC

@@ -18,8 +18,10 @@
 #include "tracer/native/native_payload.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <cstring>
 #include <memory>
+#include <ostream>
 #include <optional>
 
 namespace starscope::tracer {
@@ -39,8 +41,8 @@ std::uint64_t nativeChecksum(std::string_view payload, std::uint32_t version) {
     return version >= kFirstWithXxHash ? xxhash64(payload) : fnv1a(payload);
 }
 
-void writeNative(const Trace& trace, std::ostream& out) {
-    const Payload payload = writePayload(trace);
+TraceResult<Done> writeNative(const TraceStream& stream, std::ostream& out) {
+    const Payload payload = writePayload(stream);
     Writer header;
     header.raw(kNativeMagic.data(), kNativeMagic.size());
     header.put(kNativeVersion);
@@ -50,24 +52,49 @@ void writeNative(const Trace& trace, std::ostream& out) {
     // Checksummed in steps as they are written, while each step is in the cache.
     constexpr std::size_t kStep = std::size_t{256} << 10;
     XxHash64 checksum;
-    for (const std::string_view piece : payload.pieces()) {
-        for (std::size_t pos = 0; pos < piece.size(); pos += kStep) {
+    const auto problem = payload.write([&](std::string_view piece) {
+        for (std::size_t pos = 0; pos < piece.size() && out; pos += kStep) {
             const std::string_view step = piece.substr(pos, kStep);
             checksum.update(step);
             out.write(step.data(), static_cast<std::streamsize>(step.size()));
         }
+        return static_cast<bool>(out);
+    });
+    if (problem) {
+        out.setstate(std::ios::badbit);
+        return fail(TraceError{ErrorCode::InvalidArgument, "the streamed trace is inconsistent: " + *problem, {}, {}});
     }
     Writer tail;
     tail.put(checksum.digest());
     out.write(tail.bytes().data(), static_cast<std::streamsize>(tail.bytes().size()));
+    return Done{};
 }
 
-TraceResult<Done> writeNativeFile(const Trace& trace, const fs::path& file) {
-    auto written = files::writeFile(file, [&trace](std::ostream& out) { writeNative(trace, out); });
+void writeNative(const Trace& trace, std::ostream& out) {
+    // A trace's own tables hand over what they hold: never inconsistent.
+    [[maybe_unused]] const auto written = writeNative(TraceStream::of(trace), out);
+    assert(written);
+}
+
+TraceResult<Done> writeNativeFile(const TraceStream& stream, const fs::path& file) {
+    std::optional<TraceError> problem;
+    auto written = files::writeFile(file, [&stream, &problem](std::ostream& out) {
+        if (auto done = writeNative(stream, out); !done) {
+            problem = done.error();
+        }
+    });
+    if (problem) {
+        problem->file = file.string();
+        return fail(std::move(*problem));
+    }
     if (!written) {
         return fail(TraceError{ErrorCode::Io, written.error().message, file.string(), {}});
     }
     return Done{};
+}
+
+TraceResult<Done> writeNativeFile(const Trace& trace, const fs::path& file) {
+    return writeNativeFile(TraceStream::of(trace), file);
 }
 
 namespace {

@@ -6,6 +6,7 @@
 #include "tracer/model/error.hpp"
 #include "tracer/model/read_options.hpp"
 #include "tracer/model/trace.hpp"
+#include "tracer/native/native_stream.hpp"
 
 #include <cstdint>
 #include <filesystem>
@@ -31,6 +32,13 @@ std::uint64_t nativeChecksum(std::string_view payload, std::uint32_t version);
 void writeNative(const Trace& trace, std::ostream& out);
 // Written atomically (temporary file + rename).
 TraceResult<Done> writeNativeFile(const Trace& trace, const std::filesystem::path& file);
+// A trace streamed as it is made (native_stream.hpp), in memory a few of its records at a time:
+// the bytes writeNative writes for collectTrace(stream). An error (InvalidArgument) when a
+// column handed another count of records than it announced: out then holds no trace (its
+// badbit set) and the file is not written. Once out fails (a full disk), the rest of the payload
+// is not written, though the column being written is still made to its end.
+TraceResult<Done> writeNative(const TraceStream& stream, std::ostream& out);
+TraceResult<Done> writeNativeFile(const TraceStream& stream, const std::filesystem::path& file);
 
 // Reads starscope's native binary format (magic + version); files of an older version are
 // upgraded here, newer ones refused.

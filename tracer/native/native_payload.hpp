@@ -12,6 +12,7 @@
 #include "tracer/model/trace.hpp"
 #include "tracer/native/native_codec.hpp"
 #include "tracer/native/native_records.hpp"
+#include "tracer/native/native_stream.hpp"
 
 #include <algorithm>
 #include <cstddef>
@@ -36,31 +37,46 @@ inline constexpr std::size_t kHeaderSize = 8 + 4 + 4 + 8;
 inline constexpr std::size_t kColumnAlignment = 8;
 
 // The payload as the writer hands it out: the bytes it encoded (the records of
-// native_records.hpp) and, between them, the model's big tables as they lie in memory (the
-// columns: spans, tasks, dependencies), handed out from there, never copied: a trace of 100 M
-// spans is written without a second copy of its 3.5 GB.
+// native_records.hpp) and, between them, pieces made as they are written: the big tables'
+// columns (spans, tasks, dependencies), of a trace in memory handed from where they lie, never
+// copied (a trace of 100 M spans is written without a second copy of its 3.5 GB), of a streamed
+// one as they are made; and the tables of records too many to hold encoded (markers, messages:
+// 13 M of them in a job of 1 G spans), encoded in steps as they are written, their size counted
+// first by encoding them once into nothing.
 class Payload {
 public:
+    // Takes some bytes; false once the rest is not wanted (the file failed).
+    using EmitBytes = std::function<bool(std::string_view)>;
+
     // Where the next encoded records go.
     FieldWriter out() { return FieldWriter(encoded()); }
     // A column: its count, zeros up to the next kColumnAlignment of the file, its records' bytes.
-    template <typename T> void column(const Column<T>& records);
-    // The pieces in file order; valid while the payload and the model it was made from are.
-    std::vector<std::string_view> pieces() const;
+    template <typename T> void column(std::string name, const StreamedColumn<T>& records);
+    // A table: its count, then each record as encode(FieldWriter&, record) writes it.
+    template <typename T, typename Encode>
+    void table(std::string name, const StreamedColumn<T>& records, Encode encode);
     std::uint64_t size() const;
+    // Hands the payload's bytes to emit in file order, and makes no piece after emit said no;
+    // valid while the payload and the stream it was made from are. What is wrong when a column
+    // handed another count of records than it announced: the bytes handed are then not the
+    // payload.
+    std::optional<std::string> write(const EmitBytes& emit) const;
 
 private:
     Writer& encoded();
 
     std::deque<Writer> m_encoded;   // a deque: its writers stay where they are as it grows
     struct Piece {
-        const Writer* encoded = nullptr;   // or, when null, the column
-        std::string_view column;
+        const Writer* encoded = nullptr;   // or, when null, made by produce
+        std::uint64_t size = 0;
+        std::function<void(const EmitBytes&)> produce;
+        std::string name;
     };
     std::vector<Piece> m_pieces;
+    std::optional<std::string> m_problem;   // a table that counted other records than announced
 };
 
-Payload writePayload(const Trace& trace);
+Payload writePayload(const TraceStream& stream);
 
 class PayloadReader {
 public:

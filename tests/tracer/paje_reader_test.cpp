@@ -2,7 +2,6 @@
 
 #include "tests/support/test_support.hpp"
 #include "tests/tracer/tracer_test_support.hpp"
-#include "tracer/analysis/barriers.hpp"
 #include "tracer/analysis/stats.hpp"
 #include "tracer/exporters/exporters.hpp"
 #include "tracer/model/time_unit.hpp"
@@ -515,36 +514,6 @@ TEST(PajeReader, SubNanosecondDatesKeepEveryStateExactly) {
     ASSERT_TRUE(native) << native.error().describe();
     EXPECT_EQ(ticksPerSecond(*native), ticksPerSecond(*trace));
     EXPECT_EQ(native->lanes[0].spans(), spans);
-}
-
-// Figures and thresholds follow the trace's unit: a 50 us gap in picoseconds is no barrier
-// (threshold 100 us), a 200 us one is; durations print in the finer unit.
-TEST(PajeReader, FinerUnitReachesBarriersAndDurations) {
-    constexpr TimeNs kPsPerUs = 1'000'000;
-    Trace trace = makeTrace({{"CPU 0",
-                              LaneKind::CpuWorker,
-                              {{"Executing", 0, 10 * kPsPerUs},
-                               {"Sleeping", 10 * kPsPerUs, 60 * kPsPerUs},
-                               {"Executing", 60 * kPsPerUs, 70 * kPsPerUs},
-                               {"Sleeping", 70 * kPsPerUs, 270 * kPsPerUs},
-                               {"Executing", 270 * kPsPerUs, 280 * kPsPerUs}}}},
-                            280 * kPsPerUs);
-    trace.metadata[std::string(kTicksPerSecondMetadata)] = "1000000000000";
-    ASSERT_EQ(ticksPerSecond(trace), 1'000'000'000'000);
-    const auto barriers = findBarriers(trace, BarrierOptions{});
-    ASSERT_EQ(barriers.size(), 1U);
-    EXPECT_EQ(barriers[0].start, 70 * kPsPerUs);
-    EXPECT_EQ(formatDuration(barriers[0].duration(), ticksPerSecond(trace)), "200.0 us");
-    EXPECT_EQ(formatDuration(3, 10'000'000'000'000), "0.3 ps");
-    EXPECT_EQ(formatDuration(1'500, 1'000'000'000'000), "1.500 ns");
-    EXPECT_EQ(formatDuration(1'500, kNsPerSecond), "1.5 us");
-    EXPECT_EQ(formatDuration(7, kNsPerSecond), "7 ns");
-    std::ostringstream csv;
-    writeBarriersCsv(barriers, csv, ticksPerSecond(trace));
-    EXPECT_NE(csv.str().find("70000.000,270000.000,200000.000"), std::string::npos) << csv.str();
-    // A malformed unit (a hand-edited native file) reads as nanoseconds.
-    trace.metadata[std::string(kTicksPerSecondMetadata)] = "12345";
-    EXPECT_EQ(ticksPerSecond(trace), kNsPerSecond);
 }
 
 TEST(PajeReader, ExactDatesInAnySpelling) {

@@ -46,6 +46,25 @@
 # (its memory: each rank's batch ends, 8 bytes a batch, 7 MB a rank at 1 G spans, and a few
 # buffers of 64 to 256 KiB; the rest of the 1 G job's time is the kernel writing 36 GB.)
 #
+# Seen at load 1.8-2.1 (this script, --giant, --big-reps 1: one run each from 100 M on, medians of
+# 3 at 10 M; wall s / peak RSS GiB / of it anonymous GiB), before (--build of bd15791, whose
+# reader copies the file's columns into the model and whose generator builds the job in memory)
+# and after (88510a1: the model reads the mapped file where it lies, the job streamed):
+#   step      10 M before        10 M after         100 M before       100 M after        1,022 M after
+#   generate  1.20 / 0.55 / 0.52 0.55 / 0.01 / 0.00 10.6 / 4.37 / 4.35 4.66 / 0.01 / 0.00 63.0 / 0.03 / 0.03
+#   read      0.29 / 0.36 / 0.35 0.21 / 0.17 / 0.02 2.41 / 3.51 / 3.50 1.64 / 1.64 / 0.23 35.8 / 16.3 / 2.29
+#   stats     0.56 / 0.40 / 0.40 0.49 / 0.43 / 0.10 4.99 / 3.97 / 3.96 4.53 / 3.97 / 0.69 98.7 / 23.1 / 6.73
+#   render    0.66 / 0.43 / 0.41 0.55 / 0.43 / 0.08 4.40 / 3.99 / 3.96 3.88 / 3.99 / 0.68 115 / 23.1 / 6.79
+#   scroll    0.106/ 0.42 / 0.40 0.106/ 0.42 / 0.07 0.124/ 3.98 / 3.95 0.126/ 3.98 / 0.68 0.149/ 22.9 / 6.78
+# (1,022 M before: not attempted, about 48 GB of memory of its own on a 24 GiB machine. After,
+# its 36 GB file does not fit the page cache: each pass over it reads the disk again, so 10x the
+# spans of 100 M cost 22x the time of stats.) The peak RSS counts the mapped file's pages the
+# process touched: the process's own memory fell 5.7x at 100 M (3.96 -> 0.69 GiB), its peak RSS
+# did not. Under load the mapped model gains more time: alternating base and new three times on
+# one 102 M job at load 2-3, read 2.90 / 6.46 / 10.4 s -> 1.74 / 1.75 / 2.51 s, stats 6.90 / 8.00
+# / 11.0 -> 4.39 / 4.63 / 5.25 s, render 6.49 / 7.61 / 9.77 -> 3.86 / 4.04 / 4.81 s (the
+# copy's zeroed pages compete with the page cache for memory; the view takes none).
+#
 # Seen on the 2-core machine shared with other engineers' builds (load 3-7: noisy), 102 M
 # spans one run, 10 M medians of 3 (wall s / peak RSS GiB):
 #   step    10 M before   10 M after    100 M before   100 M after    100 M, file let go
@@ -95,7 +114,7 @@ while [ $# -gt 0 ]; do
     --giant) giant=1 ;;
     --giant-force) giant=1; force=1 ;;
     --keep) keep=1 ;;
-    -h|--help) sed -n '2,35p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,37p' "$0"; exit 0 ;;
     *) echo "scale_steps: unknown option $1" >&2; usage ;;
   esac
   shift

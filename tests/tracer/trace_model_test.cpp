@@ -10,6 +10,9 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+#include <memory>
+#include <span>
 #include <sstream>
 #include <tuple>
 #include <vector>
@@ -316,6 +319,47 @@ TEST(TraceModel, ARecordedTraceKeepsItsDependencies) {
         }
     }
     EXPECT_GT(inside, 0U);
+}
+
+// A column viewing records it does not own (a mapped file's) reads them where they lie, keeps
+// their memory alive in every copy, and copies them out at the first change, whichever
+// operation makes it; the records it viewed are never written.
+TEST(TraceModel, AColumnViewsRecordsUntilItIsChanged) {
+    auto records = std::make_shared<const std::vector<std::uint64_t>>(std::vector<std::uint64_t>{1, 2, 3, 4});
+    const std::span<const std::uint64_t> view(*records);
+    Column<std::uint64_t> column = Column<std::uint64_t>::mapped(view, records);
+    const std::weak_ptr<const std::vector<std::uint64_t>> watched = records;
+    records.reset();
+    ASSERT_TRUE(column.isMapped());
+    EXPECT_EQ(column.data(), view.data());   // read where they lie
+    EXPECT_EQ(column, (std::vector<std::uint64_t>{1, 2, 3, 4}));
+    Column<std::uint64_t> copy = column;
+    column = Column<std::uint64_t>{};
+    EXPECT_FALSE(watched.expired()) << "a copy keeps the viewed memory";
+    const std::vector<std::function<void(Column<std::uint64_t>&)>> changes = {
+        [](auto& c) { c.push_back(5); },
+        [](auto& c) { c.emplace_back(5); },
+        [](auto& c) { c.edit()[0] = 9; },
+        [](auto& c) { c.resize(2); },
+        [](auto& c) {
+            const std::vector<std::uint64_t> more = {7, 8};
+            c.insert(c.begin() + 1, more.begin(), more.end());
+        },
+        [](auto& c) { c.erase(c.begin(), c.begin() + 1); },
+        [](auto& c) { c.pop_back(); },
+    };
+    for (std::size_t i = 0; i < changes.size(); ++i) {
+        Column<std::uint64_t> changed = copy;
+        changes[i](changed);
+        EXPECT_FALSE(changed.isMapped()) << "change " << i;
+        EXPECT_NE(changed.data(), view.data()) << "change " << i;
+        EXPECT_NE(changed, copy) << "change " << i;
+    }
+    EXPECT_EQ(copy, (std::vector<std::uint64_t>{1, 2, 3, 4})) << "the viewed records are unchanged";
+    copy.clear();
+    EXPECT_TRUE(copy.empty());
+    EXPECT_FALSE(copy.isMapped());
+    EXPECT_TRUE(watched.expired()) << "the last view gone, the memory is let go";
 }
 
 } // namespace

@@ -1,5 +1,6 @@
 #include "tracer/analysis/barriers.hpp"
 
+#include "common/gallop.hpp"
 #include "tracer/analysis/idle_gaps.hpp"
 #include "tracer/analysis/parallel.hpp"
 #include "tracer/analysis/stats.hpp"
@@ -50,16 +51,8 @@ std::string mainStateDuring(const Trace& trace, const Lane* lane, TimeNs from, T
     }
     const auto& spans = lane->spans();
     // Base-level spans do not overlap, so their ends are sorted too.
-    std::size_t lo = std::min(at, spans.size());
-    std::size_t step = 1;
-    while (lo + step < spans.size() && spans[lo + step].end <= from) {
-        lo += step;
-        step *= 2;
-    }
-    auto it = std::partition_point(spans.begin() + static_cast<std::ptrdiff_t>(lo),
-                                   spans.begin() + static_cast<std::ptrdiff_t>(std::min(spans.size(), lo + step + 1)),
-                                   [from](const Span& s) { return s.end <= from; });
-    at = static_cast<std::size_t>(it - spans.begin());
+    at = gallopPast(spans.size(), std::min(at, spans.size()), from, [&spans](std::size_t i) { return TimeNs{spans[i].end}; });
+    auto it = spans.begin() + static_cast<std::ptrdiff_t>(at);
     std::unordered_map<std::uint32_t, TimeNs> overlap;
     TimeNs covered = 0;
     for (; it != spans.end() && it->start < to; ++it) {

@@ -5,6 +5,8 @@
 
 #include <cstddef>
 #include <functional>
+#include <future>
+#include <system_error>
 
 namespace starscope::tracer {
 
@@ -18,5 +20,15 @@ inline constexpr std::size_t kSpansPerThread = 1'000'000;
 // this one alone when threads <= 1, or when no thread can be had). An exception thrown by work
 // reaches the caller once every thread has stopped.
 void forEachInParallel(std::size_t count, std::size_t threads, const std::function<void(std::size_t)>& work);
+
+// Starts work on a thread of its own when one can be had, else defers it to the first get().
+template <typename Work>
+auto runAside(Work work) -> std::future<decltype(work())> {
+    try {
+        return std::async(std::launch::async, work);
+    } catch (const std::system_error&) {
+        return std::async(std::launch::deferred, work);
+    }
+}
 
 } // namespace starscope::tracer

@@ -10,7 +10,6 @@
 #include <future>
 #include <limits>
 #include <span>
-#include <system_error>
 #include <unordered_map>
 
 namespace starscope::tracer {
@@ -139,8 +138,6 @@ std::optional<std::string> dependenciesUnavailable(const Trace& trace) {
 
 namespace {
 
-// The longest chain ending at each task and, when asked for, the dependency it came through
-// (kNoTask: none).
 // The task graph as the model holds it: each task's dependency entries, read straight from the
 // model's table (entries on jobs the trace does not hold are skipped); an index of the
 // dependencies built first copied the table (47 M entries on a 100 M-span job).
@@ -334,11 +331,7 @@ TraceSummary summarize(const Trace& trace, const BarrierOptions& options, const 
     const auto noGraph = dependenciesUnavailable(trace);
     std::future<TimeNs> chain;
     if (!noGraph) {
-        try {
-            chain = std::async(std::launch::async, [&trace] { return criticalPathLength(trace); });
-        } catch (const std::system_error&) {
-            chain = std::async(std::launch::deferred, [&trace] { return criticalPathLength(trace); });
-        }
+        chain = runAside([&trace] { return criticalPathLength(trace); });
     }
     TraceSummary s;
     TimeNs first = -1;

@@ -213,11 +213,11 @@ Palette::Palette(const tracer::Trace& trace, const CodeletShades& shades, const 
                 shade = kInternal;
             } else {
                 shade = static_cast<std::int32_t>(shades.shadeIndexOf(name) % kGreens.size());
-                auto& named = codeletsOfShade[static_cast<std::size_t>(shade)];
-                if (listed && named.empty()) {
-                    shadeOrder.push_back(static_cast<std::size_t>(shade));
-                }
                 if (listed) {
+                    auto& named = codeletsOfShade[static_cast<std::size_t>(shade)];
+                    if (named.empty()) {
+                        shadeOrder.push_back(static_cast<std::size_t>(shade));
+                    }
                     named.emplace_back(name);
                 }
             }
@@ -235,7 +235,7 @@ Palette::Palette(const tracer::Trace& trace, const CodeletShades& shades, const 
     for (tracer::CodeletKeyId key = 0; key < trace.codeletKeys.size(); ++key) {
         const auto codelet = codeletOfKey(trace, key);
         // A key no task uses is never drawn: its colour stays out of the key.
-        const auto shade = codelet == tracer::kNoName ? -1 : shadeOfName[codelet] != -1 ? shadeOfName[codelet] : shadeOf(codelet, false);
+        const auto shade = codelet == tracer::kNoName ? -1 : shadeOf(codelet, false);
         m_keyColours.push_back(shade == -1 ? kExecutingGreen
                                : shade == kInternal ? kStarpuTaskMint
                                                     : codeletShade(static_cast<std::size_t>(shade)));

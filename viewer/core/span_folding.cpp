@@ -1,5 +1,7 @@
 #include "viewer/core/span_folding.hpp"
 
+#include "common/gallop.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <span>
@@ -17,34 +19,11 @@ std::size_t firstEndingAfterFrom(std::span<const Span> spans, std::size_t from, 
     return static_cast<std::size_t>(it - spans.begin());
 }
 
-// Same answer, searching outward from `from` (galloping): the next fold boundary is usually
-// close, and probing neighbours first stays in cache where a bisection of the whole lane
-// would miss on every step.
-template <typename Ends>
-std::size_t gallop(std::size_t size, std::size_t from, double timeNs, Ends endOf) {
-    std::size_t lo = from;
-    std::size_t step = 1;
-    while (lo + step < size && static_cast<double>(endOf(lo + step)) <= timeNs) {
-        lo += step;
-        step *= 2;
-    }
-    std::size_t hi = std::min(size, lo + step + 1);
-    while (lo < hi) {
-        const std::size_t mid = lo + (hi - lo) / 2;
-        if (static_cast<double>(endOf(mid)) <= timeNs) {
-            lo = mid + 1;
-        } else {
-            hi = mid;
-        }
-    }
-    return lo;
-}
-
 // The first block, from the one holding span `from` on, whose last span ends after timeNs
 // (blockEnds().size() when none does), from the index's compact block ends.
 std::size_t firstBlockEndingAfter(const LaneIndex& index, std::size_t from, double timeNs) {
     const auto& ends = index.blockEnds();
-    return gallop(ends.size(), from / LaneIndex::kBlock, timeNs, [&ends](std::size_t b) { return ends[b]; });
+    return gallopPast(ends.size(), from / LaneIndex::kBlock, timeNs, [&ends](std::size_t b) { return static_cast<double>(ends[b]); });
 }
 
 // The first span of that block, at `from` or after, ending after timeNs (the block's last does).
@@ -63,7 +42,7 @@ std::size_t nextEndingAfter(std::span<const Span> spans, const LaneIndex* index,
         return spans.size();
     }
     if (index == nullptr) {
-        return gallop(spans.size(), from, timeNs, [&spans](std::size_t i) { return spans[i].end; });
+        return gallopPast(spans.size(), from, timeNs, [&spans](std::size_t i) { return static_cast<double>(spans[i].end); });
     }
     // The block holding the answer, from the compact block ends. When it starts after `from`,
     // stop at its first span: everything before ends in time, and the next mark picks up the

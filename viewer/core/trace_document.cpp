@@ -1,12 +1,12 @@
 #include "viewer/core/trace_document.hpp"
 
 #include "tracer/model/time_unit.hpp"
+#include "tracer/analysis/parallel.hpp"
 #include "tracer/analysis/stats.hpp"
 #include "tracer/run/run_folder.hpp"
 
 #include <algorithm>
 #include <future>
-#include <system_error>
 
 namespace starscope::viewer {
 
@@ -21,14 +21,9 @@ struct RankOrder {
 // The critical path of the trace (none without recorded dependencies), searched on a thread of
 // its own when one can be had.
 std::future<std::vector<tracer::TaskIndex>> startChainSearch(const tracer::Trace& trace) {
-    const auto search = [&trace] {
+    return tracer::runAside([&trace] {
         return tracer::dependenciesUnavailable(trace) ? std::vector<tracer::TaskIndex>{} : tracer::criticalPath(trace);
-    };
-    try {
-        return std::async(std::launch::async, search);
-    } catch (const std::system_error&) {
-        return std::async(std::launch::deferred, search);
-    }
+    });
 }
 
 } // namespace

@@ -182,11 +182,9 @@ std::optional<LaneColumns> GanttPlottable::headerColumns(const TimeView& view) c
 
 void GanttPlottable::drawGroupSummary(QCPPainter* painter, const LaneColumns& columns, const std::vector<std::int32_t>& lanes,
                                       double top, double height) {
+    // headerColumns, whose columns these are, made none for a clip of no width.
     const QRect clip = clipRect();
-    const int width = std::max(0, clip.width());
-    if (width == 0) {
-        return;
-    }
+    const int width = clip.width();
     const OverviewProfile profile = columns.profile(*m_document, lanes);
     const int y = static_cast<int>(std::lround(top));
     const int h = std::max(1, static_cast<int>(std::lround(top + height)) - y);

@@ -18,7 +18,6 @@
 #include "viewer/gui/window/chart_keys.hpp"
 #include "viewer/gui/window/shortcut_help.hpp"
 #include "viewer/gui/window/trace_loader.hpp"
-#include "viewer/gui/window/layer_toggle.hpp"
 
 #include <QAction>
 #include <QCloseEvent>

@@ -38,6 +38,8 @@ public:
     std::string_view bytes() const { return {m_buffer.get(), m_used}; }
     // Forgets them, keeping the room.
     void clear() { m_used = 0; }
+    // Forgets those past the first size.
+    void truncate(std::size_t size) { m_used = std::min(m_used, size); }
 
 private:
     // Room for size more bytes, in a buffer of its own: through std::string::append, which GCC

@@ -23,7 +23,8 @@ inline constexpr std::string_view kNativeMagic{"SSTRACE\0", 8};
 // 4: the task each transfer was for; memory-node lanes (LaneKind::MemoryNode).
 // 5: the payload's checksum is XXH64 (common/xxhash64.hpp), FNV-1a before: the same payload.
 // 6: spans, tasks and dependencies as columns of the model's own records (native_records.hpp),
-//    and the codelet key table: read with a copy and a check each, checksummed on the way.
+//    and the codelet key table: checked where they lie in the mapped file (the model reads them
+//    there, no copy), checksummed on the way.
 inline constexpr std::uint32_t kNativeVersion = 6;
 
 // The checksum that ends a file of this version, over its payload.

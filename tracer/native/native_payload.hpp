@@ -42,7 +42,7 @@ inline constexpr std::size_t kColumnAlignment = 8;
 // copied (a trace of 100 M spans is written without a second copy of its 3.5 GB), of a streamed
 // one as they are made; and the tables of records too many to hold encoded (markers, messages:
 // 13 M of them in a job of 1 G spans), encoded in steps as they are written, their size counted
-// first by encoding them once into nothing.
+// first by encoding them once into nothing (tables of up to 64 MiB are encoded once, in place).
 class Payload {
 public:
     // Takes some bytes; false once the rest is not wanted (the file failed).
@@ -180,7 +180,7 @@ private:
                 const std::uint64_t stepAt = at + first * sizeof(Record);
                 std::optional<TraceError> problem = check(first, count, stepAt);
                 if (!problem) {
-                    problem = done(reinterpret_cast<const char*>(from + first), stepAt, count * sizeof(Record));
+                    problem = done(stepAt, count * sizeof(Record));
                 }
                 if (problem) {
                     return problem;
@@ -190,9 +190,9 @@ private:
         }});
         return n;
     }
-    // What a column's job tells after each step: the step's bytes and where they lie in the file;
-    // an error when the read is to stop (cancelled).
-    using StepDone = std::function<std::optional<TraceError>(const char* bytes, std::uint64_t at, std::size_t size)>;
+    // What a column's job tells after each step: where its bytes lie in the file; an error when
+    // the read is to stop (cancelled).
+    using StepDone = std::function<std::optional<TraceError>(std::uint64_t at, std::size_t size)>;
     struct ColumnJob {
         std::uint64_t at = 0;      // the file offset of its first record
         std::uint64_t bytes = 0;
@@ -205,7 +205,7 @@ private:
     // checksums the payload from the file. The error of the column first in the file.
     TraceResult<Done> readColumns();
     TraceResult<Done> readColumnsInOrder();
-    TraceResult<Done> readColumnsAtOnce(unsigned threads);
+    TraceResult<Done> readColumnsAtOnce(unsigned threads, std::uint64_t total);   // total: the columns' bytes
     // What is checked of the columns once all are read: the dependency table's end; then each
     // lane's task index is built.
     TraceResult<Done> columnsRead();

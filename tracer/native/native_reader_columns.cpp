@@ -56,7 +56,7 @@ TraceResult<Done> PayloadReader::spanColumn(std::size_t l, std::size_t d) {
     auto& level = m_trace.lanes[l].levels[d];
     const auto states = trace.states.size();
     // Run by readColumns once the tables around it are read: what it refers to lives in the
-    // model (the lanes and levels are all made by then), the rest is copied in.
+    // model (the lanes and levels are all made by then).
     auto read = column(level, "spans of lane \"" + lane.name + "\"",
                   [this, &trace, &lane, &level, states, l, d](std::size_t first, std::size_t count, std::uint64_t at) -> std::optional<TraceError> {
                       TimeNs previousEnd = first > 0 ? level[first - 1].end : 0;
@@ -221,12 +221,13 @@ TraceResult<Done> PayloadReader::readColumns() {
         threads = bytes >= kParallelFrom ? std::max(1U, std::thread::hardware_concurrency()) : 1U;
     }
     threads = static_cast<unsigned>(std::min<std::size_t>(threads, m_columns.size() + 1));
-    return threads > 1 && m_checksum ? readColumnsAtOnce(threads) : readColumnsInOrder();
+    return threads > 1 && m_checksum ? readColumnsAtOnce(threads, bytes) : readColumnsInOrder();
 }
 
 namespace {
 
-// Lets go of a column's bytes behind its copy, a few MiB at a time.
+// Lets go of a column's pages behind its check, a few MiB at a time (the model maps them again
+// as it reads them).
 class ReleaseBehind {
 public:
     ReleaseBehind(const PayloadReader::ReleaseBefore& release, std::uint64_t from) : m_release(release), m_from(from) {}
@@ -248,7 +249,7 @@ private:
 TraceResult<Done> PayloadReader::readColumnsInOrder() {
     for (const auto& job : m_columns) {
         ReleaseBehind release(m_release, job.at);
-        const StepDone done = [&](const char*, std::uint64_t at, std::size_t size) -> std::optional<TraceError> {
+        const StepDone done = [&](std::uint64_t at, std::size_t size) -> std::optional<TraceError> {
             if (m_checksum) {
                 // The payload in file order up to the step's end (the tables and padding before
                 // it too), while the step is in the cache.
@@ -268,11 +269,7 @@ TraceResult<Done> PayloadReader::readColumnsInOrder() {
     return Done{};
 }
 
-TraceResult<Done> PayloadReader::readColumnsAtOnce(unsigned threads) {
-    std::uint64_t total = 0;
-    for (const auto& job : m_columns) {
-        total += job.bytes;
-    }
+TraceResult<Done> PayloadReader::readColumnsAtOnce(unsigned threads, std::uint64_t total) {
     // The jobs, the payload's checksum first (the longest: every byte of the file), then the
     // columns largest first, so that the threads end together.
     std::vector<std::size_t> order(m_columns.size() + 1);
@@ -325,12 +322,12 @@ TraceResult<Done> PayloadReader::readColumnsAtOnce(unsigned threads) {
                 }
                 ReleaseBehind release(m_release, m_columns[j].at);
                 const auto& job = m_columns[j];
-                problems[j] = job.run([&](const char*, std::uint64_t at, std::size_t size) {
+                problems[j] = job.run([&](std::uint64_t at, std::size_t size) {
                     release.to(at + size, at + size == job.at + job.bytes);
                     return stepped(size, at + size);
                 });
             } catch (...) {
-                // Out of memory for a column, most likely: thrown again on the caller's thread.
+                // Out of memory for an error's message, most likely: thrown again on the caller's thread.
                 const std::lock_guard lock(thrownLock);
                 thrown = thrown ? thrown : std::current_exception();
                 cancelled = true;

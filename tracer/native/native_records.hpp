@@ -22,7 +22,8 @@
 //   strings, sorted by key), warnings (strings).
 //   From version 6 the span and task tables and the dependency tables are columns: the count,
 //   zeros up to a file offset that is a multiple of 8, then the model's records as they lie in
-//   memory (a span's 16 bytes, a task's 32), read back with one copy and one checking pass.
+//   memory (a span's 16 bytes, a task's 32), which the model reads where they lie in the mapped
+//   file once one checking pass went over them.
 
 #include "tracer/model/trace.hpp"
 

@@ -68,25 +68,37 @@ void Payload::table(std::string name, const StreamedColumn<T>& records, Encode e
     out().count(records.count);
     // Encoded in steps of about this many bytes, each handed on while it is in the cache.
     constexpr std::size_t kStep = std::size_t{256} << 10;
+    // Up to this many bytes the records are encoded once, into the payload; past them (a streamed
+    // job's millions) only counted, and encoded again in steps as the file is written.
+    constexpr std::size_t kKeptAtMost = std::size_t{64} << 20;
+    Writer& kept = encoded();
+    const std::size_t before = kept.bytes().size();
+    bool keeping = true;
     Writer counted;
     std::uint64_t size = 0;
     std::uint64_t count = 0;
     if (records.produce) {   // an empty table may be made by no one
         records.produce([&](std::span<const T> some) {
             for (const T& record : some) {
-                FieldWriter out(counted);
+                FieldWriter out(keeping ? kept : counted);
                 encode(out, record);
             }
-            size += counted.bytes().size();
             count += some.size();
-            counted.clear();
+            if (keeping && kept.bytes().size() - before > kKeptAtMost) {
+                keeping = false;
+                size = kept.bytes().size() - before;
+                kept.truncate(before);
+            } else if (!keeping) {
+                size += counted.bytes().size();
+                counted.clear();
+            }
         });
     }
     if (count != records.count && !m_problem) {
         m_problem = name + ": " + std::to_string(count) + " records handed where " + std::to_string(records.count)
                     + " were announced";
     }
-    if (size > 0) {
+    if (!keeping && size > 0) {
         m_pieces.push_back(Piece{nullptr, size, [&records, encode](const EmitBytes& emit) {
             Writer step;
             records.produce([&](std::span<const T> some) {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -44,6 +45,18 @@ void MappedFile::release(std::size_t from, std::size_t to) const {
     // Advice only (the mapping is private and never written: its pages are the file's): when it
     // fails the pages stay, as they did before.
     (void)::madvise(const_cast<unsigned char*>(m_data) + first, end - first, MADV_DONTNEED);
+}
+
+void MappedFile::releaseWithin(const void* begin, std::size_t bytes) const {
+    const auto at = reinterpret_cast<std::uintptr_t>(begin);
+    const auto base = reinterpret_cast<std::uintptr_t>(m_data);
+    if (m_data == nullptr || at < base || at - base > m_size || bytes > m_size - (at - base)) {
+        return;
+    }
+    static const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    const std::size_t from = at - base;
+    // Whole pages only: the pages at either end may hold records another pass is reading.
+    release((from + page - 1) / page * page, from + bytes);
 }
 
 void MappedFile::readInAnyOrder() const {

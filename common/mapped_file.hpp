@@ -28,6 +28,11 @@ public:
     // back, a step at a time, then holds a step of it in the process, not the whole file on top
     // of the model built from it (5 GB for a 100 M-span native trace).
     void release(std::size_t from, std::size_t to) const;
+    // A pass over [begin, begin + bytes), bytes of this mapping, is done with them for now: the
+    // whole pages among them leave this process's memory (the page cache keeps them, and the
+    // next read maps them again, a minor fault while the cache holds them). Nothing outside the
+    // mapping is ever touched.
+    void releaseWithin(const void* begin, std::size_t bytes) const;
     // The reader is done walking the file front to back: what it keeps mapped (a model's
     // columns) is read in any order from now on, and its pages are to age as any others do.
     void readInAnyOrder() const;

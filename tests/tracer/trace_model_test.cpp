@@ -10,8 +10,10 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <functional>
 #include <memory>
+#include <numeric>
 #include <span>
 #include <sstream>
 #include <tuple>
@@ -22,6 +24,20 @@ namespace {
 
 using namespace testing;
 using starscope::testing::TempDir;
+
+// records written to path, then mapped as a native file's columns are.
+std::shared_ptr<const files::MappedFile> mapRecords(const std::filesystem::path& path,
+                                                   const std::vector<std::uint64_t>& records) {
+    std::ofstream(path, std::ios::binary)
+        .write(reinterpret_cast<const char*>(records.data()), static_cast<std::streamsize>(records.size() * sizeof records[0]));
+    auto file = std::make_shared<const files::MappedFile>(path);
+    EXPECT_EQ(file->error(), "");
+    return file;
+}
+
+std::span<const std::uint64_t> recordsOf(const files::MappedFile& file) {
+    return {reinterpret_cast<const std::uint64_t*>(file.data()), file.size() / sizeof(std::uint64_t)};
+}
 
 std::vector<std::uint64_t> jobsOf(const Dependencies& dependencies) {
     return {dependencies.begin(), dependencies.end()};
@@ -325,10 +341,11 @@ TEST(TraceModel, ARecordedTraceKeepsItsDependencies) {
 // their memory alive in every copy, and copies them out at the first change, whichever
 // operation makes it; the records it viewed are never written.
 TEST(TraceModel, AColumnViewsRecordsUntilItIsChanged) {
-    auto records = std::make_shared<const std::vector<std::uint64_t>>(std::vector<std::uint64_t>{1, 2, 3, 4});
-    const std::span<const std::uint64_t> view(*records);
+    TempDir dir;
+    auto records = mapRecords(dir.path() / "records", {1, 2, 3, 4});
+    const auto view = recordsOf(*records);
     Column<std::uint64_t> column = Column<std::uint64_t>::mapped(view, records);
-    const std::weak_ptr<const std::vector<std::uint64_t>> watched = records;
+    const std::weak_ptr<const files::MappedFile> watched = records;
     records.reset();
     ASSERT_TRUE(column.isMapped());
     EXPECT_EQ(column.data(), view.data());   // read where they lie
@@ -360,6 +377,33 @@ TEST(TraceModel, AColumnViewsRecordsUntilItIsChanged) {
     EXPECT_TRUE(copy.empty());
     EXPECT_FALSE(copy.isMapped());
     EXPECT_TRUE(watched.expired()) << "the last view gone, the memory is let go";
+}
+
+// A pass done with a mapped column's records lets go of their pages (the next read maps them
+// again, the same records); an owned column's records stay whatever is asked of it.
+TEST(TraceModel, AMappedColumnLetsGoOfThePagesAPassIsDoneWith) {
+    TempDir dir;
+    std::vector<std::uint64_t> written(std::size_t{1} << 19);   // 4 MiB
+    std::iota(written.begin(), written.end(), std::uint64_t{7});
+    const auto file = mapRecords(dir.path() / "records", written);
+    const auto column = Column<std::uint64_t>::mapped(recordsOf(*file), file);
+    const auto sum = [&] { return std::accumulate(column.begin(), column.end(), std::uint64_t{0}); };
+    const std::uint64_t expected = std::accumulate(written.begin(), written.end(), std::uint64_t{0});
+    const std::size_t before = starscope::testing::residentFileKib();
+    EXPECT_EQ(sum(), expected);
+    const std::size_t read = starscope::testing::residentFileKib();
+    EXPECT_GE(read, before + 3 * 1024) << "the pass mapped the column's pages";
+    column.releaseResident(0, column.size() / 2);
+    const std::size_t half = starscope::testing::residentFileKib();
+    EXPECT_LE(half + 1536, read) << "half the column (2 MiB) let go";
+    EXPECT_GE(half + 2560, read) << "the other half kept";
+    column.releaseResident();
+    EXPECT_LE(starscope::testing::residentFileKib() + 3 * 1024, read);
+    EXPECT_EQ(sum(), expected) << "read again, the same records";
+
+    Column<std::uint64_t> owned(written);
+    owned.releaseResident();
+    EXPECT_EQ(owned, written) << "an owned column keeps its records";
 }
 
 } // namespace

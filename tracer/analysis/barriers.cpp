@@ -338,7 +338,9 @@ std::vector<std::vector<IdleGap>> workerGaps(const Trace& trace, TimeNs threshol
     }
     std::vector<std::vector<IdleGap>> gaps(trace.lanes.size());
     forEachInParallel(lanes.size(), threadsFor(spans, kSpansPerThread), [&](std::size_t i) {
-        gaps[lanes[i]] = laneIdleGaps(trace.lanes[lanes[i]].levels.front(), covers, threshold);
+        const auto& level = trace.lanes[lanes[i]].levels.front();
+        gaps[lanes[i]] = laneIdleGaps(level, covers, threshold);
+        level.releaseResident();   // read once here
     });
     return gaps;
 }

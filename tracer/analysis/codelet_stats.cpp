@@ -164,9 +164,9 @@ std::vector<CodeletStats> detail::computeCodeletStats(const Trace& trace, TimeNs
     // tasks are cut into one stretch per thread, each counted and written on its own core at
     // its own place in each group; the figures do not depend on the durations' order.
     const std::size_t groups = names.size() * kKinds;
+    const auto partBegin = [&](std::size_t part) { return trace.tasks.size() * part / parts; };
     const auto stretch = [&](std::size_t part) {
-        const std::size_t size = trace.tasks.size();
-        return std::span<const Task>(trace.tasks).subspan(size * part / parts, size * (part + 1) / parts - size * part / parts);
+        return std::span<const Task>(trace.tasks).subspan(partBegin(part), partBegin(part + 1) - partBegin(part));
     };
     std::vector<std::vector<std::size_t>> counts(parts, std::vector<std::size_t>(groups, 0));
     forEachInParallel(parts, parts, [&](std::size_t part) {
@@ -192,6 +192,7 @@ std::vector<CodeletStats> detail::computeCodeletStats(const Trace& trace, TimeNs
                 durations[filled[part][group]++] = static_cast<TimeNs>(task.end) - task.start;
             }
         }
+        trace.tasks.releaseResident(partBegin(part), partBegin(part + 1));   // read twice: done
     });
     const auto range = [&](std::size_t fromGroup, std::size_t toGroup) {
         return std::span<const TimeNs>(durations.data() + first[fromGroup], durations.data() + first[toGroup]);

@@ -84,8 +84,9 @@ RangeStats computeRangeStats(const Trace& trace, TimeNs from, TimeNs to) {
         stats.lane = static_cast<std::int32_t>(i);
         stats.perState.assign(trace.states.size(), 0);
         const auto& spans = lane.spans();
-        auto it = std::upper_bound(spans.begin(), spans.end(), from,
-                                   [](TimeNs t, const Span& s) { return t < s.end; });
+        const auto first = std::upper_bound(spans.begin(), spans.end(), from,
+                                            [](TimeNs t, const Span& s) { return t < s.end; });
+        auto it = first;
         TimeNs covered = 0;
         TimeNs coveredTo = from;
         for (; it != spans.end() && it->start < out.to; ++it) {
@@ -111,6 +112,7 @@ RangeStats computeRangeStats(const Trace& trace, TimeNs from, TimeNs to) {
             }
         }
         stats.classes.idle = (out.to - from) - covered;
+        spans.releaseResident(static_cast<std::size_t>(first - spans.begin()), static_cast<std::size_t>(it - spans.begin()));
     });
     for (std::size_t i = 0; i < trace.lanes.size(); ++i) {
         if (trace.lanes[i].isWorker()) {
@@ -241,6 +243,8 @@ LongestChains longestChains(const Trace& trace, bool withVia) {
             stack.pop_back();
         }
     }
+    // Every task and dependency read: a mapped file's pages of them may go.
+    trace.releaseResident();
     return chains;
 }
 

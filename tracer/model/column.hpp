@@ -10,6 +10,8 @@
 // through edit(): a mapped column is first copied into a vector of its own, so nothing ever
 // writes to the file and no change is silent about its cost.
 
+#include "common/mapped_file.hpp"
+
 #include <algorithm>
 #include <cstddef>
 #include <initializer_list>
@@ -37,12 +39,12 @@ public:
     Column(std::initializer_list<T> records) : m_owned(records) {}
     template <typename It>
     Column(It first, It last) : m_owned(first, last) {}
-    // Records that lie in memory the keeper holds (a mapped file), for as long as any column
-    // viewing them lives.
-    static Column mapped(std::span<const T> records, std::shared_ptr<const void> keeper) {
+    // Records that lie in a mapped file, kept mapped for as long as any column viewing them
+    // lives.
+    static Column mapped(std::span<const T> records, std::shared_ptr<const files::MappedFile> file) {
         Column column;
         column.m_mapped = records;
-        column.m_keeper = std::move(keeper);
+        column.m_keeper = std::move(file);
         return column;
     }
 
@@ -57,6 +59,17 @@ public:
     const T& front() const { return *begin(); }
     const T& back() const { return end()[-1]; }
     operator std::span<const T>() const { return {data(), size()}; }   // NOLINT(google-explicit-constructor)
+
+    // A pass over records [first, last) is done with them for now: those of a mapped column
+    // leave the process's memory (whole pages of them: the page cache keeps them and the next
+    // read maps them again), so that a pass over a job larger than the memory holds what it
+    // reads, not all it has read. An owned column's records stay where they are.
+    void releaseResident(size_type first, size_type last) const {
+        if (isMapped() && first < last && last <= m_mapped.size()) {
+            m_keeper->releaseWithin(m_mapped.data() + first, (last - first) * sizeof(T));
+        }
+    }
+    void releaseResident() const { releaseResident(0, size()); }
 
     // The records as a vector of the column's own, copied out of the mapping the first time.
     std::vector<T>& edit() {
@@ -114,7 +127,7 @@ public:
 private:
     std::vector<T> m_owned;
     std::span<const T> m_mapped;
-    std::shared_ptr<const void> m_keeper;
+    std::shared_ptr<const files::MappedFile> m_keeper;
 };
 
 } // namespace starscope::tracer

@@ -286,6 +286,18 @@ void renumberCodeletKeys(Trace& trace) {
 
 } // namespace
 
+void Trace::releaseResident() const {
+    for (const auto& lane : lanes) {
+        for (const auto& level : lane.levels) {
+            level.releaseResident();
+        }
+    }
+    tasks.releaseResident();
+    dependencies.releaseResident();
+    dependencyStarts.releaseResident();
+    outsideJobs.releaseResident();
+}
+
 void Trace::indexTasks() {
     // Codelet keys in first-use order: how a trace was built (a reader setting a task's codelet
     // before its footprint, a native file listing tasks by job) does not change its table. A

@@ -418,6 +418,9 @@ struct Trace {
     // beyond kMaxLanes or kMaxRank, which readers refuse (readTrace, the native reader).
     static std::int16_t shortIndex(std::int32_t value);
     std::size_t spanCount() const;
+    // A pass over the whole trace is done: the pages of a mapped native file that its columns
+    // (spans of every level, tasks, dependencies) took leave the process (Column::releaseResident).
+    void releaseResident() const;
     const RankInfo* rankInfo(std::int32_t rank) const;   // nullptr when the trace has no such rank
     // What a task of this trace waited for (job ids in order); empty for a task of another trace.
     Dependencies dependenciesOf(const Task& task) const;

@@ -88,7 +88,7 @@ public:
     // checksum: the one the frame ends with, when the payload is checksummed as it is read
     // (version 6 on, kFirstWithColumns); nullopt when it was checked before.
     PayloadReader(const std::filesystem::path& file, std::string_view payload, std::uint32_t version,
-                  const ReadOptions& options, std::shared_ptr<const void> mapping, ReleaseBefore release = {},
+                  const ReadOptions& options, std::shared_ptr<const files::MappedFile> mapping, ReleaseBefore release = {},
                   std::optional<std::uint64_t> checksum = std::nullopt)
         : m_file(file), m_payload(payload), m_c(payload, kHeaderSize), m_version(version),
           m_options(options), m_mapping(std::move(mapping)), m_release(std::move(release)), m_checksum(checksum) {}
@@ -228,7 +228,7 @@ private:
     Cursor m_c;
     std::uint32_t m_version;
     const ReadOptions& m_options;
-    std::shared_ptr<const void> m_mapping;
+    std::shared_ptr<const files::MappedFile> m_mapping;
     ReleaseBefore m_release;
     std::uint64_t m_released = 0;   // the file's bytes before this were released
     std::optional<std::uint64_t> m_checksum;

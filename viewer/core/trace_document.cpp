@@ -53,6 +53,8 @@ std::shared_ptr<const TraceDocument> prepareDocument(tracer::Trace trace, std::s
                 first = std::min(first, level.front().start);
                 last = std::max(last, level.back().end);
             }
+            // A frame reads the index and a few spans at each fold: not the whole level.
+            level.releaseResident();
         }
     }
     // The states the spans use, as the lanes' indexes found them: the palette's key lists those.
@@ -73,6 +75,8 @@ std::shared_ptr<const TraceDocument> prepareDocument(tracer::Trace trace, std::s
     document->transitions.shrink_to_fit();   // kept while the trace is open: no doubling slack
     document->taskGraph = TaskGraph(t);
     document->criticalPath = chain.get();
+    // The passes over the whole trace are done; a frame reads a window of it.
+    t.releaseResident();
     for (std::size_t i = 0; i < t.markers.size(); ++i) {
         const auto& m = t.markers[i];
         if (m.parsed && m.kind == markers::Kind::BatchBegin) {

@@ -1,5 +1,6 @@
 #include "viewer/gui/chart/span_name_plottable.hpp"
 
+#include "viewer/core/palette.hpp"
 #include "viewer/core/span_folding.hpp"
 #include "viewer/gui/chart/gantt_plottable.hpp"
 #include "viewer/gui/chart/qt_support.hpp"
@@ -39,12 +40,7 @@ void SpanNamePlottable::setDocument(std::shared_ptr<const TraceDocument> documen
         return;
     }
     const auto& trace = m_document->trace;
-    std::vector<bool> runs(trace.names.size(), false);
-    for (const auto& task : trace.tasks) {
-        if (const auto codelet = trace.codeletIdOf(task); codelet < runs.size()) {
-            runs[codelet] = true;
-        }
-    }
+    const auto runs = codeletsRun(trace);
     std::optional<std::string_view> prefix;
     std::size_t names = 0;
     for (std::size_t id = 0; id < runs.size(); ++id) {

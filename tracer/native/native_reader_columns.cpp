@@ -205,10 +205,7 @@ TraceResult<Done> PayloadReader::columnsRead() {
                                      + std::to_string(trace.dependencies.size())));
     }
     // Each lane's task index, and codelet keys in first-use order, as every reader leaves them.
-    // Each pass after the read walks the tasks again when it needs them: the file's pages of
-    // them need not stay in the process meanwhile (1.4 GB at 47 M tasks).
     trace.indexTasks();
-    trace.tasks.releaseResident();
     return Done{};
 }
 

@@ -401,6 +401,26 @@ TEST(TraceModel, AMappedColumnLetsGoOfThePagesAPassIsDoneWith) {
     EXPECT_LE(starscope::testing::residentFileKib() + 3 * 1024, read);
     EXPECT_EQ(sum(), expected) << "read again, the same records";
 
+    // A pass front to back holds about a step (2 MiB) of the column, and none of it once done.
+    column.releaseResident();
+    const std::size_t start = starscope::testing::residentFileKib();
+    std::size_t most = start;
+    std::uint64_t again = 0;
+    {
+        ReleasingPass<std::uint64_t> pass(column);
+        for (std::size_t i = 0; i < column.size(); ++i) {
+            pass.passed(i);
+            again += column[i];
+            if (i % 4096 == 0) {
+                most = std::max(most, starscope::testing::residentFileKib());
+            }
+        }
+    }
+    EXPECT_EQ(again, expected);
+    EXPECT_GE(most, start + 1024) << "the pass mapped its step";
+    EXPECT_LE(most, start + 2048 + 512) << "a pass holds a step of the 4 MiB, not all it read";
+    EXPECT_LE(starscope::testing::residentFileKib(), start + 128) << "and lets go of the last at its end";
+
     Column<std::uint64_t> owned(written);
     owned.releaseResident();
     EXPECT_EQ(owned, written) << "an owned column keeps its records";

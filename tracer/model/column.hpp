@@ -130,4 +130,30 @@ private:
     std::shared_ptr<const files::MappedFile> m_keeper;
 };
 
+// A pass that reads a column front to back lets go of its pages behind it, a step at a time
+// (2 MiB of records), so that it holds a step of a mapped column, not all it has read (the task
+// table of a 1 G-span job is 15 GB). Records before the last step may be read again: they are
+// mapped again.
+template <typename T>
+class ReleasingPass {
+public:
+    explicit ReleasingPass(const Column<T>& column) : m_column(column) {}
+    ~ReleasingPass() { m_column.releaseResident(m_released, m_column.size()); }
+    ReleasingPass(const ReleasingPass&) = delete;
+    ReleasingPass& operator=(const ReleasingPass&) = delete;
+
+    // Records [0, done) are read.
+    void passed(std::size_t done) {
+        if (done >= m_released + kStep) {
+            m_column.releaseResident(m_released, done);
+            m_released = done;
+        }
+    }
+
+private:
+    static constexpr std::size_t kStep = (std::size_t{2} << 20) / sizeof(T);
+    const Column<T>& m_column;
+    std::size_t m_released = 0;
+};
+
 } // namespace starscope::tracer

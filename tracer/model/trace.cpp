@@ -307,25 +307,21 @@ void Trace::indexTasks() {
     std::vector<std::size_t> counts(lanes.size(), 0);
     CodeletKeyId nextKey = 0;
     bool firstUseOrder = true;
-    // Each pass lets go of a mapped file's pages of the tasks behind it, 2 MiB at a time: the
-    // task table of a 1 G-span job is 15 GB.
-    static constexpr std::size_t kReleaseStep = std::size_t{1} << 16;
-    const auto passed = [this](std::size_t done) {   // tasks [0, done) read
-        if (done % kReleaseStep == 0 || done == tasks.size()) {
-            tasks.releaseResident(done - std::min(done, kReleaseStep), done);
-        }
-    };
-    std::size_t done = 0;
-    for (const auto& task : tasks) {
-        passed(done++);
-        const auto lane = task.lane;
-        if (lane >= 0 && static_cast<std::size_t>(lane) < lanes.size() && task.start >= 0) {
-            ++counts[static_cast<std::size_t>(lane)];
-        }
-        if (task.codeletKey == nextKey) {
-            ++nextKey;
-        } else if (task.codeletKey > nextKey && task.codeletKey != kNoCodeletKey) {
-            firstUseOrder = false;
+    {
+        // Each pass lets go of a mapped file's pages of the tasks behind it.
+        ReleasingPass<Task> counted(tasks);
+        for (std::size_t i = 0; i < tasks.size(); ++i) {
+            counted.passed(i);
+            const Task& task = tasks[i];
+            const auto lane = task.lane;
+            if (lane >= 0 && static_cast<std::size_t>(lane) < lanes.size() && task.start >= 0) {
+                ++counts[static_cast<std::size_t>(lane)];
+            }
+            if (task.codeletKey == nextKey) {
+                ++nextKey;
+            } else if (task.codeletKey > nextKey && task.codeletKey != kNoCodeletKey) {
+                firstUseOrder = false;
+            }
         }
     }
     if (!firstUseOrder || nextKey != codeletKeys.size()) {
@@ -343,9 +339,9 @@ void Trace::indexTasks() {
     using Times = std::pair<TimeNs, TimeNs>;
     std::vector<Times> last(lanes.size(), Times{std::numeric_limits<TimeNs>::min(), 0});
     std::vector<char> sorted(lanes.size(), 1);
-    passed(done);
+    ReleasingPass<Task> filled(tasks);
     for (std::size_t i = 0; i < tasks.size(); ++i) {
-        passed(i);
+        filled.passed(i);
         const auto lane = tasks[i].lane;
         if (lane >= 0 && static_cast<std::size_t>(lane) < lanes.size() && tasks[i].start >= 0) {
             const auto l = static_cast<std::size_t>(lane);
@@ -355,7 +351,6 @@ void Trace::indexTasks() {
             last[l] = times;
         }
     }
-    passed(tasks.size());
     const auto byTimes = [&](TaskIndex a, TaskIndex b) {
         return Times{tasks[a].start, tasks[a].end} < Times{tasks[b].start, tasks[b].end};
     };

@@ -210,16 +210,7 @@ LongestChains longestChains(const Trace& trace, bool withVia) {
     };
     std::vector<std::uint8_t> onStack;   // made for the first search that needs it
     std::vector<std::pair<std::size_t, std::size_t>> stack;
-    // The tasks and their dependency entries are read in order, those of a search aside.
-    ReleasingPass<Task> tasksRead(trace.tasks);
-    ReleasingPass<std::uint32_t> startsRead(trace.dependencyStarts);
-    ReleasingPass<TaskIndex> entriesRead(trace.dependencies);
     for (std::size_t root = 0; root < n; ++root) {
-        tasksRead.passed(root);
-        if (root < trace.dependencyStarts.size()) {
-            startsRead.passed(root);
-            entriesRead.passed(trace.dependencyStarts[root]);
-        }
         if (best[root] >= 0) {
             continue;
         }
@@ -252,10 +243,8 @@ LongestChains longestChains(const Trace& trace, bool withVia) {
             stack.pop_back();
         }
     }
-    // Every task and dependency read, some of them twice: a mapped file's pages of them go.
-    trace.tasks.releaseResident();
-    trace.dependencyStarts.releaseResident();
-    trace.dependencies.releaseResident();
+    // Every task and dependency read: a mapped file's pages of them may go.
+    trace.releaseResident();
     return chains;
 }
 
@@ -351,10 +340,7 @@ TraceSummary summarize(const Trace& trace, const BarrierOptions& options, const 
     TraceSummary s;
     TimeNs first = -1;
     TimeNs last = -1;
-    ReleasingPass<Task> tasksRead(trace.tasks);
-    for (std::size_t i = 0; i < trace.tasks.size(); ++i) {
-        tasksRead.passed(i);
-        const Task& task = trace.tasks[i];
+    for (const auto& task : trace.tasks) {
         if (task.start >= 0) {
             ++s.tasks;
             first = first < 0 ? task.start : std::min<TimeNs>(first, task.start);

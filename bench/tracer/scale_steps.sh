@@ -65,6 +65,26 @@
 # / 11.0 -> 4.39 / 4.63 / 5.25 s, render 6.49 / 7.61 / 9.77 -> 3.86 / 4.04 / 4.81 s (the
 # copy's zeroed pages compete with the page cache for memory; the view takes none).
 #
+# Letting go of the pages a pass is done with (Column::releaseResident, ReleasingPass; d11a9e6,
+# f6c5154): alternating 88510a1's build (base) and the new one 3 times on one 102 M job at load
+# about 2 (wall s median / peak RSS GiB / of it anonymous GiB):
+#   step     base                 new                  what it took
+#   read     1.60 / 1.64 / 0.23   1.66 / 0.24 / 0.23   the task index's two passes let go behind them
+#   stats    4.31 / 3.97 / 0.69   4.39 / 2.44 / 0.69   per lane in the range statistics and the idle
+#                                                      gaps; after the task passes
+#   render   3.78 / 3.99 / 0.69   3.69 / 2.48 / 0.69   per level in the lane index; the document's
+#                                                      passes done; span names from the first tasks
+# (the page cache keeps the pages: a pass that reads them again maps them again, minor faults).
+# Letting go behind the summary's task pass and the critical path's walk as well took the peak of
+# stats to 1.99 GiB but its time from 4.99 to 5.62 s (the two passes, on two cores, let go of
+# what the other was about to read): not kept. This script at load 2-4 (3033e1e: before the task
+# index let go; 1 G also at f6c5154), one run each: 102 M read 2.94 / 1.64 / 0.23, stats 7.34 /
+# 2.45 / 0.69, render 5.70 / 2.46 / 0.70, scroll 0.124 / 2.45 / 0.68; 1,022 M read 44.3 / 16.3 /
+# 2.30 -> 37.8 / 2.33 / 2.30 (f6c5154), stats 97.0 / 21.8 / 6.94 -> 95.4 / 22.1 / 6.96, render
+# 93.6 / 21.4 / 6.41 -> 110 / 19.3 / 6.80, scroll 0.147 -> 0.141. The 1 G peaks of stats and
+# the render were not broken down; at 102 M the render's first frame mapped 1.5 GiB of spans
+# (the kernel maps 64 KiB around each page a fold reads) and the critical path all the tasks.
+#
 # Seen on the 2-core machine shared with other engineers' builds (load 3-7: noisy), 102 M
 # spans one run, 10 M medians of 3 (wall s / peak RSS GiB):
 #   step    10 M before   10 M after    100 M before   100 M after    100 M, file let go

@@ -477,8 +477,13 @@ void expectStopEndsEveryRank(int signal) {
     EXPECT_NE(log.find(name + ", passed on to every rank as SIGTERM (as mpirun passes a stop on), ended them"),
               std::string::npos)
         << log;
-    // Both ranks ended on the SIGTERM they got at once, not on mpirun's SIGKILL later.
-    EXPECT_NE(log.find("exited on signal 15 (Terminated)"), std::string::npos) << log;
+    // Both ranks ended on the SIGTERM they got at once, not on mpirun's SIGKILL later. mpirun
+    // names the rank it saw end first: one the SIGTERM ended, or, on a busy machine, one that
+    // exited with an error first because its peer had gone (seen once under ASan).
+    EXPECT_TRUE(log.find("exited on signal 15 (Terminated)") != std::string::npos
+                || log.find("a non-zero exit code") != std::string::npos)
+        << log;
+    EXPECT_EQ(log.find("signal 9 (Killed)"), std::string::npos) << log;
     EXPECT_FALSE(fs::exists(run)) << log;
     std::cout << name << " to record --ranks 2 -- stencil5: exit " << WEXITSTATUS(status) << " after "
               << std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() << " s\n";

@@ -243,8 +243,11 @@ LongestChains longestChains(const Trace& trace, bool withVia) {
             stack.pop_back();
         }
     }
-    // Every task and dependency read: a mapped file's pages of them may go.
-    trace.releaseResident();
+    // Every task and dependency read: a mapped file's pages of them may go (not the spans,
+    // which the passes beside this one, on the other core, are reading).
+    trace.tasks.releaseResident();
+    trace.dependencyStarts.releaseResident();
+    trace.dependencies.releaseResident();
     return chains;
 }
 

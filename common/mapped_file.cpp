@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstring>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <utility>
 
@@ -63,6 +64,18 @@ void MappedFile::readInAnyOrder() const {
     if (m_data != nullptr) {
         (void)::madvise(const_cast<unsigned char*>(m_data), m_size, MADV_NORMAL);   // advice only
     }
+}
+
+std::optional<FileIdentity> MappedFile::identity() const {
+    struct stat info {};
+    if (m_fd < 0 || ::fstat(m_fd, &info) != 0) {
+        return std::nullopt;
+    }
+    constexpr std::int64_t kNs = 1'000'000'000;
+    return FileIdentity{static_cast<std::uint64_t>(info.st_dev), static_cast<std::uint64_t>(info.st_ino),
+                        static_cast<std::uint64_t>(info.st_size),
+                        static_cast<std::int64_t>(info.st_mtim.tv_sec) * kNs + info.st_mtim.tv_nsec,
+                        static_cast<std::int64_t>(info.st_ctim.tv_sec) * kNs + info.st_ctim.tv_nsec};
 }
 
 MappedFile::~MappedFile() {

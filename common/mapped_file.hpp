@@ -3,11 +3,25 @@
 // without a heap copy, so a trace of many GiB costs page cache, not the process's memory.
 
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 
 namespace starscope::files {
+
+// Which file, in which state: the same device, inode, size and modification and change times.
+// Any write to a file moves its change time, which no user can set back, so two equal
+// identities taken at different moments name the same bytes.
+struct FileIdentity {
+    std::uint64_t device = 0;
+    std::uint64_t inode = 0;
+    std::uint64_t size = 0;
+    std::int64_t modifiedNs = 0;
+    std::int64_t changedNs = 0;
+    bool operator==(const FileIdentity&) const = default;
+};
 
 class MappedFile {
 public:
@@ -36,6 +50,9 @@ public:
     // The reader is done walking the file front to back: what it keeps mapped (a model's
     // columns) is read in any order from now on, and its pages are to age as any others do.
     void readInAnyOrder() const;
+    // The identity of the file mapped (of its open descriptor: a file renamed over the path
+    // since is not it), now; nullopt when none is open or fstat fails.
+    std::optional<FileIdentity> identity() const;
 
 private:
     int m_fd = -1;

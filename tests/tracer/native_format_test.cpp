@@ -45,7 +45,7 @@ TEST(NativeFormat, RoundTripIsExact) {
     EXPECT_EQ(bytes(*back), bytes(*trace));   // deterministic bytes
     // Its columns read by several threads at once, the payload checksummed by one of them.
     for (const unsigned threads : {2U, 3U, 8U}) {
-        const auto shared = readNative(dir / "t.sstrace", ReadOptions{{}, threads});
+        const auto shared = readNative(dir / "t.sstrace", ReadOptions{{}, threads, {}});
         ASSERT_TRUE(shared) << shared.error().describe();
         EXPECT_EQ(*shared, *trace) << threads << " threads";
     }
@@ -74,7 +74,7 @@ TEST(NativeFormat, ColumnsAreReadWhereTheyLieInTheFile) {
     };
     std::optional<Trace> kept;
     for (const unsigned threads : {1U, 2U}) {
-        auto back = readNative(file, ReadOptions{{}, threads});
+        auto back = readNative(file, ReadOptions{{}, threads, {}});
         ASSERT_TRUE(back) << back.error().describe();
         EXPECT_TRUE(allMapped(*back)) << threads << " threads";
         const auto stats = computeStats(*back);
@@ -108,7 +108,7 @@ TEST(NativeFormat, ReadOnSeveralThreadsIsCancelled) {
                             elsewhere = elsewhere || std::this_thread::get_id() != caller;
                             return ++asked < 2;
                         },
-                        2};
+                        2, {}};
     const auto back = readNative(dir / "t.sstrace", options);
     ASSERT_FALSE(back);
     EXPECT_EQ(back.error().code, ErrorCode::Cancelled) << back.error().describe();
@@ -303,7 +303,7 @@ TEST(NativeFormat, TruncatedAndDamagedFilesAreErrorsNotCrashes) {
     damaged[data.size() / 2] = static_cast<char>(damaged[data.size() / 2] ^ 0x5a);
     writeBytes(dir / "bad.sstrace", damaged);
     for (const unsigned threads : {1U, 2U}) {
-        const auto back = readNative(dir / "bad.sstrace", ReadOptions{{}, threads});
+        const auto back = readNative(dir / "bad.sstrace", ReadOptions{{}, threads, {}});
         ASSERT_FALSE(back);
         EXPECT_EQ(back.error().code, ErrorCode::Corrupt);
         EXPECT_NE(back.error().message.find("checksum"), std::string::npos) << threads << " threads";
@@ -410,7 +410,7 @@ TEST_P(InconsistentNative, ReadFailsNamingFileRecordAndOffset) {
     EXPECT_NE(back.error().describe().find(file.string()), std::string::npos);
     EXPECT_TRUE(back.error().offset.has_value()) << back.error().describe();
     // Read on several threads, the same error.
-    const auto shared = readNative(file, ReadOptions{{}, 2});
+    const auto shared = readNative(file, ReadOptions{{}, 2, {}});
     ASSERT_FALSE(shared);
     EXPECT_EQ(shared.error(), back.error());
 }

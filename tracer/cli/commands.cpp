@@ -39,8 +39,9 @@ int reportError(const std::string& command, const TraceError& error, const Io& i
 
 // STARSCOPE_READ_THREADS=N (1 to 64) sets how many threads the readers use (the benchmarks compare
 // them: 1 reads a job's prof files one after another, N decodes up to N at once); unset or
-// anything else, each reader chooses. Read here, at the front, so that the readers read no
-// environment.
+// anything else, each reader chooses. Where verified native files are remembered
+// (verifiedFilesFolder: STARSCOPE_VERIFIED_FILES, the user's cache). Read here, at the front,
+// so that the readers read no environment.
 ReadOptions readOptions() {
     ReadOptions options;
     const char* threads = std::getenv("STARSCOPE_READ_THREADS");
@@ -50,6 +51,7 @@ ReadOptions readOptions() {
     if (!chosen.empty() && ec == std::errc{} && end == chosen.data() + chosen.size() && count >= 1 && count <= 64) {
         options.threads = count;
     }
+    options.verifiedFiles = verifiedFilesFolder();
     return options;
 }
 

@@ -2,6 +2,7 @@
 // What a caller tells a reader: how to follow and cancel a long read, and how many threads it
 // may use. Shared by every reader (readers/, native/); readers read no environment variable.
 
+#include <filesystem>
 #include <functional>
 
 namespace starscope::tracer {
@@ -18,6 +19,17 @@ struct ReadOptions {
     // (whatever their size), and builds a lone file's model on a second thread; the native
     // reader reads up to that many columns at once.
     unsigned threads = 0;
+    // A folder where the native reader remembers the files it checked whole (every record and
+    // the checksum), so that it reads them again without checks while they stay the same files
+    // (tracer/native/verified_files.hpp). Empty: every native file is checked on every read.
+    // verifiedFilesFolder() is where the command line and the viewer keep them.
+    std::filesystem::path verifiedFiles;
 };
+
+// Where the command line and the viewer keep the stamps of verified native files:
+// $STARSCOPE_VERIFIED_FILES when set (empty: keep none, check every read), else
+// $XDG_CACHE_HOME/starscope/verified, else $HOME/.cache/starscope/verified; empty when neither
+// is set. Read by those callers, never by a reader.
+std::filesystem::path verifiedFilesFolder();
 
 } // namespace starscope::tracer

@@ -16,6 +16,7 @@
 #include "common/xxhash64.hpp"
 #include "common/mapped_file.hpp"
 #include "tracer/native/native_payload.hpp"
+#include "tracer/native/verified_files.hpp"
 
 #include <algorithm>
 #include <cassert>
@@ -167,10 +168,22 @@ TraceResult<Trace> readNative(const fs::path& file, const ReadOptions& options) 
     std::uint64_t checksum = 0;
     std::memcpy(&checksum, data.data() + kHeaderSize + size, 8);
     const auto release = [&map](std::uint64_t from, std::uint64_t to) { map.release(from, to); };
+    const VerifiedFiles verified(options.verifiedFiles);
+    const auto identity = map.identity();
     auto trace = [&]() -> TraceResult<Trace> {
         if (version >= kFirstWithColumns) {
+            if (identity && verified.holds(*identity, checksum)) {
+                return PayloadReader(file, body, version, options, mapping, release, std::nullopt,
+                                     PayloadReader::Columns::Trust)
+                    .read();
+            }
             // Checksummed as it is read, each step while it is in the cache: one pass over the file.
-            return PayloadReader(file, body, version, options, mapping, release, checksum).read();
+            auto checked = PayloadReader(file, body, version, options, mapping, release, checksum).read();
+            // Stamped only when nothing wrote to the file during the checks.
+            if (checked && identity && map.identity() == identity) {
+                verified.add(*identity, checksum);
+            }
+            return checked;
         }
         // The checksum pass is the first fifth of the progress, the parse the rest.
         ReadOptions parseOptions;

@@ -86,12 +86,16 @@ public:
     // payload: the bytes after the frame's header of file, written at version, in memory that
     // mapping holds (the mapped file), which the model's columns keep while they view it.
     // checksum: the one the frame ends with, when the payload is checksummed as it is read
-    // (version 6 on, kFirstWithColumns); nullopt when it was checked before.
+    // (version 6 on, kFirstWithColumns); nullopt when it was checked before, or need not be.
+    // columns: Trust for a file already checked whole (VerifiedFiles): its columns are mapped
+    // and not one record of them is read; the tables around them are read as always.
+    enum class Columns : bool { Check, Trust };
     PayloadReader(const std::filesystem::path& file, std::string_view payload, std::uint32_t version,
                   const ReadOptions& options, std::shared_ptr<const files::MappedFile> mapping, ReleaseBefore release = {},
-                  std::optional<std::uint64_t> checksum = std::nullopt)
+                  std::optional<std::uint64_t> checksum = std::nullopt, Columns columns = Columns::Check)
         : m_file(file), m_payload(payload), m_c(payload, kHeaderSize), m_version(version),
-          m_options(options), m_mapping(std::move(mapping)), m_release(std::move(release)), m_checksum(checksum) {}
+          m_options(options), m_mapping(std::move(mapping)), m_release(std::move(release)), m_checksum(checksum),
+          m_columnsChecked(columns == Columns::Check) {}
     TraceResult<Trace> read();
 
 private:
@@ -174,6 +178,9 @@ private:
         const auto* from = reinterpret_cast<const Record*>(bytes);
         m_columns.push_back(ColumnJob{at, n * sizeof(Record), [this, &records, from, n, at, check](const StepDone& done) {
             records = Column<Record>::mapped({from, n}, m_mapping);
+            if (!m_columnsChecked) {
+                return std::optional<TraceError>{};
+            }
             constexpr std::size_t kStep = kColumnStep / sizeof(Record);
             for (std::size_t first = 0; first < n; first += kStep) {
                 const std::size_t count = std::min<std::size_t>(kStep, n - first);
@@ -232,6 +239,7 @@ private:
     ReleaseBefore m_release;
     std::uint64_t m_released = 0;   // the file's bytes before this were released
     std::optional<std::uint64_t> m_checksum;
+    bool m_columnsChecked = true;
     XxHash64 m_hash;
     std::uint64_t m_hashed = kHeaderSize;   // the file's bytes before this were checksummed
     std::optional<std::uint64_t> m_digest;  // the payload's, when computed whole

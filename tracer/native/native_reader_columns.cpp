@@ -221,7 +221,8 @@ TraceResult<Done> PayloadReader::readColumns() {
         threads = bytes >= kParallelFrom ? std::max(1U, std::thread::hardware_concurrency()) : 1U;
     }
     threads = static_cast<unsigned>(std::min<std::size_t>(threads, m_columns.size() + 1));
-    return threads > 1 && m_checksum ? readColumnsAtOnce(threads, bytes) : readColumnsInOrder();
+    // Trusted columns are only mapped: nothing to share between threads.
+    return threads > 1 && m_checksum && m_columnsChecked ? readColumnsAtOnce(threads, bytes) : readColumnsInOrder();
 }
 
 namespace {

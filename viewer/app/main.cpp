@@ -121,7 +121,7 @@ struct LoadedTrace {
 
 starscope::tracer::TraceResult<LoadedTrace> loadWithBarriers(const std::vector<std::filesystem::path>& paths,
                                                              starscope::tracer::TimeNs threshold) {
-    auto document = loadDocument(paths);
+    auto document = loadDocument(paths, viewerReadOptions());
     if (!document) {
         return fail(document.error());
     }

@@ -183,7 +183,7 @@ ViewerResult<LoadedComparison> loadComparison(const std::vector<fs::path>& input
     }
     LoadedComparison out;
     for (const auto& input : inputs) {
-        auto document = loadDocument(input);
+        auto document = loadDocument(input, viewerReadOptions());
         if (!document) {
             return fail(ViewerError{ViewerErrorCode::Input, document.error().describe()});
         }

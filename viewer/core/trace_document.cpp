@@ -86,6 +86,12 @@ std::shared_ptr<const TraceDocument> prepareDocument(tracer::Trace trace, std::s
     return document;
 }
 
+tracer::ReadOptions viewerReadOptions() {
+    tracer::ReadOptions options;
+    options.verifiedFiles = tracer::verifiedFilesFolder();
+    return options;
+}
+
 tracer::TraceResult<std::shared_ptr<const TraceDocument>> loadDocument(const std::filesystem::path& input,
                                                                        const tracer::ReadOptions& options) {
     auto trace = tracer::readTrace(input, options);

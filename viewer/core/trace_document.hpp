@@ -75,6 +75,9 @@ std::shared_ptr<const TraceDocument> prepareDocument(tracer::Trace trace, std::s
                                                      std::optional<tracer::TimeNs> length = std::nullopt,
                                                      std::optional<TimeScale> time = std::nullopt,
                                                      const std::optional<CodeletShades>& shades = std::nullopt);
+// What the viewer reads with: the native files it checked whole remembered where the command
+// line remembers them (tracer::verifiedFilesFolder), so that they open without checks again.
+tracer::ReadOptions viewerReadOptions();
 // Reads any input readTrace knows (run folder, prof file, Paje, native) and prepares it.
 // Errors are the reader's, verbatim (file, byte offset, what was wrong).
 tracer::TraceResult<std::shared_ptr<const TraceDocument>> loadDocument(const std::filesystem::path& input,

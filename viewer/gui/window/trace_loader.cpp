@@ -39,7 +39,7 @@ void TraceLoader::load(const QStringList& paths, tracer::TimeNs thresholdNs) {
     Job* raw = job.get();
     job->future = QtConcurrent::run([this, raw, thresholdNs]() {
         LoadOutcome outcome;
-        tracer::ReadOptions options;
+        tracer::ReadOptions options = viewerReadOptions();
         options.progress = [this, raw](double fraction) {
             const int percent = std::clamp(static_cast<int>(fraction * 100.0), 0, 100);
             // Only whole-percent changes cross threads: the reader may call this very often.

@@ -1,0 +1,205 @@
+// Native files checked whole once are read again without their columns' checks while they stay
+// the same files (tracer/native/verified_files.hpp): what makes a stamp, what it lets the reader
+// skip, and every change that makes the reader check the file again.
+
+#include "tests/support/test_support.hpp"
+#include "tests/tracer/tracer_test_support.hpp"
+#include "tracer/native/native_format.hpp"
+#include "tracer/native/verified_files.hpp"
+#include "tracer/readers/read_trace.hpp"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sys/stat.h>
+#include <thread>
+
+namespace starscope::tracer {
+namespace {
+
+using namespace testing;
+using detail::native::VerifiedFiles;
+using starscope::testing::TempDir;
+namespace fs = std::filesystem;
+
+ReadOptions remembering(const fs::path& folder) {
+    ReadOptions options;
+    options.verifiedFiles = folder;
+    return options;
+}
+
+std::size_t stampsIn(const fs::path& folder) {
+    std::size_t count = 0;
+    for (std::error_code ec; const auto& entry : fs::directory_iterator(folder, ec)) {
+        count += entry.path().extension() == ".stamp" ? 1U : 0U;
+    }
+    return count;
+}
+
+files::FileIdentity identityOf(const fs::path& file) {
+    const files::MappedFile map(file);
+    return map.identity().value();
+}
+
+// A file the reader remembers only once it has not changed for a second (VerifiedFiles::add).
+void letSettle() {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+}
+
+// The small test trace, written to file over a second ago: a file the reader may remember.
+Trace settledNativeFile(const fs::path& file) {
+    auto trace = readTrace(smallProfFile());
+    EXPECT_TRUE(trace);
+    EXPECT_TRUE(writeNativeFile(*trace, file));
+    letSettle();
+    return std::move(*trace);
+}
+
+// The checksum the file's frame ends with.
+std::uint64_t frameChecksum(const fs::path& file) {
+    const auto data = starscope::testing::readFile(file);
+    std::uint64_t checksum = 0;
+    std::memcpy(&checksum, data.data() + data.size() - 8, 8);
+    return checksum;
+}
+
+// A trace whose native file has the right checksum but a span after the trace's end, which
+// only the columns' checks find.
+Trace withSpanAfterTheEnd() {
+    auto trace = readTrace(smallProfFile());
+    EXPECT_TRUE(trace);
+    for (auto& lane : trace->lanes) {
+        if (!lane.levels.empty() && !lane.levels.front().empty()) {
+            auto& last = lane.levels.front().edit().back();
+            last = Span{last.start, trace->end + 1, last.state, last.runsTask != 0};
+            break;
+        }
+    }
+    return std::move(*trace);
+}
+
+TEST(VerifiedFiles, AFileCheckedWholeIsReadAgainWithoutChecksAndTheSame) {
+    const auto trace = readTrace(smallProfFile());
+    ASSERT_TRUE(trace);
+    TempDir dir;
+    const auto file = dir / "t.sstrace";
+    const auto stamps = dir / "stamps";
+    ASSERT_TRUE(writeNativeFile(*trace, file));
+    // Just written: checked, not yet remembered.
+    ASSERT_TRUE(readNative(file, remembering(stamps)));
+    EXPECT_EQ(stampsIn(stamps), 0U);
+    letSettle();
+    const auto checked = readNative(file, remembering(stamps));
+    ASSERT_TRUE(checked) << checked.error().describe();
+    EXPECT_EQ(stampsIn(stamps), 1U);
+    EXPECT_TRUE(VerifiedFiles(stamps).holds(identityOf(file), frameChecksum(file)));
+    const auto trusted = readNative(file, remembering(stamps));
+    ASSERT_TRUE(trusted) << trusted.error().describe();
+    EXPECT_EQ(*trusted, *trace);
+    EXPECT_TRUE(trusted->tasks.isMapped());
+    EXPECT_EQ(stampsIn(stamps), 1U);
+}
+
+// What the stamp lets the reader skip: a file that fails the columns' checks reads once a stamp
+// says it passed them. Only a read that checked the file whole writes one.
+TEST(VerifiedFiles, AStampIsWhatLetsTheChecksBeSkipped) {
+    TempDir dir;
+    const auto file = dir / "bad.sstrace";
+    const auto stamps = dir / "stamps";
+    ASSERT_TRUE(writeNativeFile(withSpanAfterTheEnd(), file));
+    letSettle();
+    const auto refused = readNative(file, remembering(stamps));
+    ASSERT_FALSE(refused);
+    EXPECT_NE(refused.error().message.find("outside the trace"), std::string::npos) << refused.error().describe();
+    EXPECT_EQ(stampsIn(stamps), 0U);
+    VerifiedFiles(stamps).add(identityOf(file), frameChecksum(file));
+    EXPECT_TRUE(readNative(file, remembering(stamps)));
+    // Without the folder, the same file is checked and refused.
+    EXPECT_FALSE(readNative(file));
+}
+
+// Any write moves the change time: a remembered file damaged since is checked and refused.
+TEST(VerifiedFiles, AFileWrittenSinceItsStampIsCheckedAgain) {
+    TempDir dir;
+    const auto file = dir / "t.sstrace";
+    const auto stamps = dir / "stamps";
+    settledNativeFile(file);
+    ASSERT_TRUE(readNative(file, remembering(stamps)));
+    ASSERT_EQ(stampsIn(stamps), 1U);
+    const auto before = identityOf(file);
+    {
+        // One byte of the last column, in place: the same inode and size.
+        std::fstream damage(file, std::ios::in | std::ios::out | std::ios::binary);
+        damage.seekp(static_cast<std::streamoff>(fs::file_size(file) - 64));
+        damage.put('\x7f');
+    }
+    ASSERT_NE(identityOf(file), before);
+    const auto back = readNative(file, remembering(stamps));
+    ASSERT_FALSE(back);
+    EXPECT_EQ(back.error().code, ErrorCode::Corrupt) << back.error().describe();
+}
+
+TEST(VerifiedFiles, AStampHoldsForItsIdentityAndChecksumOnly) {
+    TempDir dir;
+    const VerifiedFiles verified(dir / "stamps");
+    const files::FileIdentity file{1, 2, 3, 4, 5};
+    verified.add(file, 42);
+    EXPECT_TRUE(verified.holds(file, 42));
+    EXPECT_FALSE(verified.holds(file, 43));
+    for (auto other : {files::FileIdentity{1, 2, 4, 4, 5}, files::FileIdentity{1, 2, 3, 5, 5},
+                       files::FileIdentity{1, 2, 3, 4, 6}, files::FileIdentity{1, 3, 3, 4, 5}}) {
+        EXPECT_FALSE(verified.holds(other, 42));
+    }
+    // A stamp of other checks (another version of them) holds for nothing.
+    const auto stamp = *fs::directory_iterator(dir / "stamps");
+    auto text = starscope::testing::readFile(stamp.path());
+    text.replace(text.find(' ') + 1, 1, "0");
+    std::ofstream(stamp.path(), std::ios::binary | std::ios::trunc) << text;
+    EXPECT_FALSE(verified.holds(file, 42));
+    // No folder: nothing is held, nothing written.
+    const VerifiedFiles none{fs::path{}};
+    none.add(file, 42);
+    EXPECT_FALSE(none.holds(file, 42));
+}
+
+TEST(VerifiedFiles, TheFolderKeepsTheNewestStamps) {
+    TempDir dir;
+    const VerifiedFiles verified(dir / "stamps");
+    for (std::uint64_t inode = 0; inode < VerifiedFiles::kKept + 8; ++inode) {
+        verified.add(files::FileIdentity{1, inode, 3, 4, 5}, 42);
+    }
+    EXPECT_EQ(stampsIn(dir / "stamps"), VerifiedFiles::kKept);
+    EXPECT_TRUE(verified.holds(files::FileIdentity{1, VerifiedFiles::kKept + 7, 3, 4, 5}, 42));
+}
+
+// A folder that cannot be made costs the stamp, never the read.
+TEST(VerifiedFiles, AnUnwritableFolderReadsAsNone) {
+    TempDir dir;
+    const auto file = dir / "t.sstrace";
+    const auto trace = settledNativeFile(file);
+    const auto back = readNative(file, remembering(file / "stamps"));   // under a regular file
+    ASSERT_TRUE(back) << back.error().describe();
+    EXPECT_EQ(*back, trace);
+}
+
+// The command line remembers in STARSCOPE_VERIFIED_FILES (the user's cache when unset); set
+// empty, it remembers nothing.
+TEST(VerifiedFiles, TheCommandLineRemembersWhereTheEnvironmentSays) {
+    TempDir dir;
+    const auto file = dir / "t.sstrace";
+    settledNativeFile(file);
+    const std::string stats = std::string(STARSCOPE_EXECUTABLE) + " stats " + file.string() + " > /dev/null";
+    ASSERT_EQ(starscope::testing::runCommand("STARSCOPE_VERIFIED_FILES= " + stats), 0);
+    ASSERT_EQ(starscope::testing::runCommand("STARSCOPE_VERIFIED_FILES=" + (dir / "stamps").string() + " " + stats), 0);
+    EXPECT_EQ(stampsIn(dir / "stamps"), 1U);
+    ASSERT_EQ(starscope::testing::runCommand("env -u STARSCOPE_VERIFIED_FILES XDG_CACHE_HOME=" + (dir / "cache").string()
+                                             + " " + stats),
+              0);
+    EXPECT_EQ(stampsIn(dir / "cache" / "starscope" / "verified"), 1U);
+}
+
+} // namespace
+} // namespace starscope::tracer

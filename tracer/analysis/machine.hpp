@@ -62,7 +62,8 @@ struct MachineFigures {
     bool operator==(const MachineFigures&) const = default;
 };
 
-// whole: computeStats(trace).
+// whole: computeStats(trace). A trace of one kind of worker and no transfer gets its kind's
+// workers, tasks and times only (no idleness, no area bound): what it shows is the summary's.
 MachineFigures machineFigures(const Trace& trace, const RangeStats& whole);
 
 // Bytes in decimal units as `stats` prints them and the viewer shows a transfer: "3.69 MB",

@@ -92,7 +92,10 @@ ModelBytes modelParts(const Trace& trace) {
 std::size_t modelBytes(const Trace& trace) { return modelParts(trace).total(); }
 
 int printModel(const std::string& input) {
-    const auto trace = readTrace(input);
+    // As the command line reads: a native file it checked whole once is read without checks.
+    ReadOptions options;
+    options.verifiedFiles = verifiedFilesFolder();
+    const auto trace = readTrace(input, options);
     if (!trace) {
         std::fprintf(stderr, "tracer_bench: %s\n", trace.error().describe().c_str());
         return 1;

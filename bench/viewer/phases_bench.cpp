@@ -80,7 +80,7 @@ int main(int argc, char** argv) {
     }
     QApplication app(argc, argv);
     auto start = Clock::now();
-    auto read = tracer::readTrace(std::filesystem::path(input));
+    auto read = tracer::readTrace(std::filesystem::path(input), viewerReadOptions());
     if (!read) {
         std::fprintf(stderr, "phases_bench: %s\n", read.error().describe().c_str());
         return 1;

@@ -90,7 +90,7 @@ int main(int argc, char** argv) {
     if (input.empty()) {
         document = prepareDocument(makeSyntheticTrace(options), "synthetic");
     } else {
-        auto loaded = loadDocument(std::filesystem::path(input));
+        auto loaded = loadDocument(std::filesystem::path(input), viewerReadOptions());
         if (!loaded) {
             std::fprintf(stderr, "replot_bench: %s\n", loaded.error().describe().c_str());
             return 1;

@@ -5,6 +5,7 @@
 #include "cli/command_line.hpp"
 #include "cli/recorder_config.hpp"
 #include "common/cli_conventions.hpp"
+#include "common/pending_temporaries.hpp"
 #include "common/standard_output.hpp"
 #include "tracer/cli/commands.hpp"
 #if STARSCOPE_HAVE_RECORDER
@@ -20,6 +21,7 @@ int main(int argc, char** argv) {
     // Every command's output (a table, JSON, an export to -o -) must reach standard output
     // whole: one that could not be written is an error, never an exit status of 0.
     starscope::files::StandardOutput output;
+    starscope::files::removeTemporariesOnStop();
     CLI::App app{starscope::cli::kProgramDescription};
     // --version alone needs no subcommand: require_subcommand counts only after it.
     starscope::cli::addVersionFlag(app, "starscope");

@@ -1,6 +1,7 @@
 #include "common/file_writer.hpp"
 
 #include "common/descriptor_buffer.hpp"
+#include "common/pending_temporaries.hpp"
 
 #include <atomic>
 #include <cerrno>
@@ -90,6 +91,9 @@ WriteResult<Done> replaceAtomically(const fs::path& named, const fs::path& targe
                        "cannot write to it: " + errnoText(errno) + "; not replaced");
     }
     const fs::path temp = temporaryFor(target);
+    // Named before it exists, forgotten once renamed or removed: a stop signal between the two
+    // removes it (removeTemporariesOnStop).
+    const PendingTemporary pending(temp);
     const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (fd < 0) {
         return failure(WriteErrorCode::Create, named,

@@ -2,15 +2,18 @@
 // followed, what is written through, what is refused.
 
 #include "common/file_writer.hpp"
+#include "common/pending_temporaries.hpp"
 #include "tests/support/fifo_reader.hpp"
 #include "tests/support/test_support.hpp"
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <csignal>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 namespace starscope::files {
@@ -30,6 +33,71 @@ std::vector<std::string> othersIn(const fs::path& dir, const std::vector<std::st
         }
     }
     return others;
+}
+
+// A child process that replaces out, tells the parent (a byte on a pipe) once half of it is
+// written, then waits to be stopped in the middle of the write; ignoring: a signal it ignores.
+pid_t childStoppedMidWrite(const fs::path& out, int ignoring) {
+    int ready[2];
+    if (::pipe(ready) != 0) {
+        return -1;
+    }
+    const pid_t child = ::fork();
+    if (child == 0) {
+        ::close(ready[0]);
+        if (ignoring != 0) {
+            std::signal(ignoring, SIG_IGN);
+        }
+        removeTemporariesOnStop();
+        (void)writeFile(out, [&](std::ostream& stream) {
+            stream << std::string(1 << 16, 'n');
+            stream.flush();
+            (void)::write(ready[1], "w", 1);
+            for (;;) {
+                ::pause();
+            }
+        });
+        ::_exit(0);
+    }
+    ::close(ready[1]);
+    char byte = 0;
+    const bool writing = ::read(ready[0], &byte, 1) == 1;
+    ::close(ready[0]);
+    return writing ? child : -1;
+}
+
+TEST(FileWriter, AStopSignalMidWriteLeavesTheOldFileAndNoTemporary) {
+    for (const int signal : {SIGTERM, SIGINT, SIGHUP}) {
+        TempDir dir;
+        const auto out = dir / "out.json";
+        ASSERT_TRUE(writeFile(out, "old"));
+        const pid_t child = childStoppedMidWrite(out, 0);
+        ASSERT_GT(child, 0);
+        ASSERT_EQ(othersIn(dir.path(), {"out.json"}).size(), 1U) << "the temporary, while writing";
+        ASSERT_EQ(::kill(child, signal), 0);
+        int status = 0;
+        ASSERT_EQ(::waitpid(child, &status, 0), child);
+        // It dies of the signal, as it would have without the handler.
+        ASSERT_TRUE(WIFSIGNALED(status)) << signal;
+        EXPECT_EQ(WTERMSIG(status), signal);
+        EXPECT_EQ(readFile(out), "old");
+        EXPECT_TRUE(othersIn(dir.path(), {"out.json"}).empty()) << signal;
+    }
+}
+
+// Under nohup SIGHUP is ignored: it stays so, and the write goes on.
+TEST(FileWriter, AnIgnoredSignalStaysIgnored) {
+    TempDir dir;
+    const auto out = dir / "out.json";
+    const pid_t child = childStoppedMidWrite(out, SIGHUP);
+    ASSERT_GT(child, 0);
+    ASSERT_EQ(::kill(child, SIGHUP), 0);
+    ::usleep(100'000);
+    int status = 0;
+    EXPECT_EQ(::waitpid(child, &status, WNOHANG), 0) << "a SIGHUP it ignored stopped it";
+    ASSERT_EQ(::kill(child, SIGTERM), 0);
+    ASSERT_EQ(::waitpid(child, &status, 0), child);
+    EXPECT_TRUE(othersIn(dir.path(), {}).empty());
 }
 
 TEST(FileWriter, NewPathIsCreatedWithNoTemporaryLeft) {

@@ -1,6 +1,7 @@
 // starscope-viewer: the desktop viewer, or with --render a headless picture of a trace drawn
 // by the same code (no display needed).
 
+#include "common/pending_temporaries.hpp"
 #include "common/version.hpp"
 #include "viewer/core/command_line.hpp"
 #include "viewer/core/comparison.hpp"
@@ -288,6 +289,8 @@ int main(int argc, char** argv) {
     if (needsNoDisplay(argc, argv) && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
         qputenv("QT_QPA_PLATFORM", "offscreen");
     }
+    // A picture being written when the viewer is stopped leaves no temporary file beside it.
+    starscope::files::removeTemporariesOnStop();
     std::optional<EarlyLoad> early = startEarlyLoad(argc, argv);
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("starscope"));

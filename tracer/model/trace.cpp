@@ -299,23 +299,40 @@ void Trace::releaseResident() const {
 }
 
 void Trace::indexTasks() {
-    // Codelet keys in first-use order: how a trace was built (a reader setting a task's codelet
-    // before its footprint, a native file listing tasks by job) does not change its table. A
-    // table already in that order (every native file's) is left as it is. Each lane's index is
-    // counted first and filled once, at its size: grown by push_back and shrunk to fit, it was
-    // most of indexing 47 M tasks.
+    // One pass over the tasks (a 1 G-span job's table is 15 GB: a pass reads the disk again once
+    // the file outgrows the page cache): each task's lane noted in 2 bytes and each lane's tasks
+    // counted, then each lane's index filled at its size from the notes. Grown by push_back and
+    // shrunk to fit, the index was most of indexing 47 M tasks; counted in a pass over the tasks
+    // of its own, it took a second pass over the table. Codelet keys are checked for first-use
+    // order on the way: how a trace was built (a reader setting a task's codelet before its
+    // footprint, a native file listing tasks by job) does not change its table, and one already
+    // in that order (every native file's) is left as it is.
+    static_assert(kMaxLanes < std::numeric_limits<std::uint16_t>::max());
+    constexpr auto kNoLane = std::numeric_limits<std::uint16_t>::max();
+    std::vector<std::uint16_t> laneOf(tasks.size(), kNoLane);
     std::vector<std::size_t> counts(lanes.size(), 0);
     CodeletKeyId nextKey = 0;
     bool firstUseOrder = true;
+    // Tasks are numbered in submission order, which on one worker is mostly the order they ran
+    // in: a lane already in order (every lane of a native file, which lists tasks so) is told
+    // so in this pass, instead of a pass over each lane's tasks, whose every look-up missed the
+    // cache (two thirds of indexing), and needs no sort.
+    using Times = std::pair<TimeNs, TimeNs>;
+    std::vector<Times> last(lanes.size(), Times{std::numeric_limits<TimeNs>::min(), 0});
+    std::vector<char> sorted(lanes.size(), 1);
     {
-        // Each pass lets go of a mapped file's pages of the tasks behind it.
-        ReleasingPass<Task> counted(tasks);
+        ReleasingPass<Task> pass(tasks);   // lets go of a mapped file's pages behind it
         for (std::size_t i = 0; i < tasks.size(); ++i) {
-            counted.passed(i);
+            pass.passed(i);
             const Task& task = tasks[i];
             const auto lane = task.lane;
             if (lane >= 0 && static_cast<std::size_t>(lane) < lanes.size() && task.start >= 0) {
-                ++counts[static_cast<std::size_t>(lane)];
+                const auto l = static_cast<std::size_t>(lane);
+                laneOf[i] = static_cast<std::uint16_t>(l);
+                ++counts[l];
+                const Times times{task.start, task.end};
+                sorted[l] = static_cast<char>(sorted[l] != 0 && !(times < last[l]));
+                last[l] = times;
             }
             if (task.codeletKey == nextKey) {
                 ++nextKey;
@@ -332,23 +349,9 @@ void Trace::indexTasks() {
         lanes[l].tasks.shrink_to_fit();
         lanes[l].tasks.reserve(counts[l]);
     }
-    // Tasks are numbered in submission order, which on one worker is mostly the order they ran
-    // in: a lane already in order (every lane of a native file, which lists tasks so) is told
-    // so in this pass over the tasks, instead of a pass over each lane's, whose every look-up
-    // of a task missed the cache (two thirds of indexing), and needs no sort.
-    using Times = std::pair<TimeNs, TimeNs>;
-    std::vector<Times> last(lanes.size(), Times{std::numeric_limits<TimeNs>::min(), 0});
-    std::vector<char> sorted(lanes.size(), 1);
-    ReleasingPass<Task> filled(tasks);
-    for (std::size_t i = 0; i < tasks.size(); ++i) {
-        filled.passed(i);
-        const auto lane = tasks[i].lane;
-        if (lane >= 0 && static_cast<std::size_t>(lane) < lanes.size() && tasks[i].start >= 0) {
-            const auto l = static_cast<std::size_t>(lane);
-            lanes[l].tasks.push_back(static_cast<TaskIndex>(i));
-            const Times times{tasks[i].start, tasks[i].end};
-            sorted[l] = static_cast<char>(sorted[l] != 0 && !(times < last[l]));
-            last[l] = times;
+    for (std::size_t i = 0; i < laneOf.size(); ++i) {
+        if (laneOf[i] != kNoLane) {
+            lanes[laneOf[i]].tasks.push_back(static_cast<TaskIndex>(i));
         }
     }
     const auto byTimes = [&](TaskIndex a, TaskIndex b) {

@@ -28,10 +28,13 @@ std::optional<SpanRef> findTaskSpan(const tracer::Trace& trace, tracer::TaskInde
     return std::nullopt;
 }
 
-TaskGraph::TaskGraph(const tracer::Trace& trace) {
+TaskGraph::TaskGraph(const tracer::Trace& trace)
+    : TaskGraph(trace, std::is_sorted(trace.tasks.begin(), trace.tasks.end(),
+                                      [](const tracer::Task& a, const tracer::Task& b) { return a.jobId < b.jobId; })) {}
+
+TaskGraph::TaskGraph(const tracer::Trace& trace, bool inJobIdOrder) {
     const auto& tasks = trace.tasks;
-    const auto byJobId = [](const tracer::Task& a, const tracer::Task& b) { return a.jobId < b.jobId; };
-    if (std::is_sorted(tasks.begin(), tasks.end(), byJobId)) {
+    if (inJobIdOrder) {
         return;
     }
     m_byJob.reserve(tasks.size());

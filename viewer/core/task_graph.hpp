@@ -33,6 +33,9 @@ class TaskGraph {
 public:
     TaskGraph() = default;
     explicit TaskGraph(const tracer::Trace& trace);
+    // The same, the caller having seen whether trace's tasks are in job id order (in a pass of
+    // its own over them: a 1 G-span job's task table is 15 GB).
+    TaskGraph(const tracer::Trace& trace, bool inJobIdOrder);
 
     // The task of a job id; nullopt when the trace holds no such job.
     std::optional<tracer::TaskIndex> taskOfJob(const tracer::Trace& trace, std::uint64_t jobId) const;

@@ -69,11 +69,16 @@ std::shared_ptr<const TraceDocument> prepareDocument(tracer::Trace trace, std::s
     document->palette = Palette(t, shades ? *shades : CodeletShades(programCodelets(t)), used);
     document->activityBegin = first < last ? first : t.begin;
     document->activityEnd = first < last ? last : t.end;
-    document->executedTasks = static_cast<std::size_t>(
-        std::count_if(t.tasks.begin(), t.tasks.end(), [](const tracer::Task& task) { return task.start >= 0; }));
+    // One pass over the tasks for the tasks that ran and the task graph's order.
+    bool inJobIdOrder = true;
+    for (std::size_t i = 0; i < t.tasks.size(); ++i) {
+        const tracer::Task& task = t.tasks[i];
+        document->executedTasks += task.start >= 0 ? 1U : 0U;
+        inJobIdOrder = inJobIdOrder && (i == 0 || t.tasks[i - 1].jobId <= task.jobId);
+    }
     document->transitions = tracer::findTransitions(t);
     document->transitions.shrink_to_fit();   // kept while the trace is open: no doubling slack
-    document->taskGraph = TaskGraph(t);
+    document->taskGraph = TaskGraph(t, inJobIdOrder);
     document->criticalPath = chain.get();
     // The passes over the whole trace are done; a frame reads a window of it.
     t.releaseResident();

@@ -1,8 +1,8 @@
 #pragma once
-// The FxT decoder's requests to the model (state changes, task fields, dependencies, markers)
-// as compact records applied in batches, in order, to a TraceBuilder: by the decoding thread
-// itself, or by a thread of its own while the decoding thread walks and decodes the next
-// events. Building the model (spans, tasks, markers: most of the memory a trace needs, and so
+// The FxT decoder's requests to the model (state changes, task fields, dependencies, markers),
+// applied in order to a TraceBuilder: by the decoding thread itself as each is given, or as
+// compact records in batches by a thread of its own while the decoding thread walks and decodes
+// the next events. Building the model (spans, tasks, markers: most of the memory a trace needs, and so
 // most of the page faults) is then done on the second core, the walk and the decoding of
 // StarPU's events on the first.
 //

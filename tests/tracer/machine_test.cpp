@@ -66,6 +66,7 @@ TEST(AreaBound, OnOneKindOfWorkerIsTheHomogeneousBound) {
     EXPECT_EQ(bound.value->bound, summarize(trace).areaBound);
     EXPECT_EQ(bound.value->bound, 3 * kMs);
     EXPECT_FALSE(machineFigures(trace, computeStats(trace)).heterogeneous());
+    EXPECT_FALSE(heterogeneousMachine(trace));
 }
 
 TEST(AreaBound, IsUnavailableWithoutATask) {
@@ -77,6 +78,7 @@ TEST(MachineFigures, GiveEachKindOfWorkerItsTimeIdlenessAndWaitForData) {
     const auto trace = cpusAndAGpu();
     const auto m = machineFigures(trace, computeStats(trace));
     ASSERT_TRUE(m.heterogeneous());
+    EXPECT_TRUE(heterogeneousMachine(trace));
     ASSERT_EQ(m.kinds.size(), 2U);
     EXPECT_EQ(m.kinds[0].kind, LaneKind::CpuWorker);
     EXPECT_EQ(m.kinds[0].workers, 2U);
@@ -111,8 +113,10 @@ TEST(MachineFigures, CountEachLinksTransfersAndItsBusyTimeOnce) {
     trace.transfers = {Transfer{-1, 0, 1, TransferKind::Fetch, 0, 2 * kMs, 1'000'000, 0},
                        Transfer{-1, 0, 1, TransferKind::Prefetch, kMs, 3 * kMs, 2'000'000, 0},
                        Transfer{-1, 1, 0, TransferKind::Fetch, 5 * kMs, 6 * kMs, 500'000, 0}};
+    EXPECT_FALSE(heterogeneousMachine(makeTrace({{"CPU 0", LaneKind::CpuWorker, {{"Executing", 0, 10 * kMs}}}}, 10 * kMs)));
     const auto m = machineFigures(trace, computeStats(trace));
     ASSERT_TRUE(m.heterogeneous());
+    EXPECT_TRUE(heterogeneousMachine(trace));
     ASSERT_EQ(m.links.size(), 2U);
     EXPECT_EQ(m.links[0], (LinkFigures{-1, 0, 1, 2, 3'000'000, 3 * kMs, 1e9}));
     EXPECT_EQ(m.links[1], (LinkFigures{-1, 1, 0, 1, 500'000, kMs, 5e8}));

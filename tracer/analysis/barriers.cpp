@@ -44,8 +44,10 @@ const Lane* mainLane(const Trace& trace, const std::optional<std::int32_t>& scop
 // What the main thread did during [from, to). Called for barriers in time order: `at`, the first
 // span ending after the previous barrier's start, is where the search for this one's starts
 // (galloping outward; it is updated): a bisection of the whole lane per barrier missed the cache
-// at every step (367 k rank barriers of a 100 M-span job).
-std::string mainStateDuring(const Trace& trace, const Lane* lane, TimeNs from, TimeNs to, std::size_t& at) {
+// at every step (367 k rank barriers of a 100 M-span job). overlap: the caller's, reused from one
+// barrier to the next (a barrier sees a few states: a hash map of them was allocations per barrier).
+std::string mainStateDuring(const Trace& trace, const Lane* lane, TimeNs from, TimeNs to, std::size_t& at,
+                            std::vector<std::pair<std::uint32_t, TimeNs>>& overlap) {
     if (lane == nullptr) {
         return {};
     }
@@ -53,12 +55,18 @@ std::string mainStateDuring(const Trace& trace, const Lane* lane, TimeNs from, T
     // Base-level spans do not overlap, so their ends are sorted too.
     at = gallopPast(spans.size(), std::min(at, spans.size()), from, [&spans](std::size_t i) { return TimeNs{spans[i].end}; });
     auto it = spans.begin() + static_cast<std::ptrdiff_t>(at);
-    std::unordered_map<std::uint32_t, TimeNs> overlap;
+    overlap.clear();
     TimeNs covered = 0;
     for (; it != spans.end() && it->start < to; ++it) {
-        const TimeNs d = std::min(to, it->end) - std::max(from, it->start);
-        if (d > 0 && it->state < trace.states.size()) {
-            overlap[it->state] += d;
+        const TimeNs d = std::min(to, TimeNs{it->end}) - std::max(from, TimeNs{it->start});
+        const std::uint32_t state = it->state;
+        if (d > 0 && state < trace.states.size()) {
+            const auto seen = std::find_if(overlap.begin(), overlap.end(), [state](const auto& o) { return o.first == state; });
+            if (seen != overlap.end()) {
+                seen->second += d;
+            } else {
+                overlap.emplace_back(state, d);
+            }
             covered += d;
         }
     }
@@ -377,6 +385,7 @@ void attributeAll(const Trace& trace, const std::vector<BatchTransition>& transi
     const auto arrivals = messageArrivals(trace, options.rank);
     const auto copies = transferArrivals(trace, options.rank);
     std::size_t mainAt = 0;
+    std::vector<std::pair<std::uint32_t, TimeNs>> mainOverlap;
     for (auto& b : barriers) {
         // Transitions are in time order and do not overlap: only the ones starting before the
         // barrier ends can overlap it.
@@ -397,7 +406,7 @@ void attributeAll(const Trace& trace, const std::vector<BatchTransition>& transi
         if (b.transition >= 0) {
             b.transitionLabel = transitions[static_cast<std::size_t>(b.transition)].label;
         }
-        b.mainThreadState = mainStateDuring(trace, main, b.start, b.end, mainAt);
+        b.mainThreadState = mainStateDuring(trace, main, b.start, b.end, mainAt, mainOverlap);
         attribute(trace, b, resets, written, flushes, arrivals, copies);
     }
 }

@@ -99,6 +99,20 @@ MachineFigures machineFigures(const Trace& trace, const RangeStats& whole) {
     return out;
 }
 
+bool heterogeneousMachine(const Trace& trace) {
+    // MachineFigures::kinds has a kind per kind of worker lane, links a link per transfer.
+    const Lane* first = nullptr;
+    for (const auto& lane : trace.lanes) {
+        if (lane.isWorker()) {
+            if (first != nullptr && lane.kind != first->kind) {
+                return true;
+            }
+            first = first != nullptr ? first : &lane;
+        }
+    }
+    return !trace.transfers.empty();
+}
+
 std::string formatBytes(double bytes) {
     char buffer[32];
     if (bytes >= 1e9) {

@@ -66,6 +66,11 @@ struct MachineFigures {
 // workers, tasks and times only (no idleness, no area bound): what it shows is the summary's.
 MachineFigures machineFigures(const Trace& trace, const RangeStats& whole);
 
+// Whether machineFigures(trace, ...) would be heterogeneous(), read from the lanes and the
+// transfers alone: a CPU-only trace needs none of its passes (one over the spans, a linear
+// program), `stats` of a one-epoch CNN trace 0.66 ms of its 21.
+bool heterogeneousMachine(const Trace& trace);
+
 // Bytes in decimal units as `stats` prints them and the viewer shows a transfer: "3.69 MB",
 // "512 B"; a bandwidth is formatBytes(bytes per second) + "/s".
 std::string formatBytes(double bytes);

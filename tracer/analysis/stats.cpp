@@ -4,6 +4,7 @@
 #include "tracer/analysis/trace_flushes.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cassert>
 #include <cmath>
 #include <cstdio>
@@ -83,6 +84,18 @@ RangeStats computeRangeStats(const Trace& trace, TimeNs from, TimeNs to) {
         LaneStats& stats = out.lanes[i];
         stats.lane = static_cast<std::int32_t>(i);
         stats.perState.assign(trace.states.size(), 0);
+        // The class each state's time counts as on this lane, looked up once per state instead
+        // of per span. The main thread's time is its own whatever StarPU names the state, unless
+        // it was not recorded at all or spent writing the trace. A memory node's states are its
+        // manager's work (copies, allocations): overhead.
+        const bool allOwn = lane.isWorker() || lane.kind == LaneKind::MemoryNode;
+        std::vector<StateClass> classOf(trace.states.size());
+        for (std::size_t st = 0; st < classOf.size(); ++st) {
+            const StateClass cls = trace.states[st].cls;
+            const bool own = allOwn || cls == StateClass::NotProfiled || cls == StateClass::Tracing;
+            classOf[st] = own ? cls : StateClass::User;
+        }
+        std::array<TimeNs, static_cast<std::size_t>(kLastStateClass) + 1> byClass{};
         const auto& spans = lane.spans();
         const auto first = std::upper_bound(spans.begin(), spans.end(), from,
                                             [](TimeNs t, const Span& s) { return t < s.end; });
@@ -92,24 +105,22 @@ RangeStats computeRangeStats(const Trace& trace, TimeNs from, TimeNs to) {
         for (; it != spans.end() && it->start < out.to; ++it) {
             // Readers hand out only valid state ids and disjoint sorted spans; a trace built
             // otherwise is a bug, which must still not read out of bounds or count time twice.
-            assert(it->state < trace.states.size());
-            const TimeNs d = std::min(out.to, it->end) - std::max(coveredTo, it->start);
-            if (d <= 0 || it->state >= trace.states.size()) {
+            const Span span = *it;
+            assert(span.state < trace.states.size());
+            const TimeNs d = std::min(out.to, TimeNs{span.end}) - std::max(coveredTo, TimeNs{span.start});
+            if (d <= 0 || span.state >= classOf.size()) {
                 continue;
             }
-            coveredTo = std::min(out.to, it->end);
+            coveredTo = std::min(out.to, TimeNs{span.end});
             covered += d;
-            stats.perState[it->state] += d;
-            // The main thread's time is its own whatever StarPU names the state, unless it was
-            // not recorded at all or spent writing the trace. A memory node's states are its
-            // manager's work (copies, allocations): overhead.
-            const StateClass cls = trace.states[it->state].cls;
-            const bool own = lane.isWorker() || lane.kind == LaneKind::MemoryNode
-                             || cls == StateClass::NotProfiled || cls == StateClass::Tracing;
-            addClass(stats.classes, own ? cls : StateClass::User, d);
-            if (it->runsTask != 0 && it->start >= from) {
+            stats.perState[span.state] += d;
+            byClass[static_cast<std::size_t>(classOf[span.state])] += d;
+            if (span.runsTask != 0 && span.start >= from) {
                 ++stats.tasks;
             }
+        }
+        for (std::size_t c = 0; c < byClass.size(); ++c) {
+            addClass(stats.classes, static_cast<StateClass>(c), byClass[c]);
         }
         stats.classes.idle = (out.to - from) - covered;
         spans.releaseResident(static_cast<std::size_t>(first - spans.begin()), static_cast<std::size_t>(it - spans.begin()));

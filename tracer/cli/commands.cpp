@@ -241,7 +241,9 @@ int printStats(const StatsArgs& args, const std::optional<Trace>& trace, const I
     // The table of the whole trace is the summary's too.
     const bool whole = from == trace->begin && range.to == std::max(trace->begin, trace->end);
     const auto summary = whole ? summarize(*trace, options, range) : summarize(*trace, options);
-    const auto machine = machineFigures(*trace, whole ? range : computeStats(*trace));
+    // A CPU-only trace shows none of the machine's figures (its area bound is the summary's).
+    const auto machine = heterogeneousMachine(*trace) ? machineFigures(*trace, whole ? range : computeStats(*trace))
+                                                      : MachineFigures{};
     auto& out = *io.out;
     if (args.json) {
         nlohmann::json lanes = nlohmann::json::array();

@@ -9,18 +9,25 @@
 namespace starscope::tracer {
 
 NameId StringTable::intern(std::string_view text) {
-    const std::string key(text);
-    if (const auto it = m_ids.find(key); it != m_ids.end()) {
+    const std::size_t size = text.size();
+    auto& recent = m_recent[(size * 31 + (size > 0 ? static_cast<unsigned char>(text.front()) + 7U * static_cast<unsigned char>(text.back()) : 0U))
+                            % m_recent.size()];
+    if (recent != kNoName && m_names[recent] == text) {
+        return recent;
+    }
+    if (const auto it = m_ids.find(text); it != m_ids.end()) {
+        recent = it->second;
         return it->second;
     }
     const auto id = static_cast<NameId>(m_names.size());
-    m_names.push_back(key);
-    m_ids.emplace(key, id);
+    m_names.emplace_back(text);
+    m_ids.emplace(m_names.back(), id);
+    recent = id;
     return id;
 }
 
 NameId StringTable::find(std::string_view text) const {
-    const auto it = m_ids.find(std::string(text));
+    const auto it = m_ids.find(text);
     return it == m_ids.end() ? kNoName : it->second;
 }
 

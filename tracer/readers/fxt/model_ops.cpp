@@ -20,33 +20,22 @@ std::string_view textOf(const ModelOpBatch& batch, const ModelOp& op) {
 }
 
 void apply(TraceBuilder& b, const ModelOpBatch& batch, std::size_t& unbalancedPops) {
+    using enum ModelOpKind;
     for (std::size_t i = 0; i < batch.used; ++i) {
         const ModelOp& op = batch.ops[i];
         switch (op.kind) {
-        case ModelOpKind::Set: b.setState(op.lane, op.time, op.arg); break;
-        case ModelOpKind::SetTask: b.setState(op.lane, op.time, op.arg, b.task(op.job)); break;
-        case ModelOpKind::Push: b.pushState(op.lane, op.time, op.arg); break;
-        case ModelOpKind::Pop: unbalancedPops += b.popState(op.lane, op.time) ? 0U : 1U; break;
-        case ModelOpKind::Reset: b.resetState(op.lane, op.time); break;
-        case ModelOpKind::Interrupt:
-            b.interruptState(op.lane, op.time, static_cast<TimeNs>(op.job), op.arg);
-            break;
-        case ModelOpKind::TaskCodelet: {
-            const auto index = b.task(op.job);
-            b.setCodelet(index, b.intern(textOf(batch, op)));
-            break;
-        }
-        case ModelOpKind::TaskNameIfUnset: {
-            const auto index = b.task(op.job);
-            if (b.codeletOf(index) == kNoName) {
-                b.setCodelet(index, b.intern(textOf(batch, op)));
-            }
-            break;
-        }
-        case ModelOpKind::TaskFootprint: b.setFootprint(b.task(op.job), op.arg); break;
-        case ModelOpKind::TaskSubmit: b.taskAt(b.task(op.job)).submit = op.time; break;
-        case ModelOpKind::Dependency: b.addDependency(op.job, static_cast<std::uint64_t>(op.time)); break;
-        case ModelOpKind::Marker: b.addMarker(op.time, op.lane, textOf(batch, op)); break;
+        case Set: applyOp<Set>(b, op, {}, unbalancedPops); break;
+        case SetTask: applyOp<SetTask>(b, op, {}, unbalancedPops); break;
+        case Push: applyOp<Push>(b, op, {}, unbalancedPops); break;
+        case Pop: applyOp<Pop>(b, op, {}, unbalancedPops); break;
+        case Reset: applyOp<Reset>(b, op, {}, unbalancedPops); break;
+        case Interrupt: applyOp<Interrupt>(b, op, {}, unbalancedPops); break;
+        case TaskCodelet: applyOp<TaskCodelet>(b, op, textOf(batch, op), unbalancedPops); break;
+        case TaskNameIfUnset: applyOp<TaskNameIfUnset>(b, op, textOf(batch, op), unbalancedPops); break;
+        case TaskFootprint: applyOp<TaskFootprint>(b, op, {}, unbalancedPops); break;
+        case TaskSubmit: applyOp<TaskSubmit>(b, op, {}, unbalancedPops); break;
+        case Dependency: applyOp<Dependency>(b, op, {}, unbalancedPops); break;
+        case Marker: applyOp<Marker>(b, op, textOf(batch, op), unbalancedPops); break;
         }
     }
 }
@@ -66,8 +55,6 @@ struct ModelOpSink::Pipe {
 
 ModelOpSink::ModelOpSink(TraceBuilder& builder, bool threaded) : m_builder(builder) {
     if (!threaded) {
-        m_own.ops.resize(kBatchOps);
-        m_batch = &m_own;
         return;
     }
     m_pipe = std::make_unique<Pipe>();
@@ -108,12 +95,6 @@ ModelOpSink::~ModelOpSink() {
 }
 
 void ModelOpSink::flush() {
-    if (!m_pipe) {
-        apply(m_builder, *m_batch, m_unbalancedPops);
-        m_batch->used = 0;
-        m_batch->text.clear();
-        return;
-    }
     auto& pipe = *m_pipe;
     std::unique_lock lock(pipe.mutex);
     ++pipe.produced;
@@ -127,11 +108,11 @@ void ModelOpSink::flush() {
 }
 
 void ModelOpSink::drain() {
-    if (m_batch->used > 0) {
-        flush();
-    }
     if (!m_pipe) {
         return;
+    }
+    if (m_batch->used > 0) {
+        flush();
     }
     auto& pipe = *m_pipe;
     std::unique_lock lock(pipe.mutex);

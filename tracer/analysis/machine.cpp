@@ -40,16 +40,10 @@ std::vector<LinkFigures> linkFigures(const Trace& trace) {
 MachineFigures machineFigures(const Trace& trace, const RangeStats& whole) {
     MachineFigures out;
     out.links = linkFigures(trace);
-    std::vector<LaneKind> workerKinds;
-    for (const auto& lane : trace.lanes) {
-        if (lane.isWorker() && std::find(workerKinds.begin(), workerKinds.end(), lane.kind) == workerKinds.end()) {
-            workerKinds.push_back(lane.kind);
-        }
-    }
     // One kind of worker and no transfer: the summary says it all, and the passes below (the
     // tasks, the spans of the tasks' window, the tasks again for the bound) are not made (a
     // second of stats at 100 M spans).
-    const bool heterogeneous = workerKinds.size() > 1 || !out.links.empty();
+    const bool heterogeneous = heterogeneousMachine(trace);
     TimeNs first = -1;
     TimeNs last = -1;
     for (std::size_t i = 0; heterogeneous && i < trace.tasks.size(); ++i) {

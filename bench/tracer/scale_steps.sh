@@ -90,6 +90,24 @@
 # the render were not broken down; at 102 M the render's first frame mapped 1.5 GiB of spans
 # (the kernel maps 64 KiB around each page a fold reads) and the critical path all the tasks.
 #
+# Native files checked whole once read without checks (265b4b4: the reread step), the machine
+# figures of one kind of worker skipped (068d38d, 2d688ec), the lanes' task index in one pass
+# over the tasks (f58a3b8), the FxT reader's small end (30df3ac): this script at 5a6fd85, load
+# 0.8-1.7, medians of 3 (wall s / peak RSS GiB / of it anonymous GiB):
+#   step     10.2 M               102 M
+#   read     0.186 / 0.04 / 0.03  1.59 / 0.33 / 0.31   checked whole, as every read was
+#   reread   0.102 / 0.04 / 0.03  0.772 / 0.33 / 0.30  stamped: the columns mapped, none checked
+#   stats    0.248 / 0.26 / 0.07  3.08 / 2.45 / 0.69
+#   render   0.45 / 0.28 / 0.08   3.14 / 2.46 / 0.68
+#   scroll   0.109 / 0.27 / 0.07  0.135 / 2.46 / 0.69   (before f68a633's flat arrow caps)
+# Alternating 9fafb97's build and e08fb19's 3 times on one 102 M job (stamped, load 2-3): stats
+# 6.74 -> 4.18 s, render 6.12 -> 4.69 s. At 1,022 M (e08fb19, load 3.7-4.4, one run each): read
+# 90.1 / 2.33 / 2.30, reread 17.1 / 2.33 / 2.30, stats 92.6 / 20.4 / 6.95, render 95.7 / 18.3 /
+# 6.82, scroll 0.133; alternating 9fafb97's and e08fb19's once each (load about 4): stats 163.2
+# -> 124.0 s, render 166.1 -> 125.1 s; the stamped read before and after f58a3b8 (alternating
+# twice): 36.5, 14.9 -> 16.5, 11.1 s. The file (34 GB) outgrows the page cache: every pass over
+# it reads the disk, so 1 G still costs 30-40x 100 M's time, not 10x.
+#
 # Seen on the 2-core machine shared with other engineers' builds (load 3-7: noisy), 102 M
 # spans one run, 10 M medians of 3 (wall s / peak RSS GiB):
 #   step    10 M before   10 M after    100 M before   100 M after    100 M, file let go

@@ -16,7 +16,9 @@
 #      tests check again
 #   6. every test, viewer included, in the default preset (StarPU 1.3.10)
 # The other stages come first so CTest's summary of the full run closes the output. Exits
-# non-zero when any stage failed.
+# non-zero when any stage failed; the failed tests of an earlier stage are then run once more
+# at the very end, with their output, so that the closing summary names them (a log that keeps
+# only its tail would otherwise lose them).
 # Options: --no-sanitizers  skip stages 1 and 2
 #          --no-starpu14    skip stage 3
 set -euo pipefail
@@ -40,6 +42,30 @@ done
 jobs=$(nproc)
 failed=()
 
+# stage_tests STAGE PRESET CTEST-ARGS...: runs a stage's tests; on failure notes the stage and
+# keeps the names of its failed tests (the next ctest run of the preset overwrites CTest's own
+# list).
+stage_tests() {
+  local stage=$1 preset=$2; shift 2
+  if ! ctest --preset "$preset" -j"$jobs" "$@"; then
+    failed+=("$stage")
+    cut -d: -f2- "$root/build/$preset/Testing/Temporary/LastTestsFailed.log" \
+      > "$root/build/$preset/failed-$stage.txt" 2>/dev/null || true
+  fi
+}
+
+# rerun_failed STAGE: runs the tests STAGE failed once more, with their output.
+rerun_failed() {
+  local stage=$1 preset=$1
+  case "$stage" in gpu) preset=analysis ;; package) return 0 ;; esac
+  local list="$root/build/$preset/failed-$stage.txt"
+  [ -s "$list" ] || return 0
+  local names
+  names=$(sed 's/[][\\.^$*+?(){}|]/\\&/g' "$list" | paste -sd'|')
+  say "==> stage $stage failed: $(paste -sd' ' "$list"); once more, with their output"
+  ctest --preset "$preset" -R "^($names)\$" --output-on-failure || true
+}
+
 if [ $sanitizers = 1 ]; then
   run_step "build (asan preset)" configure_and_build asan \
     tests_foundation tests_common tests_runtime tests_tracer tests_workloads tests_hardening
@@ -50,12 +76,11 @@ if [ $sanitizers = 1 ]; then
   # RecordedFlushes records a program whose flushes must fall at given places (inside a task,
   # after StarPU's callback): under ASan's slowdown the places move from run to run (1 failure
   # in 4 runs seen), so those tests run in the default preset only.
-  ctest --preset asan -L 'foundation|common|runtime|tracer|workloads|hardening' -E '^RecordedFlushes\.' -j"$jobs" \
-    || failed+=(asan)
+  stage_tests asan asan -L 'foundation|common|runtime|tracer|workloads|hardening' -E '^RecordedFlushes\.'
 
   run_step "build (tsan preset)" configure_and_build tsan tests_runtime
   say "==> tests under ThreadSanitizer (runtime)"
-  ctest --preset tsan -L runtime -j"$jobs" || failed+=(tsan)
+  stage_tests tsan tsan -L runtime
 fi
 
 if [ $starpu14 = 1 ]; then
@@ -65,7 +90,7 @@ if [ $starpu14 = 1 ]; then
     run_step "StarPU 1.4.12 with SimGrid" "$root/scripts/build_starpu.sh" --source "$tarball" --simgrid
     run_step "build (starpu14 preset)" configure_and_build starpu14 tests_runtime tests_workloads tests_tracer
     say "==> runtime, workload and tracer tests against StarPU 1.4.12"
-    ctest --preset starpu14 -L 'runtime|workloads|tracer' -j"$jobs" || failed+=(starpu14)
+    stage_tests starpu14 starpu14 -L 'runtime|workloads|tracer'
   elif [ "${CI:-}" = true ]; then
     die "CI runs the StarPU 1.4.12 leg, but $tarball does not exist"
   else
@@ -77,11 +102,11 @@ run_step "build (default preset)" configure_and_build default
 
 run_step "build (analysis preset)" configure_and_build analysis
 say "==> tests of the analysis-only build (no StarPU, no PAPI)"
-ctest --preset analysis -LE gpu -j"$jobs" || failed+=(analysis)
+stage_tests analysis analysis -LE gpu
 # Each records its example on its simulated machine (well under a second), then compares.
 say "==> GPU tests on simulated machines (analysis preset)"
 gpu_start=$SECONDS
-ctest --preset analysis -L gpu -j"$jobs" || failed+=(gpu)
+stage_tests gpu analysis -L gpu
 say "==> GPU tests: done in $((SECONDS - gpu_start)) s"
 
 say "==> Debian package"
@@ -91,5 +116,8 @@ bash "$root/scripts/package.sh" >/dev/null || failed+=(package)
 say "==> all tests (default preset)"
 status=0
 ctest --preset default -j"$jobs" || status=$?
-[ ${#failed[@]} -eq 0 ] || status=1
+if [ ${#failed[@]} -gt 0 ]; then
+  status=1
+  for stage in "${failed[@]}"; do rerun_failed "$stage"; done
+fi
 exit $status

@@ -6,6 +6,9 @@
 #   generate (streamed)  starscope-viewer-synth: the job streamed into its native file as it is
 #             made (SyntheticJob, tracer::TraceStream: the bytes writeNativeFile writes for
 #             makeSyntheticRanksTrace), never whole in memory
+#   cat       dd if=FILE of=/dev/null bs=16M: one sequential read of the whole file, the least
+#             any tool reading it once pays (from the page cache while the file fits it, else
+#             from the disk)
 #   read      starscope_tracer_bench --model FILE (reads the file into the model, nothing else),
 #             checking every record of its columns and its checksum (no stamp: each run
 #             starts without one)
@@ -157,7 +160,7 @@ while [ $# -gt 0 ]; do
     --giant) giant=1 ;;
     --giant-force) giant=1; force=1 ;;
     --keep) keep=1 ;;
-    -h|--help) sed -n '2,37p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,45p' "$0"; exit 0 ;;
     *) echo "scale_steps: unknown option $1" >&2; usage ;;
   esac
   shift
@@ -274,7 +277,7 @@ for millions in $sizes; do
   readGiB=$(((millions * 8 + 1023) / 1024))
   if [ $((readGiB * 1024 * 1024)) -gt "$avail" ]; then
     if [ "$force" = 0 ]; then
-      for step in read reread stats render scroll; do
+      for step in cat read reread stats render scroll; do
         rows+=("| $label | $step | not attempted: needs about $readGiB GiB of its own, $((avail / 1024 / 1024)) GiB available (--giant-force tries) | - | - |")
       done
       [ "$keep" = 1 ] || rm -f "$job"
@@ -288,10 +291,11 @@ for millions in $sizes; do
   # changed for a second.
   export STARSCOPE_VERIFIED_FILES="$data/verified"
   sleep 1.1
-  for step in read reread stats render scroll; do
+  for step in cat read reread stats render scroll; do
     results=()
     for ((r = 0; r < runs; r++)); do
       case "$step" in
+        cat) out=$(timed dd if="$job" of=/dev/null bs=16M status=none) ;;
         read)
           rm -rf "$STARSCOPE_VERIFIED_FILES"
           out=$(timed "${limit[@]}" "$reader" --model "$job") ;;

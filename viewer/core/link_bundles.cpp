@@ -5,32 +5,37 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
-#include <tuple>
 
 namespace starscope::viewer {
 
-std::vector<LinkArrow> bundleArrows(std::vector<LinkArrow> single, const TimeView& view, const LinkBundling& options) {
-    if (single.size() <= options.maxSingle) {
-        return single;
+void LinkBundler::add(const LinkArrow& one) {
+    if (m_bundling) {
+        addToBundle(one);
+        return;
     }
-    const double bucket = std::max(options.bucketPx, 1.0);
-    std::map<std::tuple<double, double, std::uint32_t, double>, std::size_t> bundleOf;
-    std::vector<LinkArrow> out;
-    for (const LinkArrow& one : single) {
-        const double slice = std::floor(view.toPixel(static_cast<double>(one.start)) / bucket);
-        const auto [it, added] = bundleOf.try_emplace({one.fromRow, one.toRow, one.category, slice}, out.size());
-        if (added) {
-            out.push_back(one);
-            continue;
+    m_out.push_back(one);
+    if (m_out.size() > m_options.maxSingle) {
+        m_bundling = true;
+        const std::vector<LinkArrow> single = std::move(m_out);
+        m_out.clear();
+        for (const LinkArrow& each : single) {
+            addToBundle(each);
         }
-        LinkArrow& bundle = out[it->second];
-        bundle.count += one.count;
-        bundle.bytes += one.bytes;
-        bundle.start = std::min(bundle.start, one.start);
-        bundle.end = std::max(bundle.end, one.end);
     }
-    return out;
+}
+
+void LinkBundler::addToBundle(const LinkArrow& one) {
+    const double slice = std::floor(m_view.toPixel(static_cast<double>(one.start)) / std::max(m_options.bucketPx, 1.0));
+    const auto [it, added] = m_bundleOf.try_emplace({one.fromRow, one.toRow, one.category, slice}, m_out.size());
+    if (added) {
+        m_out.push_back(one);
+        return;
+    }
+    LinkArrow& bundle = m_out[it->second];
+    bundle.count += one.count;
+    bundle.bytes += one.bytes;
+    bundle.start = std::min(bundle.start, one.start);
+    bundle.end = std::max(bundle.end, one.end);
 }
 
 std::vector<std::string> describeBundle(const LinkArrow& arrow, const std::string& events, const TimeScale& scale) {

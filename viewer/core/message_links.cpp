@@ -19,7 +19,7 @@ std::int32_t messageEndRow(const std::vector<Row>& rows, const std::vector<std::
 std::vector<MessageArrow> visibleMessages(const tracer::Trace& trace, const std::vector<Row>& rows,
                                           const std::vector<std::int32_t>& laneRows, const TimeView& view,
                                           const LinkBundling& options) {
-    std::vector<MessageArrow> single;
+    LinkBundler arrows(view, options);
     for (std::size_t i = 0; i < trace.messages.size(); ++i) {
         const auto& m = trace.messages[i];
         if (static_cast<double>(m.start) > view.endNs) {
@@ -33,9 +33,9 @@ std::vector<MessageArrow> visibleMessages(const tracer::Trace& trace, const std:
         if (from < 0 || to < 0) {
             continue;
         }
-        single.push_back({i, 1, m.size, m.start, m.end, static_cast<double>(from), static_cast<double>(to)});
+        arrows.add({i, 1, m.size, m.start, m.end, static_cast<double>(from), static_cast<double>(to)});
     }
-    return bundleArrows(std::move(single), view, options);
+    return std::move(arrows).take();
 }
 
 std::vector<std::string> describeMessageArrow(const tracer::Trace& trace, const MessageArrow& arrow,

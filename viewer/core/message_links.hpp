@@ -30,7 +30,7 @@ std::int32_t messageEndRow(const std::vector<Row>& rows, const std::vector<std::
 
 // The messages in flight during the view with both ends on a row: one arrow each, in message
 // order, when at most options.maxSingle; otherwise one per pair of rows per slice, in order of
-// their first message (bundleArrows).
+// their first message (LinkBundler).
 std::vector<MessageArrow> visibleMessages(const tracer::Trace& trace, const std::vector<Row>& rows,
                                           const std::vector<std::int32_t>& laneRows, const TimeView& view,
                                           const LinkBundling& options = {});

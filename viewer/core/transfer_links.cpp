@@ -50,7 +50,8 @@ std::vector<TransferArrow> visibleTransfers(const tracer::Trace& trace, const st
         }
         return it->second;
     };
-    std::vector<TransferArrow> single;
+    // A bundle's colour says its transfers' kind: kinds are never bundled together.
+    LinkBundler arrows(view, options);
     for (std::size_t i = 0; i < trace.transfers.size(); ++i) {
         const auto& x = trace.transfers[i];
         if (static_cast<double>(x.start) > view.endNs) {
@@ -65,11 +66,10 @@ std::vector<TransferArrow> visibleTransfers(const tracer::Trace& trace, const st
         if (from < 0 || to < 0 || from == to) {
             continue;
         }
-        single.push_back({i, 1, x.size, x.start, x.end, static_cast<double>(from), static_cast<double>(to),
-                          static_cast<std::uint32_t>(x.kind)});
+        arrows.add({i, 1, x.size, x.start, x.end, static_cast<double>(from), static_cast<double>(to),
+                    static_cast<std::uint32_t>(x.kind)});
     }
-    // A bundle's colour says its transfers' kind: kinds are never bundled together.
-    return bundleArrows(std::move(single), view, options);
+    return std::move(arrows).take();
 }
 
 std::string memoryNodeName(const tracer::Trace& trace, std::int32_t rank, std::int32_t node) {

@@ -31,7 +31,7 @@ std::int32_t memoryNodeRow(const tracer::Trace& trace, const std::vector<std::in
 // The transfers in flight during the view with both nodes on a row, two different rows (a
 // folded group of memory nodes is one row, and its transfers are not drawn): one arrow each, in
 // transfer order, when at most options.maxSingle; otherwise one per link and kind per slice,
-// in order of their first transfer (bundleArrows).
+// in order of their first transfer (LinkBundler).
 std::vector<TransferArrow> visibleTransfers(const tracer::Trace& trace, const std::vector<std::int32_t>& laneRows,
                                             const TimeView& view, const LinkBundling& options = {});
 

@@ -24,27 +24,35 @@ WorkerKind workerKindOf(LaneKind lane) {
 
 namespace {
 
-// The k-th smallest (from 0) of values, all within [lo, hi]: the values counted into buckets of
-// their offset's top bits, then the values of the one bucket holding it counted again, until a
-// bucket holds one value. One pass over the values as a rule (durations of a codelet span a few
-// decades), where a selection (nth_element) moved them about several times: a 100 M-span job's
-// codelets have 47 M durations.
-TimeNs kthSmallest(std::span<const TimeNs> values, std::size_t k, TimeNs lo, TimeNs hi) {
+// Durations of one group, in the pieces the threads that gathered them left.
+using Pieces = std::vector<std::span<const TimeNs>>;
+
+// The k-th smallest (from 0) of the values of the pieces, all within [lo, hi]: the values
+// counted into buckets of their offset's top bits, then the values of the one bucket holding it
+// counted again, until a bucket holds one value. One pass over the values as a rule (durations of
+// a codelet span a few decades), where a selection (nth_element) moved them about several times:
+// a 100 M-span job's codelets have 47 M durations.
+TimeNs kthSmallest(const Pieces& pieces, std::size_t k, TimeNs lo, TimeNs hi) {
     constexpr std::uint64_t kBuckets = std::uint64_t{1} << 16;
     const auto base = static_cast<std::uint64_t>(lo);
     std::uint64_t first = 0;   // offsets from lo of the candidates' range
     std::uint64_t last = static_cast<std::uint64_t>(hi) - base;
     std::vector<TimeNs> kept;
-    std::span<const TimeNs> candidates = values;
+    Pieces candidates = pieces;
     std::vector<std::size_t> counts;
     for (;;) {
         unsigned shift = 0;
         while (((last - first) >> shift) >= kBuckets) {
             ++shift;
         }
+        const auto bucketOf = [&](TimeNs v) {
+            return static_cast<std::size_t>((static_cast<std::uint64_t>(v) - base - first) >> shift);
+        };
         counts.assign(static_cast<std::size_t>((last - first) >> shift) + 1, 0);
-        for (const TimeNs v : candidates) {
-            ++counts[static_cast<std::size_t>((static_cast<std::uint64_t>(v) - base - first) >> shift)];
+        for (const auto piece : candidates) {
+            for (const TimeNs v : piece) {
+                ++counts[bucketOf(v)];
+            }
         }
         std::size_t bucket = 0;
         while (k >= counts[bucket]) {
@@ -57,34 +65,38 @@ TimeNs kthSmallest(std::span<const TimeNs> values, std::size_t k, TimeNs lo, Tim
         }
         std::vector<TimeNs> inBucket;
         inBucket.reserve(counts[bucket]);
-        for (const TimeNs v : candidates) {
-            if (((static_cast<std::uint64_t>(v) - base - first) >> shift) == bucket) {
-                inBucket.push_back(v);
+        for (const auto piece : candidates) {
+            for (const TimeNs v : piece) {
+                if (bucketOf(v) == bucket) {
+                    inBucket.push_back(v);
+                }
             }
         }
         kept = std::move(inBucket);
-        candidates = kept;
+        candidates = {kept};
         last = std::min(last, bucketFirst + ((std::uint64_t{1} << shift) - 1));
         first = bucketFirst;
     }
 }
 
 // The median is the lower middle one of an even count.
-DurationSummary summarise(std::span<const TimeNs> durations) {
+DurationSummary summarise(const Pieces& pieces) {
     DurationSummary s;
-    if (durations.empty()) {
+    bool any = false;
+    for (const auto piece : pieces) {
+        for (const TimeNs d : piece) {
+            s.min = any ? std::min(s.min, d) : d;
+            s.max = any ? std::max(s.max, d) : d;
+            any = true;
+            s.total += d;
+            ++s.count;
+        }
+    }
+    if (!any) {
         return s;
     }
-    s.count = durations.size();
-    s.min = durations.front();
-    s.max = durations.front();
-    for (const TimeNs d : durations) {
-        s.total += d;
-        s.min = std::min(s.min, d);
-        s.max = std::max(s.max, d);
-    }
     s.mean = s.total / static_cast<TimeNs>(s.count);
-    s.median = kthSmallest(durations, (durations.size() - 1) / 2, s.min, s.max);
+    s.median = kthSmallest(pieces, (s.count - 1) / 2, s.min, s.max);
     return s;
 }
 
@@ -159,64 +171,62 @@ std::vector<CodeletStats> detail::computeCodeletStats(const Trace& trace, TimeNs
         const std::uint32_t slot = task.codeletKey < slotOfKey.size() ? slotOfKey[task.codeletKey] : unnamed;
         return slot * kKinds + kindOfLane[static_cast<std::size_t>(task.lane)];
     };
-    // Counted first, then every duration written once into one array, grouped by slot then
-    // kind: a codelet's durations on all kinds are one range (no copy of the durations). The
-    // tasks are cut into one stretch per thread, each counted and written on its own core at
-    // its own place in each group; the figures do not depend on the durations' order.
+    // One pass over the tasks (a 1 G-span job's table is 15 GB, which a second pass read from
+    // the disk again): the tasks cut into one stretch per thread, each thread writing each
+    // duration into its own list of the task's group. A group's durations are then the pieces
+    // its threads' lists hold; the figures do not depend on their order.
     const std::size_t groups = names.size() * kKinds;
     const auto partBegin = [&](std::size_t part) { return trace.tasks.size() * part / parts; };
-    const auto stretch = [&](std::size_t part) {
-        return std::span<const Task>(trace.tasks).subspan(partBegin(part), partBegin(part + 1) - partBegin(part));
-    };
-    std::vector<std::vector<std::size_t>> counts(parts, std::vector<std::size_t>(groups, 0));
+    std::vector<std::vector<std::vector<TimeNs>>> lists(parts, std::vector<std::vector<TimeNs>>(groups));
     forEachInParallel(parts, parts, [&](std::size_t part) {
-        for (const Task& task : stretch(part)) {
+        const auto stretch = std::span<const Task>(trace.tasks).subspan(partBegin(part), partBegin(part + 1) - partBegin(part));
+        for (const Task& task : stretch) {
             if (const std::size_t group = groupOf(task); group < groups) {
-                ++counts[part][group];
+                lists[part][group].push_back(static_cast<TimeNs>(task.end) - task.start);
             }
         }
+        trace.tasks.releaseResident(partBegin(part), partBegin(part + 1));   // read once: done
     });
-    std::vector<std::size_t> first(groups + 1, 0);
-    std::vector<std::vector<std::size_t>> filled(parts, std::vector<std::size_t>(groups, 0));
-    for (std::size_t g = 0; g < groups; ++g) {
-        first[g + 1] = first[g];
-        for (std::size_t part = 0; part < parts; ++part) {
-            filled[part][g] = first[g + 1];
-            first[g + 1] += counts[part][g];
-        }
-    }
-    std::vector<TimeNs> durations(first.back());
-    forEachInParallel(parts, parts, [&](std::size_t part) {
-        for (const Task& task : stretch(part)) {
-            if (const std::size_t group = groupOf(task); group < groups) {
-                durations[filled[part][group]++] = static_cast<TimeNs>(task.end) - task.start;
+    // The pieces of groups [fromGroup, toGroup).
+    const auto pieces = [&](std::size_t fromGroup, std::size_t toGroup) {
+        Pieces out;
+        for (std::size_t g = fromGroup; g < toGroup; ++g) {
+            for (std::size_t part = 0; part < parts; ++part) {
+                if (!lists[part][g].empty()) {
+                    out.emplace_back(lists[part][g]);
+                }
             }
         }
-        trace.tasks.releaseResident(partBegin(part), partBegin(part + 1));   // read twice: done
-    });
-    const auto range = [&](std::size_t fromGroup, std::size_t toGroup) {
-        return std::span<const TimeNs>(durations.data() + first[fromGroup], durations.data() + first[toGroup]);
+        return out;
     };
     // A row per codelet that ran, each summarised on a core of its own.
     std::vector<std::size_t> ran;
+    std::size_t durations = 0;
     for (std::size_t slot = 0; slot < names.size(); ++slot) {
-        if (!range(slot * kKinds, (slot + 1) * kKinds).empty()) {
+        std::size_t count = 0;
+        for (const auto& part : lists) {
+            for (std::size_t g = slot * kKinds; g < (slot + 1) * kKinds; ++g) {
+                count += part[g].size();
+            }
+        }
+        if (count > 0) {
             ran.push_back(slot);
+            durations += count;
         }
     }
     std::vector<CodeletStats> table(ran.size());
-    forEachInParallel(ran.size(), threadsFor(durations.size(), kSpansPerThread), [&](std::size_t i) {
+    forEachInParallel(ran.size(), threadsFor(durations, kSpansPerThread), [&](std::size_t i) {
         const std::size_t slot = ran[i];
         CodeletStats& row = table[i];
         row.codelet = std::string(names[slot]);
         row.internal = isStarpuInternalCodelet(names[slot]);
         for (std::size_t k = 0; k < kKinds; ++k) {
-            if (auto mine = range(slot * kKinds + k, slot * kKinds + k + 1); !mine.empty()) {
+            if (const auto mine = pieces(slot * kKinds + k, slot * kKinds + k + 1); !mine.empty()) {
                 row.perKind.push_back({static_cast<WorkerKind>(k), summarise(mine)});
             }
         }
         // Of one kind, the codelet's figures are that kind's.
-        row.all = row.perKind.size() == 1 ? row.perKind.front().durations : summarise(range(slot * kKinds, (slot + 1) * kKinds));
+        row.all = row.perKind.size() == 1 ? row.perKind.front().durations : summarise(pieces(slot * kKinds, (slot + 1) * kKinds));
     });
     // The program's codelets, then StarPU's own; each by total time.
     std::stable_sort(table.begin(), table.end(), [](const CodeletStats& a, const CodeletStats& b) {

@@ -157,14 +157,7 @@ namespace {
 struct ChainGraph {
     const Trace& trace;
 
-    // Task i's entries, as Trace::dependenciesOf bounds them.
-    std::span<const TaskIndex> entriesOf(std::size_t i) const {
-        const auto& starts = trace.dependencyStarts;
-        if (i + 1 >= starts.size() || starts[i] > starts[i + 1] || starts[i + 1] > trace.dependencies.size()) {
-            return {};
-        }
-        return std::span<const TaskIndex>(trace.dependencies).subspan(starts[i], starts[i + 1] - starts[i]);
-    }
+    std::span<const TaskIndex> entriesOf(std::size_t i) const { return trace.dependencyEntries(static_cast<TaskIndex>(i)); }
     bool inTrace(TaskIndex entry) const { return (entry & kOutsideJob) == 0 && entry < trace.tasks.size(); }
     TimeNs own(std::size_t i) const {
         const auto& t = trace.tasks[i];

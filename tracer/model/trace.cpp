@@ -137,17 +137,8 @@ TaskIndex Dependencies::taskAt(std::size_t i) const {
 }
 
 Dependencies Trace::dependenciesOf(TaskIndex task) const {
-    if (task >= tasks.size() || task + 1 >= dependencyStarts.size()) {
-        return {};
-    }
-    const auto first = dependencyStarts[task];
-    const auto last = dependencyStarts[task + 1];
-    // Readers and setDependencies keep the starts ascending within the table.
-    assert(first <= last && last <= dependencies.size());
-    if (first > last || last > dependencies.size()) {
-        return {};
-    }
-    return Dependencies(std::span<const TaskIndex>(dependencies).subspan(first, last - first), tasks, outsideJobs);
+    const auto entries = dependencyEntries(task);
+    return entries.empty() ? Dependencies{} : Dependencies(entries, tasks, outsideJobs);
 }
 
 Dependencies Trace::dependenciesOf(const Task& task) const {

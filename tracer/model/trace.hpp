@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cassert>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -441,6 +442,22 @@ struct Trace {
     // What a task of this trace waited for (job ids in order); empty for a task of another trace.
     Dependencies dependenciesOf(const Task& task) const;
     Dependencies dependenciesOf(TaskIndex task) const;
+    // Task's entries in dependencies, as they are (an analysis following edges reads them without
+    // a Dependencies around them); empty for a task out of range. Inline: the critical path reads
+    // them for every task.
+    std::span<const TaskIndex> dependencyEntries(TaskIndex task) const {
+        if (task >= tasks.size() || task + 1 >= dependencyStarts.size()) {
+            return {};
+        }
+        const auto first = dependencyStarts[task];
+        const auto last = dependencyStarts[task + 1];
+        // Readers and setDependencies keep the starts ascending within the table.
+        assert(first <= last && last <= dependencies.size());
+        if (first > last || last > dependencies.size()) {
+            return {};
+        }
+        return std::span<const TaskIndex>(dependencies).subspan(first, last - first);
+    }
     // Replaces one task's dependencies, given as job ids (tests and tools that build a trace by
     // hand; readers fill the table at once). A job is looked up among the tasks there are now:
     // add the tasks first.

@@ -203,3 +203,27 @@ TEST(MessageLinks, TheTooltipGivesRanksSizeTagAndTimesOrABundlesCountBytesAndSpa
                            + formatDuration(static_cast<double>(bundles[0].end)));
     EXPECT_EQ(text[2], "zoom in to see each");
 }
+
+TEST(MessageLinks, TheReachSkipsOnlyMessagesThatEndBeforeTheView) {
+    auto trace = makeSyntheticRanksTrace(SyntheticOptions{}, 2);
+    ASSERT_GE(trace.messages.size(), 4u);
+    // The first message stays in flight to the end: every view must still find it.
+    trace.messages[0].end = trace.end;
+    const Layout layout = layOut(trace, {});
+    const MessageReach reach(trace);
+    EXPECT_EQ(reach.firstReaching(0.0), 0u);
+    EXPECT_EQ(reach.firstReaching(static_cast<double>(trace.end) + 1.0), trace.messages.size());
+    const double length = static_cast<double>(trace.end);
+    const auto sent = static_cast<double>(trace.messages[0].start);
+    for (int from = 0; from < 20; ++from) {
+        const double step = (length - sent) / 20.0;
+        const TimeView view{sent + step * from, sent + step * (from + 1), 0.0, 1000.0};
+        const auto looked = visibleMessages(trace, layout.rows, layout.laneRows, view, {}, &reach);
+        EXPECT_EQ(looked, visibleMessages(trace, layout.rows, layout.laneRows, view)) << "view " << from;
+        ASSERT_FALSE(looked.empty());
+        EXPECT_EQ(looked.front().first, 0u) << "view " << from;
+    }
+    // Once the long message ends sooner, a late view does not start its look at it.
+    trace.messages[0].end = trace.messages[0].start + 1;
+    EXPECT_GT(MessageReach(trace).firstReaching(length / 2.0), 0u);
+}

@@ -2,6 +2,9 @@
 
 #include "viewer/core/time_format.hpp"
 
+#include <algorithm>
+#include <limits>
+
 namespace starscope::viewer {
 
 std::int32_t messageEndRow(const std::vector<Row>& rows, const std::vector<std::int32_t>& laneRows,
@@ -16,11 +19,26 @@ std::int32_t messageEndRow(const std::vector<Row>& rows, const std::vector<std::
     return -1;
 }
 
+MessageReach::MessageReach(const tracer::Trace& trace) {
+    m_reach.reserve(trace.messages.size());
+    tracer::TimeNs latest = std::numeric_limits<tracer::TimeNs>::min();
+    for (const auto& m : trace.messages) {
+        latest = std::max<tracer::TimeNs>(latest, m.end);
+        m_reach.push_back(latest);
+    }
+}
+
+std::size_t MessageReach::firstReaching(double startNs) const {
+    const auto it = std::partition_point(m_reach.begin(), m_reach.end(),
+                                         [startNs](tracer::TimeNs end) { return static_cast<double>(end) < startNs; });
+    return static_cast<std::size_t>(it - m_reach.begin());
+}
+
 std::vector<MessageArrow> visibleMessages(const tracer::Trace& trace, const std::vector<Row>& rows,
                                           const std::vector<std::int32_t>& laneRows, const TimeView& view,
-                                          const LinkBundling& options) {
+                                          const LinkBundling& options, const MessageReach* reach) {
     LinkBundler arrows(view, options);
-    for (std::size_t i = 0; i < trace.messages.size(); ++i) {
+    for (std::size_t i = reach != nullptr ? reach->firstReaching(view.startNs) : 0; i < trace.messages.size(); ++i) {
         const auto& m = trace.messages[i];
         if (static_cast<double>(m.start) > view.endNs) {
             break;   // sorted by start: none later is in view

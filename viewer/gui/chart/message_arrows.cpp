@@ -20,6 +20,7 @@ MessageArrows::MessageArrows(QCPAxis* timeAxis, QCPAxis* rowAxis, const QString&
 
 void MessageArrows::setDocument(std::shared_ptr<const TraceDocument> document) {
     m_document = std::move(document);
+    m_reach = m_document ? MessageReach(m_document->trace) : MessageReach();
     m_arrows.clear();
     m_links->clearLinks();
 }
@@ -32,7 +33,7 @@ void MessageArrows::setVisible(bool visible) {
 void MessageArrows::refresh(const TimeView& view, const std::vector<Row>& rows, const std::vector<std::int32_t>& laneRows) {
     m_arrows.clear();
     if (m_document && m_visible) {
-        m_arrows = visibleMessages(m_document->trace, rows, laneRows, view);
+        m_arrows = visibleMessages(m_document->trace, rows, laneRows, view, {}, &m_reach);
     }
     std::vector<Link> links;
     links.reserve(m_arrows.size());

@@ -43,6 +43,7 @@ public:
 
 private:
     std::shared_ptr<const TraceDocument> m_document;
+    MessageReach m_reach;   // of m_document's messages
     LinkPlottable* m_links = nullptr;
     std::vector<MessageArrow> m_arrows;   // one per link of m_links
     bool m_visible = true;

@@ -46,6 +46,7 @@ done
 jobs=$(nproc)
 failed=()
 retried=()
+reruns=()   # "PRESET STAGE" of each stage whose failed tests run again at the end
 
 # stage_tests STAGE PRESET CTEST-ARGS...: runs a stage's tests; notes the tests that failed
 # once (retried), and on failure the stage and the names of its failed tests (the next ctest
@@ -55,6 +56,7 @@ stage_tests() {
   local log="$root/build/$preset/ctest-$stage.log"
   if ! ctest --preset "$preset" -j"$jobs" --repeat until-pass:2 "$@" | tee "$log"; then
     failed+=("$stage")
+    reruns+=("$preset $stage")
     cut -d: -f2- "$root/build/$preset/Testing/Temporary/LastTestsFailed.log" \
       > "$root/build/$preset/failed-$stage.txt" 2>/dev/null || true
   fi
@@ -63,10 +65,9 @@ stage_tests() {
   [ -z "$twice" ] || retried+=("$stage: $twice")
 }
 
-# rerun_failed STAGE: runs the tests STAGE failed once more, with their output.
+# rerun_failed PRESET STAGE: runs the tests STAGE failed once more, with their output.
 rerun_failed() {
-  local stage=$1 preset=$1
-  case "$stage" in gpu) preset=analysis ;; package) return 0 ;; esac
+  local preset=$1 stage=$2
   local list="$root/build/$preset/failed-$stage.txt"
   [ -s "$list" ] || return 0
   local names
@@ -128,6 +129,6 @@ status=0
 ctest --preset default -j"$jobs" --repeat until-pass:2 || status=$?
 if [ ${#failed[@]} -gt 0 ]; then
   status=1
-  for stage in "${failed[@]}"; do rerun_failed "$stage"; done
+  for rerun in "${reruns[@]}"; do rerun_failed $rerun; done
 fi
 exit $status

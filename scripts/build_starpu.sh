@@ -34,8 +34,11 @@ done
 # --enable-blocking-drivers: an idle worker sleeps until a task comes instead of polling on its
 # core (StarPU's default), which on a small machine takes the core the main thread needs to
 # submit the tasks: on 2 cores double+advanced was then no faster than single+naive.
+# --enable-maxcpus: StarPU's default is the build host's core count rounded up to a power of two
+# (2 on a small machine), which caps STARPU_NCPU and makes starpu_fxt_tool abort on the traces
+# of bigger machines.
 configure_flags=(
-  --with-fxt --enable-blocking-drivers
+  --with-fxt --enable-blocking-drivers --enable-maxcpus=64
   --enable-mpi --disable-opencl --disable-cuda --disable-fortran --disable-build-doc
   --disable-build-examples --disable-build-tests --disable-socl --disable-starpufft
   --disable-starpurm --disable-glpk --disable-hdf5 --disable-openmp

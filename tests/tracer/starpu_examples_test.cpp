@@ -11,11 +11,10 @@
 #include "tracer/analysis/stats.hpp"
 #include "tracer/readers/read_trace.hpp"
 
-#include <gtest/gtest.h>
-
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
+#include <gtest/gtest.h>
 #include <map>
 #include <sstream>
 
@@ -69,29 +68,57 @@ std::map<std::string, ToolCodelet> toolCodelets(const std::filesystem::path& tas
     return out;
 }
 
-TEST_P(StarpuExample, TraceMatchesItsStarpuFxtTool) {
-    const auto program = starscope::testing::starpuFxtTool().parent_path() / ("starpu_example_" + std::string(GetParam().name));
-    if (!std::filesystem::exists(program)) {
-        // A user's own StarPU may come without them; CI's prefixes are built by the script.
-        const char* ci = std::getenv("CI");
-        if (ci != nullptr && std::string(ci) == "true") {
-            FAIL() << program << " does not exist: scripts/build_starpu.sh installs StarPU's examples there";
-        }
-        GTEST_SKIP() << program << " does not exist: scripts/build_starpu.sh installs StarPU's examples there";
+// The example's program in the StarPU prefix the tests run against, or a skip (a user's own StarPU
+// may come without them; CI's prefixes are built by the script, so there it is a failure).
+std::filesystem::path exampleProgram(const std::string& name) {
+    return starscope::testing::starpuFxtTool().parent_path() / ("starpu_example_" + name);
+}
+
+bool exampleMissing(const std::filesystem::path& program) {
+    if (std::filesystem::exists(program)) {
+        return false;
     }
-    starscope::testing::TempDir dir;
+    const char* ci = std::getenv("CI");
+    if (ci != nullptr && std::string(ci) == "true") {
+        ADD_FAILURE()
+            << program
+            << " does not exist: scripts/build_starpu.sh installs StarPU's examples there";
+    }
+    return true;
+}
+
+// Records one run of the example with NCPU CPU workers into DIR and converts its one prof file
+// with starpu_fxt_tool there; returns the prof file.
+std::filesystem::path recordExample(const std::filesystem::path& program,
+                                    const std::string& arguments, int ncpu,
+                                    const starscope::testing::TempDir& dir) {
     const auto log = dir / "example.log";
     const std::string environment = "STARPU_FXT_TRACE=1 STARPU_FXT_PREFIX='" + dir.path().string()
-                                    + "/' STARPU_NCPU=2 STARPU_NCUDA=0 STARPU_NOPENCL=0 STARPU_SILENT=1 ";
-    ASSERT_EQ(starscope::testing::runCommand(environment + "'" + program.string() + "' " + GetParam().arguments + " > '"
-                                             + log.string() + "' 2>&1"),
+                                    + "/' STARPU_NCPU=" + std::to_string(ncpu)
+                                    + " STARPU_NCUDA=0 STARPU_NOPENCL=0 STARPU_SILENT=1 ";
+    EXPECT_EQ(starscope::testing::runCommand(environment + "'" + program.string() + "' " + arguments
+                                             + " > '" + log.string() + "' 2>&1"),
               0)
         << starscope::testing::readFile(log);
     const auto files = findProfFiles(dir.path());
-    ASSERT_EQ(files.size(), 1U);
-    ASSERT_EQ(runStarpuFxtTool(files.front(), dir.path()), 0) << starscope::testing::readFile(dir / "tool.log");
+    if (files.size() != 1U) {
+        ADD_FAILURE() << files.size() << " prof files in " << dir.path();
+        return {};
+    }
+    EXPECT_EQ(runStarpuFxtTool(files.front(), dir.path()), 0)
+        << starscope::testing::readFile(dir / "tool.log");
+    return files.front();
+}
 
-    const auto ours = readTrace(files.front());
+TEST_P(StarpuExample, TraceMatchesItsStarpuFxtTool) {
+    const auto program = exampleProgram(GetParam().name);
+    if (exampleMissing(program)) {
+        GTEST_SKIP() << program << " does not exist";
+    }
+    starscope::testing::TempDir dir;
+    const auto profFile = recordExample(program, GetParam().arguments, 2, dir);
+    ASSERT_FALSE(HasFailure());
+    const auto ours = readTrace(profFile);
     const auto tool = readTrace(dir / "paje.trace");
     ASSERT_TRUE(ours) << ours.error().describe();
     ASSERT_TRUE(tool) << tool.error().describe();
@@ -107,18 +134,21 @@ TEST_P(StarpuExample, TraceMatchesItsStarpuFxtTool) {
         ASSERT_TRUE(toolTable.contains(c.codelet)) << c.codelet;
         const auto& t = toolTable.at(c.codelet);
         EXPECT_EQ(c.all.count, t.tasks) << c.codelet;
-        EXPECT_NEAR(static_cast<double>(c.all.total) / 1e6, t.totalMs, 1e-5 * static_cast<double>(t.tasks) + 1e-4)
+        EXPECT_NEAR(static_cast<double>(c.all.total) / 1e6, t.totalMs,
+                    1e-5 * static_cast<double>(t.tasks) + 1e-4)
             << c.codelet;
         ASSERT_EQ(c.perKind.size(), 1U) << c.codelet << ": CPU workers only";
         EXPECT_EQ(c.perKind.front().kind, WorkerKind::Cpu);
-        std::printf("%-28s %6llu tasks %12.6f ms; starpu_fxt_tool %6llu tasks %12.6f ms\n", c.codelet.c_str(),
-                    static_cast<unsigned long long>(c.all.count), static_cast<double>(c.all.total) / 1e6,
+        std::printf("%-28s %6llu tasks %12.6f ms; starpu_fxt_tool %6llu tasks %12.6f ms\n",
+                    c.codelet.c_str(), static_cast<unsigned long long>(c.all.count),
+                    static_cast<double>(c.all.total) / 1e6,
                     static_cast<unsigned long long>(t.tasks), t.totalMs);
     }
     const bool stopped = summary.workerTotals.notProfiled > 0;
-    const bool warned = std::any_of(ours->warnings.begin(), ours->warnings.end(), [](const std::string& w) {
-        return w.find("profiling was stopped") != std::string::npos;
-    });
+    const bool warned =
+        std::any_of(ours->warnings.begin(), ours->warnings.end(), [](const std::string& w) {
+            return w.find("profiling was stopped") != std::string::npos;
+        });
     // (A stop may also come after the last recorded event: 1.3 records nothing once stopped.)
     EXPECT_TRUE(warned || !stopped);
 }
@@ -126,8 +156,30 @@ TEST_P(StarpuExample, TraceMatchesItsStarpuFxtTool) {
 INSTANTIATE_TEST_SUITE_P(FromStarpuSource, StarpuExample,
                          ::testing::Values(Example{"cholesky_implicit", "-size 1920 -nblocks 8"},
                                            Example{"sgemm", "-size 1024 -nblocks 4 -iter 3"},
-                                           Example{"lu_implicit_example_float", "-size 1024 -nblocks 8"}),
+                                           Example{"lu_implicit_example_float",
+                                                   "-size 1024 -nblocks 8"}),
                          [](const auto& param) { return std::string(param.param.name); });
+
+// More CPU workers than the machine has cores (what a trace of a bigger machine holds): the
+// StarPU the tests run against must be built for them (--enable-maxcpus; its default is this
+// machine's core count), or it drops the extra workers and its starpu_fxt_tool cannot read
+// traces of bigger machines.
+TEST(StarpuExampleWorkers, MoreWorkersThanCoresAreRecordedAndReadByStarpuFxtTool) {
+    const auto program = exampleProgram("cholesky_implicit");
+    if (exampleMissing(program)) {
+        GTEST_SKIP() << program << " does not exist";
+    }
+    constexpr int kWorkers = 6;
+    starscope::testing::TempDir dir;
+    const auto profFile = recordExample(program, "-size 960 -nblocks 4", kWorkers, dir);
+    ASSERT_FALSE(HasFailure());
+    const auto ours = readTrace(profFile);
+    const auto tool = readTrace(dir / "paje.trace");
+    ASSERT_TRUE(ours) << ours.error().describe();
+    ASSERT_TRUE(tool) << tool.error().describe();
+    EXPECT_EQ(summarize(*ours).workers, static_cast<std::size_t>(kWorkers));
+    expectSameWorkAsStarpuFxtTool(*ours, *tool);
+}
 
 } // namespace
 } // namespace starscope::tracer

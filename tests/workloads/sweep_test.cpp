@@ -218,7 +218,10 @@ TEST(Sweep, ARerunSkipsCompletedRunsAndRedoesInterruptedOnes) {
     const std::string other = "--arenas single,double --loaders naive --batches 3 --batch-size 32 "
                               "--chunk 16 --workers 2 --test-images 100";
     EXPECT_EQ(sweep(out, other + " --repeat 2", log), 2) << readFile(log);
-    EXPECT_NE(readFile(log).find("other record options"), std::string::npos) << readFile(log);
+    EXPECT_NE(readFile(log).find("another configuration (the record options were `--epochs 1 "
+                                 "--batches 2 --batch-size 32 --workers 2 --sched ''"),
+              std::string::npos)
+        << readFile(log);
 }
 
 TEST(Sweep, CtrlCStopsAfterTheCurrentRun) {

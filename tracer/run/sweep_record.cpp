@@ -87,9 +87,11 @@ std::string joined(const std::vector<std::string>& words, const char* none) {
     if (words.empty()) {
         return none;
     }
+    // Quoted as a shell would need it, so that an empty argument (`--sched ''`) shows.
     std::string out;
     for (const auto& word : words) {
-        out += (out.empty() ? "" : " ") + word;
+        const bool quote = word.empty() || word.find_first_of(" \t'\"") != std::string::npos;
+        out += (out.empty() ? "" : " ") + (quote ? "'" + word + "'" : word);
     }
     return "`" + out + "`";
 }

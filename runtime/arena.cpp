@@ -99,8 +99,7 @@ bool fitsIn(const detail::Block& block, std::size_t bytes, std::size_t alignment
 
 } // namespace
 
-Arena::Arena(std::string name, ArenaOptions options)
-    : m_name(std::move(name)), m_options(options) {
+Arena::Arena(std::string name, ArenaOptions options) : m_name(std::move(name)), m_options(options) {
     assert(m_options.defaultAlignment != 0
            && (m_options.defaultAlignment & (m_options.defaultAlignment - 1)) == 0);
     assert(m_options.growthFactor >= 1);
@@ -135,7 +134,8 @@ std::size_t Arena::newBlockSize(std::size_t atLeast) const {
 void Arena::closeCurrentBlock() {
     if (m_current < m_blocks.size()) {
         auto& block = m_blocks[m_current];
-        block.used = static_cast<std::size_t>(m_cursor - reinterpret_cast<std::uintptr_t>(block.base));
+        block.used =
+            static_cast<std::size_t>(m_cursor - reinterpret_cast<std::uintptr_t>(block.base));
         m_closedBytes += block.used;
     }
 }
@@ -159,7 +159,8 @@ void* Arena::allocateSlow(std::size_t bytes, std::size_t alignment) {
     const bool hadBlock = m_current < m_blocks.size();
     std::size_t target = m_blocks.size();
     // Blocks further down the chain, kept from before the last reset.
-    for (std::size_t i = m_current < m_blocks.size() ? m_current + 1 : 0; i < m_blocks.size(); ++i) {
+    for (std::size_t i = m_current < m_blocks.size() ? m_current + 1 : 0; i < m_blocks.size();
+         ++i) {
         if (fitsIn(m_blocks[i], bytes, alignment)) {
             target = i;
             break;
@@ -168,8 +169,9 @@ void* Arena::allocateSlow(std::size_t bytes, std::size_t alignment) {
     if (target == m_blocks.size()) {
         // Blocks freed by completed deferred resets, then a new one.
         harvestDeferred();
-        const auto reusable = std::find_if(m_free.begin(), m_free.end(),
-                                           [&](const detail::Block& b) { return fitsIn(b, bytes, alignment); });
+        const auto reusable =
+            std::find_if(m_free.begin(), m_free.end(),
+                         [&](const detail::Block& b) { return fitsIn(b, bytes, alignment); });
         if (reusable != m_free.end()) {
             m_blocks.push_back(*reusable);
             m_free.erase(reusable);
@@ -179,7 +181,8 @@ void* Arena::allocateSlow(std::size_t bytes, std::size_t alignment) {
             }
             // Blocks start 64-aligned, so only a larger alignment needs room to pad.
             starpu_malloc_set_align(kBlockAlignment);
-            const std::size_t padding = alignment > kBlockAlignment ? alignment - kBlockAlignment : 0;
+            const std::size_t padding =
+                alignment > kBlockAlignment ? alignment - kBlockAlignment : 0;
             const std::size_t size = newBlockSize(bytes + padding);
             void* memory = nullptr;
             if (starpu_malloc_flags(&memory, size, kMallocFlags) != 0 || memory == nullptr) {
@@ -215,7 +218,7 @@ RuntimeResult<void*> Arena::tryAllocate(std::size_t bytes, std::size_t alignment
 }
 
 RuntimeResult<Done> Arena::checkRegistration(const void* ptr, std::size_t bytes,
-                                            std::string_view what) const {
+                                             std::string_view what) const {
     if (starpu_is_initialized() == 0) {
         return runtimeFailure(RuntimeErrorCode::StarpuNotInitialized,
                               "arena '" + m_name + "': cannot register a " + std::string(what)
@@ -244,7 +247,7 @@ bool fitsU32(std::initializer_list<std::size_t> values) {
 } // namespace
 
 RuntimeResult<starpu_data_handle_t> Arena::registerVector(void* ptr, std::size_t count,
-                                                         std::size_t elemSize) {
+                                                          std::size_t elemSize) {
     if (auto ok = checkRegistration(ptr, count * elemSize, "vector"); !ok) {
         return fail(ok.error());
     }
@@ -260,17 +263,16 @@ RuntimeResult<starpu_data_handle_t> Arena::registerVector(void* ptr, std::size_t
     return handle;
 }
 
-RuntimeResult<starpu_data_handle_t> Arena::registerMatrix(void* ptr, std::size_t ld,
-                                                         std::size_t nx, std::size_t ny,
-                                                         std::size_t elemSize) {
+RuntimeResult<starpu_data_handle_t> Arena::registerMatrix(void* ptr, std::size_t ld, std::size_t nx,
+                                                          std::size_t ny, std::size_t elemSize) {
     const std::size_t bytes = ny == 0 ? 0 : ((ny - 1) * ld + nx) * elemSize;
     if (auto ok = checkRegistration(ptr, bytes, "matrix"); !ok) {
         return fail(ok.error());
     }
     if (!fitsU32({ld, nx, ny}) || ld < nx) {
         return runtimeFailure(RuntimeErrorCode::InvalidArgument,
-                              "arena '" + m_name + "': matrix ld=" + std::to_string(ld) + " nx="
-                                  + std::to_string(nx) + " ny=" + std::to_string(ny)
+                              "arena '" + m_name + "': matrix ld=" + std::to_string(ld)
+                                  + " nx=" + std::to_string(nx) + " ny=" + std::to_string(ny)
                                   + " is invalid (ld >= nx, 32-bit sizes)");
     }
     starpu_data_handle_t handle = nullptr;
@@ -282,9 +284,9 @@ RuntimeResult<starpu_data_handle_t> Arena::registerMatrix(void* ptr, std::size_t
 }
 
 RuntimeResult<starpu_data_handle_t> Arena::registerBlock(void* ptr, std::size_t ldy,
-                                                        std::size_t ldz, std::size_t nx,
-                                                        std::size_t ny, std::size_t nz,
-                                                        std::size_t elemSize) {
+                                                         std::size_t ldz, std::size_t nx,
+                                                         std::size_t ny, std::size_t nz,
+                                                         std::size_t elemSize) {
     const std::size_t bytes =
         (ny == 0 || nz == 0) ? 0 : ((nz - 1) * ldz + (ny - 1) * ldy + nx) * elemSize;
     if (auto ok = checkRegistration(ptr, bytes, "block"); !ok) {
@@ -330,8 +332,29 @@ void Arena::trackPartition(starpu_data_handle_t parent) {
 void Arena::trackPartitionPlan(starpu_data_handle_t parent,
                                std::span<const starpu_data_handle_t> children) {
     assert(parent != nullptr && !children.empty());
-    m_tracked.push_back(detail::TrackedEntry{detail::TrackedKind::PartitionPlan, parent,
-                                             {children.begin(), children.end()}});
+    m_tracked.push_back(detail::TrackedEntry{
+        detail::TrackedKind::PartitionPlan, parent, {children.begin(), children.end()}});
+}
+
+bool Arena::tracks(starpu_data_handle_t handle) const {
+    return std::any_of(m_tracked.begin(), m_tracked.end(), [handle](const auto& entry) {
+        switch (entry.kind) {
+        case detail::TrackedKind::Handle:
+            return entry.handle == handle;
+        case detail::TrackedKind::LegacyPartition:
+            return false;
+        case detail::TrackedKind::PartitionPlan:
+            return std::find(entry.children.begin(), entry.children.end(), handle)
+                   != entry.children.end();
+        }
+        return false;
+    });
+}
+
+bool Arena::tracksLegacyPartitionOf(starpu_data_handle_t parent) const {
+    return std::any_of(m_tracked.begin(), m_tracked.end(), [parent](const auto& entry) {
+        return entry.kind == detail::TrackedKind::LegacyPartition && entry.handle == parent;
+    });
 }
 
 std::uint64_t Arena::currentBytesInUse() const {
@@ -358,7 +381,9 @@ std::vector<starpu_data_handle_t> Arena::undoPartitions() {
     roots.reserve(m_tracked.size());
     for (auto it = m_tracked.rbegin(); it != m_tracked.rend(); ++it) {
         switch (it->kind) {
-        case detail::TrackedKind::Handle: roots.push_back(it->handle); break;
+        case detail::TrackedKind::Handle:
+            roots.push_back(it->handle);
+            break;
         case detail::TrackedKind::LegacyPartition:
             // The legacy API has no asynchronous unpartition: this one blocks.
             starpu_data_unpartition(it->handle, STARPU_MAIN_RAM);

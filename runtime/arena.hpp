@@ -21,13 +21,12 @@
 
 #include "runtime/error.hpp"
 
-#include <starpu.h>
-
 #include <cassert>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <starpu.h>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -49,25 +48,24 @@ struct ArenaOptions {
 // A snapshot. Byte counts cover the current chain; bytesReserved also counts blocks waiting
 // for a deferred reset to complete.
 struct ArenaStats {
-    std::uint64_t bytesInUse = 0;     // bytes handed out since the last reset (with padding)
-    std::uint64_t peakBytes = 0;      // highest bytesInUse ever seen
-    std::uint64_t bytesReserved = 0;  // bytes of every block owned, in use or not
-    std::uint64_t blocks = 0;         // blocks owned
-    std::uint64_t resets = 0;         // reset() + resetDeferred() calls
-    std::uint64_t deferredResets = 0; // of which resetDeferred()
-    std::uint64_t pendingDeferred = 0;   // deferred resets whose tasks are not all done yet
-    std::uint64_t handlesTracked = 0;    // handles (and partitions) attached right now
-    std::uint64_t handlesReleased = 0;   // handles unregistered by resets so far
-    std::uint64_t totalWaitNs = 0;    // time reset() spent waiting for tasks, summed
-    std::uint64_t maxWaitNs = 0;      // longest single reset() wait
-    std::uint64_t lastWaitNs = 0;     // wait of the most recent reset() (0 for deferred)
+    std::uint64_t bytesInUse = 0;      // bytes handed out since the last reset (with padding)
+    std::uint64_t peakBytes = 0;       // highest bytesInUse ever seen
+    std::uint64_t bytesReserved = 0;   // bytes of every block owned, in use or not
+    std::uint64_t blocks = 0;          // blocks owned
+    std::uint64_t resets = 0;          // reset() + resetDeferred() calls
+    std::uint64_t deferredResets = 0;  // of which resetDeferred()
+    std::uint64_t pendingDeferred = 0; // deferred resets whose tasks are not all done yet
+    std::uint64_t handlesTracked = 0;  // handles (and partitions) attached right now
+    std::uint64_t handlesReleased = 0; // handles unregistered by resets so far
+    std::uint64_t totalWaitNs = 0;     // time reset() spent waiting for tasks, summed
+    std::uint64_t maxWaitNs = 0;       // longest single reset() wait
+    std::uint64_t lastWaitNs = 0;      // wait of the most recent reset() (0 for deferred)
 
     bool operator==(const ArenaStats&) const = default;
 };
 
 // A vector registered with StarPU on arena memory and tracked by that arena.
-template <typename T>
-struct ArenaVector {
+template <typename T> struct ArenaVector {
     T* data = nullptr;
     std::size_t count = 0;
     starpu_data_handle_t handle = nullptr;
@@ -78,7 +76,7 @@ struct DeferredGeneration;
 enum class TrackedKind : std::uint8_t { Handle, LegacyPartition, PartitionPlan };
 struct TrackedEntry {
     TrackedKind kind = TrackedKind::Handle;
-    starpu_data_handle_t handle = nullptr; // the handle, or the partitioned parent
+    starpu_data_handle_t handle = nullptr;      // the handle, or the partitioned parent
     std::vector<starpu_data_handle_t> children; // PartitionPlan only
 };
 struct Block {
@@ -119,10 +117,10 @@ public:
     // allocate() with the reason of a failure.
     RuntimeResult<void*> tryAllocate(std::size_t bytes, std::size_t alignment = 0);
 
-    template <typename T>
-    T* allocateArray(std::size_t count, std::size_t alignment = 0) {
+    template <typename T> T* allocateArray(std::size_t count, std::size_t alignment = 0) {
         const std::size_t align = alignment == 0 ? m_options.defaultAlignment : alignment;
-        return static_cast<T*>(allocate(count * sizeof(T), align < alignof(T) ? alignof(T) : align));
+        return static_cast<T*>(
+            allocate(count * sizeof(T), align < alignof(T) ? alignof(T) : align));
     }
 
     // ---- StarPU handles on arena memory. Each helper registers on STARPU_MAIN_RAM and tracks
@@ -131,18 +129,17 @@ public:
     // memory the arena does not own would outlive it, or be waited for by the wrong arena) or a
     // size overflows the 32-bit counts of StarPU's interfaces.
     RuntimeResult<starpu_data_handle_t> registerVector(void* ptr, std::size_t count,
-                                                      std::size_t elemSize);
+                                                       std::size_t elemSize);
     // Column-major as StarPU's matrix interface: nx elements per row run contiguously, ld >= nx.
     RuntimeResult<starpu_data_handle_t> registerMatrix(void* ptr, std::size_t ld, std::size_t nx,
-                                                      std::size_t ny, std::size_t elemSize);
+                                                       std::size_t ny, std::size_t elemSize);
     RuntimeResult<starpu_data_handle_t> registerBlock(void* ptr, std::size_t ldy, std::size_t ldz,
-                                                     std::size_t nx, std::size_t ny,
-                                                     std::size_t nz, std::size_t elemSize);
+                                                      std::size_t nx, std::size_t ny,
+                                                      std::size_t nz, std::size_t elemSize);
     RuntimeResult<starpu_data_handle_t> registerVariable(void* ptr, std::size_t elemSize);
 
     // allocate + registerVector in one call.
-    template <typename T>
-    RuntimeResult<ArenaVector<T>> allocateVector(std::size_t count) {
+    template <typename T> RuntimeResult<ArenaVector<T>> allocateVector(std::size_t count) {
         auto memory = tryAllocate(count * sizeof(T), alignof(T) > m_options.defaultAlignment
                                                          ? alignof(T)
                                                          : m_options.defaultAlignment);
@@ -165,7 +162,8 @@ public:
     // Attaches children made with starpu_data_partition_plan on a tracked parent: reset calls
     // starpu_data_partition_clean(parent, children) before unregistering the parent. Do not
     // track() the children themselves.
-    void trackPartitionPlan(starpu_data_handle_t parent, std::span<const starpu_data_handle_t> children);
+    void trackPartitionPlan(starpu_data_handle_t parent,
+                            std::span<const starpu_data_handle_t> children);
 
     // Blocking reset: waits for every task on the tracked handles (measured: lastWaitNs,
     // totalWaitNs, maxWaitNs; reset_wait_* markers), unregisters them in reverse tracking order
@@ -188,6 +186,11 @@ public:
 
     ArenaStats stats() const;
     std::size_t trackedHandles() const { return m_tracked.size(); }
+    // Whether reset would unregister handle: tracked with track() (or registered here), or a
+    // child of a tracked partition plan. Tracking it again would unregister it twice.
+    bool tracks(starpu_data_handle_t handle) const;
+    // Whether a legacy-API partition of parent is tracked: reset would unpartition it twice.
+    bool tracksLegacyPartitionOf(starpu_data_handle_t parent) const;
     // Whether reset(), waitDeferred() or the destructor would call StarPU: handles are tracked,
     // or deferred resets still hold theirs. Such calls need an initialised StarPU.
     bool needsStarpu() const { return !m_tracked.empty() || !m_deferred.empty(); }

@@ -3,9 +3,8 @@
 #include "runtime/c_api/boundary.hpp"
 #include "runtime/c_api/objects.hpp"
 
-#include <starpu.h>
-
 #include <limits>
+#include <starpu.h>
 #include <string>
 
 namespace starscope::runtime::c_api {
@@ -74,6 +73,48 @@ starscope_status requireHandleIn(const char* function, const starscope_arena* ar
         return failure(function, STARSCOPE_ERROR_INVALID_ARGUMENT,
                        std::string(name) + "'s memory on STARPU_MAIN_RAM does not lie in arena '"
                            + arena->arena.name() + "'");
+    }
+    return STARSCOPE_OK;
+}
+
+// Tracking twice would unregister the handle twice at the next reset: StarPU aborts there, far
+// from the call that caused it.
+starscope_status requireUntracked(const char* function, const starscope_arena* arena,
+                                  starpu_data_handle_t handle) {
+    if (!arena->arena.tracks(handle)) {
+        return STARSCOPE_OK;
+    }
+    return failure(function, STARSCOPE_ERROR_INVALID_STATE,
+                   "the handle is already tracked by arena '" + arena->arena.name()
+                       + "' (registered through it, tracked, or a child of a tracked partition "
+                         "plan): track each handle once");
+}
+
+// A parent the arena will unregister, which the reset can unpartition first.
+starscope_status requireTrackedParent(const char* function, const starscope_arena* arena,
+                                      starpu_data_handle_t parent) {
+    if (arena->arena.tracks(parent)) {
+        return STARSCOPE_OK;
+    }
+    return failure(function, STARSCOPE_ERROR_INVALID_STATE,
+                   "parent is not tracked by arena '" + arena->arena.name()
+                       + "': track the parent first, then its partition");
+}
+
+// The legacy partition's reset calls starpu_data_unpartition, which aborts inside StarPU on a
+// parent that has no partition (never partitioned, or its partition tracked already and so
+// undone twice).
+starscope_status requireLegacyPartition(const char* function, const starscope_arena* arena,
+                                        starpu_data_handle_t parent) {
+    if (starpu_data_get_nb_children(parent) <= 0) {
+        return failure(function, STARSCOPE_ERROR_INVALID_STATE,
+                       "parent has no partition made with starpu_data_partition (call it "
+                       "before tracking the partition)");
+    }
+    if (arena->arena.tracksLegacyPartitionOf(parent)) {
+        return failure(function, STARSCOPE_ERROR_INVALID_STATE,
+                       "the partition of parent is already tracked by arena '" + arena->arena.name()
+                           + "'");
     }
     return STARSCOPE_OK;
 }
@@ -227,6 +268,9 @@ starscope_status starscope_arena_track(starscope_arena* arena, starpu_data_handl
         if (const auto s = requireHandleIn(fn, arena, handle, "handle"); s != STARSCOPE_OK) {
             return s;
         }
+        if (const auto s = requireUntracked(fn, arena, handle); s != STARSCOPE_OK) {
+            return s;
+        }
         arena->arena.track(handle);
         return STARSCOPE_OK;
     });
@@ -236,6 +280,12 @@ starscope_status starscope_arena_track_partition(starscope_arena* arena,
                                                  starpu_data_handle_t parent) {
     return guarded(__func__, [&](const char* fn) {
         if (const auto s = requireHandleIn(fn, arena, parent, "parent"); s != STARSCOPE_OK) {
+            return s;
+        }
+        if (const auto s = requireTrackedParent(fn, arena, parent); s != STARSCOPE_OK) {
+            return s;
+        }
+        if (const auto s = requireLegacyPartition(fn, arena, parent); s != STARSCOPE_OK) {
             return s;
         }
         arena->arena.trackPartition(parent);
@@ -256,6 +306,9 @@ starscope_status starscope_arena_track_partition_plan(starscope_arena* arena,
         }
         if (nchildren == 0) {
             return failure(fn, STARSCOPE_ERROR_INVALID_ARGUMENT, "nchildren is 0");
+        }
+        if (const auto s = requireTrackedParent(fn, arena, parent); s != STARSCOPE_OK) {
+            return s;
         }
         arena->arena.trackPartitionPlan(parent, {children, nchildren});
         return STARSCOPE_OK;

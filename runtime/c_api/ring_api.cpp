@@ -14,7 +14,8 @@ std::string batchName(std::int32_t epoch, std::int32_t batch) {
     return "epoch " + std::to_string(epoch) + " batch " + std::to_string(batch);
 }
 
-// Refuses what would break the batch markers' pairs: a drain or a second begin inside a batch.
+// Refuses what would break the batch markers' pairs or free the batch's arena under its user:
+// a drain, a destroy or a second begin inside a batch.
 starscope_status requireNoOpenBatch(const char* function, const starscope_ring& ring) {
     if (!ring.batchOpen) {
         return STARSCOPE_OK;
@@ -70,6 +71,10 @@ starscope_status starscope_ring_destroy(starscope_ring* ring) {
         return STARSCOPE_OK;
     }
     return guarded(__func__, [&](const char* fn) {
+        // The arena handed out by begin_batch is in use by the caller until end_batch.
+        if (const auto s = requireNoOpenBatch(fn, *ring); s != STARSCOPE_OK) {
+            return s;
+        }
         if (const auto s = requireAllMayWait(fn, *ring); s != STARSCOPE_OK) {
             return s;
         }

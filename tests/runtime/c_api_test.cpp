@@ -5,14 +5,13 @@
 #include "starscope/arena.h"
 #include "tests/runtime/gated_task.hpp"
 
-#include <gtest/gtest.h>
-#include <starpu.h>
-
 #include <array>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
+#include <gtest/gtest.h>
+#include <starpu.h>
 #include <string>
 #include <thread>
 
@@ -190,6 +189,69 @@ TEST(CApi, RegisteredAndTrackedHandlesAreReleasedByTheReset) {
     EXPECT_EQ(starscope_arena_destroy(arena), STARSCOPE_OK);
 }
 
+// Each of these returned OK, and the next reset then unregistered or unpartitioned a handle
+// twice and aborted inside StarPU; refused, they leave the arena as it was and the reset works.
+TEST(CApi, TrackingAHandleTwiceOrAPartitionThatIsNotThereIsRefused) {
+    constexpr auto state = STARSCOPE_ERROR_INVALID_STATE;
+    starscope_arena* arena = makeArena("c_twice");
+    void* data = nullptr;
+    starpu_data_handle_t vector = nullptr;
+    ASSERT_EQ(starscope_arena_alloc_vector(arena, 16, sizeof(float), &data, &vector), STARSCOPE_OK)
+        << lastError();
+    expectFailure(starscope_arena_track(arena, vector), state,
+                  "starscope_arena_track: the handle is already tracked by arena 'c_twice'");
+    expectFailure(starscope_arena_track_partition(arena, vector), state,
+                  "starscope_arena_track_partition: parent has no partition made with "
+                  "starpu_data_partition");
+
+    // A parent on arena memory that the arena does not track: it would not be unregistered.
+    auto* own = static_cast<float*>(starscope_arena_alloc(arena, 8 * sizeof(float), 0));
+    starpu_data_handle_t untracked = nullptr;
+    starpu_vector_data_register(&untracked, STARPU_MAIN_RAM, reinterpret_cast<std::uintptr_t>(own),
+                                8, sizeof(float));
+    expectFailure(starscope_arena_track_partition(arena, untracked), state,
+                  "parent is not tracked by arena 'c_twice'");
+    ASSERT_EQ(starscope_arena_track(arena, untracked), STARSCOPE_OK) << lastError();
+    expectFailure(starscope_arena_track(arena, untracked), state, "already tracked");
+
+    starpu_data_filter filter{};
+    filter.filter_func = starpu_vector_filter_block;
+    filter.nchildren = 2;
+    starpu_data_partition(vector, &filter);
+    ASSERT_EQ(starscope_arena_track_partition(arena, vector), STARSCOPE_OK) << lastError();
+    expectFailure(starscope_arena_track_partition(arena, vector), state,
+                  "the partition of parent is already tracked by arena 'c_twice'");
+
+    // The children of a tracked plan are cleaned by the reset, so they are tracked already.
+    void* planned = nullptr;
+    starpu_data_handle_t plannedParent = nullptr;
+    ASSERT_EQ(starscope_arena_alloc_vector(arena, 16, sizeof(float), &planned, &plannedParent),
+              STARSCOPE_OK);
+    std::array<starpu_data_handle_t, 2> children{};
+    starpu_data_partition_plan(plannedParent, &filter, children.data());
+    ASSERT_EQ(starscope_arena_track_partition_plan(arena, plannedParent, 2, children.data()),
+              STARSCOPE_OK)
+        << lastError();
+    expectFailure(starscope_arena_track(arena, children[1]), state, "already tracked");
+
+    // A plan of a parent the arena does not track would be cleaned but its parent kept.
+    auto* loose = static_cast<float*>(starscope_arena_alloc(arena, 8 * sizeof(float), 0));
+    starpu_data_handle_t looseParent = nullptr;
+    starpu_vector_data_register(&looseParent, STARPU_MAIN_RAM,
+                                reinterpret_cast<std::uintptr_t>(loose), 8, sizeof(float));
+    std::array<starpu_data_handle_t, 2> looseChildren{};
+    starpu_data_partition_plan(looseParent, &filter, looseChildren.data());
+    expectFailure(starscope_arena_track_partition_plan(arena, looseParent, 2, looseChildren.data()),
+                  state, "starscope_arena_track_partition_plan: parent is not tracked");
+    starpu_data_partition_clean(looseParent, 2, looseChildren.data());
+    starpu_data_unregister(looseParent);
+
+    EXPECT_EQ(statsOf(arena).handles_tracked, 5U) << "nothing refused was tracked";
+    ASSERT_EQ(starscope_arena_reset(arena), STARSCOPE_OK) << lastError();
+    EXPECT_EQ(statsOf(arena).handles_released, 5U);
+    EXPECT_EQ(starscope_arena_destroy(arena), STARSCOPE_OK) << lastError();
+}
+
 TEST(CApi, ResetWaitsForTheTaskStillUsingAHandleAndCountsTheWait) {
     ArenaWithVector v("c_wait");
     starscope_arena* arena = v.arena;
@@ -360,6 +422,10 @@ TEST(CApi, TheRingRefusesCallsOutOfOrder) {
                   "ends epoch 0 batch 1 but epoch 0 batch 0 is the batch begun");
     expectFailure(starscope_arena_destroy(arena), invalid,
                   "arena 'batch0' belongs to a ring: destroy the ring instead");
+    expectFailure(starscope_ring_destroy(ring), STARSCOPE_ERROR_INVALID_STATE,
+                  "starscope_ring_destroy: epoch 0 batch 0 is begun and not ended");
+    EXPECT_NE(starscope_arena_alloc(arena, 8, 0), nullptr)
+        << "the batch's arena outlives the refused destroy: " << lastError();
     ASSERT_EQ(starscope_ring_end_batch(ring, 0, 0), STARSCOPE_OK);
 
     starscope_arena* slot = nullptr;

@@ -1,5 +1,5 @@
-// The run model (tracer/run/): run.json and sweep.json read and written by one type each, the metric table and
-// measureRun, pooling, and which runs may be compared.
+// The run model (tracer/run/): run.json and sweep.json read and written by one type each, the
+// metric table and measureRun, pooling, and which runs may be compared.
 
 #include "tests/support/test_support.hpp"
 #include "tests/tracer/tracer_test_support.hpp"
@@ -8,9 +8,8 @@
 #include "tracer/run/run_folder.hpp"
 #include "tracer/run/sweep_record.hpp"
 
-#include <gtest/gtest.h>
-
 #include <fstream>
+#include <gtest/gtest.h>
 #include <set>
 
 namespace starscope::tracer::run {
@@ -47,7 +46,8 @@ RunRecord sampleRecord() {
     r.papi.availability = {true, false, "no PMU"};
     r.papi.events = {{"PAPI_TOT_INS", false, "no PMU", 0, {}}};
     r.energy.availability = {true, false, "no RAPL"};
-    r.arenas = {{"batch0", "batch", 1 << 20, 1 << 21, 2, 10, 0, 40, 500, 90, {true, false, "no sde"}, {}}};
+    r.arenas = {
+        {"batch0", "batch", 1 << 20, 1 << 21, 2, 10, 0, 40, 500, 90, {true, false, "no sde"}, {}}};
     r.peakArenaBytes = std::map<std::string, std::uint64_t>{{"batch0", 1 << 20}};
     r.environment = {{"STARPU_FXT_TRACE", "1", "default"}, {"STARPU_SILENT", "0", "environment"}};
     return r;
@@ -93,7 +93,8 @@ TEST(RunRecord, ACommandRunWritesAndReadsBackItsProgram) {
     EXPECT_NE(text.find("\"kind\": \"command\""), std::string::npos) << text;
     EXPECT_NE(text.find("\"code\": 3"), std::string::npos) << text;
     EXPECT_NE(text.find("\"version_from\": \"trace layout\""), std::string::npos) << text;
-    EXPECT_NE(text.find("\"total_ns\": 31000000"), std::string::npos) << text;   // the tracing's flushes
+    EXPECT_NE(text.find("\"total_ns\": 31000000"), std::string::npos)
+        << text; // the tracing's flushes
     for (const char* cnnOnly : {"\"strategy\"", "\"epoch_stats\"", "\"arenas\"", "\"counters\""}) {
         EXPECT_EQ(text.find(cnnOnly), std::string::npos) << cnnOnly << " in " << text;
     }
@@ -180,7 +181,9 @@ TEST(RunRecord, TheFxtEventSetReadsBackAndIsOptional) {
 
 TEST(RunRecord, ReadsOlderFilesAndRefusesNewerOrBrokenOnes) {
     // Version 1 (no ranks) and hand-written files without format or version still read.
-    auto v1 = parseRunRecord(R"({"format": "starscope-run", "version": 1, "status": "failed", "error": "disk full"})", "a");
+    auto v1 = parseRunRecord(
+        R"({"format": "starscope-run", "version": 1, "status": "failed", "error": "disk full"})",
+        "a");
     ASSERT_TRUE(v1) << v1.error().describe();
     EXPECT_EQ(v1->status, RunStatus::Failed);
     EXPECT_EQ(v1->ranks, 1U);
@@ -196,10 +199,12 @@ TEST(RunRecord, ReadsOlderFilesAndRefusesNewerOrBrokenOnes) {
     auto wrongType = parseRunRecord(R"({"batch_size": "sixty-four"})", "d");
     ASSERT_FALSE(wrongType);
     EXPECT_EQ(wrongType.error().code, ErrorCode::Corrupt);
-    EXPECT_NE(wrongType.error().message.find("batch_size"), std::string::npos) << wrongType.error().message;
+    EXPECT_NE(wrongType.error().message.find("batch_size"), std::string::npos)
+        << wrongType.error().message;
     auto nested = parseRunRecord(R"({"counters": {"papi": {"events": [{"total": "x"}]}}})", "e");
     ASSERT_FALSE(nested);
-    EXPECT_NE(nested.error().message.find("counters.papi.events[].total"), std::string::npos) << nested.error().message;
+    EXPECT_NE(nested.error().message.find("counters.papi.events[].total"), std::string::npos)
+        << nested.error().message;
     auto status = parseRunRecord(R"({"status": "done"})", "f");
     ASSERT_FALSE(status);
     EXPECT_NE(status.error().message.find("\"done\""), std::string::npos);
@@ -209,7 +214,11 @@ TEST(RunRecord, ReadsOlderFilesAndRefusesNewerOrBrokenOnes) {
 
 // sweep.json: one type, read and written here; the files sweeps wrote before it read.
 TEST(SweepRecordFile, RoundTripsAndRefusesWhatIsNoSweep) {
-    const SweepRecord record{kSweepRecordVersion, {"--epochs", "1", "--batches", "4"}, {"single+naive", "double+advanced"}, {1, 2, 4}};
+    const SweepRecord record{
+        kSweepRecordVersion,
+        {{"--epochs", "1", "--batches", "4"}, {}, {}, SweepEnvironment{{"STARPU_NCPU", "2"}}},
+        {"single+naive", "double+advanced"},
+        {1, 2, 4}};
     auto back = parseSweepRecord(sweepRecordText(record), "s");
     ASSERT_TRUE(back) << back.error().describe();
     EXPECT_EQ(*back, record);
@@ -221,11 +230,14 @@ TEST(SweepRecordFile, RoundTripsAndRefusesWhatIsNoSweep) {
     EXPECT_EQ(sweepStrategies(dir.path()), record.strategies);
 
     // As sweeps wrote it by hand before the type existed.
-    auto older = parseSweepRecord(R"({"format": "starscope-sweep", "version": 1, "record_args": ["--epochs", "2"]})", "o");
+    auto older = parseSweepRecord(
+        R"({"format": "starscope-sweep", "version": 1, "record_args": ["--epochs", "2"]})", "o");
     ASSERT_TRUE(older) << older.error().describe();
-    EXPECT_EQ(older->recordArgs, (std::vector<std::string>{"--epochs", "2"}));
+    EXPECT_EQ(older->configuration.recordArgs, (std::vector<std::string>{"--epochs", "2"}));
+    EXPECT_FALSE(older->configuration.environment) << "version 1 did not keep the environment";
     EXPECT_TRUE(older->strategies.empty());
-    EXPECT_EQ(older->ranks, (std::vector<std::uint64_t>{1})); // sweeps before --ranks recorded 1 rank
+    EXPECT_EQ(older->ranks,
+              (std::vector<std::uint64_t>{1})); // sweeps before --ranks recorded 1 rank
 
     const auto refused = [](const std::string& text, ErrorCode code, const std::string& words) {
         auto r = parseSweepRecord(text, "bad.json");
@@ -234,16 +246,65 @@ TEST(SweepRecordFile, RoundTripsAndRefusesWhatIsNoSweep) {
         EXPECT_EQ(r.error().file, "bad.json");
         EXPECT_NE(r.error().message.find(words), std::string::npos) << r.error().message;
     };
-    refused(R"({"format": "starscope-sweep", "version": 2, "record_args": []})", ErrorCode::TooNew, "version 2");
-    refused(R"({"format": "starscope-run", "record_args": []})", ErrorCode::Format, "starscope-run");
+    refused(R"({"format": "starscope-sweep", "version": 3, "record_args": []})", ErrorCode::TooNew,
+            "version 3");
+    refused(R"({"version": 2, "record_args": [], "environment": {"STARPU_NCPU": 2}})",
+            ErrorCode::Corrupt, "environment is not an object of strings");
+    refused(R"({"version": 2, "record_args": [], "vary": ["X=1"]})", ErrorCode::Corrupt,
+            "vary is not a string");
+    refused(R"({"format": "starscope-run", "record_args": []})", ErrorCode::Format,
+            "starscope-run");
     refused(R"({"format": "starscope-sweep"})", ErrorCode::Corrupt, "record_args");
-    refused(R"({"record_args": "--epochs 2"})", ErrorCode::Corrupt, "record_args is not an array of strings");
+    refused(R"({"record_args": "--epochs 2"})", ErrorCode::Corrupt,
+            "record_args is not an array of strings");
     refused(R"({"record_args": [], "strategies": [1]})", ErrorCode::Corrupt, "strategies");
     refused("[]", ErrorCode::Corrupt, "JSON");
-    refused(R"({"record_args": [], "ranks": [1, 0]})", ErrorCode::Corrupt, "ranks is not an array of rank counts");
-    refused(R"({"record_args": [], "ranks": []})", ErrorCode::Corrupt, "ranks is not an array of rank counts");
-    refused(R"({"record_args": [], "ranks": ["2"]})", ErrorCode::Corrupt, "ranks is not an array of rank counts");
+    refused(R"({"record_args": [], "ranks": [1, 0]})", ErrorCode::Corrupt,
+            "ranks is not an array of rank counts");
+    refused(R"({"record_args": [], "ranks": []})", ErrorCode::Corrupt,
+            "ranks is not an array of rank counts");
+    refused(R"({"record_args": [], "ranks": ["2"]})", ErrorCode::Corrupt,
+            "ranks is not an array of rank counts");
     EXPECT_TRUE(sweepStrategies(dir / "nowhere").empty());
+}
+
+// A program sweep's sweep.json of version 1 held "--" PROGRAM ARGS ["--vary" V] in one list: the
+// upgrade gives the trailing pair to --vary and the rest to the program; version 2 keeps a
+// `--vary` among the program's arguments there, apart from the option.
+TEST(SweepRecordFile, KeepsProgramArgumentsApartFromOptionsAndUpgradesVersion1) {
+    auto older = parseSweepRecord(
+        R"({"format": "starscope-sweep", "version": 1, "record_args": ["--", "prog", "-n", "2", "--vary", "X=a,b"]})",
+        "o");
+    ASSERT_TRUE(older) << older.error().describe();
+    EXPECT_EQ(older->configuration,
+              (SweepConfiguration{{}, {"prog", "-n", "2"}, "X=a,b", std::nullopt}));
+    auto plain = parseSweepRecord(R"({"version": 1, "record_args": ["--", "prog"]})", "p");
+    ASSERT_TRUE(plain) << plain.error().describe();
+    EXPECT_EQ(plain->configuration, (SweepConfiguration{{}, {"prog"}, "", std::nullopt}));
+
+    const SweepConfiguration option{{}, {"prog"}, "X=a,b", SweepEnvironment{{"STARPU_NCPU", "2"}}};
+    const SweepConfiguration argument{
+        {},
+        {"prog", "--vary", "X=a,b"},
+        "",
+        SweepEnvironment{{"STARPU_NCPU", "3"}, {"STARPU_SCHED", "lws"}}};
+    for (const auto& c : {option, argument}) {
+        auto back =
+            parseSweepRecord(sweepRecordText(SweepRecord{kSweepRecordVersion, c, {}, {1}}), "s");
+        ASSERT_TRUE(back) << back.error().describe();
+        EXPECT_EQ(back->configuration, c);
+    }
+    EXPECT_TRUE(configurationChanges(option, option).empty());
+    EXPECT_EQ(configurationChanges(option, argument),
+              (std::vector<std::string>{
+                  "the program and its arguments were `prog`, are `prog --vary X=a,b` now",
+                  "--vary was X=a,b, is not given now", "STARPU_NCPU was 2, is 3 now",
+                  "STARPU_SCHED was unset, is lws now"}));
+    // A version 1 file kept no environment: nothing to compare it with.
+    EXPECT_TRUE(configurationChanges(
+                    older->configuration,
+                    SweepConfiguration{{}, {"prog", "-n", "2"}, "X=a,b", SweepEnvironment{}})
+                    .empty());
 }
 
 // record --no-trace: "traced": false reads back; files from before the field were traced.
@@ -256,7 +317,8 @@ TEST(RunRecord, AnUntracedRunReadsBackAsUntraced) {
     auto back = parseRunRecord(text, "run.json");
     ASSERT_TRUE(back) << back.error().describe();
     EXPECT_EQ(*back, r);
-    auto old = parseRunRecord(R"({"format": "starscope-run", "version": 2, "starpu": {"fxt": {"trace": 1}}})", "a");
+    auto old = parseRunRecord(
+        R"({"format": "starscope-run", "version": 2, "starpu": {"fxt": {"trace": 1}}})", "a");
     ASSERT_TRUE(old) << old.error().describe();
     EXPECT_TRUE(old->traced);
     EXPECT_TRUE(old->environment.empty());
@@ -313,7 +375,8 @@ protected:
         EXPECT_TRUE(measured) << measured.error().describe();
         return {*measured, named};
     }
-    static RunRecord completed(const std::string& arenas, const std::string& loader, std::uint64_t batches) {
+    static RunRecord completed(const std::string& arenas, const std::string& loader,
+                               std::uint64_t batches) {
         RunRecord r = sampleRecord();
         r.status = RunStatus::Completed;
         r.strategy = {arenas, 1, loader, ""};
@@ -336,13 +399,15 @@ TEST_F(RunFolders, MeasureRunReadsTheTraceAndTheRecord) {
     // IPC from the two events when the recorder wrote no ratio.
     RunRecord withEvents = completed("single", "naive", 10);
     withEvents.papi.availability = {true, true, ""};
-    withEvents.papi.events = {{"PAPI_TOT_INS", true, "", 300, {}}, {"PAPI_TOT_CYC", true, "", 200, {}}};
+    withEvents.papi.events = {{"PAPI_TOT_INS", true, "", 300, {}},
+                              {"PAPI_TOT_CYC", true, "", 200, {}}};
     EXPECT_EQ(input(make("b", withEvents)).figures.ipc.value, 1.5);
 
     const auto bare = makeFolder("bare");
     const auto noRecord = input(bare).figures;
     EXPECT_EQ(noRecord.strategy, "bare");
-    EXPECT_NE(noRecord.wallTimeS.reason.find("no run.json"), std::string::npos) << noRecord.wallTimeS.reason;
+    EXPECT_NE(noRecord.wallTimeS.reason.find("no run.json"), std::string::npos)
+        << noRecord.wallTimeS.reason;
 }
 
 // A run folder without prof files: recorded --no-trace, the readers say there is no trace
@@ -357,7 +422,8 @@ TEST_F(RunFolders, AnUntracedRunSaysItHasNoTrace) {
     ASSERT_FALSE(trace);
     EXPECT_EQ(trace.error().code, ErrorCode::Unsupported);
     EXPECT_EQ(trace.error().file, dir.string());
-    EXPECT_NE(trace.error().message.find("no trace: this run was recorded without tracing (record --no-trace"),
+    EXPECT_NE(trace.error().message.find(
+                  "no trace: this run was recorded without tracing (record --no-trace"),
               std::string::npos)
         << trace.error().message;
     auto measured = measureRun(dir, 100'000);
@@ -368,7 +434,8 @@ TEST_F(RunFolders, AnUntracedRunSaysItHasNoTrace) {
     fs::create_directories(empty);
     auto none = readTrace(empty);
     ASSERT_FALSE(none);
-    EXPECT_NE(none.error().message.find("no prof_file_*"), std::string::npos) << none.error().message;
+    EXPECT_NE(none.error().message.find("no prof_file_*"), std::string::npos)
+        << none.error().message;
     // A traced run is read as readTrace reads it.
     EXPECT_TRUE(readTrace(make("traced", completed("single", "naive", 10))));
 }
@@ -379,7 +446,9 @@ TEST_F(RunFolders, MixedWorkloadsAreRefusedNamingTheDifferenceOrLabelledWhenAllo
     const auto c = make("c", completed("double", "advanced", 2));
     auto refused = compareRuns({input(a), input(b), input(c)}, {});
     ASSERT_FALSE(refused);
-    EXPECT_NE(refused.error().message.find(b.string() + " has batches 10 (2 in " + a.string() + ")"), std::string::npos)
+    EXPECT_NE(
+        refused.error().message.find(b.string() + " has batches 10 (2 in " + a.string() + ")"),
+        std::string::npos)
         << refused.error().message;
     EXPECT_NE(refused.error().message.find("--allow-mixed"), std::string::npos);
 
@@ -495,7 +564,8 @@ TEST_F(RunFolders, SameRunTwiceCountsOnceAndABrokenRecordNeverBecomesTheBaseline
         warnings += w + "\n";
     }
     EXPECT_NE(warnings.find("given more than once, counted once"), std::string::npos) << warnings;
-    EXPECT_NE(warnings.find(broken.string() + "/run.json: not valid JSON"), std::string::npos) << warnings;
+    EXPECT_NE(warnings.find(broken.string() + "/run.json: not valid JSON"), std::string::npos)
+        << warnings;
     EXPECT_NE(c->groups[1].reasons.at("wall_time_s").find("not valid JSON"), std::string::npos);
 }
 

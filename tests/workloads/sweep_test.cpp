@@ -131,7 +131,8 @@ TEST(Sweep, RecordsEveryStrategyInterleavedWithASummary) {
         {"double+naive", {"double-naive-r0", "double-naive-r1"}}};
     ASSERT_EQ(compare["strategies"].size(), 2U) << compare.dump(2);
     // In the sweep's order (sweep.json), not the folders' alphabetical one.
-    EXPECT_EQ(readJson(out / "sweep.json")["strategies"], nlohmann::json({"single+naive", "double+naive"}));
+    EXPECT_EQ(readJson(out / "sweep.json")["strategies"],
+              nlohmann::json({"single+naive", "double+naive"}));
     EXPECT_EQ(compare["baseline"], "single+naive");
     EXPECT_EQ(compare["strategies"][0]["strategy"], "single+naive");
     for (const auto& strategy : compare["strategies"]) {
@@ -217,7 +218,10 @@ TEST(Sweep, ARerunSkipsCompletedRunsAndRedoesInterruptedOnes) {
     const std::string other = "--arenas single,double --loaders naive --batches 3 --batch-size 32 "
                               "--chunk 16 --workers 2 --test-images 100";
     EXPECT_EQ(sweep(out, other + " --repeat 2", log), 2) << readFile(log);
-    EXPECT_NE(readFile(log).find("other record options"), std::string::npos) << readFile(log);
+    EXPECT_NE(readFile(log).find("another configuration (the record options were `--epochs 1 "
+                                 "--batches 2 --batch-size 32 --workers 2 --sched ''"),
+              std::string::npos)
+        << readFile(log);
 }
 
 TEST(Sweep, CtrlCStopsAfterTheCurrentRun) {
@@ -231,7 +235,8 @@ TEST(Sweep, CtrlCStopsAfterTheCurrentRun) {
     const pid_t pid = spawnLogged(args, logPath);
     ASSERT_GT(pid, 0) << args[0];
     // Ctrl-C once the first run trains (600 batches: it lasts well beyond its first one).
-    ASSERT_TRUE(waitUntilTraining(out / "single-naive-r0" / "record.log", pid)) << readFile(logPath);
+    ASSERT_TRUE(waitUntilTraining(out / "single-naive-r0" / "record.log", pid))
+        << readFile(logPath);
     ASSERT_EQ(::kill(pid, SIGINT), 0);
     int status = 0;
     ASSERT_EQ(::waitpid(pid, &status, 0), pid);
@@ -247,8 +252,9 @@ TEST(Sweep, CtrlCStopsAfterTheCurrentRun) {
     EXPECT_EQ(summary["runs"][1]["status"], "not run");
 
     const auto log = dir / "resume.txt";
-    const std::string sameOptions = "--arenas single,double --loaders naive --batches 600 --batch-size 32 "
-                                    "--chunk 16 --workers 2 --test-images 100";
+    const std::string sameOptions =
+        "--arenas single,double --loaders naive --batches 600 --batch-size 32 "
+        "--chunk 16 --workers 2 --test-images 100";
     ASSERT_EQ(sweep(out, sameOptions, log), 0) << readFile(log);
     EXPECT_EQ(skipped(readFile(log)), std::vector<std::string>{"single-naive-r0"});
     EXPECT_EQ(recorded(readFile(log)), std::vector<std::string>{"double-naive-r0"});
@@ -286,7 +292,8 @@ namespace {
 
 // The pid of the sweep's record child (its only child), 0 while there is none.
 pid_t childOf(pid_t parent) {
-    std::ifstream children("/proc/" + std::to_string(parent) + "/task/" + std::to_string(parent) + "/children");
+    std::ifstream children("/proc/" + std::to_string(parent) + "/task/" + std::to_string(parent)
+                           + "/children");
     pid_t child = 0;
     children >> child;
     return child;
@@ -304,25 +311,32 @@ TEST(Sweep, SigtermIsPassedOnAndNoRunOutlivesTheSweep) {
     const auto out = dir / "sweep";
     const std::string logPath = (dir / "log.txt").string();
     std::vector<std::string> args{
-        STARSCOPE_BINARY, "sweep",   "--out",        out.string(), "--arenas",       "single,double",
-        "--loaders",      "naive",   "--epochs",     "20",         "--batch-size",   "32",
-        "--workers",      "2",       "--train-images", "1000",     "--test-images",  "100"};
+        STARSCOPE_BINARY, "sweep", "--out",          out.string(), "--arenas",      "single,double",
+        "--loaders",      "naive", "--epochs",       "20",         "--batch-size",  "32",
+        "--workers",      "2",     "--train-images", "1000",       "--test-images", "100"};
     const pid_t pid = spawnLogged(args, logPath);
     ASSERT_GT(pid, 0) << args[0];
-    ASSERT_TRUE(waitUntilTraining(out / "single-naive-r0" / "record.log", pid)) << readFile(logPath);
+    ASSERT_TRUE(waitUntilTraining(out / "single-naive-r0" / "record.log", pid))
+        << readFile(logPath);
     const pid_t child = childOf(pid);
     ASSERT_GT(child, 0) << readFile(logPath);
 
     const auto log = dir / "second.txt";
-    EXPECT_NE(sweep(out, "--arenas single,double --loaders naive --epochs 20 --batch-size 32 --workers 2 "
-                         "--train-images 1000 --test-images 100",
-                    log),
-              0);
-    EXPECT_NE(readFile(log).find("sweep folder is being written by another starscope (pid " + std::to_string(pid) + ")"),
+    EXPECT_NE(
+        sweep(out,
+              "--arenas single,double --loaders naive --epochs 20 --batch-size 32 --workers 2 "
+              "--train-images 1000 --test-images 100",
+              log),
+        0);
+    EXPECT_NE(readFile(log).find("sweep folder is being written by another starscope (pid "
+                                 + std::to_string(pid) + ")"),
               std::string::npos)
         << readFile(log);
-    EXPECT_NE(runCommand(runStarscope("record --out '" + (out / "single-naive-r0").string() + "' --force", log)), 0);
-    EXPECT_NE(readFile(log).find("run folder is being written by another starscope (pid " + std::to_string(child) + ")"),
+    EXPECT_NE(runCommand(runStarscope(
+                  "record --out '" + (out / "single-naive-r0").string() + "' --force", log)),
+              0);
+    EXPECT_NE(readFile(log).find("run folder is being written by another starscope (pid "
+                                 + std::to_string(child) + ")"),
               std::string::npos)
         << readFile(log);
 
@@ -349,7 +363,8 @@ TEST(Sweep, AResumeWithFewerStrategiesKeepsEveryRunInTheSummary) {
     TempDir dir;
     const auto out = dir / "sweep";
     const auto log = dir / "log.txt";
-    const std::string shared = "--arenas single --batches 2 --batch-size 32 --chunk 16 --workers 2 --test-images 100";
+    const std::string shared =
+        "--arenas single --batches 2 --batch-size 32 --chunk 16 --workers 2 --test-images 100";
     ASSERT_EQ(sweep(out, shared + " --loaders naive,prefetch --repeat 2", log), 0) << readFile(log);
     ASSERT_EQ(sweep(out, shared + " --loaders naive", log), 0) << readFile(log);
     EXPECT_EQ(skipped(readFile(log)), std::vector<std::string>{"single-naive-r0"}) << readFile(log);
@@ -365,7 +380,63 @@ TEST(Sweep, AResumeWithFewerStrategiesKeepsEveryRunInTheSummary) {
                                                       {"single-naive-r1", "kept"},
                                                       {"single-prefetch-r1", "kept"}};
     EXPECT_EQ(actions, expected);
-    EXPECT_EQ(linesWith(readFile(out / "summary.csv"), ",completed,").size(), 4U) << readFile(out / "summary.csv");
+    EXPECT_EQ(linesWith(readFile(out / "summary.csv"), ",completed,").size(), 4U)
+        << readFile(out / "summary.csv");
     EXPECT_EQ(readJson(out / "sweep.json")["strategies"],
               nlohmann::json({"single+naive", "single+prefetch"}));
+}
+
+// sweep.json keeps record's options, the program's arguments, --vary and the environment apart.
+// A resume with `--vary` after `--` (an argument of the program then) used to be taken as the
+// same sweep, and one with another STARPU_NCPU mixed configurations; both are refused before
+// anything is recorded, naming what changed. The --vary variable itself may differ: the sweep
+// sets it per run.
+TEST(Sweep, AResumeWithAnotherConfigurationIsRefusedNamingTheChange) {
+    TempDir dir;
+    const auto out = dir / "sweep";
+    const auto log = dir / "log.txt";
+    const auto sweepWith = [&](const std::string& environment, const std::string& args) {
+        return runCommand(environment + " "
+                          + runStarscope("sweep --out '" + out.string() + "' " + args, log));
+    };
+    // /bin/true writes no trace, so its run fails; sweep.json is written before any run.
+    const std::string asked = "--vary STARPU_SCHED=lws -- /bin/true";
+    sweepWith("STARPU_NCPU=2", asked);
+    ASSERT_TRUE(fs::exists(out / "sweep.json")) << readFile(log);
+    const auto description = readJson(out / "sweep.json");
+
+    const struct {
+        std::string environment;
+        std::string args;
+        std::vector<std::string> changes;
+    } refused[] = {
+        {"STARPU_NCPU=2",
+         "-- /bin/true --vary STARPU_SCHED=lws",
+         {"the program and its arguments were `/bin/true`, are `/bin/true --vary "
+          "STARPU_SCHED=lws` now",
+          "--vary was STARPU_SCHED=lws, is not given now"}},
+        {"STARPU_NCPU=3", asked, {"(STARPU_NCPU was 2, is 3 now)"}},
+        {"STARPU_NCPU=2 OMP_NUM_THREADS=4", asked, {"(OMP_NUM_THREADS was unset, is 4 now)"}},
+        {"env -u STARPU_NCPU", asked, {"(STARPU_NCPU was 2, is unset now)"}},
+    };
+    for (const auto& c : refused) {
+        EXPECT_EQ(sweepWith(c.environment, c.args), 2) << c.args << "\n" << readFile(log);
+        const std::string text = readFile(log);
+        EXPECT_NE(text.find("sweep.json: this sweep was recorded with another configuration"),
+                  std::string::npos)
+            << text;
+        for (const auto& change : c.changes) {
+            EXPECT_NE(text.find(change), std::string::npos) << change << " in\n" << text;
+        }
+        EXPECT_TRUE(recorded(text).empty()) << text;
+    }
+    EXPECT_EQ(readJson(out / "sweep.json"), description) << "a refused resume changes nothing";
+    EXPECT_EQ(description.value("version", 0), 2);
+    EXPECT_EQ(description.value("program", nlohmann::json()), nlohmann::json({"/bin/true"}));
+    EXPECT_EQ(description.value("vary", ""), "STARPU_SCHED=lws");
+    EXPECT_EQ(description.value("environment", nlohmann::json()).value("STARPU_NCPU", ""), "2")
+        << description.dump();
+
+    sweepWith("STARPU_NCPU=2 STARPU_SCHED=eager", asked);
+    EXPECT_EQ(recorded(readFile(log)), std::vector<std::string>{"true-lws-r0"}) << readFile(log);
 }

@@ -56,23 +56,23 @@ void addUsersStarpuVariables(std::vector<StarpuVariable>& out) {
 }
 
 // The library record preloads into a traced program (record/fxt_events_preload.cpp and
-// record/fxt_thread_id.cpp): where the build put it, else where an installation puts it,
-// ../lib/starscope beside the starscope executable, which is the folder of the recorder
-// executable that runs record (cli/recorder_main.cpp).
+// record/fxt_thread_id.cpp), in the folder of the recorder executable that runs record
+// (cli/recorder_main.cpp): lib/starscope of an installation, and of the build tree, which puts
+// both there. Only there: a build-tree path compiled in would be looked at by an installed
+// recorder too, and once that tree is gone whoever can write there would run code in every
+// program recorded.
 constexpr const char* kFxtPreloadName = "libstarscope_fxt_preload.so";
 std::optional<fs::path> fxtPreload() {
     std::error_code ec;
-    if (fs::is_regular_file(STARSCOPE_FXT_PRELOAD, ec)) {
-        return fs::path(STARSCOPE_FXT_PRELOAD);
-    }
     const auto self = fs::read_symlink("/proc/self/exe", ec);
-    if (!ec) {
-        auto installed = self.parent_path() / kFxtPreloadName;
-        if (fs::is_regular_file(installed, ec)) {
-            return installed;
-        }
+    if (ec) {
+        return std::nullopt;
     }
-    return std::nullopt;
+    auto beside = self.parent_path() / kFxtPreloadName;
+    if (!fs::is_regular_file(beside, ec)) {
+        return std::nullopt;
+    }
+    return beside;
 }
 
 // A StarPU variable record sets, unless the user set it (then theirs, which planProgramRecord
@@ -204,8 +204,8 @@ WorkloadResult<ProgramPlan> planProgramRecord(const ProgramOptions& options) {
     if (plan.events.applies && !preload) {
         plan.events.applies = false;
         plan.events.note = plan.events.set.value.text() + " not applied: " + kFxtPreloadName
-                           + " is in neither the build tree nor ../lib/starscope beside starscope, "
-                             "so the program records every event";
+                           + " is not beside the recorder executable (lib/starscope), so the "
+                             "program records every event";
         plan.events.set.value = tracer::FxtEventSet::all();
     }
     if (plan.events.applies) {

@@ -63,11 +63,9 @@ WorkloadResult<Done> planProgramRuns(const SweepOptions& options, SweepPlan& pla
         vary = std::move(parsed.value());
     }
     const std::string program = executable->filename().string();
-    plan.recordArgs = {"--"};
-    plan.recordArgs.insert(plan.recordArgs.end(), options.program.begin(), options.program.end());
-    if (!options.vary.empty()) {
-        plan.recordArgs.insert(plan.recordArgs.end(), {"--vary", options.vary});
-    }
+    // Kept apart, so that a `--vary` among the program's arguments stays the program's.
+    plan.configuration.program = options.program;
+    plan.configuration.vary = options.vary;
     const std::vector<std::string> values =
         vary.values.empty() ? std::vector<std::string>{""} : vary.values;
     for (std::size_t rep = 0; rep < options.repeat; ++rep) {

@@ -8,8 +8,9 @@
 
 namespace starscope::workloads {
 
-// Checks the program and --vary and fills plan.runs and plan.recordArgs (what a resume must
-// repeat). plan.dir is set. Writes nothing.
+// Checks the program and --vary and fills plan.runs and plan.configuration's program and vary
+// (what a resume must repeat, with the environment planSweep adds). plan.dir is set. Writes
+// nothing.
 WorkloadResult<Done> planProgramRuns(const SweepOptions& options, SweepPlan& plan);
 
 } // namespace starscope::workloads

@@ -11,6 +11,7 @@
 #include "workloads/sweep/sweep_summary.hpp"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cerrno>
 #include <csignal>
@@ -21,6 +22,8 @@
 #include <sys/wait.h>
 #include <tuple>
 #include <unistd.h>
+
+extern char** environ;
 
 namespace starscope::workloads {
 
@@ -53,10 +56,11 @@ extern "C" void onSweepSignal(int signal) {
     if (first) {
         writeFromHandler("\nstarscope sweep: ");
         writeFromHandler(stopSignalName(signal));
-        writeFromHandler(forward ? ": passed on to the run in progress, which stops at its next batch "
-                                   "boundary and keeps its trace; no further run starts\n"
-                                 : ": stopping after the run in progress; a second Ctrl-C stops that run "
-                                   "too, at its next batch boundary\n");
+        writeFromHandler(
+            forward ? ": passed on to the run in progress, which stops at its next batch "
+                      "boundary and keeps its trace; no further run starts\n"
+                    : ": stopping after the run in progress; a second Ctrl-C stops that run "
+                      "too, at its next batch boundary\n");
     }
 }
 
@@ -135,14 +139,16 @@ WorkloadResult<int> runChild(const fs::path& executable, const SweepRun& run,
     while (::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOWAIT) < 0) {
         if (errno != EINTR) {
             g_child.store(0);
-            return workloadError(ErrorCode::Runtime, std::string("waitid: ") + std::strerror(errno));
+            return workloadError(ErrorCode::Runtime,
+                                 std::string("waitid: ") + std::strerror(errno));
         }
     }
     g_child.store(0);
     int status = 0;
     while (::waitpid(pid, &status, 0) < 0) {
         if (errno != EINTR) {
-            return workloadError(ErrorCode::Runtime, std::string("waitpid: ") + std::strerror(errno));
+            return workloadError(ErrorCode::Runtime,
+                                 std::string("waitpid: ") + std::strerror(errno));
         }
     }
     if (WIFEXITED(status)) {
@@ -160,7 +166,8 @@ std::vector<SweepRun> earlierRuns(const SweepPlan& plan, const std::vector<std::
     for (const auto& entry : fs::directory_iterator(plan.dir, ec)) {
         const std::string name = entry.path().filename().string();
         if (!entry.is_directory(ec)
-            || std::any_of(plan.runs.begin(), plan.runs.end(), [&](const SweepRun& r) { return r.name == name; })) {
+            || std::any_of(plan.runs.begin(), plan.runs.end(),
+                           [&](const SweepRun& r) { return r.name == name; })) {
             continue;
         }
         bool found = false;
@@ -174,9 +181,11 @@ std::vector<SweepRun> earlierRuns(const SweepPlan& plan, const std::vector<std::
                 const std::string loader = strategy.substr(plus + 1);
                 const std::string named = runName(arenas, loader, ranks, 0);
                 const std::string prefix = named.substr(0, named.size() - 1); // without the "0"
-                const std::string digits = name.starts_with(prefix) ? name.substr(prefix.size()) : std::string();
+                const std::string digits =
+                    name.starts_with(prefix) ? name.substr(prefix.size()) : std::string();
                 if (digits.empty() || digits.size() > 3
-                    || !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+                    || !std::all_of(digits.begin(), digits.end(),
+                                    [](char c) { return c >= '0' && c <= '9'; })) {
                     continue;
                 }
                 runs.push_back(SweepRun{
@@ -186,11 +195,13 @@ std::vector<SweepRun> earlierRuns(const SweepPlan& plan, const std::vector<std::
         }
     }
     const auto order = [&](const SweepRun& run) {
-        const auto at = std::find(strategies.begin(), strategies.end(), run.arenas + "+" + run.loader);
+        const auto at =
+            std::find(strategies.begin(), strategies.end(), run.arenas + "+" + run.loader);
         const auto n = std::find(rankCounts.begin(), rankCounts.end(), run.ranks);
         return std::make_tuple(run.repetition, n - rankCounts.begin(), at - strategies.begin());
     };
-    std::sort(runs.begin(), runs.end(), [&](const SweepRun& a, const SweepRun& b) { return order(a) < order(b); });
+    std::sort(runs.begin(), runs.end(),
+              [&](const SweepRun& a, const SweepRun& b) { return order(a) < order(b); });
     return runs;
 }
 
@@ -202,30 +213,70 @@ WorkloadResult<std::vector<std::uint64_t>> parseRanks(const SweepOptions& option
     }
     std::vector<std::uint64_t> out;
     for (const auto& item : *items) {
-        const bool digits = item.size() <= 4 && std::all_of(item.begin(), item.end(), [](char c) { return c >= '0' && c <= '9'; });
+        const bool digits = item.size() <= 4 && std::all_of(item.begin(), item.end(), [](char c) {
+                                return c >= '0' && c <= '9';
+                            });
         const std::uint64_t n = digits ? std::stoull(item) : 0;
         if (n < 1 || n > 1024) {
-            return workloadError(ErrorCode::InvalidArgument, "\"" + item + "\" is not a rank count (1..1024)", "--ranks");
+            return workloadError(ErrorCode::InvalidArgument,
+                                 "\"" + item + "\" is not a rank count (1..1024)", "--ranks");
         }
         if (n > 1 && !haveStarpuMpi()) {
-            return workloadError(ErrorCode::InvalidArgument,
-                                 item + " ranks: this starscope was built against a StarPU without MPI "
-                                        "(scripts/build_starpu.sh builds it --enable-mpi)",
-                                 "--ranks");
+            return workloadError(
+                ErrorCode::InvalidArgument,
+                item
+                    + " ranks: this starscope was built against a StarPU without MPI "
+                      "(scripts/build_starpu.sh builds it --enable-mpi)",
+                "--ranks");
         }
         if (options.record.batchSize % n != 0) {
-            return workloadError(ErrorCode::InvalidArgument,
-                                 item + " ranks: the batch of " + std::to_string(options.record.batchSize)
-                                     + " images is split between the ranks and must be a multiple of their number",
-                                 "--ranks");
+            return workloadError(
+                ErrorCode::InvalidArgument,
+                item + " ranks: the batch of " + std::to_string(options.record.batchSize)
+                    + " images is split between the ranks and must be a multiple of their number",
+                "--ranks");
         }
         out.push_back(n);
     }
     return out;
 }
 
-// Resuming with other record options would mix incomparable runs in one summary.
-WorkloadResult<SweepPlan> checkResume(SweepPlan& plan) {
+// The variables of the sweep's environment that decide how its runs behave, so a resume must
+// repeat them: StarPU's own (record reads no others), the topology library StarPU asks
+// (hwloc), the thread counts of the OpenMP and math libraries that codelets call, and the
+// dynamic loader's choices. Others (PWD, TERM, SSH_*) change between shells, not runs.
+bool decidesRuns(std::string_view name) {
+    static constexpr std::array<std::string_view, 7> kPrefixes{
+        "STARPU_", "HWLOC_", "OMP_", "GOMP_", "KMP_", "MKL_", "OPENBLAS_"};
+    return std::any_of(kPrefixes.begin(), kPrefixes.end(),
+                       [&](std::string_view prefix) { return name.starts_with(prefix); })
+           || name == "LD_PRELOAD" || name == "LD_LIBRARY_PATH";
+}
+
+// Those variables as this process has them, sorted by name; `varied` (the --vary variable,
+// which the sweep sets per run) left out.
+tracer::run::SweepEnvironment sweepEnvironment(std::string_view varied) {
+    tracer::run::SweepEnvironment out;
+    for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
+        const std::string_view text(*entry);
+        const auto equals = text.find('=');
+        if (equals == std::string_view::npos) {
+            continue;
+        }
+        const auto name = text.substr(0, equals);
+        if (decidesRuns(name) && name != varied) {
+            out.emplace_back(name, text.substr(equals + 1));
+        }
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+// Resuming with another configuration (record options, program, --vary, environment) would
+// pool runs that cannot be compared in one summary.
+WorkloadResult<SweepPlan> checkResume(SweepPlan& plan, const SweepOptions& options) {
+    plan.configuration.environment =
+        sweepEnvironment(std::string_view(options.vary).substr(0, options.vary.find('=')));
     std::error_code ec;
     if (const auto path = plan.dir / kSweepJsonName;
         fs::exists(path, ec) || fs::is_symlink(path, ec)) {
@@ -236,14 +287,16 @@ WorkloadResult<SweepPlan> checkResume(SweepPlan& plan) {
                                                                  : ErrorCode::Corrupt,
                                  e.message, path.string());
         }
-        if (earlier->recordArgs != plan.recordArgs) {
-            std::string args;
-            for (const auto& a : earlier->recordArgs) {
-                args += (args.empty() ? "" : " ") + a;
+        const auto changes =
+            tracer::run::configurationChanges(earlier->configuration, plan.configuration);
+        if (!changes.empty()) {
+            std::string list;
+            for (const auto& c : changes) {
+                list += (list.empty() ? "" : "; ") + c;
             }
             return workloadError(ErrorCode::InvalidArgument,
-                                 "this sweep was recorded with other record options (" + args
-                                     + "): give the same ones to resume it, or another --out",
+                                 "this sweep was recorded with another configuration (" + list
+                                     + "): give the same to resume it, or another --out",
                                  path.string());
         }
     }
@@ -324,7 +377,7 @@ WorkloadResult<SweepPlan> planSweep(const SweepOptions& options) {
         if (auto runs = planProgramRuns(options, plan); !runs) {
             return fail(runs.error());
         }
-        return checkResume(plan);
+        return checkResume(plan, options);
     }
     auto arenas = parseList(options.arenas, "--arenas");
     if (!arenas) {
@@ -365,13 +418,15 @@ WorkloadResult<SweepPlan> planSweep(const SweepOptions& options) {
         }
     }
     plan.ranks = *rankCounts;
-    plan.recordArgs = sharedRecordArgs(options.record, dataset);
+    plan.configuration.recordArgs = sharedRecordArgs(options.record, dataset);
     for (auto& run : plan.runs) {
-        run.args = {"starscope", "record", "--ranks", std::to_string(run.ranks), "--arenas", run.arenas, "--loader", run.loader};
-        run.args.insert(run.args.end(), plan.recordArgs.begin(), plan.recordArgs.end());
+        run.args = {"starscope", "record",   "--ranks",  std::to_string(run.ranks),
+                    "--arenas",  run.arenas, "--loader", run.loader};
+        run.args.insert(run.args.end(), plan.configuration.recordArgs.begin(),
+                        plan.configuration.recordArgs.end());
         run.args.insert(run.args.end(), {"--out", run.dir.string(), "--force"});
     }
-    return checkResume(plan);
+    return checkResume(plan, options);
 }
 
 WorkloadResult<SweepOutcome> executeSweep(const SweepPlan& plan, std::ostream& log) {
@@ -390,7 +445,8 @@ WorkloadResult<SweepOutcome> executeSweep(const SweepPlan& plan, std::ostream& l
     // table by it and takes the first as the default baseline), those of earlier invocations
     // of this sweep included: the folder still holds their runs.
     const auto earlier = tracer::run::readSweepRecord(plan.dir / kSweepJsonName);
-    std::vector<std::string> strategies = earlier ? earlier->strategies : std::vector<std::string>{};
+    std::vector<std::string> strategies =
+        earlier ? earlier->strategies : std::vector<std::string>{};
     std::vector<std::uint64_t> rankCounts = earlier ? earlier->ranks : std::vector<std::uint64_t>{};
     for (const auto& run : plan.runs) {
         const std::string name = run.arenas + "+" + run.loader;
@@ -402,8 +458,10 @@ WorkloadResult<SweepOutcome> executeSweep(const SweepPlan& plan, std::ostream& l
             rankCounts.push_back(run.ranks);
         }
     }
-    const tracer::run::SweepRecord description{tracer::run::kSweepRecordVersion, plan.recordArgs, strategies, rankCounts};
-    if (auto written = tracer::run::writeSweepRecord(plan.dir / kSweepJsonName, description); !written) {
+    const tracer::run::SweepRecord description{tracer::run::kSweepRecordVersion, plan.configuration,
+                                               strategies, rankCounts};
+    if (auto written = tracer::run::writeSweepRecord(plan.dir / kSweepJsonName, description);
+        !written) {
         return workloadError(ErrorCode::Io, written.error().message, written.error().file);
     }
     // Stop signals while the sweep runs; the previous handlers come back afterwards.

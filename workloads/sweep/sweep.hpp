@@ -11,6 +11,7 @@
 // crashing run cannot take the sweep down.
 
 #include "tracer/run/run_figures.hpp"
+#include "tracer/run/sweep_record.hpp"
 #include "workloads/error.hpp"
 #include "workloads/record/record_plan.hpp"
 
@@ -32,7 +33,7 @@ struct SweepOptions {
     std::size_t repeat = 1;
     std::string arenas = "single,double";
     std::string loaders = "naive,prefetch,advanced,double-prefetch";
-    std::string ranks = "1"; // StarPU-MPI rank counts, each run `record --ranks N`
+    std::string ranks = "1";          // StarPU-MPI rank counts, each run `record --ranks N`
     std::filesystem::path executable; // empty: this process's own executable
     // A user's program instead of the CNN (after `--`): every run is `record -- PROGRAM ARGS`,
     // --repeat times, once per value of `vary` ("NAME=a,b,c": the environment variable NAME set
@@ -56,9 +57,9 @@ struct SweepRun {
 struct SweepPlan {
     std::filesystem::path dir; // absolute
     std::filesystem::path executable;
-    std::vector<std::string> recordArgs; // the options every run shares
-    std::vector<SweepRun> runs;          // in recording order
-    std::vector<std::uint64_t> ranks;    // the rank counts asked for, in order
+    tracer::run::SweepConfiguration configuration; // what every run shares (sweep.json)
+    std::vector<SweepRun> runs;                    // in recording order
+    std::vector<std::uint64_t> ranks;              // the rank counts asked for, in order
 };
 
 // What this invocation did with a run, as the summary says it.

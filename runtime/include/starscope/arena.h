@@ -130,11 +130,12 @@ STARSCOPE_API starscope_status starscope_arena_register_variable(starscope_arena
                                                                  starpu_data_handle_t* handle);
 
 /* Tracks a handle the program registered itself (any interface) on STARPU_MAIN_RAM memory of
- * this arena. Track each handle once. */
+ * this arena. A handle already tracked (or a child of a tracked plan) is refused. */
 STARSCOPE_API starscope_status starscope_arena_track(starscope_arena* arena,
                                                      starpu_data_handle_t handle);
 /* Tracks a partition made with starpu_data_partition on a tracked parent: the reset undoes it
- * (starpu_data_unpartition) before unregistering the parent. Track it after its parent. */
+ * (starpu_data_unpartition) before unregistering the parent. Track it after its parent; a parent
+ * that is not tracked, not partitioned, or whose partition is tracked already is refused. */
 STARSCOPE_API starscope_status starscope_arena_track_partition(starscope_arena* arena,
                                                                starpu_data_handle_t parent);
 /* Tracks children made with starpu_data_partition_plan on a tracked parent: the reset cleans

@@ -6,9 +6,11 @@
 #include "tracer/analysis/stats.hpp"
 #include "tracer/analysis/trace_flushes.hpp"
 #include "tracer/model/starpu_states.hpp"
+#include "tracer/model/starpu_tasks.hpp"
 #include "tracer/model/time_unit.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <iterator>
 #include <limits>
 #include <utility>
@@ -345,9 +347,20 @@ std::vector<std::vector<IdleGap>> workerGaps(const Trace& trace, TimeNs threshol
         }
     }
     std::vector<std::vector<IdleGap>> gaps(trace.lanes.size());
+    // StarPU's own tasks are no work of the program's: a worker running one is idle for it.
+    const StarpuTasks starpu(trace);
     forEachInParallel(lanes.size(), threadsFor(spans, kSpansPerThread), [&](std::size_t i) {
-        const auto& level = trace.lanes[lanes[i]].levels.front();
-        gaps[lanes[i]] = laneIdleGaps(level, covers, threshold);
+        const auto& lane = trace.lanes[lanes[i]];
+        const auto& level = lane.levels.front();
+        LaneTaskCursor tasks(trace, lane);
+        std::function<bool(const Span&)> starpus;
+        if (starpu.any()) {
+            starpus = [&](const Span& span) {
+                const TaskIndex task = tasks.taskOf(span);
+                return task < trace.tasks.size() && starpu.contains(trace.tasks[task]);
+            };
+        }
+        gaps[lanes[i]] = laneIdleGaps(level, covers, threshold, starpus);
         level.releaseResident();   // read once here
     });
     return gaps;

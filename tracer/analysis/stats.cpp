@@ -2,6 +2,7 @@
 
 #include "tracer/analysis/parallel.hpp"
 #include "tracer/analysis/trace_flushes.hpp"
+#include "tracer/model/starpu_tasks.hpp"
 
 #include <algorithm>
 #include <array>
@@ -63,9 +64,16 @@ void addClass(ClassTimes& times, StateClass cls, TimeNs d) {
     }
 }
 
+bool starpuTaskAt(const Trace& trace, const StarpuTasks& starpu, LaneTaskCursor& tasks, const Span& span) {
+    const TaskIndex task = tasks.taskOf(span);
+    return task < trace.tasks.size() && starpu.contains(trace.tasks[task]);
+}
+
 } // namespace
 
 RangeStats computeRangeStats(const Trace& trace, TimeNs from, TimeNs to) {
+    // StarPU's own tasks are its runtime's work, not the program's: their time is overhead.
+    const StarpuTasks starpu(trace);
     RangeStats out;
     out.from = from;
     out.to = std::max(from, to);
@@ -99,6 +107,7 @@ RangeStats computeRangeStats(const Trace& trace, TimeNs from, TimeNs to) {
         const auto& spans = lane.spans();
         const auto first = std::upper_bound(spans.begin(), spans.end(), from,
                                             [](TimeNs t, const Span& s) { return t < s.end; });
+        LaneTaskCursor tasks(trace, lane);
         auto it = first;
         TimeNs covered = 0;
         TimeNs coveredTo = from;
@@ -114,7 +123,8 @@ RangeStats computeRangeStats(const Trace& trace, TimeNs from, TimeNs to) {
             coveredTo = std::min(out.to, TimeNs{span.end});
             covered += d;
             stats.perState[span.state] += d;
-            byClass[static_cast<std::size_t>(classOf[span.state])] += d;
+            const bool starpus = starpu.any() && span.runsTask != 0 && starpuTaskAt(trace, starpu, tasks, span);
+            byClass[static_cast<std::size_t>(starpus ? StateClass::Overhead : classOf[span.state])] += d;
             if (span.runsTask != 0 && span.start >= from) {
                 ++stats.tasks;
             }
@@ -288,8 +298,8 @@ namespace {
 
 // What summarize found, the time it looked at and its barriers, for withoutTracing.
 struct SummaryWindow {
-    TimeNs first = -1;     // first task start
-    TimeNs last = -1;      // last task end
+    TimeNs first = -1;     // the execution window (starpu_tasks.hpp); -1 without a program task
+    TimeNs last = -1;
     TimeNs unrecorded = 0; // worker time not profiled in [first, last)
     TimeNs threshold = 0;  // the barriers' threshold in the trace's ticks
 };
@@ -309,7 +319,7 @@ WithoutTracing withoutTracing(const Trace& trace, const TraceSummary& s,
             unrecorded -= computeRangeStats(trace, from, to).workers.notProfiled;
         }
     }
-    w.makespan = s.tasks > 0 ? s.makespan - flushes.within(window.first, window.last) : 0;
+    w.makespan = window.first >= 0 ? s.makespan - flushes.within(window.first, window.last) : 0;
     const double capacity = static_cast<double>(w.makespan) * static_cast<double>(s.workers)
                             - static_cast<double>(unrecorded);
     w.idleness =
@@ -345,16 +355,13 @@ TraceSummary summarize(const Trace& trace, const BarrierOptions& options, const 
         chain = runAside([&trace] { return criticalPathLength(trace); });
     }
     TraceSummary s;
-    TimeNs first = -1;
-    TimeNs last = -1;
     for (const auto& task : trace.tasks) {
-        if (task.start >= 0) {
-            ++s.tasks;
-            first = first < 0 ? task.start : std::min<TimeNs>(first, task.start);
-            last = std::max<TimeNs>(last, task.end);
-        }
+        s.tasks += task.start >= 0 ? 1U : 0U;
     }
-    s.makespan = s.tasks > 0 ? last - first : 0;
+    const auto window = executionWindow(trace);
+    const TimeNs first = window.first;
+    const TimeNs last = window.last;
+    s.makespan = window.length();
     for (const auto& lane : trace.lanes) {
         s.workers += lane.isWorker() ? 1U : 0U;
     }
@@ -362,7 +369,7 @@ TraceSummary summarize(const Trace& trace, const BarrierOptions& options, const 
     // Time whose activity was not recorded is no capacity anyone could have used or wasted.
     const bool masked = std::any_of(trace.states.begin(), trace.states.end(),
                                     [](const StateInfo& st) { return st.cls == StateClass::NotProfiled; });
-    const TimeNs unrecorded = masked && s.tasks > 0 ? computeRangeStats(trace, first, last).workers.notProfiled : 0;
+    const TimeNs unrecorded = masked && !window.empty() ? computeRangeStats(trace, first, last).workers.notProfiled : 0;
     const double capacity =
         static_cast<double>(s.makespan) * static_cast<double>(s.workers) - static_cast<double>(unrecorded);
     s.idleness = capacity > 0 ? 1.0 - static_cast<double>(s.workerTotals.executing) / capacity : 0.0;
@@ -387,9 +394,8 @@ TraceSummary summarize(const Trace& trace, const BarrierOptions& options, const 
         s.traceFlushTotal += f.duration();
         s.traceFlushMax = std::max(s.traceFlushMax, f.duration());
     }
-    const SummaryWindow window{first, last, unrecorded,
-                               ticksFromNs(options.threshold, ticksPerSecond(trace))};
-    s.withoutTracing = withoutTracing(trace, s, window, FlushTimeline(flushes), barriers);
+    const SummaryWindow summaryWindow{first, last, unrecorded, ticksFromNs(options.threshold, ticksPerSecond(trace))};
+    s.withoutTracing = withoutTracing(trace, s, summaryWindow, FlushTimeline(flushes), barriers);
     for (std::size_t i = 0; i < transitions.size(); ++i) {
         s.transitions.push_back(TransitionStall{static_cast<std::int32_t>(i), transitions[i].label, 0});
     }

@@ -16,7 +16,8 @@
 
 namespace starscope::tracer {
 
-// Time (ns) per state class. idle = time of the range covered by no span on the lane.
+// Time (ns) per state class. idle = time of the range covered by no span on the lane. StarPU's
+// own tasks (starpu_tasks.hpp) are its runtime's work: their time is overhead, not executing.
 struct ClassTimes {
     TimeNs executing = 0;
     TimeNs sleeping = 0;
@@ -99,9 +100,11 @@ struct WithoutTracing {
 };
 
 struct TraceSummary {
-    TimeNs makespan = 0;               // first task start -> last task end (0 if no task)
+    // The execution window's length: the program's first task start -> last task end, StarPU's
+    // own tasks left out (starpu_tasks.hpp); 0 if the program ran no task.
+    TimeNs makespan = 0;
     std::size_t workers = 0;
-    std::size_t tasks = 0;             // executed tasks
+    std::size_t tasks = 0;             // executed tasks, StarPU's own included
     ClassTimes workerTotals;           // over [trace.begin, trace.end)
     double idleness = 0.0;             // 1 - executing/(makespan*workers), on the makespan window
     std::size_t barrierCount = 0;
@@ -122,7 +125,7 @@ struct TraceSummary {
     std::vector<TransitionStall> transitions;   // empty when meanTransitionStall is n/a
     Figure<TimeNs> meanTransitionStall;   // mean over all transitions (0 stall included); n/a without batch markers
     Efficiencies efficiencies;
-    TimeNs areaBound = 0;              // total task time / workers
+    TimeNs areaBound = 0;              // the program's total task time / workers
     Figure<TimeNs> criticalPath;       // longest chain of task durations; n/a without recorded dependencies
 
     bool operator==(const TraceSummary&) const = default;

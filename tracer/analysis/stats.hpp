@@ -5,6 +5,7 @@
 // figures without the tracing's own time (FxT writing its buffer: trace_flushes.hpp).
 
 #include "tracer/analysis/barriers.hpp"
+#include "tracer/analysis/critical_path.hpp"
 #include "tracer/analysis/figure.hpp"
 #include "tracer/model/time_unit.hpp"
 #include "tracer/model/trace.hpp"
@@ -126,7 +127,7 @@ struct TraceSummary {
     Figure<TimeNs> meanTransitionStall;   // mean over all transitions (0 stall included); n/a without batch markers
     Efficiencies efficiencies;
     TimeNs areaBound = 0;              // the program's total task time / workers
-    Figure<TimeNs> criticalPath;       // longest chain of task durations; n/a without recorded dependencies
+    Figure<TimeNs> criticalPath;       // critical_path.hpp; n/a without recorded dependencies
 
     bool operator==(const TraceSummary&) const = default;
 };
@@ -139,13 +140,6 @@ TraceSummary summarize(const Trace& trace, const BarrierOptions& options, const 
 // Why the trace cannot support figures over the task graph (its reader recorded no task
 // dependency: a Paje trace, an FxT trace without task events); nullopt when it can.
 std::optional<std::string> dependenciesUnavailable(const Trace& trace);
-
-// Length of the longest dependency chain, summing task durations (tasks without recorded
-// dependencies are chains of one).
-TimeNs criticalPathLength(const Trace& trace);
-// The tasks of that chain, first to last (each depends on the one before): what the viewer
-// draws. Empty when no task ran.
-std::vector<TaskIndex> criticalPath(const Trace& trace);
 
 // Human-readable duration of trace ticks: "12.345 ms", "87.1 us", "1.204 s", "300.0 ps" (below a
 // nanosecond only for traces whose unit is finer: pass ticksPerSecond(trace), time_unit.hpp).

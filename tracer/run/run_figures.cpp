@@ -26,7 +26,7 @@ const std::array<Metric, 33> kMetrics{{
     {"barrier_total_ns", "barrier total", Unit::Nanoseconds, true, "sum of the barriers", "never", &RunFigures::barrierTotalNs},
     {"barrier_max_ns", "barrier max", Unit::Nanoseconds, true, "longest barrier", "never", &RunFigures::barrierMaxNs},
     {"mean_transition_stall_ns", "stall/transition", Unit::Nanoseconds, true, "barrier time per batch transition, mean", "no batch markers in the trace", &RunFigures::meanTransitionStallNs},
-    {"critical_path_ns", "critical path", Unit::Nanoseconds, true, "longest chain of task durations", "no task dependencies in the trace", &RunFigures::criticalPathNs},
+    {"critical_path_ns", "critical path", Unit::Nanoseconds, true, "longest chain of task durations, and of messages between ranks", "no task dependencies in the trace", &RunFigures::criticalPathNs},
     {"parallel_efficiency", "parallel eff.", Unit::Plain, false, "StarPU's parallel efficiency (starpu_trace_state_stats.py)", "never", &RunFigures::parallelEfficiency},
     {"area_bound_ratio", "area bound/makespan", Unit::Plain, false, "the program's total task time / workers / makespan", "no executed task", &RunFigures::areaBoundRatio},
     {"tasks", "tasks", Unit::Count, true, "executed tasks in the trace", "never", &RunFigures::tasks},

@@ -5,6 +5,7 @@
 #include "tracer/analysis/parallel.hpp"
 #include "tracer/analysis/stats.hpp"
 #include "tracer/analysis/trace_flushes.hpp"
+#include "tracer/model/names.hpp"
 #include "tracer/model/starpu_states.hpp"
 #include "tracer/model/starpu_tasks.hpp"
 #include "tracer/model/time_unit.hpp"
@@ -258,7 +259,7 @@ std::string describeCause(const Trace& trace, const Barrier& b) {
         const std::string rank = x.rank >= 0 ? std::to_string(x.rank) + "_" : std::string();
         text += " (node " + rank + std::to_string(x.fromNode) + " -> " + rank + std::to_string(x.toNode) + ", "
                 + std::to_string(x.size) + " B, " + formatDuration(x.duration(), ticksPerSecond(trace))
-                + (x.job != 0 ? ", for job " + std::to_string(x.job) : std::string()) + ")";
+                + (x.job != 0 ? ", for " + jobName(trace, x.job) : std::string()) + ")";
     } else if (b.cause == BarrierCause::ArenaReset && !b.arena.empty()) {
         text += " (" + b.arena + ")";
     }

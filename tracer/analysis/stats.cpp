@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <future>
 #include <limits>
+#include <map>
 #include <span>
 #include <unordered_map>
 
@@ -161,6 +162,28 @@ std::optional<std::string> dependenciesUnavailable(const Trace& trace) {
 
 namespace {
 
+std::vector<RankAreaBound> rankAreaBounds(const Trace& trace, const RangeStats& stats) {
+    if (trace.ranks.empty()) {
+        return {};
+    }
+    std::map<std::int32_t, RankAreaBound> byRank;
+    for (const auto& lane : stats.lanes) {
+        const auto& l = trace.lanes[static_cast<std::size_t>(lane.lane)];
+        if (l.isWorker()) {
+            auto& r = byRank[l.rank];
+            r.rank = l.rank;
+            ++r.workers;
+            addTime(r.bound, lane.classes.executing);   // the sum first, divided below
+        }
+    }
+    std::vector<RankAreaBound> out;
+    for (auto& [rank, r] : byRank) {
+        r.bound /= static_cast<TimeNs>(r.workers);
+        out.push_back(r);
+    }
+    return out;
+}
+
 // What summarize found, the time it looked at and its barriers, for withoutTracing.
 struct SummaryWindow {
     TimeNs first = -1;     // the execution window (starpu_tasks.hpp); -1 without a program task
@@ -300,6 +323,7 @@ TraceSummary summarize(const Trace& trace, const BarrierOptions& options, const 
     e.pipeline = tt + tr + ti + ts > 0 ? (tt + tr + ts) / (tt + tr + ti + ts) : 0.0;
     e.parallel = e.task * e.runtime * e.pipeline * e.scheduling;
     s.areaBound = s.workers > 0 ? s.workerTotals.executing / static_cast<TimeNs>(s.workers) : 0;
+    s.rankAreaBounds = rankAreaBounds(trace, stats);
     s.criticalPath = noGraph ? Figure<TimeNs>::unavailable(*noGraph) : Figure<TimeNs>::known(chain.get());
     return s;
 }

@@ -100,6 +100,17 @@ struct WithoutTracing {
     bool operator==(const WithoutTracing&) const = default;
 };
 
+// One rank's area bound: the program's executing time on its workers / its workers. A job's
+// ranks share no worker, so the slowest rank's bound is what the job cannot go below on its
+// ranks as they were loaded, where the job's own bound averages them.
+struct RankAreaBound {
+    std::int32_t rank = -1;
+    std::size_t workers = 0;
+    TimeNs bound = 0;
+
+    bool operator==(const RankAreaBound&) const = default;
+};
+
 struct TraceSummary {
     // The execution window's length: the program's first task start -> last task end, StarPU's
     // own tasks left out (starpu_tasks.hpp); 0 if the program ran no task.
@@ -127,6 +138,7 @@ struct TraceSummary {
     Figure<TimeNs> meanTransitionStall;   // mean over all transitions (0 stall included); n/a without batch markers
     Efficiencies efficiencies;
     TimeNs areaBound = 0;              // the program's total task time / workers
+    std::vector<RankAreaBound> rankAreaBounds;   // per rank, in rank order; empty with one process
     Figure<TimeNs> criticalPath;       // critical_path.hpp; n/a without recorded dependencies
 
     bool operator==(const TraceSummary&) const = default;

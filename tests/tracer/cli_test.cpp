@@ -245,6 +245,35 @@ TEST(Cli, UsageErrorsExitTwoWithReadableMessages) {
     EXPECT_EQ(run({"export", input, "--format", "csv", "--table", "barriers", "--threshold-us", "5"}).code, 0);
 }
 
+// A StarPU-MPI job's stats give each rank's area bound beside the job's, in text and JSON.
+TEST(Cli, StatsGiveTheAreaBoundPerRank) {
+    const auto input = (starscope::testing::testDataDir() / "tracer" / "ranks13").string();
+    const auto r = run({"stats", input, "--json"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto summary = nlohmann::json::parse(r.out).at("summary");
+    const auto& perRank = summary.at("area_bound_per_rank");
+    ASSERT_EQ(perRank.size(), 2U);
+    std::int64_t executing = 0;
+    std::size_t workers = 0;
+    for (std::size_t i = 0; i < perRank.size(); ++i) {
+        EXPECT_EQ(perRank[i].at("rank"), i);
+        const auto w = perRank[i].at("workers").get<std::size_t>();
+        EXPECT_GT(w, 0U);
+        executing += perRank[i].at("area_bound_ns").get<std::int64_t>() * static_cast<std::int64_t>(w);
+        workers += w;
+    }
+    EXPECT_EQ(workers, summary.at("workers").get<std::size_t>());
+    // The job's bound is the ranks' executing time over all their workers (to a tick per worker).
+    EXPECT_NEAR(static_cast<double>(executing) / static_cast<double>(workers),
+                summary.at("area_bound_ns").get<double>(), static_cast<double>(workers));
+    const auto text = run({"stats", input});
+    ASSERT_EQ(text.code, 0) << text.err;
+    EXPECT_NE(text.out.find("\n  per rank     rank 0 "), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find(", rank 1 "), std::string::npos) << text.out;
+    const auto one = run({"stats", smallRun().string(), "--json"});
+    EXPECT_FALSE(nlohmann::json::parse(one.out).at("summary").contains("area_bound_per_rank"));
+}
+
 TEST(Cli, SeveralProfFilesMerge) {
     const auto one = run({"stats", smallProfFile().string(), "--json"});
     const auto two = run({"stats", smallProfFile().string(), smallProfFile().string(), "--json"});

@@ -16,6 +16,8 @@
 #include <gtest/gtest.h>
 #include <map>
 #include <sstream>
+#include <string>
+#include <vector>
 
 namespace starscope::tracer {
 namespace {
@@ -139,6 +141,29 @@ constexpr const char* kHeader = R"(# written by some other tool
 107 0.0 t1 TH p "thread one"
 107 0.0 t2 TH p "thread two"
 )";
+
+// starpu_fxt_tool names user threads "UserThread<tid>": the first of a program is its main
+// thread, the others are numbered as the FxT reader numbers them, never shown by their tid.
+TEST(PajeReader, UserThreadsGetReadableNames) {
+    TempDir dir;
+    const std::string body = std::string(kHeader) + "101 UT P \"User Thread\"\n"
+                             "102 UST UT \"User Thread State\"\n"
+                             "103 s UST \"Submitting task\" \"0 0 1\"\n"
+                             "107 0.0 u1 UT p \"UserThread140512345678901\"\n"
+                             "107 0.0 u2 UT p \"UserThread94144871875760\"\n"
+                             "110 u1 1.0 UST s x\n"
+                             "110 u2 1.5 UST s x\n"
+                             "110 u1 2.0 UST s x\n";
+    const auto trace = readPaje(write(dir, "threads.paje", body));
+    ASSERT_TRUE(trace) << trace.error().describe();
+    std::vector<std::string> users;
+    for (const auto& lane : trace->lanes) {
+        if (lane.kind == LaneKind::MainThread) {
+            users.push_back(lane.name);
+        }
+    }
+    EXPECT_EQ(users, (std::vector<std::string>{"main", "thread 2"}));
+}
 
 TEST(PajeReader, ReadsAnyToolsTraceUnsortedWithNesting) {
     TempDir dir;

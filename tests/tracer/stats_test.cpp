@@ -185,6 +185,29 @@ TEST(Stats, CriticalPathOfAGraphWithCyclesIsAChainOfItsLength) {
     }
 }
 
+// A 2-rank job: rank 0's two workers executed 300 and 100 ns, rank 1's one worker 500 ns. The
+// job's bound averages them (900 / 3); rank 1's alone is longer.
+TEST(Stats, AreaBoundPerRankBesideTheJobs) {
+    auto trace = makeTrace({{"0_CPU 0", LaneKind::CpuWorker, {{"Executing", 0, 300}}},
+                            {"0_CPU 1", LaneKind::CpuWorker, {{"Executing", 0, 100}}},
+                            {"1_CPU 0", LaneKind::CpuWorker, {{"Executing", 100, 600}}},
+                            {"1_main", LaneKind::MainThread, {{"Submitting task", 0, 600}}}},
+                           600);
+    trace.ranks = {RankInfo{0, 2, "prof_file__0"}, RankInfo{1, 2, "prof_file__1"}};
+    for (auto& lane : trace.lanes) {
+        lane.rank = lane.name.starts_with("1_") ? 1 : 0;
+    }
+    const auto s = summarize(trace);
+    EXPECT_EQ(s.areaBound, 300);
+    EXPECT_EQ(s.rankAreaBounds, (std::vector<RankAreaBound>{{0, 2, 200}, {1, 1, 500}}));
+
+    trace.ranks.clear();
+    for (auto& lane : trace.lanes) {
+        lane.rank = -1;
+    }
+    EXPECT_TRUE(summarize(trace).rankAreaBounds.empty());
+}
+
 TEST(Stats, FormatDuration) {
     EXPECT_EQ(formatDuration(999), "999 ns");
     EXPECT_EQ(formatDuration(87'100), "87.1 us");

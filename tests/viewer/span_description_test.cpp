@@ -1,10 +1,13 @@
 // What the chart says about a span, without a widget: the barriers it starts in are named only
 // when the chart shows them, a task's fields come with its span, and a crowded spot says so.
 #include "tests/support/synthetic_trace.hpp"
+#include "tracer/model/names.hpp"
 #include "viewer/core/time_format.hpp"
 #include "viewer/gui/chart/span_description.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <string>
 #include <gtest/gtest.h>
 
 using namespace starscope::viewer;
@@ -121,4 +124,28 @@ TEST(SpanDetails, StartAndEndOfAShortLateTaskDiffer) {
     EXPECT_TRUE(details.contains(QStringLiteral("start: ") + start)) << details.toStdString();
     EXPECT_TRUE(details.contains(QStringLiteral("end: ") + end)) << details.toStdString();
     EXPECT_TRUE(details.contains(QStringLiteral("duration: 223.0 us"))) << details.toStdString();
+}
+
+// On a 2-rank job a task of rank 1 is "rank 1 job N", as StarPU numbered it in its process,
+// never the id the readers pack it into (2^48 + N).
+TEST(SpanDescriptionOfRanks, ATaskOfAnotherRankIsNamedByItsRank) {
+    const auto document = prepareDocument(makeSyntheticRanksTrace({}, 2), "synthetic ranks");
+    const auto& trace = document->trace;
+    const auto lane = std::find_if(trace.lanes.begin(), trace.lanes.end(), [](const starscope::tracer::Lane& l) {
+        return l.rank == 1 && l.isWorker();
+    });
+    ASSERT_NE(lane, trace.lanes.end());
+    const auto& spans = lane->levels[0];
+    const auto span = std::find_if(spans.begin(), spans.end(), [](const auto& s) { return s.runsTask != 0; });
+    ASSERT_NE(span, spans.end());
+    const auto* task = trace.taskOf(*lane, *span);
+    ASSERT_NE(task, nullptr);
+    const std::uint64_t own = task->jobId - starscope::tracer::jobOfProcess(1, 0);
+    const SpanRef ref{static_cast<std::size_t>(lane - trace.lanes.begin()), 0, static_cast<std::size_t>(span - spans.begin())};
+    const QString tooltip = describeSpan(*document, ShownBarriers{}, ref, 1);
+    const QString expected = QStringLiteral("<b>%1</b><br>rank 1 job %2")
+                                 .arg(QString::fromStdString(std::string(trace.codeletOf(*task))))
+                                 .arg(own);
+    EXPECT_TRUE(tooltip.startsWith(expected)) << tooltip.toStdString();
+    EXPECT_FALSE(tooltip.contains(QString::number(task->jobId))) << tooltip.toStdString();
 }

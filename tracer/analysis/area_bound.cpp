@@ -1,5 +1,7 @@
 #include "tracer/analysis/area_bound.hpp"
 
+#include "tracer/model/starpu_tasks.hpp"
+
 #include <glpk.h>
 
 #include <array>
@@ -36,9 +38,11 @@ Figure<HeterogeneousBound> heterogeneousAreaBound(const Trace& trace) {
     using ByKind = std::array<Samples, kWorkerKinds>;
     std::vector<ByKind> known(trace.codeletKeys.size());
     std::map<CodeletKeyId, ByKind> others;
+    // The program's work: StarPU's own tasks are not work it could have shared out otherwise.
+    const StarpuTasks starpu(trace);
     for (const auto& task : trace.tasks) {
         const Lane* lane = trace.laneAt(task.lane);
-        if (task.start < 0 || task.end < task.start || lane == nullptr || !lane->isWorker()) {
+        if (task.start < 0 || task.end < task.start || lane == nullptr || !lane->isWorker() || starpu.contains(task)) {
             continue;
         }
         auto& samples = (task.codeletKey < known.size() ? known[task.codeletKey] : others[task.codeletKey])

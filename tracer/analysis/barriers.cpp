@@ -5,10 +5,13 @@
 #include "tracer/analysis/parallel.hpp"
 #include "tracer/analysis/stats.hpp"
 #include "tracer/analysis/trace_flushes.hpp"
+#include "tracer/model/names.hpp"
 #include "tracer/model/starpu_states.hpp"
+#include "tracer/model/starpu_tasks.hpp"
 #include "tracer/model/time_unit.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <iterator>
 #include <limits>
 #include <utility>
@@ -256,7 +259,7 @@ std::string describeCause(const Trace& trace, const Barrier& b) {
         const std::string rank = x.rank >= 0 ? std::to_string(x.rank) + "_" : std::string();
         text += " (node " + rank + std::to_string(x.fromNode) + " -> " + rank + std::to_string(x.toNode) + ", "
                 + std::to_string(x.size) + " B, " + formatDuration(x.duration(), ticksPerSecond(trace))
-                + (x.job != 0 ? ", for job " + std::to_string(x.job) : std::string()) + ")";
+                + (x.job != 0 ? ", for " + jobName(trace, x.job) : std::string()) + ")";
     } else if (b.cause == BarrierCause::ArenaReset && !b.arena.empty()) {
         text += " (" + b.arena + ")";
     }
@@ -345,9 +348,20 @@ std::vector<std::vector<IdleGap>> workerGaps(const Trace& trace, TimeNs threshol
         }
     }
     std::vector<std::vector<IdleGap>> gaps(trace.lanes.size());
+    // StarPU's own tasks are no work of the program's: a worker running one is idle for it.
+    const StarpuTasks starpu(trace);
     forEachInParallel(lanes.size(), threadsFor(spans, kSpansPerThread), [&](std::size_t i) {
-        const auto& level = trace.lanes[lanes[i]].levels.front();
-        gaps[lanes[i]] = laneIdleGaps(level, covers, threshold);
+        const auto& lane = trace.lanes[lanes[i]];
+        const auto& level = lane.levels.front();
+        LaneTaskCursor tasks(trace, lane);
+        std::function<bool(const Span&)> starpus;
+        if (starpu.any()) {
+            starpus = [&](const Span& span) {
+                const TaskIndex task = tasks.taskOf(span);
+                return task < trace.tasks.size() && starpu.contains(trace.tasks[task]);
+            };
+        }
+        gaps[lanes[i]] = laneIdleGaps(level, covers, threshold, starpus);
         level.releaseResident();   // read once here
     });
     return gaps;

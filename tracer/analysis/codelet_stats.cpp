@@ -117,20 +117,6 @@ std::string_view workerKindName(WorkerKind kind) {
     return "other";
 }
 
-bool isStarpuInternalCodelet(std::string_view codelet) {
-    // The tasks StarPU makes itself but names without the prefix (1.4.12's src/: the
-    // synchronisation task of starpu_data_unregister, copies, reductions, conversions, pinned
-    // memory on a GPU, transactions, control tasks).
-    static constexpr std::string_view kUnprefixed[] = {
-        "starpu_data_unregister", "data_cpy", "create_sync_task", "empty_task", "cuda_malloc_pinned",
-        "cuda_free_pinned", "redux_task_between_replicates", "redux_task_empty", "redux_task_reduction",
-        "convert_data", "data_partition_switch", "conversion_task", "ucontrol", "starpu_transaction_begin",
-        "starpu_transaction_begin_no_sync", "starpu_transaction_end", "starpu_transaction_next_epoch",
-        "parallel_worker_internal_runtime_init",
-    };
-    return codelet.starts_with("_starpu") || std::ranges::find(kUnprefixed, codelet) != std::end(kUnprefixed);
-}
-
 std::vector<CodeletStats> computeCodeletStats(const Trace& trace, TimeNs from, TimeNs to) {
     return detail::computeCodeletStats(trace, from, to, threadsFor(trace.tasks.size(), kSpansPerThread));
 }

@@ -4,6 +4,7 @@
 // starpu_codelet_profile. `stats`, `export --format csv --table codelets` and the viewer's
 // codelet dock all show this table.
 
+#include "tracer/model/starpu_tasks.hpp"
 #include "tracer/model/trace.hpp"
 
 #include <cstdint>
@@ -45,11 +46,6 @@ struct CodeletStats {
 
     bool operator==(const CodeletStats&) const = default;
 };
-
-// StarPU's own codelets, which a program never names: StarPU prefixes most of them "_starpu"
-// (_starpu_data_acquire_post, _starpu_mpi_redux...), and a few it names otherwise
-// (starpu_data_unregister's synchronisation task, data_cpy, ...). Shown apart from the program's.
-bool isStarpuInternalCodelet(std::string_view codelet);
 
 // The tasks whose execution starts in [from, to), grouped by codelet name (footprints merged):
 // the program's codelets, then StarPU's own, each by total time, longest first (then by name).

@@ -4,12 +4,13 @@
 
 namespace starscope::tracer {
 
-std::vector<IdleGap> laneIdleGaps(std::span<const Span> spans, const std::vector<std::uint8_t>& covers, TimeNs threshold) {
+std::vector<IdleGap> laneIdleGaps(std::span<const Span> spans, const std::vector<std::uint8_t>& covers, TimeNs threshold,
+                                  const std::function<bool(const Span&)>& starpus) {
     std::vector<IdleGap> gaps;
     bool started = false;
     TimeNs coverEnd = 0;
     for (const Span& span : spans) {
-        if (span.state >= covers.size() || covers[span.state] == 0) {
+        if (span.state >= covers.size() || covers[span.state] == 0 || (starpus && span.runsTask != 0 && starpus(span))) {
             continue;
         }
         const TimeNs start = span.start;

@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <span>
 #include <vector>
@@ -35,7 +36,11 @@ struct IdleGap {
 // covers nothing). A lane without any covering span gives {} (it constrains nothing, as a
 // lane that does not exist); otherwise its gaps in time order, the two unbounded ones and every
 // bounded one longer than threshold.
-std::vector<IdleGap> laneIdleGaps(std::span<const Span> spans, const std::vector<std::uint8_t>& covers, TimeNs threshold);
+// starpus, when given, tells the spans that run StarPU's own tasks (starpu_tasks.hpp), which cover
+// nothing: the program's work is what it runs. Asked only of covering spans that run a task, in
+// time order.
+std::vector<IdleGap> laneIdleGaps(std::span<const Span> spans, const std::vector<std::uint8_t>& covers, TimeNs threshold,
+                                  const std::function<bool(const Span&)>& starpus = {});
 
 // The gaps every list shares (each list as laneIdleGaps gives it, none empty), in time order:
 // the unbounded ones included, and bounded ones of any length (the caller keeps those longer

@@ -1,5 +1,7 @@
 #include "tracer/analysis/machine.hpp"
 
+#include "tracer/model/starpu_tasks.hpp"
+
 #include <algorithm>
 #include <cstdio>
 #include <map>
@@ -44,15 +46,9 @@ MachineFigures machineFigures(const Trace& trace, const RangeStats& whole) {
     // tasks, the spans of the tasks' window, the tasks again for the bound) are not made (a
     // second of stats at 100 M spans).
     const bool heterogeneous = heterogeneousMachine(trace);
-    TimeNs first = -1;
-    TimeNs last = -1;
-    for (std::size_t i = 0; heterogeneous && i < trace.tasks.size(); ++i) {
-        const Task& task = trace.tasks[i];
-        if (task.start >= 0) {
-            first = first < 0 ? task.start : std::min<TimeNs>(first, task.start);
-            last = std::max<TimeNs>(last, task.end);
-        }
-    }
+    const auto execution = heterogeneous ? executionWindow(trace) : ExecutionWindow{};
+    const TimeNs first = execution.first;
+    const TimeNs last = execution.last;
     const auto window = first >= 0 ? computeRangeStats(trace, first, last) : RangeStats{};
     std::uint32_t fetching = kMaxStates;
     for (std::size_t s = 0; s < trace.states.size(); ++s) {

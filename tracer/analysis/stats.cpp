@@ -2,6 +2,7 @@
 
 #include "tracer/analysis/parallel.hpp"
 #include "tracer/analysis/trace_flushes.hpp"
+#include "tracer/model/starpu_tasks.hpp"
 
 #include <algorithm>
 #include <array>
@@ -10,6 +11,7 @@
 #include <cstdio>
 #include <future>
 #include <limits>
+#include <map>
 #include <span>
 #include <unordered_map>
 
@@ -63,9 +65,16 @@ void addClass(ClassTimes& times, StateClass cls, TimeNs d) {
     }
 }
 
+bool starpuTaskAt(const Trace& trace, const StarpuTasks& starpu, LaneTaskCursor& tasks, const Span& span) {
+    const TaskIndex task = tasks.taskOf(span);
+    return task < trace.tasks.size() && starpu.contains(trace.tasks[task]);
+}
+
 } // namespace
 
 RangeStats computeRangeStats(const Trace& trace, TimeNs from, TimeNs to) {
+    // StarPU's own tasks are its runtime's work, not the program's: their time is overhead.
+    const StarpuTasks starpu(trace);
     RangeStats out;
     out.from = from;
     out.to = std::max(from, to);
@@ -99,6 +108,7 @@ RangeStats computeRangeStats(const Trace& trace, TimeNs from, TimeNs to) {
         const auto& spans = lane.spans();
         const auto first = std::upper_bound(spans.begin(), spans.end(), from,
                                             [](TimeNs t, const Span& s) { return t < s.end; });
+        LaneTaskCursor tasks(trace, lane);
         auto it = first;
         TimeNs covered = 0;
         TimeNs coveredTo = from;
@@ -114,7 +124,8 @@ RangeStats computeRangeStats(const Trace& trace, TimeNs from, TimeNs to) {
             coveredTo = std::min(out.to, TimeNs{span.end});
             covered += d;
             stats.perState[span.state] += d;
-            byClass[static_cast<std::size_t>(classOf[span.state])] += d;
+            const bool starpus = starpu.any() && span.runsTask != 0 && starpuTaskAt(trace, starpu, tasks, span);
+            byClass[static_cast<std::size_t>(starpus ? StateClass::Overhead : classOf[span.state])] += d;
             if (span.runsTask != 0 && span.start >= from) {
                 ++stats.tasks;
             }
@@ -151,145 +162,32 @@ std::optional<std::string> dependenciesUnavailable(const Trace& trace) {
 
 namespace {
 
-// The task graph as the model holds it: each task's dependency entries, read straight from the
-// model's table (entries on jobs the trace does not hold are skipped); an index of the
-// dependencies built first copied the table (47 M entries on a 100 M-span job).
-struct ChainGraph {
-    const Trace& trace;
-
-    std::span<const TaskIndex> entriesOf(std::size_t i) const { return trace.dependencyEntries(static_cast<TaskIndex>(i)); }
-    bool inTrace(TaskIndex entry) const { return (entry & kOutsideJob) == 0 && entry < trace.tasks.size(); }
-    TimeNs own(std::size_t i) const {
-        const auto& t = trace.tasks[i];
-        return t.start >= 0 && t.end >= t.start ? t.end - t.start : 0;
-    }
-    // The longest chain before task i, the dependency it comes through (the first of the
-    // longest; kNoTask when none is longer than 0), from the chains known (-1: not yet), and
-    // whether a dependency's chain was not known.
-    struct Before {
-        TimeNs time = 0;
-        TaskIndex via = kNoTask;
-        bool unsettled = false;
-    };
-    Before longestBefore(const std::vector<TimeNs>& best, std::size_t i) const {
-        Before before;
-        for (const TaskIndex dep : entriesOf(i)) {
-            if (inTrace(dep)) {
-                before.unsettled = before.unsettled || best[dep] < 0;
-                if (best[dep] > before.time) {
-                    before.time = best[dep];
-                    before.via = dep;
-                }
-            }
-        }
-        return before;
-    }
-};
-
-// The longest chain ending at each task, whether a dependency was found unsettled when its
-// task was (a cycle, from a damaged trace), and when asked for the dependency each chain
-// came through (kNoTask: none).
-struct LongestChains {
-    std::vector<TimeNs> best;
-    std::vector<TaskIndex> via;
-    bool cyclic = false;
-};
-
-LongestChains longestChains(const Trace& trace, bool withVia) {
-    const ChainGraph graph{trace};
-    const std::size_t n = trace.tasks.size();
-    // Longest path ending at each task, by iterative DFS (the graph can be deep: no recursion).
-    LongestChains chains{std::vector<TimeNs>(n, -1), {}, false};
-    if (withVia) {
-        chains.via.assign(n, kNoTask);
-    }
-    auto& best = chains.best;
-    // Settles a task whose dependencies are settled, or on the search's stack (a cycle: -1).
-    const auto settle = [&](std::size_t node, const ChainGraph::Before& before) {
-        chains.cyclic = chains.cyclic || before.unsettled;
-        if (withVia) {
-            chains.via[node] = before.via;
-        }
-        best[node] = before.time + graph.own(node);
-    };
-    std::vector<std::uint8_t> onStack;   // made for the first search that needs it
-    std::vector<std::pair<std::size_t, std::size_t>> stack;
-    for (std::size_t root = 0; root < n; ++root) {
-        if (best[root] >= 0) {
-            continue;
-        }
-        // Tasks come by job id, so a task's dependencies are mostly settled already: then the
-        // search below would push nothing but the task itself, and settle it at once (one
-        // depending on itself included: the search would find it on its stack).
-        if (const auto before = graph.longestBefore(best, root);
-            !before.unsettled || std::ranges::all_of(graph.entriesOf(root), [&](TaskIndex dep) {
-                return !graph.inTrace(dep) || best[dep] >= 0 || dep == root;
-            })) {
-            settle(root, before);
-            continue;
-        }
-        onStack.resize(n, 0);
-        stack.emplace_back(root, 0);
-        onStack[root] = 1;
-        while (!stack.empty()) {
-            auto& [node, next] = stack.back();
-            const auto mine = graph.entriesOf(node);
-            if (next < mine.size()) {
-                const TaskIndex dep = mine[next++];
-                if (graph.inTrace(dep) && best[dep] < 0 && !onStack[dep]) {
-                    onStack[dep] = 1;
-                    stack.emplace_back(dep, 0);
-                }
-                continue;
-            }
-            settle(node, graph.longestBefore(best, node));
-            onStack[node] = 0;
-            stack.pop_back();
-        }
-    }
-    // Every task and dependency read: a mapped file's pages of them may go (not the spans,
-    // which the passes beside this one, on the other core, are reading).
-    trace.tasks.releaseResident();
-    trace.dependencyStarts.releaseResident();
-    trace.dependencies.releaseResident();
-    return chains;
-}
-
-} // namespace
-
-TimeNs criticalPathLength(const Trace& trace) {
-    const auto chains = longestChains(trace, false);
-    return chains.best.empty() ? 0 : std::max<TimeNs>(0, *std::max_element(chains.best.begin(), chains.best.end()));
-}
-
-std::vector<TaskIndex> criticalPath(const Trace& trace) {
-    // Without a cycle every chain was settled after its dependencies' and is final: the link
-    // each came through is found again from the chains, walking back from the end, instead of
-    // being kept for every task (4 bytes a task). With one, the walk is redone keeping them.
-    auto chains = longestChains(trace, false);
-    if (chains.cyclic) {
-        chains = longestChains(trace, true);
-    }
-    const auto end = std::max_element(chains.best.begin(), chains.best.end());
-    if (end == chains.best.end() || *end <= 0) {
+std::vector<RankAreaBound> rankAreaBounds(const Trace& trace, const RangeStats& stats) {
+    if (trace.ranks.empty()) {
         return {};
     }
-    const ChainGraph graph{trace};
-    std::vector<TaskIndex> path;
-    for (auto task = static_cast<TaskIndex>(end - chains.best.begin()); task != kNoTask;
-         task = chains.cyclic ? chains.via[task] : graph.longestBefore(chains.best, task).via) {
-        path.push_back(task);
+    std::map<std::int32_t, RankAreaBound> byRank;
+    for (const auto& lane : stats.lanes) {
+        const auto& l = trace.lanes[static_cast<std::size_t>(lane.lane)];
+        if (l.isWorker()) {
+            auto& r = byRank[l.rank];
+            r.rank = l.rank;
+            ++r.workers;
+            addTime(r.bound, lane.classes.executing);   // the sum first, divided below
+        }
     }
-    std::reverse(path.begin(), path.end());
-    return path;
+    std::vector<RankAreaBound> out;
+    for (auto& [rank, r] : byRank) {
+        r.bound /= static_cast<TimeNs>(r.workers);
+        out.push_back(r);
+    }
+    return out;
 }
-
-namespace {
 
 // What summarize found, the time it looked at and its barriers, for withoutTracing.
 struct SummaryWindow {
-    TimeNs first = -1;     // first task start
-    TimeNs last = -1;      // last task end
+    TimeNs first = -1;     // the execution window (starpu_tasks.hpp); -1 without a program task
+    TimeNs last = -1;
     TimeNs unrecorded = 0; // worker time not profiled in [first, last)
     TimeNs threshold = 0;  // the barriers' threshold in the trace's ticks
 };
@@ -309,7 +207,7 @@ WithoutTracing withoutTracing(const Trace& trace, const TraceSummary& s,
             unrecorded -= computeRangeStats(trace, from, to).workers.notProfiled;
         }
     }
-    w.makespan = s.tasks > 0 ? s.makespan - flushes.within(window.first, window.last) : 0;
+    w.makespan = window.first >= 0 ? s.makespan - flushes.within(window.first, window.last) : 0;
     const double capacity = static_cast<double>(w.makespan) * static_cast<double>(s.workers)
                             - static_cast<double>(unrecorded);
     w.idleness =
@@ -345,16 +243,13 @@ TraceSummary summarize(const Trace& trace, const BarrierOptions& options, const 
         chain = runAside([&trace] { return criticalPathLength(trace); });
     }
     TraceSummary s;
-    TimeNs first = -1;
-    TimeNs last = -1;
     for (const auto& task : trace.tasks) {
-        if (task.start >= 0) {
-            ++s.tasks;
-            first = first < 0 ? task.start : std::min<TimeNs>(first, task.start);
-            last = std::max<TimeNs>(last, task.end);
-        }
+        s.tasks += task.start >= 0 ? 1U : 0U;
     }
-    s.makespan = s.tasks > 0 ? last - first : 0;
+    const auto window = executionWindow(trace);
+    const TimeNs first = window.first;
+    const TimeNs last = window.last;
+    s.makespan = window.length();
     for (const auto& lane : trace.lanes) {
         s.workers += lane.isWorker() ? 1U : 0U;
     }
@@ -362,7 +257,7 @@ TraceSummary summarize(const Trace& trace, const BarrierOptions& options, const 
     // Time whose activity was not recorded is no capacity anyone could have used or wasted.
     const bool masked = std::any_of(trace.states.begin(), trace.states.end(),
                                     [](const StateInfo& st) { return st.cls == StateClass::NotProfiled; });
-    const TimeNs unrecorded = masked && s.tasks > 0 ? computeRangeStats(trace, first, last).workers.notProfiled : 0;
+    const TimeNs unrecorded = masked && !window.empty() ? computeRangeStats(trace, first, last).workers.notProfiled : 0;
     const double capacity =
         static_cast<double>(s.makespan) * static_cast<double>(s.workers) - static_cast<double>(unrecorded);
     s.idleness = capacity > 0 ? 1.0 - static_cast<double>(s.workerTotals.executing) / capacity : 0.0;
@@ -387,9 +282,8 @@ TraceSummary summarize(const Trace& trace, const BarrierOptions& options, const 
         s.traceFlushTotal += f.duration();
         s.traceFlushMax = std::max(s.traceFlushMax, f.duration());
     }
-    const SummaryWindow window{first, last, unrecorded,
-                               ticksFromNs(options.threshold, ticksPerSecond(trace))};
-    s.withoutTracing = withoutTracing(trace, s, window, FlushTimeline(flushes), barriers);
+    const SummaryWindow summaryWindow{first, last, unrecorded, ticksFromNs(options.threshold, ticksPerSecond(trace))};
+    s.withoutTracing = withoutTracing(trace, s, summaryWindow, FlushTimeline(flushes), barriers);
     for (std::size_t i = 0; i < transitions.size(); ++i) {
         s.transitions.push_back(TransitionStall{static_cast<std::int32_t>(i), transitions[i].label, 0});
     }
@@ -429,6 +323,7 @@ TraceSummary summarize(const Trace& trace, const BarrierOptions& options, const 
     e.pipeline = tt + tr + ti + ts > 0 ? (tt + tr + ts) / (tt + tr + ti + ts) : 0.0;
     e.parallel = e.task * e.runtime * e.pipeline * e.scheduling;
     s.areaBound = s.workers > 0 ? s.workerTotals.executing / static_cast<TimeNs>(s.workers) : 0;
+    s.rankAreaBounds = rankAreaBounds(trace, stats);
     s.criticalPath = noGraph ? Figure<TimeNs>::unavailable(*noGraph) : Figure<TimeNs>::known(chain.get());
     return s;
 }

@@ -5,6 +5,7 @@
 // figures without the tracing's own time (FxT writing its buffer: trace_flushes.hpp).
 
 #include "tracer/analysis/barriers.hpp"
+#include "tracer/analysis/critical_path.hpp"
 #include "tracer/analysis/figure.hpp"
 #include "tracer/model/time_unit.hpp"
 #include "tracer/model/trace.hpp"
@@ -16,7 +17,8 @@
 
 namespace starscope::tracer {
 
-// Time (ns) per state class. idle = time of the range covered by no span on the lane.
+// Time (ns) per state class. idle = time of the range covered by no span on the lane. StarPU's
+// own tasks (starpu_tasks.hpp) are its runtime's work: their time is overhead, not executing.
 struct ClassTimes {
     TimeNs executing = 0;
     TimeNs sleeping = 0;
@@ -98,10 +100,23 @@ struct WithoutTracing {
     bool operator==(const WithoutTracing&) const = default;
 };
 
-struct TraceSummary {
-    TimeNs makespan = 0;               // first task start -> last task end (0 if no task)
+// One rank's area bound: the program's executing time on its workers / its workers. A job's
+// ranks share no worker, so the slowest rank's bound is what the job cannot go below on its
+// ranks as they were loaded, where the job's own bound averages them.
+struct RankAreaBound {
+    std::int32_t rank = -1;
     std::size_t workers = 0;
-    std::size_t tasks = 0;             // executed tasks
+    TimeNs bound = 0;
+
+    bool operator==(const RankAreaBound&) const = default;
+};
+
+struct TraceSummary {
+    // The execution window's length: the program's first task start -> last task end, StarPU's
+    // own tasks left out (starpu_tasks.hpp); 0 if the program ran no task.
+    TimeNs makespan = 0;
+    std::size_t workers = 0;
+    std::size_t tasks = 0;             // executed tasks, StarPU's own included
     ClassTimes workerTotals;           // over [trace.begin, trace.end)
     double idleness = 0.0;             // 1 - executing/(makespan*workers), on the makespan window
     std::size_t barrierCount = 0;
@@ -122,8 +137,9 @@ struct TraceSummary {
     std::vector<TransitionStall> transitions;   // empty when meanTransitionStall is n/a
     Figure<TimeNs> meanTransitionStall;   // mean over all transitions (0 stall included); n/a without batch markers
     Efficiencies efficiencies;
-    TimeNs areaBound = 0;              // total task time / workers
-    Figure<TimeNs> criticalPath;       // longest chain of task durations; n/a without recorded dependencies
+    TimeNs areaBound = 0;              // the program's total task time / workers
+    std::vector<RankAreaBound> rankAreaBounds;   // per rank, in rank order; empty with one process
+    Figure<TimeNs> criticalPath;       // critical_path.hpp; n/a without recorded dependencies
 
     bool operator==(const TraceSummary&) const = default;
 };
@@ -136,13 +152,6 @@ TraceSummary summarize(const Trace& trace, const BarrierOptions& options, const 
 // Why the trace cannot support figures over the task graph (its reader recorded no task
 // dependency: a Paje trace, an FxT trace without task events); nullopt when it can.
 std::optional<std::string> dependenciesUnavailable(const Trace& trace);
-
-// Length of the longest dependency chain, summing task durations (tasks without recorded
-// dependencies are chains of one).
-TimeNs criticalPathLength(const Trace& trace);
-// The tasks of that chain, first to last (each depends on the one before): what the viewer
-// draws. Empty when no task ran.
-std::vector<TaskIndex> criticalPath(const Trace& trace);
 
 // Human-readable duration of trace ticks: "12.345 ms", "87.1 us", "1.204 s", "300.0 ps" (below a
 // nanosecond only for traces whose unit is finer: pass ticksPerSecond(trace), time_unit.hpp).

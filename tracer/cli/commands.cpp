@@ -131,6 +131,14 @@ nlohmann::json summaryJson(const TraceSummary& s) {
         {"area_bound_ns", s.areaBound},
         {"critical_path_ns", figureJson(s.criticalPath)},
     };
+    // Only a job of several ranks has it: a one-process trace's output is as it was.
+    if (!s.rankAreaBounds.empty()) {
+        nlohmann::json perRank = nlohmann::json::array();
+        for (const auto& r : s.rankAreaBounds) {
+            perRank.push_back({{"rank", r.rank}, {"workers", r.workers}, {"area_bound_ns", r.bound}});
+        }
+        out["area_bound_per_rank"] = perRank;
+    }
     // Only a trace with flushes has these (and the tracing time): the others' output is as it was.
     if (s.traceFlushes > 0) {
         out["worker_time_ns"]["tracing"] = w.tracing;
@@ -317,6 +325,14 @@ int printStats(const StatsArgs& args, const std::optional<Trace>& trace, const I
     }
     out << "makespan       " << duration(summary.makespan) << "\n";
     out << "area bound     " << detail::areaBoundText(summary, machine, tps) << "\n";
+    if (!summary.rankAreaBounds.empty()) {
+        out << "  per rank    ";
+        for (const auto& r : summary.rankAreaBounds) {
+            out << (&r == &summary.rankAreaBounds.front() ? " " : ", ") << "rank " << r.rank << " " << duration(r.bound)
+                << " (" << r.workers << (r.workers == 1 ? " worker)" : " workers)");
+        }
+        out << "\n";
+    }
     out << "critical path  " << detail::figureText(summary.criticalPath, duration) << "\n";
     out << "idleness       " << detail::percent(summary.idleness) << "\n";
     out << "barriers       " << summary.barrierCount << " (total " << duration(summary.barrierTotal) << ", mean "

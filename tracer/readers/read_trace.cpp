@@ -1,5 +1,6 @@
 #include "tracer/readers/read_trace.hpp"
 
+#include "tracer/model/names.hpp"
 #include "tracer/native/native_format.hpp"
 #include "tracer/readers/fxt/fxt_reader.hpp"
 #include "tracer/readers/paje/paje_reader.hpp"
@@ -47,6 +48,17 @@ TraceResult<Trace> withinModel(TraceResult<Trace> trace, const fs::path& input) 
                           "the trace has a process of rank "
                               + std::to_string(trace->ranks.back().rank) + ", beyond the rank "
                               + std::to_string(kMaxRank) + " starscope's model holds"));
+    }
+    return trace;
+}
+
+// Names are shown to people: a codelet name that is not text (bytes a 1.3 release records for
+// jobs that never ran) is taken away here, for every format, and said once.
+TraceResult<Trace> named(TraceResult<Trace> trace) {
+    if (trace) {
+        if (const auto unnamed = unnameUnprintableCodelets(*trace); unnamed > 0) {
+            trace->warnings.push_back(unprintableNamesWarning(unnamed));
+        }
     }
     return trace;
 }
@@ -165,7 +177,7 @@ std::optional<std::string> missingRanks(const Trace& trace, const std::vector<fs
 }
 
 TraceResult<Trace> readTrace(const fs::path& input, const ReadOptions& options) {
-    return withinModel(readOne(input, options), input);
+    return named(withinModel(readOne(input, options), input));
 }
 
 TraceResult<Trace> readTrace(const std::vector<fs::path>& inputs, const ReadOptions& options) {
@@ -186,7 +198,7 @@ TraceResult<Trace> readTrace(const std::vector<fs::path>& inputs, const ReadOpti
                       "several inputs must all be FxT prof files (one per process of a run)"));
         }
     }
-    return withinModel(detail::readFxt(inputs, options), inputs.front());
+    return named(withinModel(detail::readFxt(inputs, options), inputs.front()));
 }
 
 } // namespace starscope::tracer

@@ -2,6 +2,7 @@
 
 #include "tracer/analysis/machine.hpp"
 #include "tracer/analysis/stats.hpp"
+#include "tracer/model/starpu_tasks.hpp"
 #include "tracer/readers/read_trace.hpp"
 #include "tracer/run/run_folder.hpp"
 
@@ -19,15 +20,15 @@ namespace {
 constexpr std::string_view kTrace = "from the trace";
 
 const std::array<Metric, 33> kMetrics{{
-    {"makespan_ns", "makespan", Unit::Nanoseconds, true, "first task start to last task end", "never", &RunFigures::makespanNs},
+    {"makespan_ns", "makespan", Unit::Nanoseconds, true, "the program's first task start to its last task end (StarPU's own tasks left out)", "never", &RunFigures::makespanNs},
     {"idleness", "idleness", Unit::Ratio, true, "1 - executing time / (makespan x workers)", "never", &RunFigures::idleness},
     {"barrier_count", "barriers", Unit::Count, true, "intervals without an executing worker, over the threshold", "never", &RunFigures::barrierCount},
     {"barrier_total_ns", "barrier total", Unit::Nanoseconds, true, "sum of the barriers", "never", &RunFigures::barrierTotalNs},
     {"barrier_max_ns", "barrier max", Unit::Nanoseconds, true, "longest barrier", "never", &RunFigures::barrierMaxNs},
     {"mean_transition_stall_ns", "stall/transition", Unit::Nanoseconds, true, "barrier time per batch transition, mean", "no batch markers in the trace", &RunFigures::meanTransitionStallNs},
-    {"critical_path_ns", "critical path", Unit::Nanoseconds, true, "longest chain of task durations", "no task dependencies in the trace", &RunFigures::criticalPathNs},
+    {"critical_path_ns", "critical path", Unit::Nanoseconds, true, "longest chain of task durations, and of messages between ranks", "no task dependencies in the trace", &RunFigures::criticalPathNs},
     {"parallel_efficiency", "parallel eff.", Unit::Plain, false, "StarPU's parallel efficiency (starpu_trace_state_stats.py)", "never", &RunFigures::parallelEfficiency},
-    {"area_bound_ratio", "area bound/makespan", Unit::Plain, false, "total task time / workers / makespan", "no executed task", &RunFigures::areaBoundRatio},
+    {"area_bound_ratio", "area bound/makespan", Unit::Plain, false, "the program's total task time / workers / makespan", "no executed task", &RunFigures::areaBoundRatio},
     {"tasks", "tasks", Unit::Count, true, "executed tasks in the trace", "never", &RunFigures::tasks},
     {"ranks", "ranks", Unit::Count, false, "StarPU-MPI ranks: run.json's, else the trace's prof files", "never", &RunFigures::ranks},
     {"speedup", "speedup", Unit::Plain, false, "train time of the strategy's 1-rank runs (median) / this run's train time", "no 1-rank run of the strategy compared, or no train time in run.json", &RunFigures::speedup},
@@ -70,12 +71,7 @@ RunFigure communicationShare(const Trace& trace, TimeNs makespan) {
     if (makespan <= 0) {
         return missing("no executed task");
     }
-    TimeNs first = -1;
-    for (const auto& task : trace.tasks) {
-        if (task.start >= 0) {
-            first = first < 0 ? task.start : std::min<TimeNs>(first, task.start);
-        }
-    }
+    const TimeNs first = executionWindow(trace).first;
     const TimeNs last = first + makespan;
     TimeNs busy = 0;
     TimeNs reached = first; // messages are sorted by start: the covered time ends here so far

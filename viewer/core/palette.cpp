@@ -1,7 +1,7 @@
 #include "viewer/core/palette.hpp"
 
-#include "tracer/analysis/codelet_stats.hpp"
 #include "tracer/analysis/machine.hpp"
+#include "tracer/model/starpu_tasks.hpp"
 
 #include <algorithm>
 #include <array>

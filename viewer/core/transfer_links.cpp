@@ -1,6 +1,7 @@
 #include "viewer/core/transfer_links.hpp"
 
 #include "tracer/analysis/machine.hpp"
+#include "tracer/model/names.hpp"
 #include "viewer/core/time_format.hpp"
 
 #include <algorithm>
@@ -103,7 +104,7 @@ std::vector<std::string> describeTransferArrow(const tracer::Trace& trace, const
     }
     lines.push_back(amount + ", from " + at(x.start));
     if (x.job != 0) {
-        std::string task = "for job " + std::to_string(x.job);
+        std::string task = "for " + tracer::jobName(trace, x.job);
         const auto it = std::lower_bound(trace.tasks.begin(), trace.tasks.end(), x.job,
                                          [](const tracer::Task& t, std::uint64_t job) { return t.jobId < job; });
         if (it != trace.tasks.end() && it->jobId == x.job && !trace.codeletOf(*it).empty()) {

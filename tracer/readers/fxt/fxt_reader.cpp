@@ -6,6 +6,7 @@
 
 #include "tracer/readers/fxt/fxt_reader.hpp"
 
+#include "tracer/model/names.hpp"
 #include "tracer/readers/fxt/fxt_events.hpp"
 #include "tracer/readers/fxt/model_ops.hpp"
 #include "tracer/readers/fxt/mpi_merge.hpp"
@@ -175,7 +176,7 @@ TraceResult<FileDecoded> decodeFile(TraceBuilder& builder, detail::DataUse& data
     ModelOpSink ops(builder,
                     mayUseASecondThread && events.direct() && buildInAThreadOfItsOwn(file, options.threads));
     detail::RecordDecoder decoder(builder, ops, *sniffed.layout, prefix,
-                                  multi ? (std::uint64_t{at.index} << 48) : 0, dataUse,
+                                  multi ? jobOfProcess(at.index, 0) : 0, dataUse,
                                   at.clock, at.traffic);
     detail::OutlierFilter filter(decoder);
     const auto onEvent = [&filter](const RawEvent& ev) { return filter.push(ev); };

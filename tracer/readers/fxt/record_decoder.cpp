@@ -1,6 +1,7 @@
 #include "tracer/readers/fxt/record_decoder.hpp"
 
 #include "tracer/model/fxt_event_set.hpp"
+#include "tracer/model/names.hpp"
 #include "tracer/readers/fxt/starpu_mpi_codes.hpp"
 #include "tracer/readers/fxt/starpu_record_decoding.hpp"
 
@@ -70,8 +71,7 @@ std::int32_t RecordDecoder::userLane(std::uint64_t tid) {
     if (const auto it = m_userLanes.find(tid); it != m_userLanes.end()) {
         lane = it->second;
     } else {
-        std::string name = m_userLanes.empty() ? "main" : "UserThread" + std::to_string(tid);
-        lane = m_b.addLane(m_prefix + name, LaneKind::MainThread, -1, -1);
+        lane = m_b.addLane(m_prefix + userThreadName(m_userLanes.size() + 1), LaneKind::MainThread, -1, -1);
         m_userLanes.emplace(tid, lane);
     }
     m_lastUserTid = tid;

@@ -1,5 +1,7 @@
 #include "tracer/readers/paje/paje_containers.hpp"
 
+#include "tracer/model/names.hpp"
+
 #include <algorithm>
 #include <charconv>
 
@@ -132,18 +134,16 @@ std::int32_t Containers::newLane(std::int32_t index, std::uint32_t type) {
     } else if (typeAlias == "UT" || containerTypeName == "User Thread") {
         kind = LaneKind::MainThread;
         // starpu_fxt_tool names user threads "UserThread<tid>": the first one of each program
-        // is its main thread. Other names are kept.
+        // is its main thread, the others are numbered as the FxT reader numbers them
+        // (userThreadName). Other names are kept.
         auto* program = c.parent >= 0 ? &m_containers[static_cast<std::size_t>(c.parent)] : nullptr;
-        const bool first = program == nullptr ? !m_haveMainLane : !program->userThreadSeen;
-        if (first && bare.starts_with("UserThread") && bare.size() > 10
+        auto& seen = program == nullptr ? m_userThreads : program->userThreads;
+        ++seen;
+        if (bare.starts_with("UserThread") && bare.size() > 10
             && std::all_of(bare.begin() + 10, bare.end(),
                            [](char ch) { return ch >= '0' && ch <= '9'; })) {
-            name = name.substr(0, prefix) + "main";
+            name = name.substr(0, prefix) + userThreadName(seen);
         }
-        if (program != nullptr) {
-            program->userThreadSeen = true;
-        }
-        m_haveMainLane = true;
     } else if (c.memoryManager) {
         // StarPU's "MEMMANAGER<n>" in its "MEMNODE<n>": named as the FxT reader names it.
         kind = LaneKind::MemoryNode;

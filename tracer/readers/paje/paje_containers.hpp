@@ -10,6 +10,7 @@
 #include "tracer/readers/paje/paje_records.hpp"
 #include "tracer/readers/trace_builder.hpp"
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -28,7 +29,7 @@ struct Container {
     std::vector<std::int32_t> children;
     std::vector<std::int32_t> lanes; // the first one is the container's own (markers, links)
     bool laneClaimed = false;        // whether a state type took its first lane yet
-    bool userThreadSeen = false;     // of a program: whether it holds a user thread yet
+    std::size_t userThreads = 0;     // of a program: the user threads it holds so far
     bool memoryManager = false;      // StarPU's "Mm": a memory node's lane
     bool workerThread = false;       // holds a StarPU worker ("W"): its own states are dropped
     std::int32_t rank = -1;          // from StarPU's "<rank>_" prefix of its name, alias or parent
@@ -72,7 +73,7 @@ private:
     std::vector<Container> m_containers;
     std::vector<std::int32_t> m_byName; // container by the name id of its alias or name
     std::unordered_map<std::uint64_t, std::int32_t> m_laneByKey; // container << 32 | type
-    bool m_haveMainLane = false;
+    std::size_t m_userThreads = 0;   // user threads outside any program container
 };
 
 } // namespace starscope::tracer::detail::paje

@@ -1,5 +1,7 @@
 #include "tracer/readers/paje/paje_syntax.hpp"
 
+#include "tracer/model/names.hpp"
+
 #include <algorithm>
 #include <array>
 #include <charconv>
@@ -63,7 +65,7 @@ bool isModelTime(Kind kind) {
 }
 
 // Several ranks: starpu_fxt_tool writes "<rank>_<job>"; read as the FxT reader numbers a rank's
-// jobs (rank << 48) + job, since each process numbers its own from 1.
+// jobs (jobOfProcess), since each process numbers its own from 1.
 std::uint64_t jobIdOf(std::string_view text) {
     std::uint64_t job = 0;
     const auto underscore = text.find('_');
@@ -73,7 +75,7 @@ std::uint64_t jobIdOf(std::string_view text) {
                == text.data() + underscore
         && rank < (std::uint64_t{1} << 15)) {
         std::from_chars(text.data() + underscore + 1, text.data() + text.size(), job);
-        job += rank << 48;
+        job = jobOfProcess(rank, job);
     } else {
         std::from_chars(text.data(), text.data() + text.size(), job);
     }

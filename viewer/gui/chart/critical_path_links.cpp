@@ -2,6 +2,8 @@
 
 #include "viewer/gui/chart/link_plottable.hpp"
 
+#include <vector>
+
 namespace starscope::viewer {
 
 namespace {
@@ -40,13 +42,24 @@ void CriticalPathLinks::refresh(const TimeView& view, const std::vector<std::int
             const auto index = lane == nullptr ? laneRows.size() : static_cast<std::size_t>(lane - trace.lanes.data());
             return index < laneRows.size() ? laneRows[index] : -1;
         };
-        for (std::size_t i = 0; i < path.size(); ++i) {
-            const tracer::Task& task = trace.tasks[path[i]];
+        // The chain's tasks that ran: it also goes through jobs that never run (StarPU-MPI's
+        // around a message to another rank, StarPU's synchronisation jobs), which have no row;
+        // the arrow goes over them, from a rank's task to the one of the other rank it fed.
+        std::vector<const tracer::Task*> ran;
+        ran.reserve(path.size());
+        for (const auto index : path) {
+            const tracer::Task& task = trace.tasks[index];
+            if (task.start >= 0 && trace.laneAt(task.lane) != nullptr) {
+                ran.push_back(&task);
+            }
+        }
+        for (std::size_t i = 0; i < ran.size(); ++i) {
+            const tracer::Task& task = *ran[i];
             const auto start = static_cast<double>(task.start);
             const auto end = static_cast<double>(task.end);
             const double row = rowOf(task);
             // The chain runs forward in time: the next task starts after this one ends.
-            const tracer::Task* next = i + 1 < path.size() ? &trace.tasks[path[i + 1]] : nullptr;
+            const tracer::Task* next = i + 1 < ran.size() ? ran[i + 1] : nullptr;
             const double reach = next != nullptr ? std::max(end, static_cast<double>(next->start)) : end;
             if (reach < view.startNs || start > view.endNs || row < 0) {
                 continue;

@@ -1,8 +1,9 @@
 #pragma once
 // The critical path on the chart (tracer::criticalPath, kept in the document): each task of the
 // chain underlined by a bar along its row, and an arrow from each task's end to the start of the
-// next, which waited for it. Off by default (View > Show critical path); only the part of the
-// chain in view is laid out, so a frame costs what the view holds, not the chain's length.
+// next that ran, which waited for it: on a StarPU-MPI job, across ranks, through the message. Off
+// by default (View > Show critical path); only the part of the chain in view is laid out, so a
+// frame costs what the view holds, not the chain's length.
 
 #include "viewer/core/time_view.hpp"
 #include "viewer/core/trace_document.hpp"

@@ -1,6 +1,7 @@
 #include "viewer/gui/chart/span_description.hpp"
 
 #include "tracer/analysis/machine.hpp"
+#include "tracer/model/names.hpp"
 #include "viewer/core/lane_layout.hpp"
 #include "viewer/core/span_folding.hpp"
 #include "viewer/core/time_format.hpp"
@@ -34,10 +35,9 @@ QString describeSpan(const TraceDocument& document, const ShownBarriers& barrier
     QString text;
     if (const tracer::Task* running = trace.taskOf(trace.lanes[ref.lane], span)) {
         const auto& task = *running;
-        const auto name = trace.codeletIdOf(task);
-        const QString codelet = name == tracer::kNoName ? QStringLiteral("(unnamed codelet)")
-                                                        : toQString(trace.names.name(name));
-        text = QStringLiteral("<b>%1</b><br>job %2").arg(codelet.toHtmlEscaped()).arg(task.jobId);
+        text = QStringLiteral("<b>%1</b><br>%2")
+                   .arg(toQString(tracer::taskName(trace, task)).toHtmlEscaped(),
+                        toQString(tracer::jobName(trace, task.jobId)));
     } else if (state.name == tracer::kFetchingInputState && trace.lanes[ref.lane].isWorker()) {
         // As the key names it: the state's StarPU name means little to a user.
         text = QStringLiteral("<b>%1</b> (%2)")

@@ -1,5 +1,6 @@
 #include "viewer/gui/chart/span_selection.hpp"
 
+#include "tracer/model/names.hpp"
 #include "viewer/gui/chart/gantt_plottable.hpp"
 #include "viewer/gui/chart/highlight_plottable.hpp"
 #include "viewer/gui/chart/link_plottable.hpp"
@@ -136,8 +137,8 @@ QString SpanSelection::tooltipAt(const QPointF& pos) const {
 QString taskName(const TraceDocument& document, tracer::TaskIndex task) {
     const auto& t = document.trace.tasks[task];
     const std::string_view codelet = document.trace.codeletOf(t);
-    return codelet.empty() ? QStringLiteral("job %1").arg(t.jobId)
-                           : QStringLiteral("job %1 %2").arg(t.jobId).arg(toQString(std::string(codelet)));
+    return codelet.empty() ? toQString(tracer::taskName(document.trace, t))
+                           : toQString(tracer::jobName(document.trace, t.jobId) + " " + std::string(codelet));
 }
 
 QString taskAnchor(tracer::TaskIndex task) { return QStringLiteral("%1:%2").arg(kAnchorScheme).arg(task); }

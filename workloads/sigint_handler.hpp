@@ -2,7 +2,9 @@
 // The signals that ask record and sweep to stop (Ctrl-C, SIGTERM from a service manager or
 // `kill`, SIGHUP when the terminal goes away): one handler for all three for a scope, the
 // previous ones put back afterwards, so neither command leaves its handler behind for the code
-// that follows. record stops at a batch boundary, sweep after the current run.
+// that follows. record stops at a batch boundary, sweep after the current run. A signal the
+// caller ignores (`nohup` ignores SIGHUP, a shell's `&` SIGINT) stays ignored: no handler is
+// installed for it, and the programs record starts inherit it ignored.
 
 #include <atomic>
 #include <csignal>
@@ -20,10 +22,14 @@ inline constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP};
 // "SIGINT", "SIGTERM", "SIGHUP" (async-signal-safe: a literal).
 inline const char* stopSignalName(int signal) {
     switch (signal) {
-    case SIGINT: return "SIGINT";
-    case SIGTERM: return "SIGTERM";
-    case SIGHUP: return "SIGHUP";
-    default: return "a signal";
+    case SIGINT:
+        return "SIGINT";
+    case SIGTERM:
+        return "SIGTERM";
+    case SIGHUP:
+        return "SIGHUP";
+    default:
+        return "a signal";
     }
 }
 
@@ -72,7 +78,9 @@ inline std::string signalName(int signal) {
 }
 
 // What a shell reports for a process ended by that signal: 130, 143, 129.
-inline int exitCodeForSignal(int signal) { return 128 + signal; }
+inline int exitCodeForSignal(int signal) {
+    return 128 + signal;
+}
 
 // Writes text to stderr from a signal handler (write(2) is async-signal-safe, streams are not).
 inline void writeFromHandler(const char* text) {
@@ -108,7 +116,7 @@ public:
     }
     ~ScopedStopSignals() {
         for (std::size_t i = 0; i < std::size(kStopSignals); ++i) {
-            if (m_after != nullptr) {
+            if (m_after != nullptr && !ignored(m_previous[i])) {
                 struct sigaction after {};
                 after.sa_handler = m_after;
                 blockStopSignalsIn(after);
@@ -127,7 +135,24 @@ public:
     // signal that comes while the process exits must not end it as if it had been stopped.
     void leaveBehind(void (*handler)(int)) { m_after = handler; }
 
+    // Whether the caller ignored `signal` (a stop signal or SIGPIPE) when the scope began: a
+    // program started from here must get it ignored too, not reset to its default action.
+    bool callerIgnores(int signal) const {
+        if (signal == SIGPIPE) {
+            return ignored(m_previousPipe);
+        }
+        for (std::size_t i = 0; i < std::size(kStopSignals); ++i) {
+            if (kStopSignals[i] == signal) {
+                return ignored(m_previous[i]);
+            }
+        }
+        return false;
+    }
+
 private:
+    static bool ignored(const struct sigaction& action) {
+        return (action.sa_flags & SA_SIGINFO) == 0 && action.sa_handler == SIG_IGN;
+    }
     static void blockStopSignalsIn(struct sigaction& action) {
         sigemptyset(&action.sa_mask);
         // One handler at a time: the count of signals it keeps stays exact.
@@ -138,7 +163,10 @@ private:
     void install(struct sigaction& action) {
         blockStopSignalsIn(action);
         for (std::size_t i = 0; i < std::size(kStopSignals); ++i) {
-            ::sigaction(kStopSignals[i], &action, &m_previous[i]);
+            ::sigaction(kStopSignals[i], nullptr, &m_previous[i]);
+            if (!ignored(m_previous[i])) {
+                ::sigaction(kStopSignals[i], &action, nullptr);
+            }
         }
         // With stderr on a pipe whose reader died (a closed terminal's `| tee`), a progress line
         // would raise SIGPIPE and end the process before the trace is written.
@@ -148,7 +176,7 @@ private:
         ::sigaction(SIGPIPE, &ignore, &m_previousPipe);
     }
 
-    struct sigaction m_previous[std::size(kStopSignals)] {};
+    struct sigaction m_previous[std::size(kStopSignals)]{};
     struct sigaction m_previousPipe {};
     void (*m_after)(int) = nullptr;
 };

@@ -7,6 +7,7 @@
 #include "tests/support/test_support.hpp"
 #include "tests/tracer/recording_support.hpp"
 #include "tests/tracer/tracer_test_support.hpp"
+#include "tests/workloads/program_support.hpp"
 #include "tests/workloads/run_folder.hpp"
 #include "tests/workloads/starpu_mpi.hpp"
 #include "tracer/analysis/stats.hpp"
@@ -15,8 +16,8 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
-#include <iostream>
 #include <gtest/gtest.h>
+#include <iostream>
 #include <sys/wait.h>
 
 namespace {
@@ -25,47 +26,10 @@ namespace fs = std::filesystem;
 namespace tracer = starscope::tracer;
 using starscope::testing::readFile;
 using starscope::testing::TempDir;
+using starscope::workloads::testing::example;
+using starscope::workloads::testing::kStarpuWorkers;
 using starscope::workloads::testing::readJson;
-
-struct Outcome {
-    int status = 0;
-    std::string output;
-};
-
-// Two CPU workers, whatever the machine, and no GPU drivers.
-const std::string kStarpuWorkers = "STARPU_NCPU=2 STARPU_NCUDA=0 STARPU_NOPENCL=0 ";
-
-// `starscope record ARGS` through the shell with the StarPU variables kStarpuWorkers sets,
-// its stdout and stderr together.
-Outcome record(const TempDir& dir, const std::string& args) {
-    const auto log = dir / "record.log";
-    Outcome outcome;
-    outcome.status =
-        starscope::testing::runCommand(kStarpuWorkers + "'" + STARSCOPE_BINARY + "' record " + args
-                                       + " > '" + log.string() + "' 2>&1");
-    outcome.output = readFile(log);
-    return outcome;
-}
-
-// A StarPU example installed beside starpu_fxt_tool; skips (fails in CI) when it is missing.
-#define REQUIRE_EXAMPLE(path)                                                                      \
-    do {                                                                                           \
-        if (!fs::exists(path)) {                                                                   \
-            const char* ci = std::getenv("CI");                                                    \
-            if (ci != nullptr && std::string(ci) == "true") {                                      \
-                FAIL() << (path)                                                                   \
-                       << " does not exist: scripts/build_starpu.sh installs StarPU's examples "   \
-                          "there";                                                                 \
-            }                                                                                      \
-            GTEST_SKIP()                                                                           \
-                << (path)                                                                          \
-                << " does not exist: scripts/build_starpu.sh installs StarPU's examples there";    \
-        }                                                                                          \
-    } while (false)
-
-fs::path example(const std::string& name) {
-    return starscope::testing::starpuFxtTool().parent_path() / name;
-}
+using starscope::workloads::testing::record;
 
 struct Example {
     const char* name;
@@ -286,10 +250,11 @@ TEST(SweepProgram, RepeatsTheProgramPerValueOfVaryAndCompareTellsThemApart) {
     REQUIRE_EXAMPLE(program);
     TempDir dir;
     const auto sweepDir = dir / "sweep";
-    const auto sweepArgs = kStarpuWorkers + "'" + STARSCOPE_BINARY + "' sweep --out '"
-                           + sweepDir.string() + "' --repeat 2 --vary STARPU_SCHED=lws,eager -- '"
-                           + program.string() + "' -size 256 -iter 1 > '"
-                           + (dir / "sweep.log").string() + "' 2>&1";
+    const auto sweepArgs = kStarpuWorkers + "timeout --kill-after=10 "
+                           + std::to_string(starscope::workloads::testing::kRecordDeadlineSeconds)
+                           + " '" + STARSCOPE_BINARY + "' sweep --out '" + sweepDir.string()
+                           + "' --repeat 2 --vary STARPU_SCHED=lws,eager -- '" + program.string()
+                           + "' -size 256 -iter 1 > '" + (dir / "sweep.log").string() + "' 2>&1";
     ASSERT_EQ(starscope::testing::runCommand(sweepArgs), 0) << readFile(dir / "sweep.log");
     const std::vector<std::string> order{
         "starpu_example_sgemm-lws-r0", "starpu_example_sgemm-eager-r0",
@@ -339,23 +304,6 @@ TEST(SweepProgram, RepeatsTheProgramPerValueOfVaryAndCompareTellsThemApart) {
     EXPECT_FALSE(fs::exists(dir / "other"));
 }
 
-// The threads of pid's first child (0 while it has none): StarPU's workers are threads.
-std::size_t childThreads(pid_t pid) {
-    std::ifstream children("/proc/" + std::to_string(pid) + "/task/" + std::to_string(pid)
-                           + "/children");
-    pid_t child = 0;
-    if (!(children >> child)) {
-        return 0;
-    }
-    std::error_code ec;
-    std::size_t threads = 0;
-    for (auto it = fs::directory_iterator("/proc/" + std::to_string(child) + "/task", ec);
-         !ec && it != fs::directory_iterator(); it.increment(ec)) {
-        ++threads;
-    }
-    return threads;
-}
-
 // SIGINT sent to record alone (not the terminal's, which reaches the program too) is passed on;
 // StarPU writes its trace when SIGINT ends the program, and the run is kept, interrupted.
 TEST(RecordProgramEnds, SigintToRecordReachesTheProgramAndTheTraceIsKept) {
@@ -368,8 +316,8 @@ TEST(RecordProgramEnds, SigintToRecordReachesTheProgramAndTheTraceIsKept) {
     // Minutes of work unless stopped, in tasks of about 10 ms; a 1 MiB buffer, so that FxT
     // writes the prof file while the tasks run.
     const pid_t pid = starscope::workloads::testing::spawnLogged(
-        {STARSCOPE_BINARY, "record", "--out", run.string(), "--buffer-mb", "1", "--", program.string(), "-size",
-         "2048", "-nblocks", "16", "-iter", "1000"},
+        {STARSCOPE_BINARY, "record", "--out", run.string(), "--buffer-mb", "1", "--",
+         program.string(), "-size", "2048", "-nblocks", "16", "-iter", "1000"},
         log.string());
     ::unsetenv("STARPU_NCPU");
     ASSERT_GT(pid, 0);
@@ -387,16 +335,22 @@ TEST(RecordProgramEnds, SigintToRecordReachesTheProgramAndTheTraceIsKept) {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(2);
     std::uintmax_t written = 0;
     int steady = 0;
-    while (steady < 15 && std::chrono::steady_clock::now() < deadline && !starscope::workloads::testing::hasEnded(pid)) {
+    while (steady < 15 && std::chrono::steady_clock::now() < deadline
+           && !starscope::workloads::testing::hasEnded(pid)) {
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
         const auto now = size();
-        steady = now > 0 && now == written && childThreads(pid) >= 3 ? steady + 1 : 0;
+        steady =
+            now > 0 && now == written && starscope::workloads::testing::programThreads(pid) >= 3
+                ? steady + 1
+                : 0;
         written = now;
     }
     ASSERT_EQ(steady, 15) << readFile(log);
     ASSERT_EQ(::kill(pid, SIGINT), 0);
-    int status = 0;
-    ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+    const auto ended =
+        starscope::workloads::testing::waitWithDeadline(pid, std::chrono::minutes(2));
+    ASSERT_TRUE(ended) << "record still ran 2 minutes after SIGINT: " << readFile(log);
+    const int status = *ended;
     ASSERT_TRUE(WIFEXITED(status)) << readFile(log);
     EXPECT_EQ(WEXITSTATUS(status), 130) << readFile(log);
     EXPECT_NE(readFile(log).find("SIGINT: passed on to the program"), std::string::npos)
@@ -429,7 +383,8 @@ bool catchesSigint(pid_t pid) {
 
 // `record --ranks 2 -- PROGRAM`, once both ranks run StarPU: `signal` to record, or to rank 1
 // when toRank1. Returns record's wait status; the log is in dir/record.log.
-int stopProgramOnTwoRanks(const TempDir& dir, const fs::path& run, int signal, bool toRank1 = false) {
+int stopProgramOnTwoRanks(const TempDir& dir, const fs::path& run, int signal,
+                          bool toRank1 = false) {
     const auto program = example("starpu_mpi_example_stencil5");
     const auto log = dir / "record.log";
     ::setenv("STARPU_NCPU", "1", 1);
@@ -444,7 +399,8 @@ int stopProgramOnTwoRanks(const TempDir& dir, const fs::path& run, int signal, b
     std::vector<pid_t> ranks;
     const auto bothStarted = [&] {
         const auto mpirun = starscope::workloads::testing::childrenOf(pid);
-        ranks = mpirun.size() == 1 ? starscope::workloads::testing::childrenOf(mpirun.front()) : std::vector<pid_t>{};
+        ranks = mpirun.size() == 1 ? starscope::workloads::testing::childrenOf(mpirun.front())
+                                   : std::vector<pid_t>{};
         return ranks.size() == 2 && catchesSigint(ranks[0]) && catchesSigint(ranks[1]);
     };
     while (!bothStarted() && std::chrono::steady_clock::now() < deadline
@@ -454,9 +410,12 @@ int stopProgramOnTwoRanks(const TempDir& dir, const fs::path& run, int signal, b
     EXPECT_TRUE(bothStarted()) << readFile(log);
     // mpirun starts rank 0 first.
     EXPECT_EQ(::kill(toRank1 && ranks.size() == 2 ? ranks[1] : pid, signal), 0);
-    int status = 0;
-    EXPECT_EQ(::waitpid(pid, &status, 0), pid);
-    return status;
+    // mpirun's own end of a job takes two of its 10 s timeouts; record's grace for an mpirun
+    // that outlives its ranks is that and a few seconds.
+    const auto ended =
+        starscope::workloads::testing::waitWithDeadline(pid, std::chrono::minutes(2));
+    EXPECT_TRUE(ended) << "record still ran 2 minutes after the signal: " << readFile(log);
+    return ended.value_or(0);
 }
 
 // A stop signal to `record --ranks 2 -- PROGRAM` reaches every rank at once as the SIGTERM
@@ -474,8 +433,10 @@ void expectStopEndsEveryRank(int signal) {
     EXPECT_EQ(WEXITSTATUS(status), 128 + signal) << log;
     const std::string name = signal == SIGINT ? "SIGINT" : "SIGTERM";
     EXPECT_NE(log.find(name + ": passed on to every rank as SIGTERM"), std::string::npos) << log;
-    EXPECT_NE(log.find(name + ", passed on to every rank as SIGTERM (as mpirun passes a stop on), ended them"),
-              std::string::npos)
+    EXPECT_NE(
+        log.find(name
+                 + ", passed on to every rank as SIGTERM (as mpirun passes a stop on), ended them"),
+        std::string::npos)
         << log;
     // Both ranks ended on the SIGTERM they got at once, not on mpirun's SIGKILL later. mpirun
     // names the rank it saw end first: one the SIGTERM ended, or, on a busy machine, one that
@@ -485,8 +446,10 @@ void expectStopEndsEveryRank(int signal) {
         << log;
     EXPECT_EQ(log.find("signal 9 (Killed)"), std::string::npos) << log;
     EXPECT_FALSE(fs::exists(run)) << log;
-    std::cout << name << " to record --ranks 2 -- stencil5: exit " << WEXITSTATUS(status) << " after "
-              << std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() << " s\n";
+    std::cout << name << " to record --ranks 2 -- stencil5: exit " << WEXITSTATUS(status)
+              << " after "
+              << std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()
+              << " s\n";
 }
 
 } // namespace
@@ -514,10 +477,10 @@ TEST(RecordProgramRanks, SigkillOfOneRankIsNamedWhenNoTraceIsLeft) {
     ASSERT_TRUE(WIFEXITED(status)) << log;
     EXPECT_EQ(WEXITSTATUS(status), 128 + SIGKILL) << log;
     EXPECT_NE(log.find("rank 1 (pid "), std::string::npos) << log;
-    EXPECT_NE(log.find(") ended first, while the others ran, and mpirun then ended them with SIGTERM"),
-              std::string::npos)
+    EXPECT_NE(
+        log.find(") ended first, while the others ran, and mpirun then ended them with SIGTERM"),
+        std::string::npos)
         << log;
     EXPECT_EQ(log.find("is it linked against a StarPU built with FxT"), std::string::npos) << log;
     EXPECT_FALSE(fs::exists(run)) << log;
 }
-

@@ -12,19 +12,22 @@ extern "C" {
 #include <fxt/fxt.h>
 }
 
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
+#include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <csignal>
 #include <cstdint>
+#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
+#include <optional>
+#include <spawn.h>
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <sys/wait.h>
 #include <thread>
+#include <unistd.h>
 #include <vector>
 
 namespace starscope::workloads::testing {
@@ -32,8 +35,11 @@ namespace starscope::workloads::testing {
 using tracer::findProfFiles;
 
 // Starts args (argv[0] is the program) with stdout and stderr into logPath; -1 when it could
-// not start.
-inline pid_t spawnLogged(std::vector<std::string> args, const std::string& logPath) {
+// not start. With ownGroup, in a process group of its own that it leads (pid == pgid), as a
+// shell's job control or a job scheduler starts a command: a signal to that group does not
+// reach this test.
+inline pid_t spawnLogged(std::vector<std::string> args, const std::string& logPath,
+                         bool ownGroup = false) {
     std::vector<char*> argv;
     for (auto& arg : args) {
         argv.push_back(arg.data());
@@ -41,12 +47,20 @@ inline pid_t spawnLogged(std::vector<std::string> args, const std::string& logPa
     argv.push_back(nullptr);
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, logPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, logPath.c_str(),
+                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
     posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+    posix_spawnattr_t attributes;
+    posix_spawnattr_init(&attributes);
+    if (ownGroup) {
+        posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
+        posix_spawnattr_setpgroup(&attributes, 0);
+    }
     pid_t pid = -1;
-    if (posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ) != 0) {
+    if (posix_spawn(&pid, argv[0], &actions, &attributes, argv.data(), environ) != 0) {
         pid = -1;
     }
+    posix_spawnattr_destroy(&attributes);
     posix_spawn_file_actions_destroy(&actions);
     return pid;
 }
@@ -55,13 +69,63 @@ inline pid_t spawnLogged(std::vector<std::string> args, const std::string& logPa
 inline std::vector<pid_t> childrenOf(pid_t parent) {
     std::vector<pid_t> children;
     std::error_code ec;
-    for (const auto& task : std::filesystem::directory_iterator("/proc/" + std::to_string(parent) + "/task", ec)) {
+    for (const auto& task :
+         std::filesystem::directory_iterator("/proc/" + std::to_string(parent) + "/task", ec)) {
         std::ifstream in(task.path() / "children");
         for (pid_t pid = 0; in >> pid;) {
             children.push_back(pid);
         }
     }
     return children;
+}
+
+// The threads of the child of pid that has the most (0 while it has none): `record -- PROGRAM`'s
+// program, whose StarPU workers are threads, beside record's one-thread helper.
+inline std::size_t programThreads(pid_t pid) {
+    std::size_t most = 0;
+    for (const pid_t child : childrenOf(pid)) {
+        std::error_code ec;
+        std::size_t threads = 0;
+        for (auto it = std::filesystem::directory_iterator(
+                 "/proc/" + std::to_string(child) + "/task", ec);
+             !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
+            ++threads;
+        }
+        most = std::max(most, threads);
+    }
+    return most;
+}
+
+// pid and every process below it (mpirun's ranks lead process groups of their own), by SIGKILL,
+// children first seen first killed: what a test leaves when its deadline passes.
+inline void killTree(pid_t pid) {
+    std::vector<pid_t> all{pid};
+    for (std::size_t i = 0; i < all.size(); ++i) {
+        const auto below = childrenOf(all[i]);
+        all.insert(all.end(), below.begin(), below.end());
+    }
+    for (const pid_t each : all) {
+        ::kill(each, SIGKILL);
+    }
+}
+
+// Waits for pid, a child of this process, to end and reaps it: its wait status, or nullopt when
+// it is still there at the deadline, and then it and everything it started are killed and
+// reaped, so that a hang fails the test that waits instead of the whole test run.
+inline std::optional<int> waitWithDeadline(pid_t pid, std::chrono::seconds limit) {
+    const auto deadline = std::chrono::steady_clock::now() + limit;
+    int status = 0;
+    while (std::chrono::steady_clock::now() < deadline) {
+        const pid_t ended = ::waitpid(pid, &status, WNOHANG);
+        if (ended == pid || (ended < 0 && errno != EINTR)) {
+            return status;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    killTree(pid);
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    return std::nullopt;
 }
 
 // Events libfxt reads from the trace whose code lies in [firstCode, lastCode] (by default every
@@ -89,7 +153,8 @@ inline long fxtEventCount(const std::filesystem::path& file, std::uint64_t first
 // exit status). A process that has ended but is not yet reaped still has /proc/PID/task.
 inline bool hasEnded(pid_t pid) {
     siginfo_t info{};
-    return ::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid;
+    return ::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0
+           && info.si_pid == pid;
 }
 
 // Batches the run has finished, from the last progress line record writes to a log
@@ -120,7 +185,8 @@ inline ::testing::AssertionResult waitUntilTraining(const std::filesystem::path&
             return ::testing::AssertionSuccess();
         }
         if (hasEnded(pid)) {
-            return ::testing::AssertionFailure() << "process " << pid << " ended before a batch finished: " << text;
+            return ::testing::AssertionFailure()
+                   << "process " << pid << " ended before a batch finished: " << text;
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }

@@ -2,9 +2,8 @@
 
 #include "workloads/sigint_handler.hpp"
 
-#include <gtest/gtest.h>
-
 #include <csignal>
+#include <gtest/gtest.h>
 
 namespace {
 
@@ -28,6 +27,26 @@ TEST(StopSignals, TheScopePutsThePreviousHandlersBack) {
     }
     EXPECT_EQ(currentHandler(SIGINT), SIG_DFL);
     EXPECT_EQ(currentHandler(SIGPIPE), SIG_DFL);
+}
+
+// `nohup starscope record ...` ignores SIGHUP, a non-interactive shell's `&` SIGINT: the scope
+// leaves such a signal ignored, during it and after it, and says so for the program it starts.
+TEST(StopSignals, ASignalTheCallerIgnoresStaysIgnored) {
+    ASSERT_EQ(currentHandler(SIGINT), SIG_DFL);
+    std::signal(SIGHUP, SIG_IGN);
+    {
+        ScopedStopSignals signals(noteStop);
+        EXPECT_EQ(currentHandler(SIGHUP), SIG_IGN);
+        EXPECT_EQ(currentHandler(SIGINT), noteStop);
+        EXPECT_TRUE(signals.callerIgnores(SIGHUP));
+        EXPECT_FALSE(signals.callerIgnores(SIGINT));
+        EXPECT_FALSE(signals.callerIgnores(SIGPIPE));
+        signals.leaveBehind(onSignalAfterTheRun);
+    }
+    EXPECT_EQ(currentHandler(SIGHUP), SIG_IGN);
+    EXPECT_EQ(currentHandler(SIGINT), onSignalAfterTheRun);
+    std::signal(SIGHUP, SIG_DFL);
+    std::signal(SIGINT, SIG_DFL);
 }
 
 // A Ctrl-C while a written run's process exits (LeakSanitizer's scan at exit made that last

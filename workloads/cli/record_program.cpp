@@ -31,7 +31,12 @@ void printSummary(std::ostream& out, const ProgramPlan& plan, const ProgramOutco
     }
     if (plan.options.ranks > 1) {
         out << "  ranks         " << plan.options.ranks << " (mpirun -np " << plan.options.ranks
-            << ")\n";
+            << ")";
+        if (plan.trace.value && record.fxt.traceFiles.size() < record.ranks) {
+            out << ", " << record.fxt.traceFiles.size() << " prof file"
+                << (record.fxt.traceFiles.size() == 1 ? "" : "s") << " (see error)";
+        }
+        out << "\n";
     }
     out << "  wall time     " << std::fixed << std::setprecision(2)
         << record.wallTimeS.value_or(0.0) << " s\n";
@@ -47,7 +52,11 @@ void printSummary(std::ostream& out, const ProgramPlan& plan, const ProgramOutco
         out << "  trace         starscope cannot read it: " << outcome.traceProblem << "\n";
     } else {
         out << "  trace holds   " << outcome.workers << " workers, " << outcome.tasks
-            << " tasks executed\n";
+            << " tasks executed" << (outcome.traceCut.empty() ? "" : ", up to where it is cut")
+            << "\n";
+    }
+    if (!outcome.traceCut.empty()) {
+        out << "  trace cut     " << outcome.traceCut << "\n";
     }
     out << "  StarPU        ";
     if (record.starpuVersionFrom == run::StarpuVersionSource::TraceLayout) {

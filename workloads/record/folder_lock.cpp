@@ -1,6 +1,7 @@
 #include "workloads/record/folder_lock.hpp"
 
 #include <cerrno>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
@@ -24,8 +25,11 @@ pid_t pidIn(int fd) {
 } // namespace
 
 WorkloadError lockedFolderError(const fs::path& dir, const char* what, pid_t holder) {
-    const std::string who = holder > 0 ? "another starscope (pid " + std::to_string(holder) + ")"
-                                       : std::string("another starscope");
+    const bool holderEnded = holder > 0 && ::kill(holder, 0) != 0 && errno == ESRCH;
+    const std::string who = holderEnded ? "a program that starscope (pid " + std::to_string(holder)
+                                              + ", ended since) started, which still runs"
+                            : holder > 0 ? "another starscope (pid " + std::to_string(holder) + ")"
+                                         : std::string("another starscope");
     return WorkloadError{ErrorCode::Io,
                          std::string(what) + " is being written by " + who
                              + ": wait for it to finish, or choose another --out",
@@ -37,7 +41,8 @@ WorkloadResult<FolderLock> FolderLock::acquire(const fs::path& dir, const char* 
     const auto path = dir / kLockFileName;
     const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
     if (fd < 0) {
-        return workloadError(ErrorCode::Io, std::string("cannot create the lock file: ") + std::strerror(errno),
+        return workloadError(ErrorCode::Io,
+                             std::string("cannot create the lock file: ") + std::strerror(errno),
                              path.string());
     }
     if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
@@ -47,19 +52,24 @@ WorkloadResult<FolderLock> FolderLock::acquire(const fs::path& dir, const char* 
         if (err == EWOULDBLOCK) {
             return fail(lockedFolderError(dir, what, holder));
         }
-        return workloadError(ErrorCode::Io, std::string("cannot lock: ") + std::strerror(err), path.string());
+        return workloadError(ErrorCode::Io, std::string("cannot lock: ") + std::strerror(err),
+                             path.string());
     }
     const std::string pid = std::to_string(::getpid()) + "\n";
-    if (::ftruncate(fd, 0) != 0 || ::pwrite(fd, pid.data(), pid.size(), 0) != static_cast<ssize_t>(pid.size())) {
+    if (::ftruncate(fd, 0) != 0
+        || ::pwrite(fd, pid.data(), pid.size(), 0) != static_cast<ssize_t>(pid.size())) {
         const int err = errno;
         ::close(fd);
-        return workloadError(ErrorCode::Io, std::string("cannot write the lock file: ") + std::strerror(err),
+        return workloadError(ErrorCode::Io,
+                             std::string("cannot write the lock file: ") + std::strerror(err),
                              path.string());
     }
     return FolderLock(fd);
 }
 
-FolderLock::FolderLock(FolderLock&& other) noexcept : m_fd(other.m_fd) { other.m_fd = -1; }
+FolderLock::FolderLock(FolderLock&& other) noexcept : m_fd(other.m_fd) {
+    other.m_fd = -1;
+}
 
 FolderLock& FolderLock::operator=(FolderLock&& other) noexcept {
     if (this != &other) {
@@ -84,7 +94,9 @@ FolderLock::~FolderLock() {
 bool isEmptyRunFolder(const fs::path& dir) {
     std::error_code ec;
     for (const auto& entry : fs::directory_iterator(dir, ec)) {
-        if (entry.path().filename() != kLockFileName) {
+        // record's own files: the lock, and the room for run.json a killed record left.
+        const auto name = entry.path().filename();
+        if (name != kLockFileName && name != kRunJsonRoomName) {
             return false;
         }
     }

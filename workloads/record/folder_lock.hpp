@@ -3,6 +3,8 @@
 // would both write X/prof_file_<user>_0 and one trace would be silently lost. The lock is a
 // flock on X/.starscope.lock, which the kernel releases when the holder dies however it dies
 // (no stale lock after a SIGKILL); the file holds the holder's pid for the refusal message.
+// `record -- PROGRAM` hands the lock on to the program it starts (descriptor()), so that a
+// program that outlives a killed record keeps its folder locked until it ends.
 
 #include "workloads/error.hpp"
 
@@ -13,6 +15,9 @@
 namespace starscope::workloads {
 
 inline constexpr const char* kLockFileName = ".starscope.lock";
+// The room a program's recording keeps for run.json (run_folder_setup.hpp), left behind only by
+// a record that was killed.
+inline constexpr const char* kRunJsonRoomName = ".starscope-run-json-room";
 
 class FolderLock {
 public:
@@ -26,6 +31,10 @@ public:
     FolderLock& operator=(const FolderLock&) = delete;
     ~FolderLock();
 
+    // The open lock file (close-on-exec): a child that inherits it holds the lock with this
+    // process, and alone once this process is gone.
+    int descriptor() const { return m_fd; }
+
 private:
     explicit FolderLock(int fd) : m_fd(fd) {}
     int m_fd = -1;
@@ -35,11 +44,12 @@ private:
 // nullopt when nobody holds it. Creates nothing.
 std::optional<pid_t> folderLockHolder(const std::filesystem::path& dir);
 
-// dir holds nothing but, possibly, the lock file an earlier record or sweep left.
+// dir holds nothing but, possibly, the lock file (or room for run.json) an earlier record or
+// sweep left.
 bool isEmptyRunFolder(const std::filesystem::path& dir);
 
 // "<what> <dir> is being written by another starscope (pid N): wait for it, or choose another
-// --out", as an error.
+// --out", as an error; when that pid has ended, the lock is held by a program it started.
 WorkloadError lockedFolderError(const std::filesystem::path& dir, const char* what, pid_t holder);
 
 } // namespace starscope::workloads

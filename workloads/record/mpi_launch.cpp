@@ -19,6 +19,9 @@ namespace starscope::workloads {
 
 namespace {
 
+// Open MPI's time between the signals mpirun sends to end a job (SIGCONT, SIGTERM, SIGKILL).
+constexpr const char* kSigkillTimeoutVariable = "OMPI_MCA_odls_base_sigkill_timeout";
+
 void setDefault(const char* name, const char* value) {
     ::setenv(name, value, 0);
 }
@@ -30,6 +33,10 @@ constexpr auto kPollInterval = std::chrono::milliseconds(10);
 // How long record waits for the ranks of a killed mpirun to write what they can and end (Open
 // MPI ends them itself one second after it lost mpirun).
 constexpr auto kOrphansWait = std::chrono::minutes(1);
+
+// What mpirun may still do after its last rank ended (see mpirunGraceAfterRanks), beyond its
+// sigkill timeout: reap, print its report and exit.
+constexpr auto kMpirunExitGrace = std::chrono::seconds(5);
 
 // A rank's number, from the environment Open MPI started it with; -1 when unreadable.
 int rankOf(pid_t pid) {
@@ -50,14 +57,15 @@ std::string statFields(pid_t pid) {
     std::string stat;
     std::getline(in, stat);
     const auto close = stat.rfind(')');
-    return close == std::string::npos || close + 2 >= stat.size() ? std::string() : stat.substr(close + 2);
+    return close == std::string::npos || close + 2 >= stat.size() ? std::string()
+                                                                  : stat.substr(close + 2);
 }
 
 // Whether a rank mpirun started has ended: gone (mpirun reaped it), a zombie waiting to be reaped
 // (mpirun reaps its ranks only between the steps of ending a job, 10 s apart), or its pid is
 // another process's now (its parent is neither mpirun nor this process, which adopts orphans).
 bool rankHasEnded(pid_t rank, pid_t mpirun) {
-    const auto fields = statFields(rank);   // "STATE PPID ..."
+    const auto fields = statFields(rank); // "STATE PPID ..."
     if (fields.size() < 3 || fields[0] == 'Z') {
         return true;
     }
@@ -97,7 +105,7 @@ void setMpirunDefaults() {
     // timeout after SIGCONT and SIGKILL one more timeout later; the default of one second is too
     // soon for a rank to finish its batch and write its trace. mpirun also waits this long
     // whenever a rank exits non-zero, so it stays short.
-    setDefault("OMPI_MCA_odls_base_sigkill_timeout", "10");
+    setDefault(kSigkillTimeoutVariable, "10");
     // Ranks on one machine share its cores: StarPU must not pin every rank's workers to the
     // same first cores.
     setDefault("STARPU_WORKERS_NOBIND", "1");
@@ -122,13 +130,31 @@ std::optional<RankEnd> rankThatEndedFirst(const MpirunEnd& end) {
     constexpr double kApartSeconds = 2.0;
     const auto& ranks = end.ranks;
     if (ranks.empty() || ranks.front().rank < 0
-        || (ranks.size() > 1 && ranks[1].endedAfterSeconds - ranks.front().endedAfterSeconds < kApartSeconds)) {
+        || (ranks.size() > 1
+            && ranks[1].endedAfterSeconds - ranks.front().endedAfterSeconds < kApartSeconds)) {
         return std::nullopt;
     }
     return ranks.front();
 }
 
-void adoptOrphanedRanks() { ::prctl(PR_SET_CHILD_SUBREAPER, 1); }
+void adoptOrphanedRanks() {
+    ::prctl(PR_SET_CHILD_SUBREAPER, 1);
+}
+
+std::chrono::seconds mpirunGraceAfterRanks() {
+    const char* timeout = std::getenv(kSigkillTimeoutVariable);
+    const long seconds = timeout != nullptr ? std::atol(timeout) : 0;
+    return 2 * std::chrono::seconds(std::max(seconds, 0L)) + kMpirunExitGrace;
+}
+
+std::string describeMpirunKill(const MpirunEnd& end) {
+    if (!end.mpirunKilledAfterSeconds) {
+        return {};
+    }
+    return "mpirun had not ended "
+           + std::to_string(static_cast<long>(*end.mpirunKilledAfterSeconds))
+           + " s after its last rank: record killed it (SIGKILL)";
+}
 
 MpirunEnd waitForMpirun(pid_t mpirun, const StopSignals& stops, PassOn passOn) {
     using Clock = std::chrono::steady_clock;
@@ -138,7 +164,13 @@ MpirunEnd waitForMpirun(pid_t mpirun, const StopSignals& stops, PassOn passOn) {
     std::map<pid_t, int> running; // rank processes seen and not yet ended, with their rank
     int passedOn = 0;
     bool mpirunEnded = false;
+    bool sawRanks = false;
     std::optional<Clock::time_point> orphansDeadline;
+    // While mpirun outlives every rank: since when (a plain value: GCC 12 takes an optional
+    // time point for uninitialised).
+    bool outlived = false;
+    Clock::time_point lastRankEnded{};
+    const auto grace = mpirunGraceAfterRanks();
     // Moves the ranks that `gone` says ended from running to end.ranks.
     const auto noteEnded = [&](const auto& gone) {
         for (auto it = running.begin(); it != running.end();) {
@@ -164,8 +196,9 @@ MpirunEnd waitForMpirun(pid_t mpirun, const StopSignals& stops, PassOn passOn) {
             // Until mpirun is reaped its pid is not reused: its children are the job's ranks.
             const auto ranks = ranksStartedBy(mpirun);
             for (const pid_t pid : ranks) {
-                const bool endedAlready = std::any_of(end.ranks.begin(), end.ranks.end(),
-                                                      [pid](const RankEnd& e) { return e.pid == pid; });
+                const bool endedAlready =
+                    std::any_of(end.ranks.begin(), end.ranks.end(),
+                                [pid](const RankEnd& e) { return e.pid == pid; });
                 if (endedAlready) {
                     continue; // a zombie mpirun has not reaped yet
                 }
@@ -178,6 +211,20 @@ MpirunEnd waitForMpirun(pid_t mpirun, const StopSignals& stops, PassOn passOn) {
             // children before waitpid says it ended, while its ranks live on (reparented to this
             // process) and write their traces.
             noteEnded([&](pid_t pid) { return rankHasEnded(pid, mpirun); });
+            sawRanks = sawRanks || !end.ranks.empty() || !running.empty();
+            if (!sawRanks || !running.empty()) {
+                outlived = false;
+            } else if (!outlived) {
+                outlived = true;
+                lastRankEnded = Clock::now();
+            } else if (Clock::now() - lastRankEnded > grace) {
+                // Reaped at the next turn; the ranks it left unreaped are this process's then.
+                if (!end.mpirunKilledAfterSeconds) {
+                    end.mpirunKilledAfterSeconds =
+                        std::chrono::duration<double>(Clock::now() - lastRankEnded).count();
+                }
+                ::kill(mpirun, SIGKILL);
+            }
             for (const int count = stops.count.load(); passedOn < count; ++passedOn) {
                 const int signal = passOn == PassOn::AsSigterm ? SIGTERM : stops.last.load();
                 if (ranks.empty()) {

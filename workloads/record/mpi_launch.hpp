@@ -6,6 +6,7 @@
 
 #include "workloads/sigint_handler.hpp"
 
+#include <chrono>
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -47,7 +48,22 @@ struct RankEnd {
 struct MpirunEnd {
     int status = 0;
     std::vector<RankEnd> ranks;
+    // mpirun outlived every rank by more than mpirunGraceAfterRanks() and was killed (SIGKILL):
+    // how long after the last rank's end, in seconds. Open MPI once left a SIGKILLed rank
+    // unreaped and its mpirun waiting on a futex forever, long after the job.
+    std::optional<double> mpirunKilledAfterSeconds;
 };
+
+// How long mpirun may outlive its last rank before record ends it. mpirun's own way of ending a
+// job sleeps one odls_base_sigkill_timeout after its SIGCONT and one more after its SIGTERM
+// before it sends SIGKILL and exits, even when every rank has already ended (a rank that exits
+// non-zero because record's SIGTERM ended its peer starts that: mpirun exited 20 s after the
+// ranks here). So twice that timeout (record's 10 s, or the user's
+// OMPI_MCA_odls_base_sigkill_timeout) and a few seconds more.
+std::chrono::seconds mpirunGraceAfterRanks();
+
+// "mpirun had not ended N s after its last rank: record killed it (SIGKILL)", or empty.
+std::string describeMpirunKill(const MpirunEnd& end);
 
 // The rank whose process ended well before the others (killed, or failed), when one did: the
 // one to name when a job ends early. mpirun ends the other ranks of such a job 10 s later; Open
@@ -62,7 +78,8 @@ std::optional<RankEnd> rankThatEndedFirst(const MpirunEnd& end);
 // comes before mpirun started any rank goes to mpirun, which then ends the job before anything
 // was recorded. Ranks that outlive mpirun (killed) become this process's children (it is their
 // subreaper) and are waited for, a minute at most, so that what they write is there when this
-// returns.
+// returns. An mpirun that outlives every rank it started by mpirunGraceAfterRanks() is killed,
+// and its ranks left unreaped are reaped here: this never waits forever.
 MpirunEnd waitForMpirun(pid_t mpirun, const StopSignals& stops, PassOn passOn);
 
 // Makes this process the one that inherits its descendants when their parent dies: the ranks of

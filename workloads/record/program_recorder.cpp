@@ -3,6 +3,8 @@
 #include "tracer/analysis/stats.hpp"
 #include "tracer/readers/read_trace.hpp"
 #include "tracer/run/run_folder.hpp"
+#include "workloads/record/free_space.hpp"
+#include "workloads/record/group_signal_witness.hpp"
 #include "workloads/record/mpi_launch.hpp"
 #include "workloads/record/run_folder_setup.hpp"
 #include "workloads/record/run_json.hpp"
@@ -18,6 +20,7 @@
 #include <spawn.h>
 #include <starpu.h>
 #include <sys/wait.h>
+#include <thread>
 #include <unistd.h>
 
 extern char** environ;
@@ -30,34 +33,29 @@ using run::RunStatus;
 
 namespace {
 
-std::atomic<pid_t> g_child{0}; // the program, when record runs it itself (not under mpirun)
 StopSignals g_stops;
-static_assert(std::atomic<pid_t>::is_always_lock_free, "the signal handler needs lock-free atomics");
+// A signal came from the terminal (si_code SI_KERNEL), which signals its whole foreground
+// process group: the program got it too. What decides when no witness could be started.
+std::atomic<bool> g_fromTerminal{false};
+std::atomic<bool> g_underMpirun{false};
+static_assert(std::atomic<bool>::is_always_lock_free, "the signal handler needs lock-free atomics");
 
-// A Ctrl-C at the terminal (si_code SI_KERNEL) reaches the whole foreground process group, the
-// program too: passing it on would give the program two. A signal sent to record alone (kill,
-// a service manager) is passed on. Under mpirun, whose ranks run in process groups of their own
+// Only counts: whether and how a signal is passed on is decided outside the handler
+// (waitForProgram, waitForMpirun). Under mpirun, whose ranks run in process groups of their own
 // that the terminal's Ctrl-C never reaches, every signal is passed on to the ranks as the
-// SIGTERM mpirun would send, at once, by waitForMpirun (outside the handler). record itself
-// waits for the program whatever comes: it is the program that decides when it ends, and StarPU
-// writes its trace when SIGINT ends it.
+// SIGTERM mpirun would send, at once, by waitForMpirun. record itself waits for the program
+// whatever comes: it is the program that decides when it ends, and StarPU writes its trace when
+// SIGINT ends it.
 extern "C" void onProgramSignal(int signal, siginfo_t* info, void*) {
-    const int count = g_stops.note(signal);
-    const bool fromTerminal = info != nullptr && info->si_code == SI_KERNEL;
-    const pid_t child = g_child.load();
-    if (!fromTerminal && child > 0) {
-        ::kill(child, signal);
+    if (info != nullptr && info->si_code == SI_KERNEL) {
+        g_fromTerminal.store(true);
     }
-    if (count == 1) {
+    if (g_stops.note(signal) == 1 && g_underMpirun.load()) {
         writeFromHandler("\nstarscope record: ");
         writeFromHandler(stopSignalName(signal));
-        writeFromHandler(child <= 0 ? ": passed on to every rank as SIGTERM, as mpirun passes a stop "
-                                      "on; waiting for them to end\n"
-                         : fromTerminal
-                             ? ": the program got it too; waiting for it to end (StarPU writes "
-                               "its trace when SIGINT ends a program)\n"
-                             : ": passed on to the program; waiting for it to end (StarPU writes "
-                               "its trace when SIGINT ends a program)\n");
+        writeFromHandler(
+            ": passed on to every rank as SIGTERM, as mpirun passes a stop on; waiting "
+            "for them to end\n");
     }
 }
 
@@ -96,8 +94,12 @@ std::vector<char*> pointers(std::vector<std::string>& strings) {
 
 // Starts the program in record's process group (a Ctrl-C at the terminal reaches it as it
 // would without record; its stdin, stdout and stderr are record's), with the stop signals and
-// SIGPIPE at their default action, as a shell starts it. 0 or posix_spawn's error.
-int spawnProgram(const ProgramPlan& plan, pid_t& pid) {
+// SIGPIPE at their default action, as a shell starts it, except those the caller ignores
+// (`nohup` ignores SIGHUP), which stay ignored. The run folder's lock goes with it (lockFd, >= 0):
+// should record be killed, the folder stays locked until the program ends, and no later
+// `record --force` can write it while this program still does. 0 or posix_spawn's error.
+int spawnProgram(const ProgramPlan& plan, const ScopedStopSignals& signals, int lockFd,
+                 pid_t& pid) {
     auto argv = plan.childArgv;
     auto environment = childEnvironment(plan);
     auto argvPointers = pointers(argv);
@@ -107,24 +109,100 @@ int spawnProgram(const ProgramPlan& plan, pid_t& pid) {
     sigset_t defaults;
     sigemptyset(&defaults);
     for (const int signal : {SIGINT, SIGTERM, SIGHUP, SIGPIPE}) {
-        sigaddset(&defaults, signal);
+        if (!signals.callerIgnores(signal)) {
+            sigaddset(&defaults, signal);
+        }
     }
     posix_spawnattr_setsigdefault(&attributes, &defaults);
     posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF);
-    const int error = ::posix_spawn(&pid, argv.front().c_str(), nullptr, &attributes,
+    posix_spawn_file_actions_t files;
+    posix_spawn_file_actions_init(&files);
+    // The same descriptor: glibc then clears its close-on-exec flag in the child alone.
+    posix_spawn_file_actions_adddup2(&files, lockFd, lockFd);
+    const int error = ::posix_spawn(&pid, argv.front().c_str(), &files, &attributes,
                                     argvPointers.data(), environmentPointers.data());
+    posix_spawn_file_actions_destroy(&files);
     posix_spawnattr_destroy(&attributes);
     return error;
 }
 
-// The program's wait status. Waits for the exit without reaping first: until it is reaped the
-// pid cannot be reused, so the signal handler never signals a stranger.
-int waitForProgram(pid_t pid) {
-    siginfo_t info{};
-    while (::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOWAIT) < 0
-           && errno == EINTR) {
+// How long a signal to record's process group may take to show in the witness: the kernel
+// queues it to every member within one kill(2).
+constexpr auto kGroupSignalGrace = std::chrono::milliseconds(50);
+// How often waitForProgram looks at the program and at the signals record got.
+constexpr auto kProgramPollInterval = std::chrono::milliseconds(10);
+
+// Passes on to the program the stop signals record got that it did not get itself, one at
+// most: a terminal's Ctrl-C, a signal to record's process group or to its cgroup reached the
+// program already (the witness says so, or the terminal's si_code when there is none; a program
+// that left record's process group gets them passed on), and a second SIGINT while StarPU
+// writes its trace in its signal handler would have a second thread write it at once, which
+// destroys it.
+class SignalPassing {
+public:
+    SignalPassing(pid_t program, const std::optional<GroupSignalWitness>& witness,
+                  std::ostream& err)
+        : m_program(program), m_witness(witness), m_err(err) {}
+
+    void handleNew() {
+        for (const int count = g_stops.count.load(); m_handled < count; ++m_handled) {
+            handle(m_handled == 0 ? g_stops.first.load() : g_stops.last.load());
+        }
     }
-    g_child.store(0);
+
+private:
+    bool reachedProgram(int signal) const {
+        const bool sameGroup = ::getpgid(m_program) == ::getpgrp();
+        if (m_witness) {
+            return sameGroup && m_witness->received(signal, kGroupSignalGrace);
+        }
+        return sameGroup && g_fromTerminal.load();
+    }
+
+    void handle(int signal) {
+        m_err << "\nstarscope record: " << stopSignalName(signal);
+        // Whether this one reached the program too no longer matters (the witness keeps a
+        // signal pending once it came, so it cannot tell a second one apart): record sends none.
+        if (m_programGot != 0) {
+            m_err
+                << ": not passed on: the program got " << stopSignalName(m_programGot)
+                << " already, and a second signal while StarPU writes its trace damages it (`kill "
+                << m_program << "` reaches the program itself)\n"
+                << std::flush;
+            return;
+        }
+        m_programGot = signal;
+        if (reachedProgram(signal)) {
+            m_err << ": the program got it too";
+        } else {
+            ::kill(m_program, signal);
+            m_err << ": passed on to the program";
+        }
+        m_err << "; waiting for it to end (StarPU writes its trace when SIGINT ends a program)\n"
+              << std::flush;
+    }
+
+    pid_t m_program;
+    const std::optional<GroupSignalWitness>& m_witness;
+    std::ostream& m_err;
+    int m_handled = 0;
+    int m_programGot = 0; // the first stop signal the program got, from record or not
+};
+
+// The program's wait status. Looks for its end without reaping it: until it is reaped the pid
+// cannot be reused, so a signal passed on never reaches a stranger.
+int waitForProgram(pid_t pid, const std::optional<GroupSignalWitness>& witness, std::ostream& err) {
+    SignalPassing passing(pid, witness, err);
+    while (true) {
+        passing.handleNew();
+        siginfo_t info{};
+        const int found =
+            ::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT);
+        if ((found == 0 && info.si_pid == pid) || (found < 0 && errno != EINTR)) {
+            break;
+        }
+        std::this_thread::sleep_for(kProgramPollInterval);
+    }
     int status = 0;
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
@@ -141,9 +219,18 @@ std::string quoted(const std::vector<std::string>& argv) {
 
 // Why a program that ended so wrote no trace, for the refusal.
 std::string noTraceMessage(const ProgramPlan& plan, const run::ProgramRecord& program,
-                           int passedOnToRanks, const std::optional<RankEnd>& endedFirst) {
+                           int passedOnToRanks, const std::optional<RankEnd>& endedFirst,
+                           const std::string& mpirunKilled) {
     std::string message =
         plan.options.argv.front() + " wrote no FxT trace into " + plan.folder.dir.string();
+    if (!mpirunKilled.empty()) {
+        message += ": " + mpirunKilled;
+        return message
+               + (endedFirst ? "; rank " + std::to_string(endedFirst->rank) + " (pid "
+                                   + std::to_string(endedFirst->pid) + ") ended first"
+                             : std::string())
+               + "; nothing was kept";
+    }
     if (passedOnToRanks != 0) {
         return message + ": " + stopSignalName(passedOnToRanks)
                + ", passed on to every rank as SIGTERM (as mpirun passes a stop on), ended them "
@@ -170,6 +257,19 @@ std::string noTraceMessage(const ProgramPlan& plan, const run::ProgramRecord& pr
              "`ldd PROGRAM | grep starpu` names its library, which FxT builds link to libfxt; a "
              "script must "
              "pass the environment on to it); nothing was kept";
+}
+
+// "--ranks 4 started 4 ranks, the run folder holds 1 prof file (prof_file__0): ...".
+std::string missingRankTraces(std::uint64_t ranks, const std::vector<std::string>& traceFiles) {
+    std::string names;
+    for (const auto& file : traceFiles) {
+        names += (names.empty() ? "" : ", ") + file;
+    }
+    return "--ranks " + std::to_string(ranks) + " started " + std::to_string(ranks)
+           + " ranks, the run folder holds " + std::to_string(traceFiles.size()) + " prof file"
+           + (traceFiles.size() == 1 ? "" : "s") + " (" + names
+           + "): a rank wrote no trace, or ranks wrote one file over each other (a program that "
+             "does not use StarPU-MPI names its trace prof_file_USER_0 on every rank)";
 }
 
 // How the program's end reads in run.json and which exit status record returns.
@@ -231,9 +331,14 @@ void readBackTrace(const fs::path& dir, run::RunRecord& record, ProgramOutcome& 
 
 Result<ProgramOutcome, ProgramRecordError> executeProgramRecord(const ProgramPlan& plan,
                                                                 std::ostream& err) {
-    g_child.store(0);
     g_stops.reset();
+    g_fromTerminal.store(false);
+    const bool underMpirun = plan.options.ranks > 1;
+    g_underMpirun.store(underMpirun);
     ScopedStopSignals signals(onProgramSignal);
+    // Before the folder is locked: the witness holds none of record's files.
+    const std::optional<GroupSignalWitness> witness =
+        underMpirun ? std::optional<GroupSignalWitness>() : GroupSignalWitness::start();
     auto prepared = prepareRunFolder(plan.folder.dir, plan.options.force);
     if (!prepared) {
         return fail(ProgramRecordError{prepared.error(), 2});
@@ -243,8 +348,8 @@ Result<ProgramOutcome, ProgramRecordError> executeProgramRecord(const ProgramPla
     if (!created) {
         previous.emplace(plan.folder.dir);
     }
-    // Leaves the folder as it was: removed when record made it, else the earlier run's files
-    // put back (SetAsideRunFiles' destructor).
+    // Leaves the folder as it was when the program left no trace: removed when record made it,
+    // else the earlier run's files put back (SetAsideRunFiles' destructor).
     const auto undo = [&] {
         std::error_code ec;
         if (created) {
@@ -261,6 +366,13 @@ Result<ProgramOutcome, ProgramRecordError> executeProgramRecord(const ProgramPla
                           {}},
             exitCodeForSignal(signal)});
     }
+    std::optional<RunJsonRoom> room;
+    if (plan.trace.value) {
+        // Every rank keeps its own FxT buffer, which it writes whole at the end at least.
+        const auto ranks = static_cast<std::uint64_t>(std::max(plan.options.ranks, 1));
+        warnIfSpaceIsShort(plan.folder.dir, ranks * (plan.traceBuffer.value << 20), err);
+        room.emplace(plan.folder.dir);
+    }
 
     ProgramOutcome outcome;
     run::RunRecord& record = outcome.record;
@@ -275,13 +387,14 @@ Result<ProgramOutcome, ProgramRecordError> executeProgramRecord(const ProgramPla
         << "\n"
         << std::flush;
 
-    if (plan.options.ranks > 1) {
+    if (underMpirun) {
         setMpirunDefaults();
         adoptOrphanedRanks();
     }
     const auto start = std::chrono::steady_clock::now();
     pid_t pid = 0;
-    if (const int error = spawnProgram(plan, pid); error != 0) {
+    if (const int error = spawnProgram(plan, signals, prepared->lock.descriptor(), pid);
+        error != 0) {
         undo();
         return fail(ProgramRecordError{
             WorkloadError{ErrorCode::Runtime,
@@ -290,37 +403,37 @@ Result<ProgramOutcome, ProgramRecordError> executeProgramRecord(const ProgramPla
                           {}},
             2});
     }
-    const bool underMpirun = plan.options.ranks > 1;
-    if (!underMpirun) {
-        g_child.store(pid);
-        // A signal that came between the check above and the spawn.
-        if (const int signal = g_stops.first.load(); signal != 0) {
-            ::kill(pid, signal);
-        }
-    }
     std::optional<RankEnd> endedFirst;
+    std::string mpirunKilled;
     int waitStatus = 0;
     if (underMpirun) {
         const auto end = waitForMpirun(pid, g_stops, PassOn::AsSigterm);
         waitStatus = end.status;
         endedFirst = rankThatEndedFirst(end);
+        mpirunKilled = describeMpirunKill(end);
     } else {
-        waitStatus = waitForProgram(pid);
+        waitStatus = waitForProgram(pid, witness, err);
     }
     const double wallSeconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     applyEnd(waitStatus, program, record, outcome.exitCode);
     if (const int signal = g_stops.first.load();
-        underMpirun && signal != 0 && record.status == RunStatus::Failed) {
+        underMpirun && signal != 0 && record.status == RunStatus::Failed && mpirunKilled.empty()) {
         // The ranks ended on the signal record passed on; mpirun exits with a status of its own
         // then (130 when a rank ended on SIGINT, 1 when it ended the job itself).
         record.status = RunStatus::Interrupted;
         record.error.clear();
         record.interruptedBy = stopSignalName(signal);
         outcome.exitCode = exitCodeForSignal(signal);
-    } else if (signal != 0 && record.interruptedBy.empty() && record.status != RunStatus::Completed) {
+    } else if (signal != 0 && record.interruptedBy.empty()
+               && record.status != RunStatus::Completed) {
         // The program ended otherwise than by the signal record passed on (its own handler).
         record.interruptedBy = stopSignalName(signal);
+    }
+    if (!mpirunKilled.empty()) {
+        record.status = RunStatus::Failed;
+        record.error = mpirunKilled;
+        err << "starscope record: " << mpirunKilled << "\n" << std::flush;
     }
     if (endedFirst && record.status == RunStatus::Failed) {
         record.error += "; rank " + std::to_string(endedFirst->rank) + " (pid "
@@ -334,16 +447,28 @@ Result<ProgramOutcome, ProgramRecordError> executeProgramRecord(const ProgramPla
         undo();
         const int code = outcome.exitCode != 0 ? outcome.exitCode : 1;
         return fail(ProgramRecordError{
-            WorkloadError{ErrorCode::Runtime, noTraceMessage(plan, program, underMpirun ? g_stops.first.load() : 0, endedFirst), {}, {}},
+            WorkloadError{ErrorCode::Runtime,
+                          noTraceMessage(plan, program, underMpirun ? g_stops.first.load() : 0,
+                                         endedFirst, mpirunKilled),
+                          {},
+                          {}},
             code});
     }
-    if (const auto cut = cutTraceFiles(plan.folder.dir, record.fxt.traceFiles); !cut.empty()) {
+    const auto markFailed = [&](const std::string& why) {
         record.status = RunStatus::Failed;
-        record.error += (record.error.empty() ? "" : "; ") + cut;
+        record.error += (record.error.empty() ? "" : "; ") + why;
         outcome.exitCode = outcome.exitCode != 0 ? outcome.exitCode : 1;
+    };
+    outcome.traceCut = traceCutProblem(plan.folder.dir, record.fxt.traceFiles);
+    if (!outcome.traceCut.empty()) {
+        markFailed(outcome.traceCut);
+    }
+    // The processes started, which readers compare with the prof files the folder holds.
+    record.ranks = static_cast<std::uint64_t>(std::max(plan.options.ranks, 1));
+    if (plan.trace.value && record.fxt.traceFiles.size() < record.ranks) {
+        markFailed(missingRankTraces(record.ranks, record.fxt.traceFiles));
     }
     record.program = std::move(program);
-    record.ranks = std::max<std::uint64_t>(record.fxt.traceFiles.size(), 1);
     record.traced = plan.trace.value;
     record.fxt.prefix = plan.folder.dir.string();
     record.fxt.bufferSizeMb = plan.traceBuffer.value;
@@ -365,14 +490,23 @@ Result<ProgramOutcome, ProgramRecordError> executeProgramRecord(const ProgramPla
         readBackTrace(plan.folder.dir, record, outcome);
     }
     outcome.runJson = run::RunFolder(plan.folder.dir).runJson();
-    if (auto written = run::writeRunRecord(outcome.runJson, record); !written) {
-        undo();
-        return fail(ProgramRecordError{
-            WorkloadError{ErrorCode::Io, written.error().message, outcome.runJson.string(), {}},
-            outcome.exitCode != 0 ? outcome.exitCode : 1});
+    if (room) {
+        room->release();
     }
+    // The trace replaces an earlier run's (--force) and stays whatever becomes of run.json:
+    // what was written stays.
     if (previous) {
         previous->discard();
+    }
+    if (auto written = run::writeRunRecord(outcome.runJson, record); !written) {
+        return fail(ProgramRecordError{
+            WorkloadError{ErrorCode::Io,
+                          written.error().message + fullDiskNote(plan.folder.dir)
+                              + "; the trace stays in " + plan.folder.dir.string()
+                              + (record.error.empty() ? "" : " (" + record.error + ")"),
+                          outcome.runJson.string(),
+                          {}},
+            outcome.exitCode != 0 ? outcome.exitCode : 1});
     }
     signals.leaveBehind(onSignalAfterTheRun);
     return outcome;

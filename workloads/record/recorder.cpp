@@ -3,11 +3,13 @@
 #include "tracer/readers/read_trace.hpp"
 #include "tracer/run/run_folder.hpp"
 #include "workloads/record/folder_lock.hpp"
+#include "workloads/record/free_space.hpp"
 #include "workloads/record/launcher_stop_watch.hpp"
 #include "workloads/record/run_folder_setup.hpp"
 #include "workloads/record/trace_rescue.hpp"
 #include "workloads/sigint_handler.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -21,7 +23,6 @@
 #include <ostream>
 #include <sstream>
 #include <starpu.h>
-#include <sys/statvfs.h>
 #include <unistd.h>
 
 namespace starscope::workloads {
@@ -57,15 +58,17 @@ extern "C" void onRecordStop(int signal) {
         }
         writeFromHandler("\nstarscope record: ");
         writeFromHandler(stopSignalName(signal));
-        writeFromHandler(": stopping after the batch in progress; StarPU then shuts down and writes "
-                         "the trace, and run.json marks the run interrupted. A second signal changes "
-                         "nothing; a third ends at once and loses the trace.\n");
+        writeFromHandler(
+            ": stopping after the batch in progress; StarPU then shuts down and writes "
+            "the trace, and run.json marks the run interrupted. A second signal changes "
+            "nothing; a third ends at once and loses the trace.\n");
     } else if (count == 2) {
         if (quiet) {
             return;
         }
-        writeFromHandler("starscope record: still stopping: waiting for the tasks already submitted, "
-                         "then writing the trace; one more signal ends at once and loses the trace\n");
+        writeFromHandler(
+            "starscope record: still stopping: waiting for the tasks already submitted, "
+            "then writing the trace; one more signal ends at once and loses the trace\n");
     } else {
         std::signal(signal, SIG_DFL);
         std::raise(signal);
@@ -76,7 +79,8 @@ extern "C" void onRecordStop(int signal) {
 // schedule, SIGKILL to follow: a rank still short of its shutdown then keeps what it can
 // (TraceRescue) rather than wait for the SIGKILL.
 extern "C" void onRecordSignal(int signal, siginfo_t* info, void*) {
-    const bool fromLauncher = info != nullptr && info->si_code == SI_USER && info->si_pid == ::getppid();
+    const bool fromLauncher =
+        info != nullptr && info->si_code == SI_USER && info->si_pid == ::getppid();
     if (signal == SIGTERM && fromLauncher && g_signals.load() >= 1
         && TraceRescue::requestFromHandler(exitCodeForSignal(SIGTERM))) {
         return;
@@ -84,26 +88,10 @@ extern "C" void onRecordSignal(int signal, siginfo_t* info, void*) {
     onRecordStop(signal);
 }
 
-std::optional<std::uint64_t> freeBytes(const char* dir) {
-    struct statvfs info {};
-    if (::statvfs(dir, &info) != 0) {
-        return std::nullopt;
-    }
-    return std::uint64_t{info.f_bavail} * info.f_frsize;
-}
-
-// Less free space than this after FxT wrote the trace: its writes most likely failed.
-constexpr std::uint64_t kFullBelowBytes = std::uint64_t{1} << 20;
-
-bool fileSystemIsFull(const char* dir) {
-    const auto available = freeBytes(dir);
-    return available && *available < kFullBelowBytes;
-}
-
 // libfxt ends the process with exit() when it cannot write its file: at starpu_init (its
-// first bytes), during the run whenever a buffer is full, and at starpu_shutdown. While a guard lives, an atexit handler says which run
-// folder was hit and whether its file system is full, so the user is not left with libfxt's
-// one line.
+// first bytes), during the run whenever a buffer is full, and at starpu_shutdown. While a guard
+// lives, an atexit handler says which run folder was hit and whether its file system is full, so
+// the user is not left with libfxt's one line.
 class FxtExitGuard {
 public:
     explicit FxtExitGuard(const fs::path& dir) {
@@ -130,26 +118,16 @@ private:
     static inline char s_dir[4096] = {};
 };
 
-std::string fullDiskNote(const fs::path& dir) {
-    return fileSystemIsFull(dir.c_str()) ? " (the file system of " + dir.string() + " is full)" : std::string();
-}
-
 // FxT writes the trace into the run folder during the run (whenever a buffer is full) and at its
 // end, and libfxt ends the process when it cannot: say up front when the trace expected may not
 // fit, rather than after the whole run.
-void warnIfSpaceIsShort(const RecordPlan& plan, std::ostream& out) {
+void warnIfTraceMayNotFit(const RecordPlan& plan, std::ostream& out) {
     if (!plan.trace.value) {
         return;
     }
-    const std::uint64_t mib = std::uint64_t{1} << 20;
-    const std::uint64_t buffer = plan.traceBufferMb * mib; // a user's buffer may exceed the estimate
-    const std::uint64_t needed = plan.expectedTraceBytes > buffer ? plan.expectedTraceBytes : buffer;
-    const auto available = freeBytes(plan.outDir.c_str());
-    if (available && *available < needed) {
-        out << "starscope record: warning: " << *available / mib << " MiB free in " << plan.outDir.string()
-            << "; the trace may need about " << (needed + mib - 1) / mib << " MiB\n"
-            << std::flush;
-    }
+    const std::uint64_t buffer = plan.traceBufferMb
+                                 << 20; // a user's buffer may exceed the estimate
+    workloads::warnIfSpaceIsShort(plan.outDir, std::max(plan.expectedTraceBytes, buffer), out);
 }
 
 // planRecord chose every variable (option > the user's environment > record's default) and
@@ -183,12 +161,14 @@ public:
         }
         const auto now = Clock::now();
         const bool epochEnd = p.batch == p.batches;
-        if (m_style == ProgressStyle::Terminal && now - m_last < std::chrono::milliseconds(100) && !epochEnd) {
+        if (m_style == ProgressStyle::Terminal && now - m_last < std::chrono::milliseconds(100)
+            && !epochEnd) {
             return;
         }
         if (m_style == ProgressStyle::Lines) {
             const bool firstDone = p.batchesDone > 0 && !m_sawDone;
-            if (!firstDone && !epochEnd && now - m_last < std::chrono::seconds(kLogProgressSeconds)) {
+            if (!firstDone && !epochEnd
+                && now - m_last < std::chrono::seconds(kLogProgressSeconds)) {
                 return;
             }
             m_sawDone = m_sawDone || p.batchesDone > 0;
@@ -209,8 +189,8 @@ public:
         } else {
             line << "progress: ";
         }
-        line << "epoch " << p.epoch + 1 << "/" << p.epochs << " batch " << p.batch << "/" << p.batches
-             << " loss ";
+        line << "epoch " << p.epoch + 1 << "/" << p.epochs << " batch " << p.batch << "/"
+             << p.batches << " loss ";
         if (p.batchesDone == 0) {
             line << "  -   "; // no batch finished yet
         } else {
@@ -255,8 +235,9 @@ void readStartedSettings(RecordPlan& plan, std::ostream& out) {
     if (plan.workers != asked.value) {
         out << "starscope record: warning: "
             << (asked.source == SettingSource::Option ? std::string("--workers")
-                : asked.source == SettingSource::Environment ? asked.variable
-                                                              : std::string("one per hardware thread"))
+                : asked.source == SettingSource::Environment
+                    ? asked.variable
+                    : std::string("one per hardware thread"))
             << " asked for " << asked.value << " CPU workers, StarPU started " << plan.workers
             << "; run.json records " << plan.workers << "\n"
             << std::flush;
@@ -316,8 +297,8 @@ void mergeRankStatus(RecordedRun& record) {
             record.interruptSignal = rank.interruptSignal;
         }
         if (rank.status == RunStatus::Failed) {
-            failures += (failures.empty() ? "" : "; ") + std::string("rank ") + std::to_string(rank.rank)
-                        + " on " + rank.host + " failed: " + rank.error;
+            failures += (failures.empty() ? "" : "; ") + std::string("rank ")
+                        + std::to_string(rank.rank) + " on " + rank.host + " failed: " + rank.error;
         }
     }
     if (!failures.empty()) {
@@ -330,13 +311,15 @@ void mergeRankStatus(RecordedRun& record) {
 
 int exitCodeFor(const RecordOutcome& outcome) {
     switch (outcome.status) {
-    case RunStatus::Completed: return 0;
+    case RunStatus::Completed:
+        return 0;
     case RunStatus::Interrupted: {
         const int signal = outcome.record.interruptSignal;
         return exitCodeForSignal(signal != 0 ? signal : SIGINT);
     }
     case RunStatus::Failed:
-    case RunStatus::NotRun: break;
+    case RunStatus::NotRun:
+        break;
     }
     return 1;
 }
@@ -373,10 +356,11 @@ WorkloadResult<RecordOutcome> executeRecord(RecordPlan& plan,
         }
         lock.emplace(std::move(prepared->lock));
     } else if (!group->shareFolderReady(false)) {
-        return workloadError(ErrorCode::Io, "rank 0 could not prepare the run folder (its message says why)",
+        return workloadError(ErrorCode::Io,
+                             "rank 0 could not prepare the run folder (its message says why)",
                              plan.outDir.string());
     }
-    warnIfSpaceIsShort(plan, progress);
+    warnIfTraceMayNotFit(plan, progress);
     configureStarpu(plan);
     RecordOutcome outcome;
     RecordedRun& record = outcome.record;
@@ -470,17 +454,9 @@ WorkloadResult<RecordOutcome> executeRecord(RecordPlan& plan,
         record.status = RunStatus::Failed;
         record.error = "StarPU wrote no prof_file_* into " + plan.outDir.string();
     }
-    // libfxt only prints a line when it cannot write the whole trace (a full disk) and goes
-    // on: the run must not look complete. A cut can fall between two events, so a full file
-    // system counts as a cut too.
-    const std::string diskNote = fullDiskNote(plan.outDir);
-    if (const auto cut = cutTraceFiles(plan.outDir, record.traceFiles); !cut.empty()) {
+    if (const auto cut = traceCutProblem(plan.outDir, record.traceFiles); !cut.empty()) {
         record.status = RunStatus::Failed;
-        record.error = (record.error.empty() ? "" : record.error + "; ") + cut + diskNote;
-    }
-    if (record.status != RunStatus::Failed && !record.traceFiles.empty() && !diskNote.empty()) {
-        record.status = RunStatus::Failed;
-        record.error = "the trace in " + plan.outDir.string() + " may be cut short" + diskNote;
+        record.error = (record.error.empty() ? "" : record.error + "; ") + cut;
     }
     outcome.status = record.status;
     outcome.runJson = tracer::run::RunFolder(plan.outDir).runJson();

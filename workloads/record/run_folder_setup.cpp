@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <vector>
 
 namespace starscope::workloads {
 
@@ -57,6 +58,27 @@ WorkloadResult<PreparedRunFolder> prepareRunFolder(const fs::path& dir, bool for
                              dir.string());
     }
     return PreparedRunFolder{std::move(lock).value(), created};
+}
+
+RunJsonRoom::RunJsonRoom(const fs::path& dir) : m_file(dir / kRunJsonRoomName) {
+    const std::vector<char> zeros(kRunJsonRoomBytes, '\0');
+    std::FILE* file = std::fopen(m_file.c_str(), "wb");
+    if (file == nullptr) {
+        return;
+    }
+    // Written, not only sized: a sparse file would keep no room at all.
+    const bool written = std::fwrite(zeros.data(), 1, zeros.size(), file) == zeros.size();
+    m_kept = std::fclose(file) == 0 && written;
+}
+
+RunJsonRoom::~RunJsonRoom() {
+    release();
+}
+
+void RunJsonRoom::release() {
+    std::error_code ec;
+    fs::remove(m_file, ec);
+    m_kept = false;
 }
 
 void removeRunArtifacts(const fs::path& dir) {

@@ -8,6 +8,7 @@
 #include "workloads/error.hpp"
 #include "workloads/record/folder_lock.hpp"
 
+#include <cstddef>
 #include <filesystem>
 #include <string>
 
@@ -32,6 +33,29 @@ void removeRunArtifacts(const std::filesystem::path& dir);
 // An earlier run's artifacts moved into a hidden folder of the run folder for the time of a
 // recording: discard() once the new run is written, restore() when it is refused. The
 // destructor restores what was neither discarded nor restored.
+// Room kept in the run folder for run.json while a program records: a file of
+// kRunJsonRoomBytes written before the program starts and removed just before run.json is
+// written, so that a trace that fills the disk still gets a run.json that says it is cut.
+// Like the lock file, it is record's own: an empty run folder may hold it (isEmptyRunFolder).
+inline constexpr std::size_t kRunJsonRoomBytes = 64 * 1024;
+
+class RunJsonRoom {
+public:
+    // Writes the file; kept() says whether it could be (a full disk, already).
+    explicit RunJsonRoom(const std::filesystem::path& dir);
+    ~RunJsonRoom();
+    RunJsonRoom(const RunJsonRoom&) = delete;
+    RunJsonRoom& operator=(const RunJsonRoom&) = delete;
+
+    bool kept() const { return m_kept; }
+    // Gives the room back for run.json.
+    void release();
+
+private:
+    std::filesystem::path m_file;
+    bool m_kept = false;
+};
+
 class SetAsideRunFiles {
 public:
     explicit SetAsideRunFiles(const std::filesystem::path& dir);

@@ -2,6 +2,7 @@
 
 #include "common/file_writer.hpp"
 #include "tracer/readers/read_trace.hpp"
+#include "workloads/record/free_space.hpp"
 #include "workloads/sigint_handler.hpp"
 
 #include <algorithm>
@@ -60,10 +61,9 @@ void addArenas(const TrainReport& train, const SdeReport& sde, run::RunRecord& o
     std::map<std::string, std::uint64_t> peaks;
     for (const auto& arena : train.arenas) {
         const auto& s = arena.stats;
-        run::ArenaRecord entry{arena.name,         arena.role,         s.peakBytes,
-                               s.bytesReserved,    s.blocks,           s.resets,
-                               s.deferredResets,   s.handlesReleased,  s.totalWaitNs,
-                               s.maxWaitNs,        {},                 {}};
+        run::ArenaRecord entry{
+            arena.name,       arena.role,        s.peakBytes,   s.bytesReserved, s.blocks, s.resets,
+            s.deferredResets, s.handlesReleased, s.totalWaitNs, s.maxWaitNs,     {},       {}};
         const auto found = sde.values.find(arena.name);
         if (!sde.available) {
             entry.sde = {true, false, sde.reason};
@@ -90,7 +90,8 @@ void addTraining(const TrainReport& t, run::RunRecord& out) {
     out.test = t.testAccuracy
                    ? run::TestRecord{t.testImages, *t.testAccuracy, t.testLoss.value_or(0.0), ""}
                    : run::TestRecord{0, std::nullopt, 0.0,
-                                     t.interrupted ? "interrupted before the evaluation" : "not evaluated"};
+                                     t.interrupted ? "interrupted before the evaluation"
+                                                   : "not evaluated"};
 }
 
 } // namespace
@@ -126,7 +127,11 @@ run::RunRecord runRecord(const RecordPlan& plan, const RecordedRun& recorded) {
     const auto& train = plan.dataset->train();
     const auto& test = plan.dataset->test();
     out.dataset = run::DatasetRecord{
-        plan.datasetDir.string(), train.count(), test.count(), train.rows(), train.cols(),
+        plan.datasetDir.string(),
+        train.count(),
+        test.count(),
+        train.rows(),
+        train.cols(),
         plan.train.trainLimit == 0 ? std::uint64_t{train.count()}
                                    : std::min<std::uint64_t>(plan.train.trainLimit, train.count())};
     out.batchSize = o.batchSize;
@@ -140,7 +145,10 @@ run::RunRecord runRecord(const RecordPlan& plan, const RecordedRun& recorded) {
     out.ranks = std::max<std::uint64_t>(recorded.ranks.size(), 1);
     out.starpuVersion = linkedStarpuVersion();
     out.starpuIdleWorkers = plan.idleWorkersSpin ? "spin" : "block";
-    out.fxt = {plan.outDir.string(), plan.traceBufferMb, recorded.traceFiles, {},
+    out.fxt = {plan.outDir.string(),
+               plan.traceBufferMb,
+               recorded.traceFiles,
+               {},
                measureFlushes(plan.outDir, recorded.traceFiles)};
     if (plan.trace.value) {
         out.fxt.events = plan.events.set.value;
@@ -177,7 +185,8 @@ WorkloadResult<Done> writeTextFile(const std::filesystem::path& path, const std:
     return Done{};
 }
 
-std::string cutTraceFiles(const std::filesystem::path& folder, const std::vector<std::string>& traceFiles) {
+std::string cutTraceFiles(const std::filesystem::path& folder,
+                          const std::vector<std::string>& traceFiles) {
     std::string cut;
     for (const auto& name : traceFiles) {
         if (auto whole = tracer::checkFxtWhole(folder / name); !whole) {
@@ -187,13 +196,26 @@ std::string cutTraceFiles(const std::filesystem::path& folder, const std::vector
     return cut;
 }
 
+std::string traceCutProblem(const std::filesystem::path& folder,
+                            const std::vector<std::string>& traceFiles) {
+    if (traceFiles.empty()) {
+        return {};
+    }
+    const std::string diskNote = fullDiskNote(folder);
+    if (auto cut = cutTraceFiles(folder, traceFiles); !cut.empty()) {
+        return cut + diskNote;
+    }
+    return diskNote.empty() ? std::string()
+                            : "the trace in " + folder.string() + " may be cut short" + diskNote;
+}
+
 std::optional<tracer::run::FlushRecord> measureFlushes(const std::filesystem::path& folder,
                                                        const std::vector<std::string>& traceFiles) {
     std::optional<tracer::run::FlushRecord> total;
     for (const auto& name : traceFiles) {
         const auto flushes = tracer::measureFxtFlushes(folder / name);
         if (!flushes) {
-            continue;   // a cut or unreadable file: checkFxtWhole reports it
+            continue; // a cut or unreadable file: checkFxtWhole reports it
         }
         if (!total) {
             total.emplace();

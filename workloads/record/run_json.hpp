@@ -5,8 +5,8 @@
 // writes exactly what compare, sweep and the viewer read.
 
 #include "tracer/run/run_record.hpp"
-#include "workloads/record/rank_group.hpp"
 #include "workloads/record/counters.hpp"
+#include "workloads/record/rank_group.hpp"
 #include "workloads/record/record_plan.hpp"
 #include "workloads/train/trainer.hpp"
 
@@ -54,7 +54,15 @@ std::optional<tracer::run::FlushRecord> measureFlushes(const std::filesystem::pa
 // Every trace file of the run that is cut short (a full disk), each with the byte where it
 // stops, joined with "; "; empty when every file is whole. All of them, not the first: after a
 // full disk, each rank's file may be cut.
-std::string cutTraceFiles(const std::filesystem::path& folder, const std::vector<std::string>& traceFiles);
+std::string cutTraceFiles(const std::filesystem::path& folder,
+                          const std::vector<std::string>& traceFiles);
+
+// Why the run's trace is cut, for a run.json marked failed; empty when it is whole. libfxt only
+// prints a line when it cannot write the whole trace (a full disk) and goes on, and a cut can
+// fall between two of its blocks: so a full file system counts as a cut too ("the trace in DIR
+// may be cut short (the file system of DIR is full)").
+std::string traceCutProblem(const std::filesystem::path& folder,
+                            const std::vector<std::string>& traceFiles);
 
 // The run.json content of a recorded run (StarPU's version is read from the library linked).
 tracer::run::RunRecord runRecord(const RecordPlan& plan, const RecordedRun& run);

@@ -3,15 +3,15 @@
 #include "common/cli_conventions.hpp"
 #include "tests/support/fifo_reader.hpp"
 #include "tests/support/test_support.hpp"
+#include "tests/tracer/cli_runner.hpp"
 #include "tests/tracer/tracer_test_support.hpp"
 #include "tracer/cli/commands.hpp"
 #include "tracer/exporters/exporters.hpp"
 #include "tracer/native/native_format.hpp"
 
+#include <fstream>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
-
-#include <fstream>
 #include <sstream>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -21,35 +21,13 @@ namespace {
 
 using namespace testing;
 using starscope::testing::matchesGolden;
+using starscope::testing::readFile;
 using starscope::testing::TempDir;
 
-struct Run {
-    int code = 0;
-    std::string out;
-    std::string err;
-};
+using Run = CliRun;
 
 Run run(std::vector<std::string> args) {
-    CLI::App app{"starscope"};
-    app.require_subcommand(1);
-    std::ostringstream out;
-    std::ostringstream err;
-    cli::addCommands(app, out, err);
-    args.insert(args.begin(), "starscope");
-    std::vector<char*> argv;
-    for (auto& a : args) {
-        argv.push_back(a.data());
-    }
-    Run result;
-    try {
-        app.parse(static_cast<int>(argv.size()), argv.data());
-    } catch (const CLI::ParseError& e) {
-        // As main() answers, so that exit codes here are those a user sees.
-        result.code = starscope::cli::exitCode(app, e, out, err);
-    }
-    result.out = out.str();
-    result.err = err.str();
-    return result;
+    return runCli(std::move(args));
 }
 
 // The input path differs between machines: golden files hold a placeholder.

@@ -3,6 +3,7 @@
 // n/a reasons, the pooling and the comparability check are the run model's (tracer/run/); this
 // file only presents them as a table or JSON.
 
+#include "common/json_text.hpp"
 #include "tracer/cli/detail.hpp"
 #include "tracer/run/run_comparison.hpp"
 #include "tracer/run/run_folder.hpp"
@@ -99,7 +100,7 @@ void printJson(const run::Comparison& c, TimeNs thresholdNs, const Io& io) {
         }
         out["scaling"] = {{"time", "train_time_s"}, {"rows", rows}};
     }
-    *io.out << out.dump(2) << "\n";
+    *io.out << jsonText(out, 2) << "\n";
 }
 
 void printTable(const run::Comparison& c, const Io& io) {

@@ -1,5 +1,6 @@
 #include "tracer/run/sweep_record.hpp"
 
+#include "common/json_text.hpp"
 #include "tracer/run/run_record.hpp"
 
 #include <nlohmann/json.hpp>
@@ -41,7 +42,7 @@ std::string sweepRecordText(const SweepRecord& record) {
                    {"record_args", record.recordArgs},
                    {"strategies", record.strategies},
                    {"ranks", record.ranks}};
-    return doc.dump(2) + "\n";
+    return jsonText(doc, 2) + "\n";
 }
 
 TraceResult<SweepRecord> parseSweepRecord(const std::string& text, const std::string& file) {
@@ -51,9 +52,12 @@ TraceResult<SweepRecord> parseSweepRecord(const std::string& text, const std::st
     }
     if (const auto format = doc.find("format");
         format != doc.end() && (!format->is_string() || format->get<std::string>() != kSweepRecordFormat)) {
-        return fail(TraceError{ErrorCode::Format, std::string("not a sweep description (format is ") + format->dump()
-                                                      + ", expected \"" + kSweepRecordFormat + "\")",
-                               file, {}});
+        return fail(TraceError{ErrorCode::Format,
+                               std::string("not a sweep description (format is ")
+                                   + jsonText(*format) + ", expected \"" + kSweepRecordFormat
+                                   + "\")",
+                               file,
+                               {}});
     }
     SweepRecord record;
     if (const auto version = doc.find("version"); version != doc.end()) {
@@ -61,10 +65,12 @@ TraceResult<SweepRecord> parseSweepRecord(const std::string& text, const std::st
             return fail(corrupt("version is not a count (an integer >= 0)", file));
         }
         if (version->get<std::uint64_t>() > static_cast<std::uint64_t>(kSweepRecordVersion)) {
-            return fail(TraceError{ErrorCode::TooNew, "sweep.json version " + version->dump()
-                                                          + " is newer than this starscope reads (up to "
-                                                          + std::to_string(kSweepRecordVersion) + ")",
-                                   file, {}});
+            return fail(TraceError{ErrorCode::TooNew,
+                                   "sweep.json version " + jsonText(*version)
+                                       + " is newer than this starscope reads (up to "
+                                       + std::to_string(kSweepRecordVersion) + ")",
+                                   file,
+                                   {}});
         }
         record.version = version->get<int>();
     }

@@ -361,5 +361,77 @@ TEST(Cli, CompareRefusesMixedWorkloadsUnlessAllowed) {
     EXPECT_NE(mixed.err.find(two + ": given more than once, counted once"), std::string::npos) << mixed.err;
 }
 
+// A missing --to-ms is the end of the trace: a --from-ms past it is the mistake to name.
+TEST(Cli, StatsFromAloneIsRangedToTheEndOfTheTrace) {
+    const auto input = smallRun().string();
+    const auto within = run({"stats", input, "--from-ms", "1"});
+    EXPECT_EQ(within.code, 0) << within.err;
+    const auto past = run({"stats", input, "--from-ms", "1000"});
+    EXPECT_EQ(past.code, 2);
+    EXPECT_NE(past.err.find("starscope stats: --from-ms 1000 is after the end of the trace, at "),
+              std::string::npos)
+        << past.err;
+    EXPECT_EQ(past.err.find("--to-ms"), std::string::npos) << past.err;
+    const auto reversed = run({"stats", input, "--from-ms", "20", "--to-ms", "10"});
+    EXPECT_EQ(reversed.code, 2);
+    EXPECT_NE(reversed.err.find("--to-ms is before --from-ms"), std::string::npos) << reversed.err;
+}
+
+// An output that is the input (by name, through a link, or a run folder's own file) would
+// replace the recording with its conversion: refused, the input left as it was.
+TEST(Cli, ExportAndConvertNeverOverwriteTheirInput) {
+    TempDir dir;
+    const auto trace = dir / "trace";
+    std::filesystem::copy_file(smallProfFile(), trace);
+    std::filesystem::create_symlink(trace, dir / "link");
+    const auto original = readFile(trace);
+    for (const auto& output : {trace, dir / "link"}) {
+        const auto r = run({"export", trace.string(), "--format", "chrome", "-o", output.string()});
+        EXPECT_EQ(r.code, 2) << output;
+        EXPECT_NE(r.err.find("starscope export: -o " + output.string() + " is the input file "
+                             + trace.string()),
+                  std::string::npos)
+            << r.err;
+        EXPECT_NE(r.err.find("would replace the recording"), std::string::npos) << r.err;
+    }
+    EXPECT_EQ(readFile(trace), original);
+
+    const auto folder = dir / "run";
+    std::filesystem::create_directories(folder);
+    std::filesystem::copy_file(smallProfFile(), folder / "prof_file__0");
+    std::ofstream(folder / "run.json")
+        << R"({"strategy": {"arenas": "single", "loader": "naive"}})";
+    const auto runJson = readFile(folder / "run.json");
+    for (const std::string name : {"run.json", "prof_file__0"}) {
+        const auto r = run({"convert", folder.string(), "-o", (folder / name).string()});
+        EXPECT_EQ(r.code, 2) << name;
+        EXPECT_NE(r.err.find("is the input file " + (folder / name).string()), std::string::npos)
+            << r.err;
+    }
+    EXPECT_EQ(readFile(folder / "run.json"), runJson);
+    EXPECT_EQ(readFile(folder / "prof_file__0"), original);
+    // The folder's own cache is the conversion's place.
+    const auto cached = run({"convert", folder.string()});
+    EXPECT_EQ(cached.code, 0) << cached.err;
+    EXPECT_TRUE(std::filesystem::exists(folder / "trace.sstrace"));
+}
+
+// A run recorded with --no-trace has a run.json and no prof file: compare says it has no trace.
+TEST(Cli, CompareOfARunWithoutTraceSaysSo) {
+    TempDir dir;
+    std::filesystem::create_directories(dir / "traced");
+    std::filesystem::copy_file(smallProfFile(), dir / "traced" / "prof_file__0");
+    std::filesystem::create_directories(dir / "untraced");
+    std::ofstream(dir / "untraced" / "run.json")
+        << R"({"strategy": {"arenas": "single", "loader": "naive"}, "traced": false})";
+    const auto r = run({"compare", (dir / "traced").string(), (dir / "untraced").string()});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_NE(r.err.find((dir / "untraced").string()
+                         + ": no trace: this run was recorded without tracing (record --no-trace"),
+              std::string::npos)
+        << r.err;
+    EXPECT_EQ(r.err.find("neither a run folder"), std::string::npos) << r.err;
+}
+
 } // namespace
 } // namespace starscope::tracer

@@ -235,7 +235,13 @@ int printStats(const StatsArgs& args, const std::optional<Trace>& trace, const I
     const TimeNs from = args.fromMs >= 0 ? msToTicks(args.fromMs, tps) : trace->begin;
     const TimeNs to = args.toMs >= 0 ? msToTicks(args.toMs, tps) : trace->end;
     if (to < from) {
-        *io.err << "starscope stats: --to-ms is before --from-ms\n";
+        // Without --to-ms the range ends where the trace does: the start given is what is wrong.
+        if (args.toMs < 0) {
+            *io.err << "starscope stats: --from-ms " << args.fromMs
+                    << " is after the end of the trace, at " << duration(trace->end) << "\n";
+        } else {
+            *io.err << "starscope stats: --to-ms is before --from-ms\n";
+        }
         return 2;
     }
     const auto range = computeRangeStats(*trace, from, to);

@@ -153,7 +153,9 @@ int runCompare(const CompareArgs& args, const Io& io) {
             *io.err << "starscope compare: " << input << ": not a folder (give run folders or a sweep folder)\n";
             return 2;
         }
-        if (run::RunFolder::isRunFolder(input)) {
+        // A folder with a run.json is a run even without a trace (record --no-trace): reading it
+        // says so, where "neither a run folder nor a sweep folder" misled.
+        if (run::RunFolder::isRunFolder(input) || fs::exists(run::RunFolder(input).runJson(), ec)) {
             folders.emplace_back(input, true);
             continue;
         }

@@ -223,15 +223,25 @@ TEST(Cli, UsageErrorsExitTwoWithReadableMessages) {
     EXPECT_EQ(run({"export", input, "--format", "csv", "--table", "barriers", "--threshold-us", "5"}).code, 0);
 }
 
+// Two prof files are two processes, merged; one file named twice is refused.
 TEST(Cli, SeveralProfFilesMerge) {
+    TempDir dir;
+    std::filesystem::copy_file(smallProfFile(), dir / "prof_file__0");
+    std::filesystem::copy_file(smallProfFile(), dir / "prof_file__1");
     const auto one = run({"stats", smallProfFile().string(), "--json"});
-    const auto two = run({"stats", smallProfFile().string(), smallProfFile().string(), "--json"});
+    const auto two =
+        run({"stats", (dir / "prof_file__0").string(), (dir / "prof_file__1").string(), "--json"});
     ASSERT_EQ(two.code, 0) << two.err;
     EXPECT_EQ(nlohmann::json::parse(two.out).at("summary").at("tasks").get<int>(),
               2 * nlohmann::json::parse(one.out).at("summary").at("tasks").get<int>());
     const auto mixed = run({"stats", smallProfFile().string(), smallPaje().string()});
     EXPECT_EQ(mixed.code, 1);
     EXPECT_NE(mixed.err.find("prof files"), std::string::npos) << mixed.err;
+    const auto twice = run({"stats", smallProfFile().string(), smallProfFile().string()});
+    EXPECT_NE(twice.code, 0);
+    EXPECT_NE(twice.err.find("the same file as " + smallProfFile().string() + ", given twice"),
+              std::string::npos)
+        << twice.err;
 }
 
 TEST(Cli, ErrorsNameTheFileAndExitNonZero) {

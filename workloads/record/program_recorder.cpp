@@ -1,5 +1,6 @@
 #include "workloads/record/program_recorder.hpp"
 
+#include "common/text.hpp"
 #include "tracer/analysis/stats.hpp"
 #include "tracer/readers/read_trace.hpp"
 #include "tracer/run/run_folder.hpp"
@@ -129,14 +130,6 @@ int waitForProgram(pid_t pid) {
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
     return status;
-}
-
-std::string quoted(const std::vector<std::string>& argv) {
-    std::string out;
-    for (const auto& arg : argv) {
-        out += (out.empty() ? "" : " ") + arg;
-    }
-    return out;
 }
 
 // Why a program that ended so wrote no trace, for the refusal.
@@ -270,7 +263,7 @@ Result<ProgramOutcome, ProgramRecordError> executeProgramRecord(const ProgramPla
     run::ProgramRecord program{
         plan.options.argv, plan.executable.string(), plan.cwd.string(), {}, {}, {}};
     record.startedAt = utcNow();
-    err << "starscope record: running " << quoted(plan.childArgv) << " with FxT "
+    err << "starscope record: running " << shellCommandLine(plan.childArgv) << " with FxT "
         << (plan.trace.value ? "tracing into " + plan.folder.dir.string() : std::string("off"))
         << "\n"
         << std::flush;

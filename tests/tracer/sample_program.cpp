@@ -5,7 +5,7 @@
 //
 // sample_program OUT_DIR [--epochs N] [--batches N] [--tasks N] [--task-us N] [--load-us N]
 //                        [--ncpu N] [--chains N] [--gate-us N] [--unprofiled-batch N]
-//                        [--task-events N]
+//                        [--task-events N] [--exit-before-shutdown STATUS]
 //
 // OUT_DIR "-": the trace goes where the environment's STARPU_FXT_PREFIX says, as a program that
 // `starscope record` or `sweep` runs into a run folder it names itself.
@@ -17,6 +17,9 @@
 // --unprofiled-batch N: batch N (counted over all epochs from 0) runs with FxT profiling
 // stopped (starpu_fxt_stop_profiling before its load, starpu_fxt_start_profiling after its
 // wait), as StarPU's own examples stop it around what they do not measure.
+//
+// --exit-before-shutdown STATUS: after its tasks the program _exits with STATUS without
+// starpu_shutdown, which is where StarPU writes its trace: a StarPU program that leaves no trace.
 //
 // --task-events N: each task records N user events (starpu_fxt_trace_user_event, which names the
 // worker's thread) while it runs, so that a small FxT buffer (STARPU_TRACE_BUFFER_SIZE=1) fills,
@@ -32,6 +35,7 @@
 #include <starpu.h>
 #include <string>
 #include <thread>
+#include <unistd.h>
 #include <vector>
 
 namespace {
@@ -48,6 +52,7 @@ struct Options {
     int gateUs = 0;
     int unprofiledBatch = -1;
     int taskEvents = 0;
+    int exitBeforeShutdown = -1;
 };
 
 int g_taskUs = 200;
@@ -129,6 +134,7 @@ bool parseArgs(int argc, char** argv, Options& options) {
                       : flag == "--gate-us"              ? &options.gateUs
                       : flag == "--unprofiled-batch"     ? &options.unprofiledBatch
                       : flag == "--task-events"          ? &options.taskEvents
+                      : flag == "--exit-before-shutdown" ? &options.exitBeforeShutdown
                                                          : nullptr;
         if (target == nullptr || !parseInt(argv[i + 1], *target)) {
             std::fprintf(stderr, "sample_program: bad option %s %s\n", argv[i], argv[i + 1]);
@@ -146,7 +152,7 @@ int main(int argc, char** argv) {
         std::fprintf(stderr,
                      "usage: sample_program OUT_DIR [--epochs N] [--batches N] [--tasks N] "
                      "[--task-us N] [--load-us N] [--ncpu N] [--chains N] [--gate-us N] "
-                     "[--unprofiled-batch N] [--task-events N]\n");
+                     "[--unprofiled-batch N] [--task-events N] [--exit-before-shutdown STATUS]\n");
         return 2;
     }
     const bool ownFolder = options.outDir != "-";
@@ -223,6 +229,9 @@ int main(int argc, char** argv) {
     }
     for (auto& handle : handles) {
         starpu_data_unregister(handle);
+    }
+    if (options.exitBeforeShutdown >= 0) {
+        ::_exit(options.exitBeforeShutdown);
     }
     starpu_shutdown();
     long total = 0;

@@ -1,8 +1,9 @@
 // `starscope record` and `sweep` typed as the documentation and a shell type them, through the
 // real front end (which execs the recorder): `--force -- PROG`, `--out=DIR -- PROG`, the run
 // folder from STARPU_FXT_PREFIX, `sweep --out=D -- PROG`; and a program whose argument or run
-// folder holds a Latin-1 byte, whose run.json must be written all the same. The program is the
-// project's small StarPU sample (tests/tracer/sample_program.cpp), "-" tracing where record says.
+// folder holds a Latin-1 byte, whose run.json must be written all the same; and what record says
+// of a program that leaves no trace. The program is the project's small StarPU sample
+// (tests/tracer/sample_program.cpp), "-" tracing where record says.
 
 #include "common/text.hpp"
 #include "tests/support/test_support.hpp"
@@ -140,6 +141,30 @@ TEST(RecordCommandLine, ALatin1RunFolderGetsItsRunJson) {
     ASSERT_TRUE(completedRun(run, outcome));
     EXPECT_EQ(readJson(run / "run.json").at("starpu").at("fxt").at("prefix"),
               (dir.path() / kReplacedCafe).string());
+}
+
+// A StarPU program that started FxT tracing and ended before starpu_shutdown, where StarPU
+// writes its trace, is not taken for one whose StarPU has no FxT.
+TEST(RecordCommandLine, AProgramEndingBeforeStarpuShutdownIsToldFromOneWithoutFxt) {
+    TempDir dir;
+    auto args = sample({"record", "--out", (dir / "early").string()}, "-");
+    args.insert(args.end(), {"--exit-before-shutdown", "3"});
+    const auto early = starscope(dir, "", args);
+    EXPECT_EQ(early.status, 3) << early.output;
+    EXPECT_NE(early.output.find(
+                  "wrote no FxT trace into " + (dir / "early").string()
+                  + " and exited with status 3: its StarPU started FxT tracing, but the program "
+                    "ended before starpu_shutdown"),
+              std::string::npos)
+        << early.output;
+    EXPECT_EQ(early.output.find("is it linked"), std::string::npos) << early.output;
+    EXPECT_FALSE(fs::exists(dir / "early" / ".starscope_fxt_started"));
+
+    const auto plain =
+        starscope(dir, "", {"record", "--out", (dir / "plain").string(), "--", "/bin/true"});
+    EXPECT_EQ(plain.status, 1) << plain.output;
+    EXPECT_NE(plain.output.find("is it linked against a StarPU built with FxT?"), std::string::npos)
+        << plain.output;
 }
 
 } // namespace

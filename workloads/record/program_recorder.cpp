@@ -4,6 +4,7 @@
 #include "tracer/analysis/stats.hpp"
 #include "tracer/readers/read_trace.hpp"
 #include "tracer/run/run_folder.hpp"
+#include "workloads/record/fxt_started_note.hpp"
 #include "workloads/record/mpi_launch.hpp"
 #include "workloads/record/run_folder_setup.hpp"
 #include "workloads/record/run_json.hpp"
@@ -133,8 +134,10 @@ int waitForProgram(pid_t pid) {
 }
 
 // Why a program that ended so wrote no trace, for the refusal.
+// fxtStarted: its StarPU started FxT tracing (the preloaded note, record/fxt_started_note.hpp).
 std::string noTraceMessage(const ProgramPlan& plan, const run::ProgramRecord& program,
-                           int passedOnToRanks, const std::optional<RankEnd>& endedFirst) {
+                           int passedOnToRanks, const std::optional<RankEnd>& endedFirst,
+                           bool fxtStarted) {
     std::string message =
         plan.options.argv.front() + " wrote no FxT trace into " + plan.folder.dir.string();
     if (passedOnToRanks != 0) {
@@ -155,9 +158,15 @@ std::string noTraceMessage(const ProgramPlan& plan, const run::ProgramRecord& pr
                  "when "
                  "SIGINT ends the program); nothing was kept";
     }
-    return message
-           + (program.exitCode != 0 ? " and exited with status " + std::to_string(*program.exitCode)
-                                    : "")
+    const std::string exited =
+        program.exitCode != 0 ? " and exited with status " + std::to_string(*program.exitCode) : "";
+    if (fxtStarted) {
+        return message + exited
+               + ": its StarPU started FxT tracing, but the program ended before starpu_shutdown, "
+                 "where StarPU writes the trace (an exit() or _exit() before starpu_shutdown loses "
+                 "it); nothing was kept";
+    }
+    return message + exited
            + ": is it linked against a StarPU built with FxT? (a StarPU without FxT ignores "
              "STARPU_FXT_TRACE; "
              "`ldd PROGRAM | grep starpu` names its library, which FxT builds link to libfxt; a "
@@ -320,6 +329,8 @@ Result<ProgramOutcome, ProgramRecordError> executeProgramRecord(const ProgramPla
                         + std::to_string(endedFirst->pid) + ") ended first, while the others ran";
     }
 
+    // Taken away before anything else looks at the folder's files.
+    const bool fxtStarted = takeFxtStartedNote(plan.folder.dir);
     for (const auto& file : tracer::findProfFiles(plan.folder.dir)) {
         record.fxt.traceFiles.push_back(file.filename().string());
     }
@@ -327,7 +338,11 @@ Result<ProgramOutcome, ProgramRecordError> executeProgramRecord(const ProgramPla
         undo();
         const int code = outcome.exitCode != 0 ? outcome.exitCode : 1;
         return fail(ProgramRecordError{
-            WorkloadError{ErrorCode::Runtime, noTraceMessage(plan, program, underMpirun ? g_stops.first.load() : 0, endedFirst), {}, {}},
+            WorkloadError{ErrorCode::Runtime,
+                          noTraceMessage(plan, program, underMpirun ? g_stops.first.load() : 0,
+                                         endedFirst, fxtStarted),
+                          {},
+                          {}},
             code});
     }
     if (const auto cut = cutTraceFiles(plan.folder.dir, record.fxt.traceFiles); !cut.empty()) {

@@ -5,6 +5,7 @@
 // record after a run, before its run.json. Here every invalid sequence becomes U+FFFD, so the
 // document is written, valid, and says where the bytes were.
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
@@ -17,9 +18,22 @@ inline std::string jsonText(const nlohmann::json& value, int indent = -1) {
 }
 
 // A JSON string literal, quotes included, for writers that stream their document themselves
-// (the Chrome trace export, too large to build as one value).
+// (the Chrome trace export, too large to build as one value). Printable ASCII without a quote or
+// a backslash, what nearly every name is, is its own literal: the dump, three times the cost per
+// name, is left to the names that need escaping or replacing.
 inline std::string jsonString(std::string_view text) {
-    return jsonText(nlohmann::json(text));
+    const bool plain = std::all_of(text.begin(), text.end(), [](char c) {
+        return c >= ' ' && c <= '~' && c != '"' && c != '\\';
+    });
+    if (!plain) {
+        return jsonText(nlohmann::json(text));
+    }
+    std::string literal;
+    literal.reserve(text.size() + 2);
+    literal += '"';
+    literal += text;
+    literal += '"';
+    return literal;
 }
 
 } // namespace starscope

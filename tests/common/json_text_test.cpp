@@ -49,6 +49,15 @@ TEST(JsonText, ValidUtf8AndEscapesAreKept) {
     EXPECT_EQ(nlohmann::json::parse(jsonString(text)).get<std::string>(), text);
 }
 
+// The Chrome export's names: plain ones as they are, the others escaped by the same dump.
+TEST(JsonText, AStringLiteralIsTheDumpOfTheString) {
+    for (const std::string text : {"sample_spin", "", "a \"quoted\" \\ name", "tab\there",
+                                   "del\x7f", "caf\xc3\xa9", "caf\xe9"}) {
+        EXPECT_EQ(jsonString(text), jsonText(nlohmann::json(text))) << text;
+    }
+    EXPECT_EQ(jsonString("sample_spin"), "\"sample_spin\"");
+}
+
 TEST(JsonText, AStringLiteralOfLatin1BytesParses) {
     const auto literal = jsonString(kLatin1Cafe);
     EXPECT_EQ(literal, "\"" + kReplaced + "\"");

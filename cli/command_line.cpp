@@ -18,6 +18,16 @@ std::string commandName(const CLI::App& app) {
 
 } // namespace
 
+CLI::App* addForeignSubcommand(CLI::App& app, const std::string& name,
+                               const std::string& description, std::function<int()> run) {
+    auto* command = app.add_subcommand(name, description);
+    // The arguments, --help included, reach run()'s parser untouched.
+    command->set_help_flag();
+    command->preparse_callback(
+        [run = std::move(run)](std::size_t) { throw CLI::RuntimeError(run()); });
+    return command;
+}
+
 int runCommandLine(CLI::App& app, int argc, char** argv, files::StandardOutput& output) {
     int code = 0;
     try {

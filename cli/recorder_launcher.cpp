@@ -1,5 +1,6 @@
 #include "cli/recorder_launcher.hpp"
 
+#include "cli/command_line.hpp"
 #include "cli/recorder_config.hpp"
 #include "workloads/cli/record_command.hpp"
 #include "workloads/cli/sweep_command.hpp"
@@ -29,14 +30,13 @@ void execRecorder(const char* command, char** argv, std::ostream& err) {
     const auto recorder = recorderPath(ec);
     if (ec) {
         err << "starscope " << command << ": cannot find the recorder: /proc/self/exe: " << ec.message() << "\n";
-        throw CLI::RuntimeError(kRecorderNotRun);
+        return;
     }
     err.flush();
     ::execv(recorder.c_str(), argv);
     const int error = errno;
     err << "starscope " << command << ": cannot run the recorder " << recorder.string() << ": "
         << std::strerror(error) << "\n";
-    throw CLI::RuntimeError(kRecorderNotRun);
 }
 
 } // namespace
@@ -49,12 +49,10 @@ void addRecorderCommands(CLI::App& app, char** argv, std::ostream& err) {
     for (const Forwarded forwarded : {Forwarded{"record", workloads::cli::kRecordDescription},
                                       Forwarded{"sweep", workloads::cli::kSweepDescription}}) {
         const char* name = forwarded.name;
-        auto* command = app.add_subcommand(name, forwarded.description);
-        // Every argument, --help included, is the recorder's to parse.
-        command->set_help_flag();
-        command->allow_extras();
-        command->prefix_command();
-        command->callback([name, argv, &err] { execRecorder(name, argv, err); });
+        addForeignSubcommand(app, name, forwarded.description, [name, argv, &err] {
+            execRecorder(name, argv, err);
+            return kRecorderNotRun;
+        });
     }
 }
 

@@ -35,12 +35,13 @@ bool parseNumber(std::string_view text, T& out, T lo, T hi) {
     return true;
 }
 
+constexpr const char* kUsage =
+    "usage: starscope-viewer-synth OUT [--workers N] [--epochs N] [--batches N] "
+    "[--tasks-per-worker N] "
+    "[--task-us X] [--barrier-us X] [--jitter X] [--seed N] [--ranks N] [--dependencies]\n";
+
 int usage(const std::string& message) {
-    std::fprintf(stderr,
-                 "starscope-viewer-synth: %s\nusage: starscope-viewer-synth OUT [--workers N] [--epochs N] "
-                 "[--batches N] [--tasks-per-worker N] [--task-us X] [--barrier-us X] [--jitter X] [--seed N] "
-                 "[--ranks N] [--dependencies]\n",
-                 message.c_str());
+    std::fprintf(stderr, "starscope-viewer-synth: %s\n%s", message.c_str(), kUsage);
     return 2;
 }
 
@@ -54,6 +55,12 @@ int main(int argc, char** argv) {
     int ranks = 1;
     for (int i = 1; i < argc; ++i) {
         const std::string_view arg = argv[i];
+        if (arg == "--help" || arg == "-h") {
+            std::fputs("Writes a synthetic batched-training trace as a native starscope trace.\n",
+                       stdout);
+            std::fputs(kUsage, stdout);
+            return 0;
+        }
         if (!arg.starts_with("--")) {
             if (!output.empty()) {
                 return usage("more than one output file given ('" + output + "', '" + std::string(arg) + "')");

@@ -3,15 +3,15 @@
 #include "common/cli_conventions.hpp"
 #include "tests/support/fifo_reader.hpp"
 #include "tests/support/test_support.hpp"
+#include "tests/tracer/cli_runner.hpp"
 #include "tests/tracer/tracer_test_support.hpp"
 #include "tracer/cli/commands.hpp"
 #include "tracer/exporters/exporters.hpp"
 #include "tracer/native/native_format.hpp"
 
+#include <fstream>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
-
-#include <fstream>
 #include <sstream>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -21,35 +21,13 @@ namespace {
 
 using namespace testing;
 using starscope::testing::matchesGolden;
+using starscope::testing::readFile;
 using starscope::testing::TempDir;
 
-struct Run {
-    int code = 0;
-    std::string out;
-    std::string err;
-};
+using Run = CliRun;
 
 Run run(std::vector<std::string> args) {
-    CLI::App app{"starscope"};
-    app.require_subcommand(1);
-    std::ostringstream out;
-    std::ostringstream err;
-    cli::addCommands(app, out, err);
-    args.insert(args.begin(), "starscope");
-    std::vector<char*> argv;
-    for (auto& a : args) {
-        argv.push_back(a.data());
-    }
-    Run result;
-    try {
-        app.parse(static_cast<int>(argv.size()), argv.data());
-    } catch (const CLI::ParseError& e) {
-        // As main() answers, so that exit codes here are those a user sees.
-        result.code = starscope::cli::exitCode(app, e, out, err);
-    }
-    result.out = out.str();
-    result.err = err.str();
-    return result;
+    return runCli(std::move(args));
 }
 
 // The input path differs between machines: golden files hold a placeholder.
@@ -274,15 +252,25 @@ TEST(Cli, StatsGiveTheAreaBoundPerRank) {
     EXPECT_FALSE(nlohmann::json::parse(one.out).at("summary").contains("area_bound_per_rank"));
 }
 
+// Two prof files are two processes, merged; one file named twice is refused.
 TEST(Cli, SeveralProfFilesMerge) {
+    TempDir dir;
+    std::filesystem::copy_file(smallProfFile(), dir / "prof_file__0");
+    std::filesystem::copy_file(smallProfFile(), dir / "prof_file__1");
     const auto one = run({"stats", smallProfFile().string(), "--json"});
-    const auto two = run({"stats", smallProfFile().string(), smallProfFile().string(), "--json"});
+    const auto two =
+        run({"stats", (dir / "prof_file__0").string(), (dir / "prof_file__1").string(), "--json"});
     ASSERT_EQ(two.code, 0) << two.err;
     EXPECT_EQ(nlohmann::json::parse(two.out).at("summary").at("tasks").get<int>(),
               2 * nlohmann::json::parse(one.out).at("summary").at("tasks").get<int>());
     const auto mixed = run({"stats", smallProfFile().string(), smallPaje().string()});
     EXPECT_EQ(mixed.code, 1);
     EXPECT_NE(mixed.err.find("prof files"), std::string::npos) << mixed.err;
+    const auto twice = run({"stats", smallProfFile().string(), smallProfFile().string()});
+    EXPECT_NE(twice.code, 0);
+    EXPECT_NE(twice.err.find("the same file as " + smallProfFile().string() + ", given twice"),
+              std::string::npos)
+        << twice.err;
 }
 
 TEST(Cli, ErrorsNameTheFileAndExitNonZero) {
@@ -410,6 +398,78 @@ TEST(Cli, CompareRefusesMixedWorkloadsUnlessAllowed) {
         << mixed.out;
     EXPECT_NE(mixed.out.find("single+two (1 runs)"), std::string::npos) << mixed.out;
     EXPECT_NE(mixed.err.find(two + ": given more than once, counted once"), std::string::npos) << mixed.err;
+}
+
+// A missing --to-ms is the end of the trace: a --from-ms past it is the mistake to name.
+TEST(Cli, StatsFromAloneIsRangedToTheEndOfTheTrace) {
+    const auto input = smallRun().string();
+    const auto within = run({"stats", input, "--from-ms", "1"});
+    EXPECT_EQ(within.code, 0) << within.err;
+    const auto past = run({"stats", input, "--from-ms", "1000"});
+    EXPECT_EQ(past.code, 2);
+    EXPECT_NE(past.err.find("starscope stats: --from-ms 1000 is after the end of the trace, at "),
+              std::string::npos)
+        << past.err;
+    EXPECT_EQ(past.err.find("--to-ms"), std::string::npos) << past.err;
+    const auto reversed = run({"stats", input, "--from-ms", "20", "--to-ms", "10"});
+    EXPECT_EQ(reversed.code, 2);
+    EXPECT_NE(reversed.err.find("--to-ms is before --from-ms"), std::string::npos) << reversed.err;
+}
+
+// An output that is the input (by name, through a link, or a run folder's own file) would
+// replace the recording with its conversion: refused, the input left as it was.
+TEST(Cli, ExportAndConvertNeverOverwriteTheirInput) {
+    TempDir dir;
+    const auto trace = dir / "trace";
+    std::filesystem::copy_file(smallProfFile(), trace);
+    std::filesystem::create_symlink(trace, dir / "link");
+    const auto original = readFile(trace);
+    for (const auto& output : {trace, dir / "link"}) {
+        const auto r = run({"export", trace.string(), "--format", "chrome", "-o", output.string()});
+        EXPECT_EQ(r.code, 2) << output;
+        EXPECT_NE(r.err.find("starscope export: -o " + output.string() + " is the input file "
+                             + trace.string()),
+                  std::string::npos)
+            << r.err;
+        EXPECT_NE(r.err.find("would replace the recording"), std::string::npos) << r.err;
+    }
+    EXPECT_EQ(readFile(trace), original);
+
+    const auto folder = dir / "run";
+    std::filesystem::create_directories(folder);
+    std::filesystem::copy_file(smallProfFile(), folder / "prof_file__0");
+    std::ofstream(folder / "run.json")
+        << R"({"strategy": {"arenas": "single", "loader": "naive"}})";
+    const auto runJson = readFile(folder / "run.json");
+    for (const std::string name : {"run.json", "prof_file__0"}) {
+        const auto r = run({"convert", folder.string(), "-o", (folder / name).string()});
+        EXPECT_EQ(r.code, 2) << name;
+        EXPECT_NE(r.err.find("is the input file " + (folder / name).string()), std::string::npos)
+            << r.err;
+    }
+    EXPECT_EQ(readFile(folder / "run.json"), runJson);
+    EXPECT_EQ(readFile(folder / "prof_file__0"), original);
+    // The folder's own cache is the conversion's place.
+    const auto cached = run({"convert", folder.string()});
+    EXPECT_EQ(cached.code, 0) << cached.err;
+    EXPECT_TRUE(std::filesystem::exists(folder / "trace.sstrace"));
+}
+
+// A run recorded with --no-trace has a run.json and no prof file: compare says it has no trace.
+TEST(Cli, CompareOfARunWithoutTraceSaysSo) {
+    TempDir dir;
+    std::filesystem::create_directories(dir / "traced");
+    std::filesystem::copy_file(smallProfFile(), dir / "traced" / "prof_file__0");
+    std::filesystem::create_directories(dir / "untraced");
+    std::ofstream(dir / "untraced" / "run.json")
+        << R"({"strategy": {"arenas": "single", "loader": "naive"}, "traced": false})";
+    const auto r = run({"compare", (dir / "traced").string(), (dir / "untraced").string()});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_NE(r.err.find((dir / "untraced").string()
+                         + ": no trace: this run was recorded without tracing (record --no-trace"),
+              std::string::npos)
+        << r.err;
+    EXPECT_EQ(r.err.find("neither a run folder"), std::string::npos) << r.err;
 }
 
 } // namespace

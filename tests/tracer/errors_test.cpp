@@ -32,6 +32,22 @@ TEST(ReadErrors, MissingFileAndEmptyFolderNameThePath) {
     EXPECT_NE(trace.error().message.find("prof_file_"), std::string::npos);
 }
 
+// Several prof files are the processes of one run: one of them twice (by name or through a link)
+// is a mistake, not a second rank.
+TEST(ReadErrors, OneProfFileGivenTwiceIsRefused) {
+    TempDir dir;
+    std::filesystem::create_symlink(smallProfFile(), dir / "link");
+    for (const auto& second : {smallProfFile(), dir / "link"}) {
+        const auto trace = readTrace(std::vector<std::filesystem::path>{smallProfFile(), second});
+        ASSERT_FALSE(trace) << second;
+        EXPECT_EQ(trace.error().code, ErrorCode::InvalidArgument);
+        EXPECT_NE(trace.error().describe().find(second.string() + ": the same file as "
+                                                + smallProfFile().string() + ", given twice"),
+                  std::string::npos)
+            << trace.error().describe();
+    }
+}
+
 TEST(ReadErrors, EmptyAndTextFilesAreNotTraces) {
     TempDir dir;
     writeBytes(dir / "empty", "");

@@ -297,7 +297,10 @@ TEST(FxtReader, ProgressReports) {
 }
 
 TEST(FxtReader, SeveralProcessesMergeWithPrefixedLanes) {
-    const auto trace = readTrace({smallProfFile(), smallProfFile()});
+    // Two files (one named twice is refused: ReadErrors.OneProfFileGivenTwiceIsRefused).
+    starscope::testing::TempDir dir;
+    std::filesystem::copy_file(smallProfFile(), dir / "prof_file__1");
+    const auto trace = readTrace({smallProfFile(), dir / "prof_file__1"});
     ASSERT_TRUE(trace) << trace.error().describe();
     const auto single = readTrace({smallProfFile()});
     ASSERT_TRUE(single);

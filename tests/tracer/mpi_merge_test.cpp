@@ -156,7 +156,11 @@ TEST_F(MpiMerge, RanksAndMessagesSurviveTheNativeFormat) {
 TEST_F(MpiMerge, TwoFilesOfOneRankAreRefused) {
     const auto files = findProfFiles(golden2());
     ASSERT_EQ(files.size(), 2U);
-    const auto read = readTrace({files[0], files[0]});
+    // A copy: the same file named twice is refused before
+    // (ReadErrors.OneProfFileGivenTwiceIsRefused).
+    starscope::testing::TempDir dir;
+    std::filesystem::copy_file(files[0], dir / files[0].filename());
+    const auto read = readTrace({files[0], dir / files[0].filename()});
     ASSERT_FALSE(read);
     EXPECT_NE(read.error().message.find("two prof files of rank 0"), std::string::npos) << read.error().describe();
 }

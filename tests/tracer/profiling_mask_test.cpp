@@ -60,5 +60,27 @@ TEST(ProfilingMask, ExportersKeepNotProfiledApart) {
                                                                            << exported << " ns exported";
 }
 
+// Read as two processes of one run, each file's warning names the file it is about (it read
+// "0_FxT profiling was stopped ...", the lane prefix of rank 0).
+TEST(ProfilingMask, TheWarningOfEachFileNamesIt) {
+    starscope::testing::TempDir dir;
+    const std::vector<std::filesystem::path> files{dir / "prof_file__0", dir / "prof_file__1"};
+    for (const auto& file : files) {
+        std::filesystem::copy_file(goldenRun("masked13") / "prof_file__0", file);
+    }
+    const auto trace = readTrace(files);
+    ASSERT_TRUE(trace) << trace.error().describe();
+    for (const auto& file : files) {
+        const bool named =
+            std::any_of(trace->warnings.begin(), trace->warnings.end(), [&](const std::string& w) {
+                return w.starts_with(file.string() + ": FxT profiling was stopped ");
+            });
+        EXPECT_TRUE(named) << file;
+    }
+    for (const auto& w : trace->warnings) {
+        EXPECT_FALSE(w.starts_with("0_") || w.starts_with("1_")) << w;
+    }
+}
+
 } // namespace
 } // namespace starscope::tracer

@@ -5,7 +5,10 @@
 //
 // sample_program OUT_DIR [--epochs N] [--batches N] [--tasks N] [--task-us N] [--load-us N]
 //                        [--ncpu N] [--chains N] [--gate-us N] [--unprofiled-batch N]
-//                        [--task-events N]
+//                        [--task-events N] [--exit-before-shutdown STATUS]
+//
+// OUT_DIR "-": the trace goes where the environment's STARPU_FXT_PREFIX says, as a program that
+// `starscope record` or `sweep` runs into a run folder it names itself.
 //
 // --gate-us N: between batches, the main thread waits (starpu_task_wait_for_all) for a task
 // gated on a tag another thread notifies N us later, so every worker sleeps while the main
@@ -15,21 +18,24 @@
 // stopped (starpu_fxt_stop_profiling before its load, starpu_fxt_start_profiling after its
 // wait), as StarPU's own examples stop it around what they do not measure.
 //
+// --exit-before-shutdown STATUS: after its tasks the program _exits with STATUS without
+// starpu_shutdown, which is where StarPU writes its trace: a StarPU program that leaves no trace.
+//
 // --task-events N: each task records N user events (starpu_fxt_trace_user_event, which names the
 // worker's thread) while it runs, so that a small FxT buffer (STARPU_TRACE_BUFFER_SIZE=1) fills,
 // and is written to the trace file, in the middle of a task.
 
 #include "common/markers.hpp"
 
-#include <starpu.h>
-
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <starpu.h>
 #include <string>
 #include <thread>
+#include <unistd.h>
 #include <vector>
 
 namespace {
@@ -46,6 +52,7 @@ struct Options {
     int gateUs = 0;
     int unprofiledBatch = -1;
     int taskEvents = 0;
+    int exitBeforeShutdown = -1;
 };
 
 int g_taskUs = 200;
@@ -117,17 +124,18 @@ bool parseArgs(int argc, char** argv, Options& options) {
     options.outDir = argv[1];
     for (int i = 2; i + 1 < argc; i += 2) {
         const std::string flag = argv[i];
-        int* target = flag == "--epochs"             ? &options.epochs
-                      : flag == "--batches"          ? &options.batches
-                      : flag == "--tasks"            ? &options.tasks
-                      : flag == "--task-us"          ? &options.taskUs
-                      : flag == "--load-us"          ? &options.loadUs
-                      : flag == "--ncpu"             ? &options.ncpu
-                      : flag == "--chains"           ? &options.chains
-                      : flag == "--gate-us"          ? &options.gateUs
-                      : flag == "--unprofiled-batch" ? &options.unprofiledBatch
-                      : flag == "--task-events"      ? &options.taskEvents
-                                                     : nullptr;
+        int* target = flag == "--epochs"                 ? &options.epochs
+                      : flag == "--batches"              ? &options.batches
+                      : flag == "--tasks"                ? &options.tasks
+                      : flag == "--task-us"              ? &options.taskUs
+                      : flag == "--load-us"              ? &options.loadUs
+                      : flag == "--ncpu"                 ? &options.ncpu
+                      : flag == "--chains"               ? &options.chains
+                      : flag == "--gate-us"              ? &options.gateUs
+                      : flag == "--unprofiled-batch"     ? &options.unprofiledBatch
+                      : flag == "--task-events"          ? &options.taskEvents
+                      : flag == "--exit-before-shutdown" ? &options.exitBeforeShutdown
+                                                         : nullptr;
         if (target == nullptr || !parseInt(argv[i + 1], *target)) {
             std::fprintf(stderr, "sample_program: bad option %s %s\n", argv[i], argv[i + 1]);
             return false;
@@ -141,13 +149,17 @@ bool parseArgs(int argc, char** argv, Options& options) {
 int main(int argc, char** argv) {
     Options options;
     if (!parseArgs(argc, argv, options)) {
-        std::fprintf(stderr, "usage: sample_program OUT_DIR [--epochs N] [--batches N] [--tasks N] "
-                             "[--task-us N] [--load-us N] [--ncpu N] [--chains N] [--gate-us N] "
-                             "[--unprofiled-batch N] [--task-events N]\n");
+        std::fprintf(stderr,
+                     "usage: sample_program OUT_DIR [--epochs N] [--batches N] [--tasks N] "
+                     "[--task-us N] [--load-us N] [--ncpu N] [--chains N] [--gate-us N] "
+                     "[--unprofiled-batch N] [--task-events N] [--exit-before-shutdown STATUS]\n");
         return 2;
     }
+    const bool ownFolder = options.outDir != "-";
     std::error_code ec;
-    std::filesystem::create_directories(options.outDir, ec);
+    if (ownFolder) {
+        std::filesystem::create_directories(options.outDir, ec);
+    }
     if (ec) {
         std::fprintf(stderr, "sample_program: cannot create %s\n", options.outDir.c_str());
         return 1;
@@ -155,7 +167,9 @@ int main(int argc, char** argv) {
     g_taskUs = options.taskUs;
     g_taskEvents = options.taskEvents;
     const std::string ncpu = std::to_string(options.ncpu);
-    ::setenv("STARPU_FXT_PREFIX", options.outDir.c_str(), 1);
+    if (ownFolder) {
+        ::setenv("STARPU_FXT_PREFIX", options.outDir.c_str(), 1);
+    }
     ::setenv("STARPU_FXT_TRACE", "1", 1);
     ::setenv("STARPU_NCPU", ncpu.c_str(), 1);
     ::setenv("STARPU_NCUDA", "0", 1);
@@ -215,6 +229,9 @@ int main(int argc, char** argv) {
     }
     for (auto& handle : handles) {
         starpu_data_unregister(handle);
+    }
+    if (options.exitBeforeShutdown >= 0) {
+        ::_exit(options.exitBeforeShutdown);
     }
     starpu_shutdown();
     long total = 0;

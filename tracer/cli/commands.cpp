@@ -1,6 +1,8 @@
 // `starscope stats` and `starscope barriers`, plus what every tracer command shares.
 
 #include "tracer/cli/commands.hpp"
+
+#include "common/json_text.hpp"
 #include "tracer/analysis/barriers.hpp"
 #include "tracer/analysis/codelet_stats.hpp"
 #include "tracer/cli/detail.hpp"
@@ -9,8 +11,8 @@
 
 #include <atomic>
 #include <charconv>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <iomanip>
 #include <iostream>
 #ifdef __GLIBC__
@@ -241,7 +243,13 @@ int printStats(const StatsArgs& args, const std::optional<Trace>& trace, const I
     const TimeNs from = args.fromMs >= 0 ? msToTicks(args.fromMs, tps) : trace->begin;
     const TimeNs to = args.toMs >= 0 ? msToTicks(args.toMs, tps) : trace->end;
     if (to < from) {
-        *io.err << "starscope stats: --to-ms is before --from-ms\n";
+        // Without --to-ms the range ends where the trace does: the start given is what is wrong.
+        if (args.toMs < 0) {
+            *io.err << "starscope stats: --from-ms " << args.fromMs
+                    << " is after the end of the trace, at " << duration(trace->end) << "\n";
+        } else {
+            *io.err << "starscope stats: --to-ms is before --from-ms\n";
+        }
         return 2;
     }
     const auto range = computeRangeStats(*trace, from, to);
@@ -304,7 +312,7 @@ int printStats(const StatsArgs& args, const std::optional<Trace>& trace, const I
         if (machine.heterogeneous()) {
             doc["machine"] = detail::machineJson(*trace, machine);
         }
-        out << doc.dump(2) << "\n";
+        out << jsonText(doc, 2) << "\n";
         return 0;
     }
     std::size_t markerCount = 0;
@@ -483,9 +491,12 @@ int runBarriers(const BarriersArgs& args, const Io& io) {
             }
             list.push_back(std::move(item));
         }
-        out << nlohmann::json{{"input", detail::joined(args.inputs)}, {"threshold_ns", options.threshold}, {"ticks_per_second", tps},
-                              {"transitions", detail::figureJson(transitionCount)}, {"barriers", list}}
-                   .dump(2)
+        out << jsonText(nlohmann::json{{"input", detail::joined(args.inputs)},
+                                       {"threshold_ns", options.threshold},
+                                       {"ticks_per_second", tps},
+                                       {"transitions", detail::figureJson(transitionCount)},
+                                       {"barriers", list}},
+                        2)
             << "\n";
         return 0;
     }

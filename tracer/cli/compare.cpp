@@ -3,6 +3,7 @@
 // n/a reasons, the pooling and the comparability check are the run model's (tracer/run/); this
 // file only presents them as a table or JSON.
 
+#include "common/json_text.hpp"
 #include "tracer/cli/detail.hpp"
 #include "tracer/run/run_comparison.hpp"
 #include "tracer/run/run_folder.hpp"
@@ -99,7 +100,7 @@ void printJson(const run::Comparison& c, TimeNs thresholdNs, const Io& io) {
         }
         out["scaling"] = {{"time", "train_time_s"}, {"rows", rows}};
     }
-    *io.out << out.dump(2) << "\n";
+    *io.out << jsonText(out, 2) << "\n";
 }
 
 void printTable(const run::Comparison& c, const Io& io) {
@@ -152,7 +153,9 @@ int runCompare(const CompareArgs& args, const Io& io) {
             *io.err << "starscope compare: " << input << ": not a folder (give run folders or a sweep folder)\n";
             return 2;
         }
-        if (run::RunFolder::isRunFolder(input)) {
+        // A folder with a run.json is a run even without a trace (record --no-trace): reading it
+        // says so, where "neither a run folder nor a sweep folder" misled.
+        if (run::RunFolder::isRunFolder(input) || fs::exists(run::RunFolder(input).runJson(), ec)) {
             folders.emplace_back(input, true);
             continue;
         }

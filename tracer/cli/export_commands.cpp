@@ -4,6 +4,7 @@
 #include "tracer/cli/detail.hpp"
 #include "tracer/exporters/exporters.hpp"
 #include "tracer/native/native_format.hpp"
+#include "tracer/run/run_folder.hpp"
 
 #include <memory>
 
@@ -36,7 +37,47 @@ int writeOutput(const std::string& command, const std::string& output, const Io&
     return 0;
 }
 
+// The files an input is made of: the file itself, or a run folder's prof files and run.json
+// (not its native cache, which is derived from them and which convert rewrites).
+std::vector<fs::path> recordedFiles(const std::vector<std::string>& inputs) {
+    std::vector<fs::path> files;
+    for (const auto& input : inputs) {
+        std::error_code ec;
+        if (!fs::is_directory(input, ec)) {
+            files.emplace_back(input);
+            continue;
+        }
+        const run::RunFolder folder(input);
+        const auto profFiles = folder.profFiles();
+        files.insert(files.end(), profFiles.begin(), profFiles.end());
+        files.push_back(folder.runJson());
+    }
+    return files;
+}
+
+// An output that is one of the input's files (by identity: another name, a link) would replace
+// the recording with what was made from it. Says so and returns true.
+bool overwritesInput(const std::string& command, const std::vector<std::string>& inputs,
+                     const fs::path& output, const Io& io) {
+    if (output == "-") {
+        return false;
+    }
+    for (const auto& file : recordedFiles(inputs)) {
+        std::error_code ec;
+        if (fs::equivalent(output, file, ec) && !ec) {
+            *io.err << "starscope " << command << ": -o " << output.string()
+                    << " is the input file " << file.string()
+                    << ": writing it would replace the recording; choose another output\n";
+            return true;
+        }
+    }
+    return false;
+}
+
 int runExport(const ExportArgs& args, const Io& io) {
+    if (overwritesInput("export", args.inputs, args.output, io)) {
+        return starscope::cli::kUsageError;
+    }
     const auto trace = load("export", args.inputs, io);
     if (!trace) {
         return 1;
@@ -70,16 +111,20 @@ struct ConvertArgs {
 };
 
 int runConvert(const ConvertArgs& args, const Io& io) {
-    const auto trace = load("convert", args.inputs, io);
-    if (!trace) {
-        return 1;
-    }
     fs::path output = args.output;
     if (output.empty()) {
         // A run folder keeps its cached conversion inside (DESIGN.md: run directory).
         std::error_code ec;
         const auto& first = args.inputs.front();
-        output = fs::is_directory(first, ec) ? fs::path(first) / "trace.sstrace" : fs::path(first + ".sstrace");
+        output = fs::is_directory(first, ec) ? run::RunFolder(first).nativeCache()
+                                             : fs::path(first + ".sstrace");
+    }
+    if (overwritesInput("convert", args.inputs, output, io)) {
+        return starscope::cli::kUsageError;
+    }
+    const auto trace = load("convert", args.inputs, io);
+    if (!trace) {
+        return 1;
     }
     const int code =
         writeOutput("convert", output.string(), io, [&](std::ostream& out) { writeNative(*trace, out); });

@@ -1,8 +1,9 @@
 // Chrome trace JSON and CSV writers (Paje: paje_exporter.cpp).
 
+#include "common/json_text.hpp"
 #include "tracer/exporters/exporters.hpp"
-#include "tracer/model/time_unit.hpp"
 #include "tracer/exporters/text_format.hpp"
+#include "tracer/model/time_unit.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -18,30 +19,6 @@ using detail::kUsPerSecond;
 using detail::spanLabel;
 
 namespace {
-
-
-std::string jsonEscape(std::string_view text) {
-    std::string out;
-    out.reserve(text.size() + 2);
-    for (const char c : text) {
-        switch (c) {
-        case '"': out += "\\\""; break;
-        case '\\': out += "\\\\"; break;
-        case '\n': out += "\\n"; break;
-        case '\r': out += "\\r"; break;
-        case '\t': out += "\\t"; break;
-        default:
-            if (static_cast<unsigned char>(c) < 0x20) {
-                char buffer[8];
-                std::snprintf(buffer, sizeof buffer, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
-                out += buffer;
-            } else {
-                out += c;
-            }
-        }
-    }
-    return out;
-}
 
 std::string csvField(std::string_view text) {
     if (text.find_first_of(",\"\n\r") == std::string_view::npos) {
@@ -95,7 +72,7 @@ void writeChromeJson(const Trace& trace, std::ostream& out) {
         // tid 0 is left to trace-wide markers; lane i is thread i+1, sorted in lane order.
         const auto p = pidOfRank(trace.lanes[i].rank);
         out << ",\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":" << p << ",\"tid\":" << i + 1
-            << ",\"args\":{\"name\":\"" << jsonEscape(trace.lanes[i].name) << "\"}}";
+            << ",\"args\":{\"name\":" << jsonString(trace.lanes[i].name) << "}}";
         out << ",\n{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":" << p << ",\"tid\":" << i + 1
             << ",\"args\":{\"sort_index\":" << i + 1 << "}}";
     }
@@ -104,12 +81,14 @@ void writeChromeJson(const Trace& trace, std::ostream& out) {
     for (std::size_t i = 0; i < trace.lanes.size(); ++i) {
         for (const auto& level : trace.lanes[i].levels) {
             for (const auto& span : level) {
-                out << ",\n{\"ph\":\"X\",\"pid\":" << pidOfRank(trace.lanes[i].rank) << ",\"tid\":" << i + 1 << ",\"ts\":" << fixed(span.start, tps, kUsPerSecond)
-                    << ",\"dur\":" << fixed(span.duration(), tps, kUsPerSecond) << ",\"name\":\"" << jsonEscape(spanLabel(trace, trace.lanes[i], span))
-                    << "\",\"cat\":\"" << className(trace.stateOf(span).cls) << "\"";
+                out << ",\n{\"ph\":\"X\",\"pid\":" << pidOfRank(trace.lanes[i].rank)
+                    << ",\"tid\":" << i + 1 << ",\"ts\":" << fixed(span.start, tps, kUsPerSecond)
+                    << ",\"dur\":" << fixed(span.duration(), tps, kUsPerSecond)
+                    << ",\"name\":" << jsonString(spanLabel(trace, trace.lanes[i], span))
+                    << ",\"cat\":\"" << className(trace.stateOf(span).cls) << "\"";
                 if (const Task* task = trace.taskOf(trace.lanes[i], span)) {
-                    out << ",\"args\":{\"job\":" << task->jobId << ",\"state\":\""
-                        << jsonEscape(trace.stateOf(span).name) << "\"}";
+                    out << ",\"args\":{\"job\":" << task->jobId
+                        << ",\"state\":" << jsonString(trace.stateOf(span).name) << "}";
                 }
                 out << "}";
             }
@@ -171,9 +150,10 @@ void writeChromeJson(const Trace& trace, std::ostream& out) {
             << ",\"to_node\":" << x.toNode << ",\"size\":" << x.size << "}}";
     }
     for (const auto& m : trace.markers) {
-        out << ",\n{\"ph\":\"i\",\"pid\":" << pidOfRank(m.rank) << ",\"tid\":" << (m.lane >= 0 ? m.lane + 1 : 0) << ",\"s\":\""
-            << (m.lane >= 0 ? "t" : "g") << "\",\"ts\":" << fixed(m.time, tps, kUsPerSecond) << ",\"name\":\""
-            << jsonEscape(trace.textOf(m)) << "\",\"cat\":\"marker\"}";
+        out << ",\n{\"ph\":\"i\",\"pid\":" << pidOfRank(m.rank)
+            << ",\"tid\":" << (m.lane >= 0 ? m.lane + 1 : 0) << ",\"s\":\""
+            << (m.lane >= 0 ? "t" : "g") << "\",\"ts\":" << fixed(m.time, tps, kUsPerSecond)
+            << ",\"name\":" << jsonString(trace.textOf(m)) << ",\"cat\":\"marker\"}";
     }
     out << "\n]}\n";
 }

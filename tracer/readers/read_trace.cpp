@@ -187,6 +187,19 @@ TraceResult<Trace> readTrace(const std::vector<fs::path>& inputs, const ReadOpti
     if (inputs.size() == 1) {
         return readTrace(inputs.front(), options);
     }
+    // Each input is one process of the run: the same file twice (named twice, or through a link)
+    // would be merged as two ranks that ran the same.
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+        for (std::size_t j = i + 1; j < inputs.size(); ++j) {
+            std::error_code ec;
+            if (fs::equivalent(inputs[i], inputs[j], ec) && !ec) {
+                return fail(
+                    fileError(ErrorCode::InvalidArgument, inputs[j],
+                              "the same file as " + inputs[i].string()
+                                  + ", given twice: each prof file is one process of the run"));
+            }
+        }
+    }
     for (const auto& input : inputs) {
         const auto format = detectFormat(input);
         if (!format) {

@@ -2,6 +2,7 @@
 
 #include "common/file_writer.hpp"
 #include "common/input_file.hpp"
+#include "common/json_text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -485,7 +486,9 @@ RunRecord readRecord(const Fields& f) {
 
 } // namespace
 
-std::string runRecordText(const RunRecord& record) { return toJson(record).dump(2) + "\n"; }
+std::string runRecordText(const RunRecord& record) {
+    return jsonText(toJson(record), 2) + "\n";
+}
 
 TraceResult<RunRecord> parseRunRecord(const std::string& text, const std::string& file) {
     const json doc = json::parse(text, nullptr, false);
@@ -494,9 +497,11 @@ TraceResult<RunRecord> parseRunRecord(const std::string& text, const std::string
     }
     if (const auto format = doc.find("format");
         format != doc.end() && (!format->is_string() || format->get<std::string>() != kRunRecordFormat)) {
-        return fail(TraceError{ErrorCode::Format, std::string("not a run record (format is ") + format->dump() + ", expected \""
-                                                      + kRunRecordFormat + "\")",
-                               file, {}});
+        return fail(TraceError{ErrorCode::Format,
+                               std::string("not a run record (format is ") + jsonText(*format)
+                                   + ", expected \"" + kRunRecordFormat + "\")",
+                               file,
+                               {}});
     }
     std::string problem;
     const Fields fields(doc, "", &problem);

@@ -1,5 +1,6 @@
 #include "tracer/run/sweep_record.hpp"
 
+#include "common/json_text.hpp"
 #include "tracer/run/run_record.hpp"
 
 #include <algorithm>
@@ -165,7 +166,7 @@ std::string sweepRecordText(const SweepRecord& record) {
     }
     doc["strategies"] = record.strategies;
     doc["ranks"] = record.ranks;
-    return doc.dump(2) + "\n";
+    return jsonText(doc, 2) + "\n";
 }
 
 TraceResult<SweepRecord> parseSweepRecord(const std::string& text, const std::string& file) {
@@ -174,11 +175,11 @@ TraceResult<SweepRecord> parseSweepRecord(const std::string& text, const std::st
         return fail(corrupt("not valid JSON (a sweep.json is one JSON object)", file));
     }
     if (const auto format = doc.find("format");
-        format != doc.end()
-        && (!format->is_string() || format->get<std::string>() != kSweepRecordFormat)) {
+        format != doc.end() && (!format->is_string() || format->get<std::string>() != kSweepRecordFormat)) {
         return fail(TraceError{ErrorCode::Format,
-                               std::string("not a sweep description (format is ") + format->dump()
-                                   + ", expected \"" + kSweepRecordFormat + "\")",
+                               std::string("not a sweep description (format is ")
+                                   + jsonText(*format) + ", expected \"" + kSweepRecordFormat
+                                   + "\")",
                                file,
                                {}});
     }
@@ -190,7 +191,7 @@ TraceResult<SweepRecord> parseSweepRecord(const std::string& text, const std::st
         }
         if (version->get<std::uint64_t>() > static_cast<std::uint64_t>(kSweepRecordVersion)) {
             return fail(TraceError{ErrorCode::TooNew,
-                                   "sweep.json version " + version->dump()
+                                   "sweep.json version " + jsonText(*version)
                                        + " is newer than this starscope reads (up to "
                                        + std::to_string(kSweepRecordVersion) + ")",
                                    file,

@@ -1,12 +1,12 @@
 // The rank group of a starscope built with StarPU-MPI.
 #include "common/file_writer.hpp"
+#include "common/json_text.hpp"
 #include "workloads/mpi/param_exchange.hpp"
 #include "workloads/record/rank_group.hpp"
 #include "workloads/sigint_handler.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <cstdio>
+#include <nlohmann/json.hpp>
 #include <starpu_mpi.h>
 #include <unistd.h>
 
@@ -102,7 +102,7 @@ public:
         if (mine.trainLoss) {
             json["train_loss"] = *mine.trainLoss;
         }
-        const std::string text = json.dump();
+        const std::string text = jsonText(json);
         int length = static_cast<int>(text.size());
         std::vector<int> lengths(m_rank == 0 ? static_cast<std::size_t>(m_size) : 0);
         MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, m_control);

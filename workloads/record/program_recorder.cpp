@@ -1,10 +1,12 @@
 #include "workloads/record/program_recorder.hpp"
 
+#include "common/text.hpp"
 #include "tracer/analysis/stats.hpp"
 #include "tracer/readers/read_trace.hpp"
 #include "tracer/run/run_folder.hpp"
 #include "workloads/record/free_space.hpp"
 #include "workloads/record/group_signal_witness.hpp"
+#include "workloads/record/fxt_started_note.hpp"
 #include "workloads/record/mpi_launch.hpp"
 #include "workloads/record/run_folder_setup.hpp"
 #include "workloads/record/run_json.hpp"
@@ -209,18 +211,11 @@ int waitForProgram(pid_t pid, const std::optional<GroupSignalWitness>& witness, 
     return status;
 }
 
-std::string quoted(const std::vector<std::string>& argv) {
-    std::string out;
-    for (const auto& arg : argv) {
-        out += (out.empty() ? "" : " ") + arg;
-    }
-    return out;
-}
-
 // Why a program that ended so wrote no trace, for the refusal.
+// fxtStarted: its StarPU started FxT tracing (the preloaded note, record/fxt_started_note.hpp).
 std::string noTraceMessage(const ProgramPlan& plan, const run::ProgramRecord& program,
                            int passedOnToRanks, const std::optional<RankEnd>& endedFirst,
-                           const std::string& mpirunKilled) {
+                           const std::string& mpirunKilled, bool fxtStarted) {
     std::string message =
         plan.options.argv.front() + " wrote no FxT trace into " + plan.folder.dir.string();
     if (!mpirunKilled.empty()) {
@@ -249,9 +244,15 @@ std::string noTraceMessage(const ProgramPlan& plan, const run::ProgramRecord& pr
                  "when "
                  "SIGINT ends the program); nothing was kept";
     }
-    return message
-           + (program.exitCode != 0 ? " and exited with status " + std::to_string(*program.exitCode)
-                                    : "")
+    const std::string exited =
+        program.exitCode != 0 ? " and exited with status " + std::to_string(*program.exitCode) : "";
+    if (fxtStarted) {
+        return message + exited
+               + ": its StarPU started FxT tracing, but the program ended before starpu_shutdown, "
+                 "where StarPU writes the trace (an exit() or _exit() before starpu_shutdown loses "
+                 "it); nothing was kept";
+    }
+    return message + exited
            + ": is it linked against a StarPU built with FxT? (a StarPU without FxT ignores "
              "STARPU_FXT_TRACE; "
              "`ldd PROGRAM | grep starpu` names its library, which FxT builds link to libfxt; a "
@@ -382,7 +383,7 @@ Result<ProgramOutcome, ProgramRecordError> executeProgramRecord(const ProgramPla
     run::ProgramRecord program{
         plan.options.argv, plan.executable.string(), plan.cwd.string(), {}, {}, {}};
     record.startedAt = utcNow();
-    err << "starscope record: running " << quoted(plan.childArgv) << " with FxT "
+    err << "starscope record: running " << shellCommandLine(plan.childArgv) << " with FxT "
         << (plan.trace.value ? "tracing into " + plan.folder.dir.string() : std::string("off"))
         << "\n"
         << std::flush;
@@ -440,6 +441,8 @@ Result<ProgramOutcome, ProgramRecordError> executeProgramRecord(const ProgramPla
                         + std::to_string(endedFirst->pid) + ") ended first, while the others ran";
     }
 
+    // Taken away before anything else looks at the folder's files.
+    const bool fxtStarted = takeFxtStartedNote(plan.folder.dir);
     for (const auto& file : tracer::findProfFiles(plan.folder.dir)) {
         record.fxt.traceFiles.push_back(file.filename().string());
     }
@@ -449,7 +452,7 @@ Result<ProgramOutcome, ProgramRecordError> executeProgramRecord(const ProgramPla
         return fail(ProgramRecordError{
             WorkloadError{ErrorCode::Runtime,
                           noTraceMessage(plan, program, underMpirun ? g_stops.first.load() : 0,
-                                         endedFirst, mpirunKilled),
+                                         endedFirst, mpirunKilled, fxtStarted),
                           {},
                           {}},
             code});

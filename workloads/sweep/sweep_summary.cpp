@@ -1,5 +1,6 @@
 #include "workloads/sweep/sweep_summary.hpp"
 
+#include "common/json_text.hpp"
 #include "tracer/analysis/stats.hpp"
 #include "tracer/run/run_folder.hpp"
 #include "workloads/record/run_json.hpp"
@@ -138,7 +139,7 @@ WorkloadResult<Done> writeSummary(const fs::path& dir, const std::vector<SweepRo
         return written;
     }
     const json doc{{"format", "starscope-sweep-summary"}, {"version", 2}, {"runs", runs}};
-    return writeTextFile(dir / "summary.json", doc.dump(2) + "\n");
+    return writeTextFile(dir / "summary.json", jsonText(doc, 2) + "\n");
 }
 
 } // namespace starscope::workloads

@@ -168,6 +168,8 @@ TraceResult<FileDecoded> decodeFile(TraceBuilder& builder, detail::DataUse& data
     // Lanes get the rank as prefix (as starpu_fxt_tool names them) and job ids a per-file
     // base, since each process numbers its jobs from 1.
     const std::string prefix = multi ? std::to_string(at.rank) + "_" : std::string();
+    // One file: the caller names it already. Several: every warning says which one.
+    const std::string where = multi ? file.string() + ": " : std::string();
     const std::size_t lanesBefore = builder.laneCount();
     const std::size_t markersBefore = builder.trace().markers.size();
     const std::size_t transfersBefore = builder.trace().transfers.size();
@@ -175,9 +177,9 @@ TraceResult<FileDecoded> decodeFile(TraceBuilder& builder, detail::DataUse& data
     // forked while another thread holds a lock (the allocator's, under ASan at exit) can hang.
     ModelOpSink ops(builder,
                     mayUseASecondThread && events.direct() && buildInAThreadOfItsOwn(file, options.threads));
-    detail::RecordDecoder decoder(builder, ops, *sniffed.layout, prefix,
-                                  multi ? jobOfProcess(at.index, 0) : 0, dataUse,
-                                  at.clock, at.traffic);
+    detail::RecordDecoder decoder(builder, ops, *sniffed.layout, prefix, where,
+                                  multi ? jobOfProcess(at.index, 0) : 0, dataUse, at.clock,
+                                  at.traffic);
     detail::OutlierFilter filter(decoder);
     const auto onEvent = [&filter](const RawEvent& ev) { return filter.push(ev); };
     auto walked =
@@ -195,8 +197,6 @@ TraceResult<FileDecoded> decodeFile(TraceBuilder& builder, detail::DataUse& data
     }
     filter.flush();
     decoder.finish();
-    // One file: the caller names it already. Several: say which one.
-    const std::string where = multi ? file.string() + ": " : std::string();
     if (filter.dropped() > 0) {
         builder.warn(where + std::to_string(filter.dropped())
                      + " events with impossible timestamps were dropped");

@@ -11,10 +11,12 @@
 namespace starscope::tracer::detail {
 
 RecordDecoder::RecordDecoder(TraceBuilder& builder, ModelOpSink& ops, const StarpuFxtLayout& layout,
-                             std::string lanePrefix, std::uint64_t jobBase, DataUse& dataUse,
-                             const RankClock* clock, RankTraffic* traffic)
+                             std::string lanePrefix, std::string warningPrefix,
+                             std::uint64_t jobBase, DataUse& dataUse, const RankClock* clock,
+                             RankTraffic* traffic)
     : m_b(builder), m_ops(ops), m_layout(layout), m_prefix(std::move(lanePrefix)),
-      m_jobBase(jobBase), m_dataUse(dataUse), m_clock(clock), m_traffic(traffic) {
+      m_warningPrefix(std::move(warningPrefix)), m_jobBase(jobBase), m_dataUse(dataUse),
+      m_clock(clock), m_traffic(traffic) {
     m_workerStates.assign(layout.states.size(), -1);
     m_userStates.assign(layout.states.size(), -1);
     m_memoryNodeStates.assign(std::size(kStarpuMemoryNodeStates), -1);
@@ -409,26 +411,26 @@ void RecordDecoder::finish() {
     }
     m_ops.drain();
     if (m_ops.unbalancedPops() > 0) {
-        m_b.warn(m_prefix + std::to_string(m_ops.unbalancedPops())
+        m_b.warn(m_warningPrefix + std::to_string(m_ops.unbalancedPops())
                  + " state pops without a matching push were ignored");
     }
     if (m_unknownWorkers > 0) {
-        m_b.warn(m_prefix + std::to_string(m_unknownWorkers)
+        m_b.warn(m_warningPrefix + std::to_string(m_unknownWorkers)
                  + " workers of an unknown kind were dropped");
     }
     if (m_badEvents > 0) {
-        m_b.warn(m_prefix + std::to_string(m_badEvents)
+        m_b.warn(m_warningPrefix + std::to_string(m_badEvents)
                  + " events with too few parameters were dropped");
     }
     if (m_flushes.unattributed() > 0) {
         m_b.warn(
-            m_prefix + std::to_string(m_flushes.unattributed())
+            m_warningPrefix + std::to_string(m_flushes.unattributed())
             + " FxT buffer flushes of no known thread are not shown (StarPU's \"fxt flush\" event "
               "after "
               "them missing: a libfxt without the flush callback, or user events not recorded)");
     }
     if (m_profilingStops > 0) {
-        m_b.warn(m_prefix + "FxT profiling was stopped " + std::to_string(m_profilingStops)
+        m_b.warn(m_warningPrefix + "FxT profiling was stopped " + std::to_string(m_profilingStops)
                  + (m_profilingStops == 1 ? " time" : " times")
                  + " (starpu_fxt_stop_profiling): that time is \"Not profiled\", not sleeping");
     }
@@ -464,7 +466,7 @@ void RecordDecoder::warnCategoriesLeftOut() {
             continue;
         }
         if (!recorded.has(feeds.category)) {
-            m_b.warn(m_prefix + feeds.what + ": the trace's FxT event set leaves out "
+            m_b.warn(m_warningPrefix + feeds.what + ": the trace's FxT event set leaves out "
                      + std::string(fxtCategoryName(feeds.category)));
         }
     }

@@ -38,10 +38,12 @@ class RecordDecoder {
 public:
     // clock and traffic for one rank of several (mpi_merge.hpp), null for one process alone.
     // The lanes, states and transfers are added to the builder, everything else goes through
-    // ops; the data each transfer copied and each task accessed go to dataUse.
+    // ops; the data each transfer copied and each task accessed go to dataUse. lanePrefix starts
+    // the name of each lane, warningPrefix each warning (the file's name, among several).
     RecordDecoder(TraceBuilder& builder, ModelOpSink& ops, const StarpuFxtLayout& layout,
-                  std::string lanePrefix, std::uint64_t jobBase, DataUse& dataUse,
-                  const RankClock* clock = nullptr, RankTraffic* traffic = nullptr);
+                  std::string lanePrefix, std::string warningPrefix, std::uint64_t jobBase,
+                  DataUse& dataUse, const RankClock* clock = nullptr,
+                  RankTraffic* traffic = nullptr);
 
     // One event of the file, in file order: typed by its release's layout, then applied.
     bool handle(const RawEvent& ev);
@@ -211,6 +213,7 @@ private:
     ModelOpSink& m_ops;
     const StarpuFxtLayout& m_layout;
     std::string m_prefix;
+    std::string m_warningPrefix;
     std::uint64_t m_jobBase;
     DataUse& m_dataUse;
     const RankClock* m_clock;

@@ -229,9 +229,7 @@ ViewerResult<Done> renderComparison(const LoadedComparison& loaded, const Alignm
                                     const QString& output, bool transfers) {
     const QString suffix = QFileInfo(output).suffix().toLower();
     if (suffix != QLatin1String("png") && suffix != QLatin1String("jpg") && suffix != QLatin1String("jpeg")) {
-        return fail(ViewerError{ViewerErrorCode::Unsupported,
-                                output.toStdString() + ": unsupported picture format '." + suffix.toStdString()
-                                    + "' for --compare (use .png or .jpg)"});
+        return fail(pictureFormatError(output, ".png or .jpg for --compare"));
     }
     ComparisonView view;
     view.resize(size.width, size.height);

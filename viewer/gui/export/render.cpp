@@ -11,7 +11,8 @@
 #include <QRegularExpression>
 #include <QSvgGenerator>
 #include <QTemporaryDir>
-
+#include <algorithm>
+#include <string>
 #include <string_view>
 
 namespace starscope::viewer {
@@ -65,6 +66,30 @@ ViewerResult<Done> checkRange(const TraceDocument* document, const RenderRequest
                             "--range " + formatDuration(request.range->startNs) + " to "
                                 + formatDuration(request.range->endNs) + " lies outside the trace, which runs from "
                                 + formatDuration(begin) + " to " + formatDuration(end)});
+}
+
+// A --fold of a rank the trace does not have would fold nothing and draw the picture as if the
+// flag were not there: refused, with the ranks there are.
+ViewerResult<Done> checkFold(const TraceDocument* document, const RenderRequest& request) {
+    if (document == nullptr) {
+        return Done{};
+    }
+    const auto ranks = laneRanks(document->rows);
+    for (const std::int32_t rank : request.fold.ranks) {
+        if (std::find(ranks.begin(), ranks.end(), rank) != ranks.end()) {
+            continue;
+        }
+        std::string held;
+        for (const std::int32_t r : ranks) {
+            held += (held.empty() ? "" : ", ") + std::to_string(r);
+        }
+        return fail(
+            ViewerError{ViewerErrorCode::InvalidArgument,
+                        "--fold: rank " + std::to_string(rank) + " is not in the trace, "
+                            + (ranks.empty() ? std::string("which is one process without ranks")
+                                             : "whose ranks are " + held)});
+    }
+    return Done{};
 }
 
 // A picture is drawn again in a moment: replaced whole, but not synced to the disk.
@@ -147,11 +172,22 @@ ViewerResult<Done> exportPlot(GanttPlot& plot, const QString& output) {
             return painter.end();
         };
     } else {
-        return fail(ViewerError{ViewerErrorCode::Unsupported,
-                                output.toStdString() + ": unsupported picture format '." + suffix.toStdString()
-                                    + "' (use .png, .jpg, .pdf or .svg)"});
+        return fail(pictureFormatError(output, ".png, .jpg, .pdf or .svg"));
     }
     return savePicture(output, save);
+}
+
+ViewerError pictureFormatError(const QString& output, std::string_view formats) {
+    const QString suffix = QFileInfo(output).suffix();
+    if (suffix.isEmpty()) {
+        return ViewerError{ViewerErrorCode::Unsupported,
+                           output.toStdString()
+                               + " has no extension to tell the picture format: name it "
+                               + std::string(formats)};
+    }
+    return ViewerError{ViewerErrorCode::Unsupported,
+                       output.toStdString() + ": unsupported picture format '."
+                           + suffix.toStdString() + "' (use " + std::string(formats) + ")"};
 }
 
 QString withFilterSuffix(const QString& path, const QString& selectedFilter) {
@@ -178,6 +214,9 @@ ViewerResult<Done> renderToFile(GanttPlot& plot, std::shared_ptr<const TraceDocu
                                 std::shared_ptr<const Barriers> barriers, const RenderRequest& request,
                                 const QString& output) {
     if (auto met = checkRange(document.get(), request); !met) {
+        return met;
+    }
+    if (auto met = checkFold(document.get(), request); !met) {
         return met;
     }
     prepare(plot, std::move(document), std::move(barriers), request);

@@ -8,10 +8,10 @@
 
 #include <QImage>
 #include <QString>
-
 #include <functional>
 #include <memory>
 #include <optional>
+#include <string_view>
 
 namespace starscope::viewer {
 
@@ -42,6 +42,9 @@ ViewerResult<Done> renderToFile(GanttPlot& plot, std::shared_ptr<const TraceDocu
                                 const QString& output);
 // Saves what plot shows, at its current size, to output (.png, .jpg, .pdf or .svg).
 ViewerResult<Done> exportPlot(GanttPlot& plot, const QString& output);
+// The error for a picture name whose extension is none of formats (".png or .jpg"): one without
+// an extension is told so, not "unsupported picture format '.'".
+ViewerError pictureFormatError(const QString& output, std::string_view formats);
 // A save dialog returns the name as typed: without an extension the format would be unknown,
 // so the selected filter's ("PNG image (*.png)") is appended. A name with a suffix is kept.
 QString withFilterSuffix(const QString& path, const QString& selectedFilter);

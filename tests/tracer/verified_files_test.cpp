@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -17,6 +18,7 @@
 #include <fstream>
 #include <sys/stat.h>
 #include <thread>
+#include <vector>
 
 namespace starscope::tracer {
 namespace {
@@ -243,6 +245,39 @@ TEST(VerifiedFiles, StatsOfAStampedFileDamagedUnderItsSizeAndTimesFails) {
     const auto error = starscope::testing::readFile(dir / "damaged.err");
     EXPECT_NE(error.find(damaged.file.string()), std::string::npos) << error;
     EXPECT_NE(error.find("checksum"), std::string::npos) << error;
+}
+
+// The checksum's pass of a stamped file tells the progress, which only grows, and stops when
+// told to: on the caller's thread (one thread), after each step; on its own, whenever it is
+// asked while the pass goes on (a small file's may be over before, so only its result and order
+// are checked here).
+TEST(VerifiedFiles, TheChecksumOfAStampedFileIsToldAndCancelledWithTheRead) {
+    TempDir dir;
+    const auto file = dir / "t.sstrace";
+    const auto stamps = dir / "stamps";
+    const auto trace = settledNativeFile(file);
+    ASSERT_TRUE(readNative(file, remembering(stamps)));
+    ASSERT_EQ(stampsIn(stamps), 1U);
+    for (const unsigned threads : {1U, 0U}) {
+        auto options = remembering(stamps);
+        options.threads = threads;
+        std::vector<double> told;
+        options.progress = [&told](double fraction) {
+            told.push_back(fraction);
+            return true;
+        };
+        const auto back = readNative(file, options);
+        ASSERT_TRUE(back) << back.error().describe();
+        EXPECT_EQ(*back, trace);
+        EXPECT_TRUE(std::is_sorted(told.begin(), told.end())) << threads << " thread(s)";
+        EXPECT_TRUE(told.empty() || told.back() <= 1.0);
+    }
+    auto options = remembering(stamps);
+    options.threads = 1;
+    options.progress = [](double) { return false; };
+    const auto cancelled = readNative(file, options);
+    ASSERT_FALSE(cancelled);
+    EXPECT_EQ(cancelled.error().code, ErrorCode::Cancelled) << cancelled.error().describe();
 }
 
 TEST(VerifiedFiles, AStampHoldsForItsIdentityAndChecksumOnly) {

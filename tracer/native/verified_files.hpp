@@ -1,8 +1,11 @@
 #pragma once
 // The native files this starscope has checked whole (every record of every column against the
 // model, and the payload's checksum), remembered so that the next read of the same file maps
-// its columns and checks nothing: at 100 M spans the checks were half of the read's time, and at
-// 1 G spans a pass over a file larger than the page cache. "The same file" is its identity
+// its columns and checks none of their records: at 100 M spans the checks were half of the
+// read's time. Its checksum is still matched on every read (on a thread of its own, while the
+// tables are read: readNative), since storage that changes a file's blocks keeps every field
+// of its identity; at 1 G spans that is a pass over a file larger than the page cache, the
+// price of every figure coming from bytes that matched. "The same file" is its identity
 // (files::FileIdentity: device, inode, size, modification and change times), which any write
 // moves, and its checksum; a stamp holds both, and the version of the checks that passed, so
 // that a starscope with more checks than the one that wrote it checks the file again.

@@ -12,6 +12,7 @@
 #include <QCursor>
 #include <QFontMetricsF>
 #include <QMenu>
+#include <QToolTip>
 
 #include <algorithm>
 #include <cmath>
@@ -190,6 +191,7 @@ void GanttPlot::setLaneFilter(const QString& filter) {
 QString GanttPlot::laneFilter() const { return QString::fromStdString(m_gantt->laneFilter()); }
 
 void GanttPlot::rowsReplaced() {
+    QToolTip::hideText();
     m_overlay->setRows(m_gantt->rows());
     m_names->setRows(m_gantt->rows());
     rebuildRowTicks();
@@ -215,8 +217,10 @@ bool GanttPlot::applyRowWindow() {
     const double total = static_cast<double>(std::max<std::size_t>(1, rows().size()));
     double shown = total;
     if (m_rowScrolling) {
+        // Zoomed rows (Ctrl+wheel) are never thinner than kMinRowPx either: zooming out stops at
+        // as many rows as fit, which a smaller window lowers too.
         const double fit = std::max(1.0, std::floor(axisRect()->rect().height() / kMinRowPx));
-        shown = std::clamp(m_rowsShown > 0.0 ? m_rowsShown : fit, 1.0, total);
+        shown = std::clamp(m_rowsShown > 0.0 ? std::min(m_rowsShown, fit) : fit, 1.0, total);
     }
     m_firstRow = std::clamp(m_firstRow, 0.0, total - shown);
     const QCPRange wanted(m_firstRow - 0.5, m_firstRow + shown - 0.5);
@@ -224,6 +228,8 @@ bool GanttPlot::applyRowWindow() {
         return false;
     }
     yAxis->setRange(wanted);
+    // A tooltip describes what was under the cursor, which other rows are now.
+    QToolTip::hideText();
     emit rowWindowChanged();
     return true;
 }

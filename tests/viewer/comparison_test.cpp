@@ -319,7 +319,9 @@ TEST(ComparisonRender, HeadlessRenderDrawsEveryPanelAndNaCharts) {
                                  100'000);
     ASSERT_TRUE(loaded) << loaded.error().message;
     const QString out = QString::fromStdString((dir / "cmp.png").string());
-    ASSERT_TRUE(renderComparison(*loaded, {AlignMode::Marker, 1}, {1400, 1200}, out));
+    ComparisonPicture picture;
+    picture.size = {1400, 1200};
+    ASSERT_TRUE(renderComparison(*loaded, {AlignMode::Marker, 1}, picture, out));
     const QImage file(out);
     EXPECT_EQ(file.size(), QSize(1400, 1200));
 

@@ -167,3 +167,10 @@ TEST(LaneLayout, AMemoryNodeWithoutWorkersKeepsItsNameAndARankItsPrefix) {
     EXPECT_EQ(rows[1].label, "Memory node 3");
     EXPECT_EQ(rows[2].label, "1: RAM");
 }
+
+TEST(LaneLayout, ARunOfLanesIsNamedByItsFirstAndLastNumbers) {
+    EXPECT_EQ(rowRangeLabel("CPU 0", "CPU 10"), "CPU 0-10");
+    EXPECT_EQ(rowRangeLabel("1_CPU 4", "1_CPU 9"), "1_CPU 4-9");
+    EXPECT_EQ(rowRangeLabel("CUDA 0 memory", "CUDA 3 memory"), "CUDA 0 memory - CUDA 3 memory");
+    EXPECT_EQ(rowRangeLabel("CPU 7", "CUDA 0"), "CPU 7 - CUDA 0");
+}

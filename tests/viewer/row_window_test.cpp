@@ -132,6 +132,28 @@ TEST(RowWindow, AWideMachineScrollsWithRowsOfAReadableHeight) {
     EXPECT_DOUBLE_EQ(plot->rowWindow().shown, shown);
 }
 
+// docs/viewer.md promises rows never thinner than a text line; Ctrl+wheel out made them 4.6 px.
+TEST(RowWindow, CtrlWheelOutStopsAtRowsOfATextLine) {
+    TempDir dir;
+    MainWindow window;
+    window.resize(1200, 800);
+    window.show();
+    ASSERT_TRUE(load(window, writeWorkers(dir, 256)));
+    GanttPlot* plot = window.plot();
+    const double fit = plot->rowWindow().shown;
+    wheel(plot, 2, Qt::ControlModifier);   // in: fewer, taller rows
+    for (int step = 0; step < 12; ++step) {
+        wheel(plot, -1, Qt::ControlModifier);   // out, past where it started
+        EXPECT_GE(rowPx(plot), GanttPlot::kMinRowPx - 0.01) << "after " << step + 1 << " steps out";
+    }
+    EXPECT_DOUBLE_EQ(plot->rowWindow().shown, fit);
+    // A smaller window keeps the rule for rows zoomed before.
+    window.resize(1000, 600);
+    QApplication::processEvents();
+    plot->replot(QCustomPlot::rpImmediateRefresh);
+    EXPECT_GE(rowPx(plot), GanttPlot::kMinRowPx - 0.01);
+}
+
 TEST(RowWindow, AFewLanesFillTheChartWithoutABar) {
     TempDir dir;
     MainWindow window;

@@ -57,6 +57,30 @@ TEST(ViewerExecutable, RendersSvgAndPdfWithoutADisplay) {
     EXPECT_NE(readFile(log).find("unsupported picture format '.bmp'"), std::string::npos) << readFile(log);
 }
 
+// --compare --render takes the single view's formats and --range: SVG and PDF, a window of the
+// aligned axis; a --range outside every run, or without --render, is a usage mistake (exit 2).
+TEST(ViewerExecutable, CompareRendersSvgPdfAndARange) {
+    TempDir dir;
+    const auto log = dir / "log.txt";
+    const auto small = starscope::testing::testDataDir() / "tracer" / "small";
+    const auto small14 = starscope::testing::testDataDir() / "tracer" / "small14";
+    const std::string runs = " '" + small.string() + "' '" + small14.string() + "'";
+    const auto svg = dir / "cmp.svg";
+    ASSERT_EQ(runCommand(viewer("--compare --render '" + svg.string() + "' --size 1200x800 --range 5ms:20ms" + runs, log)), 0)
+        << readFile(log);
+    EXPECT_NE(readFile(svg).find("<svg"), std::string::npos);
+    const auto pdf = dir / "cmp.pdf";
+    ASSERT_EQ(runCommand(viewer("--compare --render '" + pdf.string() + "'" + runs, log)), 0) << readFile(log);
+    EXPECT_EQ(readFile(pdf).rfind("%PDF-", 0), 0u);
+    EXPECT_EQ(runCommand(viewer("--compare --render '" + pdf.string() + "' --range 100s:200s" + runs, log)), 2);
+    EXPECT_NE(readFile(log).find("outside the runs"), std::string::npos) << readFile(log);
+    // Without --render the window would open: a platform for it, though the mistake stops it first.
+    EXPECT_EQ(runCommand(std::string("QT_QPA_PLATFORM=offscreen '") + STARSCOPE_VIEWER_BINARY + "' --compare --range 1ms:2ms"
+                         + runs + " > '" + log.string() + "' 2>&1"),
+              2);
+    EXPECT_NE(readFile(log).find("--range apply to --render only"), std::string::npos) << readFile(log);
+}
+
 // --render reads its trace on another thread while Qt starts: the picture is the one drawn from
 // the trace read after Qt started (--threshold and all), and a trace that cannot be read is
 // still the reader's error, naming the file, exit 1.

@@ -79,9 +79,12 @@ void describeArguments(QCommandLineParser& parser) {
                                  QStringLiteral("[TRACE...]"));
     parser.addOption({QStringLiteral("render"), QStringLiteral("Write a picture of TRACE to OUT (.png, .jpg, .pdf, .svg) and exit."),
                       QStringLiteral("OUT")});
-    parser.addOption({QStringLiteral("range"), QStringLiteral("Time window of the picture, e.g. 0:2.5ms (default: whole trace)."),
+    parser.addOption({QStringLiteral("range"),
+                      QStringLiteral("Time window of the picture, e.g. 0:2.5ms (default: whole trace); with --compare, "
+                                     "time from the aligned axis's zero (not with --align normalized)."),
                       QStringLiteral("START:END")});
-    parser.addOption({QStringLiteral("size"), QStringLiteral("Picture size in pixels (default 1600x900)."),
+    parser.addOption({QStringLiteral("size"),
+                      QStringLiteral("Picture size in pixels, exactly (default 1600x900; 1600x1400 with --compare)."),
                       QStringLiteral("WxH")});
     parser.addOption({QStringLiteral("threshold"), QStringLiteral("Shortest barrier, e.g. 100us (default)."),
                       QStringLiteral("TIME"), QStringLiteral("100us")});
@@ -236,23 +239,29 @@ int compare(const QCommandLineParser& parser, starscope::tracer::TimeNs threshol
     if (inputs.isEmpty()) {
         return usageError("--compare needs at least one run folder");
     }
-    if (parser.isSet(QStringLiteral("range"))) {
-        return usageError("--range does not apply to --compare (use --align)");
-    }
     auto alignment = parseAlignment(parser.value(QStringLiteral("align")).toStdString(), "--align");
     if (!alignment) {
         return usageError(alignment.error().message);
     }
-    PixelSize size{1600, 1400};
+    if (!parser.isSet(QStringLiteral("render"))
+        && (parser.isSet(QStringLiteral("size")) || parser.isSet(QStringLiteral("range")))) {
+        return usageError("--size and --range apply to --render only");
+    }
+    ComparisonPicture picture;
+    picture.transfers = !parser.isSet(QStringLiteral("no-transfers"));
     if (parser.isSet(QStringLiteral("size"))) {
-        if (!parser.isSet(QStringLiteral("render"))) {
-            return usageError("--size applies to --render only");
-        }
         auto parsed = parseSize(parser.value(QStringLiteral("size")).toStdString(), "--size");
         if (!parsed) {
             return usageError(parsed.error().message);
         }
-        size = *parsed;
+        picture.size = *parsed;
+    }
+    if (parser.isSet(QStringLiteral("range"))) {
+        auto parsed = parseRange(parser.value(QStringLiteral("range")).toStdString(), "--range");
+        if (!parsed) {
+            return usageError(parsed.error().message);
+        }
+        picture.range = *parsed;
     }
     std::vector<std::filesystem::path> paths;
     for (const QString& input : inputs) {
@@ -264,10 +273,11 @@ int compare(const QCommandLineParser& parser, starscope::tracer::TimeNs threshol
         return 1;
     }
     if (parser.isSet(QStringLiteral("render"))) {
-        if (auto written = renderComparison(*loaded, *alignment, size, parser.value(QStringLiteral("render")),
-                                            !parser.isSet(QStringLiteral("no-transfers"))); !written) {
+        if (auto written = renderComparison(*loaded, *alignment, picture, parser.value(QStringLiteral("render")));
+            !written) {
             std::fprintf(stderr, "starscope-viewer: %s\n", written.error().message.c_str());
-            return 1;
+            // A --range outside the runs is a bad flag value, as the usage errors are.
+            return written.error().code == ViewerErrorCode::InvalidArgument ? 2 : 1;
         }
         return 0;
     }

@@ -301,4 +301,20 @@ std::optional<std::pair<std::size_t, std::size_t>> rowsOfRank(const std::vector<
     return out;
 }
 
+std::string rowRangeLabel(const std::string& first, const std::string& last) {
+    const auto numberStart = [](const std::string& label) {
+        std::size_t at = label.size();
+        while (at > 0 && label[at - 1] >= '0' && label[at - 1] <= '9') {
+            --at;
+        }
+        return at;
+    };
+    const std::size_t a = numberStart(first);
+    const std::size_t b = numberStart(last);
+    if (a < first.size() && b < last.size() && first.compare(0, a, last, 0, b) == 0) {
+        return first + "-" + last.substr(b);
+    }
+    return first + " - " + last;
+}
+
 } // namespace starscope::viewer

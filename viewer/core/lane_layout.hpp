@@ -59,6 +59,10 @@ LaneGroup laneGroupOf(const tracer::Lane& lane);
 // a rank's lane keeps the reader's rank prefix.
 std::string memoryNodeLabel(const tracer::Trace& trace, const tracer::Lane& lane);
 
+// The label of the lanes first .. last together, where a chart has room for one label for
+// them: "CPU 0-5" when both end in a number after the same name, "RAM - NUMA 1 RAM" otherwise.
+std::string rowRangeLabel(const std::string& first, const std::string& last);
+
 // One row per lane, in display order (by rank first when the lanes carry ranks).
 std::vector<Row> layoutRows(const tracer::Trace& trace);
 

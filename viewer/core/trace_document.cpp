@@ -3,9 +3,11 @@
 #include "tracer/model/time_unit.hpp"
 #include "tracer/analysis/parallel.hpp"
 #include "tracer/analysis/stats.hpp"
+#include "tracer/analysis/worker_shares.hpp"
 #include "tracer/run/run_folder.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <future>
 
 namespace starscope::viewer {
@@ -39,6 +41,10 @@ std::shared_ptr<const TraceDocument> prepareDocument(tracer::Trace trace, std::s
     document->length = length.value_or(t.end - t.begin);
     document->time = time.value_or(TimeScale{tracer::nsPerTick(t), 0});
     document->rows = layoutRows(t);
+    document->laneIdleness.resize(t.lanes.size());
+    for (const auto& share : tracer::workerShares(t)) {
+        document->laneIdleness[static_cast<std::size_t>(share.lane)] = share.idleness;
+    }
     // The longest chain of tasks (a walk of the task graph, the longest step here) on another
     // core meanwhile: the rest reads the spans.
     auto chain = startChainSearch(t);
@@ -182,6 +188,20 @@ std::size_t firstBarrierEndingAfter(const Barriers& barriers, double timeNs) {
         return static_cast<double>(b.end) <= timeNs;
     });
     return static_cast<std::size_t>(it - barriers.begin());
+}
+
+std::string shownRowLabel(const TraceDocument& document, const Row& row) {
+    if (row.kind != RowKind::Lane || row.lane < 0
+        || static_cast<std::size_t>(row.lane) >= document.laneIdleness.size()) {
+        return row.label;
+    }
+    const auto& idleness = document.laneIdleness[static_cast<std::size_t>(row.lane)];
+    if (!idleness) {
+        return row.label;
+    }
+    char share[32];
+    std::snprintf(share, sizeof share, "  %.1f %% idle", *idleness * 100.0);
+    return row.label + share;
 }
 
 std::string batchLabel(const markers::Marker& marker) {

@@ -61,6 +61,9 @@ struct TraceDocument {
     // The longest chain of dependent tasks (tracer::criticalPath), first task first; empty when
     // the trace recorded no dependency (a Paje trace): then there is no chain to draw.
     std::vector<tracer::TaskIndex> criticalPath;
+    // Per lane, its idleness on the makespan's window when it is a worker whose time is known
+    // (tracer::workerShares): the figure beside each worker's row label, as StarVZ shows it.
+    std::vector<std::optional<double>> laneIdleness;
 
     // The batch (from its batch_begin marker) running at timeNs; nullptr before the first.
     const tracer::MarkerEvent* batchAt(tracer::TimeNs timeNs) const;
@@ -108,6 +111,10 @@ std::size_t firstBarrierEndingAfter(const Barriers& barriers, double timeNs);
 std::string taskCountText(const TraceDocument& document);
 // 41652 -> "41,652".
 std::string groupThousands(std::size_t value);
+
+// A row's label on the chart: a worker's with its idleness ("CPU 0  12.3 % idle"), any other
+// row's (a header, the main thread, a memory node) as it is.
+std::string shownRowLabel(const TraceDocument& document, const Row& row);
 
 // "epoch 0 batch 3" for a batch_begin marker.
 std::string batchLabel(const markers::Marker& marker);

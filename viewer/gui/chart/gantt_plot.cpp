@@ -270,6 +270,10 @@ void GanttPlot::setView(double startNs, double endNs) {
         const auto end = static_cast<double>(m_document->trace.end);
         v = v.clampedTo(begin, end, kMinWindowNs, kFitMarginShare * std::max(end - begin, kMinWindowNs));
     }
+    if (xAxis->range() != QCPRange(v.startNs, v.endNs)) {
+        // The tooltip described a span at the old zoom: it is not the one under the cursor now.
+        QToolTip::hideText();
+    }
     xAxis->setRange(v.startNs, v.endNs);
     replot(rpQueuedReplot);
     emit viewChanged(v.startNs, v.endNs);

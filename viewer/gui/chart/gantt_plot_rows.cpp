@@ -12,9 +12,11 @@
 #include <QCursor>
 #include <QFontMetricsF>
 #include <QMenu>
+#include <QToolTip>
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 namespace starscope::viewer {
 
@@ -190,6 +192,7 @@ void GanttPlot::setLaneFilter(const QString& filter) {
 QString GanttPlot::laneFilter() const { return QString::fromStdString(m_gantt->laneFilter()); }
 
 void GanttPlot::rowsReplaced() {
+    QToolTip::hideText();
     m_overlay->setRows(m_gantt->rows());
     m_names->setRows(m_gantt->rows());
     rebuildRowTicks();
@@ -215,8 +218,10 @@ bool GanttPlot::applyRowWindow() {
     const double total = static_cast<double>(std::max<std::size_t>(1, rows().size()));
     double shown = total;
     if (m_rowScrolling) {
+        // Zoomed rows (Ctrl+wheel) are never thinner than kMinRowPx either: zooming out stops at
+        // as many rows as fit, which a smaller window lowers too.
         const double fit = std::max(1.0, std::floor(axisRect()->rect().height() / kMinRowPx));
-        shown = std::clamp(m_rowsShown > 0.0 ? m_rowsShown : fit, 1.0, total);
+        shown = std::clamp(m_rowsShown > 0.0 ? std::min(m_rowsShown, fit) : fit, 1.0, total);
     }
     m_firstRow = std::clamp(m_firstRow, 0.0, total - shown);
     const QCPRange wanted(m_firstRow - 0.5, m_firstRow + shown - 0.5);
@@ -224,6 +229,8 @@ bool GanttPlot::applyRowWindow() {
         return false;
     }
     yAxis->setRange(wanted);
+    // A tooltip describes what was under the cursor, which other rows are now.
+    QToolTip::hideText();
     emit rowWindowChanged();
     return true;
 }
@@ -257,24 +264,71 @@ void GanttPlot::zoomRows(double factor, double aroundPx) {
 void GanttPlot::rebuildRowTicks() {
     m_rowTicker->clear();
     const auto& rows = m_gantt->rows();
-    // Every m_labelStep-th row is labelled, so labels never pile on each other; a rank's header
-    // always is, as is a kind's (it is what a click folds), and a lane's label gives way to a
-    // header's within that many rows.
-    std::vector<std::size_t> headers;
-    for (std::size_t r = 0; r < rows.size(); ++r) {
-        if (rows[r].kind != RowKind::Lane) {
-            headers.push_back(r);
+    // Labels keep m_labelStep rows apart, so they never pile on each other. A rank's header is
+    // always labelled; then a lane outside any kind group with a header (the main thread, an
+    // MPI thread), then a kind's header (what a click folds), each where it is clear of those
+    // kept. The lanes of a kind are named in runs of m_labelStep from the first, one label per
+    // run ("CPU 0-5"): a 256-worker picture named its workers from CPU 8 on, every fifth, and
+    // left the main thread unnamed.
+    const double step = static_cast<double>(m_labelStep);
+    std::vector<double> kept;
+    const auto clear = [&](double at) {
+        return std::none_of(kept.begin(), kept.end(), [&](double k) { return std::abs(k - at) < step - 1e-9; });
+    };
+    const auto keep = [&](double at, const std::string& label) {
+        kept.push_back(at);
+        m_rowTicker->addTick(at, toQString(label));
+    };
+    std::set<GroupId> headed;
+    for (const Row& row : rows) {
+        if (row.kind == RowKind::KindHeader) {
+            headed.insert(row.groupId());
         }
     }
-    const auto nearHeader = [&](std::size_t r) {
-        return std::any_of(headers.begin(), headers.end(), [&](std::size_t h) {
-            return (h > r ? h - r : r - h) < m_labelStep;
-        });
-    };
+    const auto inKind = [&](const Row& row) { return row.kind == RowKind::Lane && headed.contains(row.groupId()); };
+    const auto label = [&](const Row& row) { return m_document ? shownRowLabel(*m_document, row) : row.label; };
     for (std::size_t r = 0; r < rows.size(); ++r) {
-        if (rows[r].kind != RowKind::Lane || (r % m_labelStep == 0 && !nearHeader(r))) {
-            m_rowTicker->addTick(static_cast<double>(r), toQString(rows[r].label));
+        if (rows[r].kind == RowKind::RankHeader) {
+            keep(static_cast<double>(r), rows[r].label);
         }
+    }
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        if (rows[r].kind == RowKind::Lane && !inKind(rows[r]) && clear(static_cast<double>(r))) {
+            keep(static_cast<double>(r), label(rows[r]));
+        }
+    }
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        if (rows[r].kind == RowKind::KindHeader && clear(static_cast<double>(r))) {
+            keep(static_cast<double>(r), rows[r].label);
+        }
+    }
+    for (std::size_t first = 0; first < rows.size();) {
+        if (!inKind(rows[first])) {
+            ++first;
+            continue;
+        }
+        // A run: the lanes from first until the next row of another group.
+        std::size_t end = first;
+        while (end + 1 < rows.size() && inKind(rows[end + 1]) && rows[end + 1].groupId() == rows[first].groupId()) {
+            ++end;
+        }
+        // Runs of m_labelStep lanes, the first grown until its label clears the one above.
+        for (std::size_t from = first; from <= end;) {
+            std::size_t to = std::min(end, from + m_labelStep - 1);
+            // A remainder too short for a label of its own joins this run.
+            if (end - to < m_labelStep) {
+                to = end;
+            }
+            const auto centre = [&] { return (static_cast<double>(from) + static_cast<double>(to)) / 2.0; };
+            while (!clear(centre()) && to < end) {
+                ++to;
+            }
+            if (clear(centre())) {
+                keep(centre(), from == to ? label(rows[from]) : rowRangeLabel(rows[from].label, rows[to].label));
+            }
+            from = to + 1;
+        }
+        first = end + 1;
     }
     applyRowWindow();
 }

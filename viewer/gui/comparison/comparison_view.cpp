@@ -1,6 +1,7 @@
 #include "viewer/gui/comparison/comparison_view.hpp"
 
 #include "viewer/core/rank_comparison.hpp"
+#include "viewer/core/time_format.hpp"
 #include "viewer/gui/chart/gantt_plot.hpp"
 #include "viewer/gui/comparison/comparison_charts.hpp"
 #include "viewer/gui/comparison/comparison_model.hpp"
@@ -12,7 +13,9 @@
 #include <QFileInfo>
 #include <QHeaderView>
 #include <QLabel>
+#include <QPdfWriter>
 #include <QSplitter>
+#include <QSvgGenerator>
 #include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -23,6 +26,9 @@
 namespace starscope::viewer {
 
 namespace {
+
+// A PDF's unit: a pixel of the picture is a point of its page.
+constexpr int kPointsPerInch = 72;
 
 // Normalized alignment maps each makespan onto kNormalizedSpanNs ticks from the shared zero:
 // label ticks in percent.
@@ -209,7 +215,32 @@ void ComparisonView::fitAll() {
     }
 }
 
-QImage ComparisonView::grabImage() {
+ViewerResult<Done> ComparisonView::showRange(const TimeRange& range) {
+    if (m_panels.empty()) {
+        return Done{};
+    }
+    // Every panel's ticks read as the same time from the shared zero: the first one's scale
+    // places the range for all.
+    const TimeScale& time = m_panels.front()->document()->time;
+    double begin = std::numeric_limits<double>::max();
+    double end = std::numeric_limits<double>::lowest();
+    for (GanttPlot* panel : m_panels) {
+        const TraceDocument& document = *panel->document();
+        begin = std::min(begin, document.time.timeNs(static_cast<double>(document.trace.begin)));
+        end = std::max(end, document.time.timeNs(static_cast<double>(document.trace.end)));
+    }
+    if (range.endNs <= begin || range.startNs >= end) {
+        return fail(ViewerError{
+            ViewerErrorCode::InvalidArgument,
+            "--range " + formatDuration(range.startNs) + " to " + formatDuration(range.endNs)
+                + " lies outside the runs, which run from " + formatDuration(begin) + " to "
+                + formatDuration(end) + " on the aligned axis"});
+    }
+    setView(time.tickAt(range.startNs), time.tickAt(range.endNs));
+    return Done{};
+}
+
+void ComparisonView::replotNow() {
     if (QLayout* l = layout()) {
         l->activate();
     }
@@ -218,22 +249,68 @@ QImage ComparisonView::grabImage() {
         panel->replot(QCustomPlot::rpImmediateRefresh);
     }
     m_charts->replot(QCustomPlot::rpImmediateRefresh);
+}
+
+QImage ComparisonView::grabImage() {
+    replotNow();
     return grab().toImage();
+}
+
+bool ComparisonView::paintVectors(QCPPainter& painter) {
+    replotNow();
+    painter.setMode(QCPPainter::pmVectorized);
+    painter.setMode(QCPPainter::pmNoCaching);
+    return paintTree(painter, this, QPoint(0, 0));
+}
+
+// A widget drawn alone, then its shown children at their places: a plot draws itself into the
+// painter (QCustomPlot::toPainter: lines and text), where QWidget::render would paint the
+// plot's pixel buffers into the picture.
+bool ComparisonView::paintTree(QCPPainter& painter, QWidget* widget, const QPoint& at) {
+    if (auto* plot = qobject_cast<QCustomPlot*>(widget)) {
+        painter.save();
+        painter.translate(at);
+        plot->toPainter(&painter, plot->width(), plot->height());
+        painter.restore();
+        return painter.isActive();
+    }
+    widget->render(&painter, at, QRegion(), QWidget::DrawWindowBackground);
+    for (QObject* child : widget->children()) {
+        auto* shown = qobject_cast<QWidget*>(child);
+        if (shown != nullptr && shown->isVisible() && !shown->isWindow()
+            && !paintTree(painter, shown, at + shown->pos())) {
+            return false;
+        }
+    }
+    return true;
 }
 
 } // namespace starscope::viewer
 
 namespace starscope::viewer {
 
-ViewerResult<Done> renderComparison(const LoadedComparison& loaded, const Alignment& alignment, PixelSize size,
-                                    const QString& output, bool transfers) {
+ViewerResult<Done> renderComparison(const LoadedComparison& loaded, const Alignment& alignment,
+                                    const ComparisonPicture& picture, const QString& output) {
     const QString suffix = QFileInfo(output).suffix().toLower();
-    if (suffix != QLatin1String("png") && suffix != QLatin1String("jpg") && suffix != QLatin1String("jpeg")) {
-        return fail(pictureFormatError(output, ".png or .jpg for --compare"));
+    const bool vectors = suffix == QLatin1String("svg") || suffix == QLatin1String("pdf");
+    if (!vectors && suffix != QLatin1String("png") && suffix != QLatin1String("jpg")
+        && suffix != QLatin1String("jpeg")) {
+        return fail(pictureFormatError(output, ".png, .jpg, .svg or .pdf for --compare"));
     }
+    if (picture.range && alignment.mode == AlignMode::Normalized) {
+        return fail(ViewerError{
+            ViewerErrorCode::InvalidArgument,
+            "--range is a time, and --align normalized shows shares of each run's makespan: "
+            "use --align start or marker:K with --range"});
+    }
+    const int width = picture.size.width;
+    const int height = picture.size.height;
     ComparisonView view;
-    view.resize(size.width, size.height);
-    view.setTransfersVisible(transfers);
+    // The picture is exactly the size asked: the view's layout must not grow it to what its
+    // panels and tables would like (a 1600x1000 picture of three runs came out 1600x1044).
+    view.layout()->setSizeConstraint(QLayout::SetNoConstraint);
+    view.resize(width, height);
+    view.setTransfersVisible(picture.transfers);
     auto set = view.setRuns(loaded.runs, loaded.figures, alignment);
     if (!set) {
         return fail(set.error());
@@ -243,9 +320,35 @@ ViewerResult<Done> renderComparison(const LoadedComparison& loaded, const Alignm
     view.setAttribute(Qt::WA_DontShowOnScreen);
     view.show();
     QCoreApplication::processEvents();
+    view.resize(width, height);
     view.fitAll();
-    const QImage image = view.grabImage();
-    return savePicture(output, [&image](const QString& file) { return image.save(file); });
+    if (picture.range) {
+        if (auto shown = view.showRange(*picture.range); !shown) {
+            return shown;
+        }
+    }
+    if (!vectors) {
+        const QImage image = view.grabImage();
+        return savePicture(output, [&image](const QString& file) { return image.save(file); });
+    }
+    return savePicture(output, [&view, &suffix, width, height](const QString& file) {
+        QCPPainter painter;
+        if (suffix == QLatin1String("svg")) {
+            QSvgGenerator generator;
+            generator.setFileName(file);
+            generator.setSize(QSize(width, height));
+            generator.setViewBox(QRect(0, 0, width, height));
+            generator.setTitle(QStringLiteral("starscope comparison"));
+            return painter.begin(&generator) && view.paintVectors(painter) && painter.end();
+        }
+        // A point per pixel: the page is the picture's size.
+        QPdfWriter writer(file);
+        writer.setResolution(kPointsPerInch);
+        writer.setPageSize(QPageSize(QSizeF(width, height), QPageSize::Point));
+        writer.setPageMargins(QMarginsF(0, 0, 0, 0));
+        writer.setTitle(QStringLiteral("starscope comparison"));
+        return painter.begin(&writer) && view.paintVectors(painter) && painter.end();
+    });
 }
 
 } // namespace starscope::viewer

@@ -9,9 +9,10 @@
 #include "viewer/core/comparison.hpp"
 
 #include <QWidget>
-
+#include <optional>
 #include <vector>
 
+class QCPPainter;
 class QLabel;
 class QSplitter;
 class QTabWidget;
@@ -40,6 +41,9 @@ public:
     // Shows [startNs, endNs] of the aligned axis in every panel.
     void setView(double startNs, double endNs);
     void fitAll();
+    // Shows a window of time from the aligned axis's zero (--range); refused when it misses
+    // every run.
+    ViewerResult<Done> showRange(const TimeRange& range);
 
     const std::vector<GanttPlot*>& panels() const { return m_panels; }
     // Every panel's data transfer arrows (the window's T, --no-transfers), kept when a new
@@ -62,9 +66,14 @@ public:
 
     // Replots everything now and returns the picture of the whole view.
     QImage grabImage();
+    // Replots everything now and paints the whole view into painter, the plots as vectors (an
+    // SVG or PDF picture): false when a plot could not be drawn.
+    bool paintVectors(QCPPainter& painter);
 
 private:
     void rebuildPanels(std::vector<ComparedRun> aligned);
+    void replotNow();
+    static bool paintTree(QCPPainter& painter, QWidget* widget, const QPoint& at);
     void onPanelView(GanttPlot* source, double startNs, double endNs);
 
     std::vector<ComparedRun> m_runs;
@@ -90,8 +99,18 @@ private:
 
 namespace starscope::viewer {
 
-// The comparison view of loaded runs at size, written to output (.png or .jpg).
-ViewerResult<Done> renderComparison(const LoadedComparison& loaded, const Alignment& alignment, PixelSize size,
-                                    const QString& output, bool transfers = true);
+// What a picture of a comparison shows (the flags of starscope-viewer --compare --render).
+struct ComparisonPicture {
+    PixelSize size{1600, 1400}; // the picture's, exactly
+    // The window of the aligned axis, in time from its zero (--range); every run whole when
+    // empty. A normalized axis is in shares of each run's makespan, which a time cannot name.
+    std::optional<TimeRange> range;
+    bool transfers = true; // data transfer arrows (--no-transfers leaves them out)
+};
+
+// The comparison view of loaded runs written to output: .png or .jpg (pixels), .svg or .pdf
+// (drawn as vectors, the Gantt panels and charts as the single view's --render draws them).
+ViewerResult<Done> renderComparison(const LoadedComparison& loaded, const Alignment& alignment,
+                                    const ComparisonPicture& picture, const QString& output);
 
 } // namespace starscope::viewer

@@ -4,6 +4,7 @@
 #include "tracer/analysis/stats.hpp"
 #include "viewer/gui/panels/codelet_stats_model.hpp"
 
+#include <QFontMetricsF>
 #include <QHeaderView>
 #include <QLabel>
 #include <QSplitter>
@@ -20,6 +21,12 @@ namespace {
 
 // Buckets of the histogram: enough to show a spread, few enough to read in a dock.
 constexpr std::size_t kHistogramBins = 24;
+// The table and the histogram share the dock 3:2, whatever their size hints (the plot's is
+// tiny: it was left 100 px, its duration labels on top of each other).
+constexpr int kTableShare = 3;
+constexpr int kHistogramShare = 2;
+// Room between two duration labels of the histogram's axis, in the width of this text.
+const char* const kLabelGap = "  ";
 
 } // namespace
 
@@ -50,9 +57,18 @@ CodeletPanel::CodeletPanel(QWidget* parent) : QWidget(parent) {
     m_histogram->yAxis->setLabel(tr("tasks"));
     splitter->addWidget(m_table);
     splitter->addWidget(m_histogram);
-    splitter->setStretchFactor(0, 3);
-    splitter->setStretchFactor(1, 2);
+    splitter->setStretchFactor(0, kTableShare);
+    splitter->setStretchFactor(1, kHistogramShare);
+    // Sizes in proportion: the splitter shares its width by these weights.
+    splitter->setSizes({kTableShare * 1000, kHistogramShare * 1000});
     layout->addWidget(splitter);
+    // The labels that fit are known once the axis has its width: a change draws the plot again,
+    // with the new ticks.
+    connect(m_histogram, &QCustomPlot::afterLayout, this, [this] {
+        if (labelDecades()) {
+            m_histogram->replot(QCustomPlot::rpQueuedReplot);
+        }
+    });
 
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) {
@@ -159,19 +175,54 @@ void CodeletPanel::showHistogram(const QString& codelet) {
     bars->setBrush(QColor(46, 139, 87));
     bars->setPen(Qt::NoPen);
     bars->setName(codelet);
-    // A tick per decade of the range, labelled as durations ("10 us", "1 ms").
-    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
-    for (double decade = std::pow(10.0, std::floor(std::log10(lower))); decade <= upper; decade *= 10.0) {
+    // A tick per decade of the range, labelled as durations ("10 us", "1 ms") as far as they fit.
+    m_decades.clear();
+    for (double decade = std::pow(10.0, std::floor(std::log10(lower))); decade <= upper;
+         decade *= 10.0) {
         if (decade >= lower) {
-            ticker->addTick(decade, QString::fromStdString(tracer::formatDurationNs(decade, false)));
+            m_decades.push_back(decade);
         }
     }
-    m_histogram->xAxis->setTicker(ticker);
+    m_decadeStep = 0;
+    m_histogram->xAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
     m_histogram->xAxis->setLabel(tr("%1: task duration").arg(codelet));
     m_histogram->xAxis->setRange(lower, upper);
     m_histogram->yAxis->ticker()->setTickCount(3);
     m_histogram->yAxis->setRange(0, std::max(1.0, most * 1.1));
+    labelDecades();
     m_histogram->replot();
+}
+
+bool CodeletPanel::labelDecades() {
+    auto ticker = m_histogram->xAxis->ticker().dynamicCast<QCPAxisTickerText>();
+    const QCPRange range = m_histogram->xAxis->range();
+    if (!ticker || m_decades.empty() || range.lower <= 0.0 || range.upper <= range.lower) {
+        return false;
+    }
+    // Decades are evenly spaced on the logarithmic axis.
+    const double decadePx =
+        m_histogram->axisRect()->width() / std::log10(range.upper / range.lower);
+    const QFontMetricsF metrics(m_histogram->xAxis->tickLabelFont());
+    double widest = 0.0;
+    for (const double decade : m_decades) {
+        widest = std::max(widest, metrics.horizontalAdvance(QString::fromStdString(
+                                      tracer::formatDurationNs(decade, false))));
+    }
+    const double needed = widest + metrics.horizontalAdvance(QLatin1String(kLabelGap));
+    const auto step =
+        static_cast<std::size_t>(std::max(1.0, std::ceil(needed / std::max(1.0, decadePx))));
+    if (step == m_decadeStep) {
+        return false;
+    }
+    m_decadeStep = step;
+    ticker->clear();
+    // Every decade keeps its tick; the ones between labels go unlabelled.
+    for (std::size_t i = 0; i < m_decades.size(); ++i) {
+        ticker->addTick(m_decades[i], i % step == 0 ? QString::fromStdString(
+                                          tracer::formatDurationNs(m_decades[i], false))
+                                                    : QString());
+    }
+    return true;
 }
 
 } // namespace starscope::viewer

@@ -8,6 +8,7 @@
 #include <QWidget>
 
 #include <memory>
+#include <vector>
 
 class QCustomPlot;
 class QLabel;
@@ -38,6 +39,9 @@ signals:
 
 private:
     void showHistogram(const QString& codelet);
+    // Labels every decade that fits at the histogram's width, a label's width apart; true when
+    // the labelled decades changed.
+    bool labelDecades();
 
     std::shared_ptr<const TraceDocument> m_document;
     tracer::TimeNs m_from = 0;
@@ -46,6 +50,8 @@ private:
     CodeletStatsModel* m_model = nullptr;
     QTableView* m_table = nullptr;
     QCustomPlot* m_histogram = nullptr;
+    std::vector<double> m_decades; // the histogram's ticks, one per decade of its range (ns)
+    std::size_t m_decadeStep = 0;  // one label every this many decades (labelDecades)
 };
 
 } // namespace starscope::viewer

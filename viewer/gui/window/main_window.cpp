@@ -37,6 +37,7 @@
 #include <QShowEvent>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QResizeEvent>
 #include <QScrollBar>
 #include <QSettings>
 #include <QSignalBlocker>
@@ -254,6 +255,11 @@ void MainWindow::onLoaded(std::shared_ptr<const TraceDocument> document, std::sh
     m_search->setDocument(document);
     m_codelets->setDocument(document);
     m_pages->setCurrentIndex(1);
+    // Once the chart's page is laid out: the docks make room for it.
+    QMetaObject::invokeMethod(this, &MainWindow::keepChartHalf, Qt::QueuedConnection);
+    // The chart's keys (W/A/S/D) work at once: the first focusable widget, the search field in
+    // the menu bar, took the first W as text.
+    m_plot->setFocus(Qt::OtherFocusReason);
     // The previous trace's range and its figures mean nothing here (clears the stats panel too).
     m_plot->setSelection(std::nullopt);
     m_details->clear();
@@ -419,6 +425,41 @@ void MainWindow::showEvent(QShowEvent* event) {
         m_docksSized = true;
         resizeDocks({m_barrierDock}, {std::clamp(width() / 4, 160, 360)}, Qt::Horizontal);
         resizeDocks({m_detailsDock}, {std::clamp(height() / 5, 90, 260)}, Qt::Vertical);
+    }
+    keepChartHalf();
+}
+
+void MainWindow::resizeEvent(QResizeEvent* event) {
+    QMainWindow::resizeEvent(event);
+    keepChartHalf();
+}
+
+// A window made smaller takes its pixels from the chart (QMainWindow keeps the docks' sizes): a
+// 1000x650 window left it 170 px of height, 700x500 45 px.
+void MainWindow::keepChartHalf() {
+    if (!isVisible() || showsEmptyState()) {
+        return;
+    }
+    const auto dockIn = [this](Qt::DockWidgetArea area) -> QDockWidget* {
+        for (QDockWidget* dock : findChildren<QDockWidget*>()) {
+            if (dock->isVisible() && !dock->isFloating() && dockWidgetArea(dock) == area) {
+                return dock;
+            }
+        }
+        return nullptr;
+    };
+    if (const int lacking = height() / 2 - m_plot->height(); lacking > 0) {
+        if (QDockWidget* bottom = dockIn(Qt::BottomDockWidgetArea)) {
+            resizeDocks({bottom}, {std::max(0, bottom->height() - lacking)}, Qt::Vertical);
+        }
+    }
+    if (const int lacking = width() / 2 - m_plot->width(); lacking > 0) {
+        for (const Qt::DockWidgetArea area : {Qt::RightDockWidgetArea, Qt::LeftDockWidgetArea}) {
+            if (QDockWidget* side = dockIn(area)) {
+                resizeDocks({side}, {std::max(0, side->width() - lacking)}, Qt::Horizontal);
+                break;
+            }
+        }
     }
 }
 

@@ -96,12 +96,16 @@ protected:
     void dropEvent(QDropEvent* event) override;
     void closeEvent(QCloseEvent* event) override;
     void showEvent(QShowEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     void buildMenus();
     // The scroll bar beside the chart follows the rows in view, and shows only when some are not.
     void syncRowScrollBar();
     void buildDocks();
+    // The chart keeps at least half the window's height and width: the docks beside and under
+    // it give up what it lacks, down to their own minimum.
+    void keepChartHalf();
     void clearRangeStats();
     QWidget* buildEmptyState();
     void openTraceDialog();

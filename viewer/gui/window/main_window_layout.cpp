@@ -58,6 +58,13 @@
 
 namespace starscope::viewer {
 
+namespace {
+
+// The fewest text lines a dock under the chart keeps when the window is small.
+constexpr int kDockMinLines = 3;
+
+} // namespace
+
 QWidget* MainWindow::buildEmptyState() {
     auto* page = new QWidget(this);
     auto* layout = new QVBoxLayout(page);
@@ -205,7 +212,15 @@ void MainWindow::buildDocks() {
     m_barrierView->setSelectionMode(QAbstractItemView::SingleSelection);
     m_barrierView->setObjectName(QStringLiteral("barrierList"));
     m_barrierView->verticalHeader()->hide();
-    m_barrierView->horizontalHeader()->setStretchLastSection(true);
+    // The dock is a quarter of the window: the barrier's cause comes right after its time and
+    // length, which take what they need, instead of past the right edge (it was the fifth column,
+    // 400 px in, of a 250 px list).
+    QHeaderView* columns = m_barrierView->horizontalHeader();
+    columns->moveSection(columns->visualIndex(BarrierListModel::CauseColumn),
+                         BarrierListModel::TransitionColumn);
+    columns->setSectionResizeMode(BarrierListModel::StartColumn, QHeaderView::ResizeToContents);
+    columns->setSectionResizeMode(BarrierListModel::DurationColumn, QHeaderView::ResizeToContents);
+    columns->setStretchLastSection(true);
     barrierLayout->addWidget(m_barrierView);
     m_barrierDock = new QDockWidget(tr("Barriers"), this);
     m_barrierDock->setObjectName(QStringLiteral("barrierDock"));
@@ -294,6 +309,12 @@ void MainWindow::buildDocks() {
     addDockWidget(Qt::BottomDockWidgetArea, m_warningsDock);
     tabifyDockWidget(detailsDock, m_warningsDock);
     m_warningsDock->hide();
+    // Under the chart, a panel may be squeezed to a few lines (its table scrolls) before the chart
+    // gives up its half of the window: their layouts' minimums (label, header, margins, a table's
+    // own) held a 700x500 window's chart to 226 px.
+    for (QDockWidget* dock : {detailsDock, statsDock, codeletDock, m_warningsDock}) {
+        dock->widget()->setMinimumHeight(dock->widget()->fontMetrics().height() * kDockMinLines);
+    }
 }
 
 // Every warning in full (what the reader dropped or repaired, with file and offset), in a

@@ -1,22 +1,20 @@
 #include "tracer/analysis/worker_shares.hpp"
 
 #include "tracer/analysis/stats.hpp"
+#include "tracer/model/starpu_tasks.hpp"
 
 #include <algorithm>
 
 namespace starscope::tracer {
 
 std::vector<WorkerShare> workerShares(const Trace& trace) {
-    TimeNs first = -1;
-    TimeNs last = -1;
-    for (const auto& task : trace.tasks) {
-        if (task.start >= 0) {
-            first = first < 0 ? task.start : std::min<TimeNs>(first, task.start);
-            last = std::max<TimeNs>(last, task.end);
-        }
-    }
+    // The summary's window (the program's tasks, StarPU's own left out), so that the shares add
+    // up to its idleness.
+    const auto window = executionWindow(trace);
+    const TimeNs first = window.first;
+    const TimeNs last = window.last;
     const bool ran = first >= 0 && last > first;
-    const RangeStats window = ran ? computeRangeStats(trace, first, last) : RangeStats{};
+    const RangeStats times = ran ? computeRangeStats(trace, first, last) : RangeStats{};
     std::vector<WorkerShare> shares;
     for (std::size_t l = 0; l < trace.lanes.size(); ++l) {
         if (!trace.lanes[l].isWorker()) {
@@ -25,9 +23,9 @@ std::vector<WorkerShare> workerShares(const Trace& trace) {
         WorkerShare share;
         share.lane = static_cast<std::int32_t>(l);
         if (ran) {
-            const ClassTimes& times = window.lanes[l].classes;
-            share.executing = times.executing;
-            share.capacity = (last - first) - times.notProfiled;
+            const ClassTimes& lane = times.lanes[l].classes;
+            share.executing = lane.executing;
+            share.capacity = (last - first) - lane.notProfiled;
             if (share.capacity > 0) {
                 share.idleness =
                     1.0

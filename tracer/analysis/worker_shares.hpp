@@ -1,8 +1,9 @@
 #pragma once
 // Each worker's share of the run, the figure StarVZ writes beside every worker's lane: how much
-// of the makespan's window (first task start to last task end, the window of
-// TraceSummary::idleness) it spent executing, and so its idleness. The summary's idleness is the
-// workers' together; one worker left idle by the scheduler, or a GPU that starves, shows here.
+// of the makespan's window (executionWindow: the program's first task start to its last task
+// end, the window of TraceSummary::idleness) it spent executing, and so its idleness. The
+// summary's idleness is the workers' together; one worker left idle by the scheduler, or a GPU
+// that starves, shows here.
 
 #include "tracer/model/trace.hpp"
 

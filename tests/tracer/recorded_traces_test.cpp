@@ -9,11 +9,15 @@
 #include "tests/tracer/trace_checks.hpp"
 #include "tests/tracer/tracer_test_support.hpp"
 #include "tracer/analysis/barriers.hpp"
+#include "tracer/analysis/codelet_stats.hpp"
+#include "tracer/analysis/stats.hpp"
+#include "tracer/model/starpu_tasks.hpp"
 #include "tracer/readers/read_trace.hpp"
 
 #include <algorithm>
 #include <filesystem>
 #include <gtest/gtest.h>
+#include <map>
 #include <string>
 
 namespace starscope::tracer {
@@ -53,6 +57,47 @@ TEST(Barriers, RecordedGateBarriersAreFoundAtEveryTransition) {
         }
         EXPECT_GE(waited, 2'000'000) << transitions[static_cast<std::size_t>(t)].label;
     }
+}
+
+// StarPU's start-up task (starpu_execute_on_each_worker, what a GPU machine's CUDA initialisation
+// runs) as the StarPU the tests run against records it. 1.3.10 writes a TaskExcludeFromDag event
+// for it, once taken for a sign of 1.4: the trace was then read with 1.4's layout, its CPU workers
+// as CUDA ones and its codelet names cut by 8 bytes ("on_all_wrapper", "pin").
+TEST(StarpuTasks, ARecordedStartUpTaskIsStarpusOwnAndTheTraceReadsWhole) {
+    starscope::testing::TempDir dir;
+    ASSERT_EQ(recordSample(dir / "run", "--batches 2 --tasks 8 --task-us 100 --load-us 0 --startup-us 3000 --ncpu 2"),
+              0)
+        << starscope::testing::readFile(dir.path() / "run.log");
+    const auto trace = readTrace(dir / "run");
+    ASSERT_TRUE(trace) << trace.error().describe();
+    EXPECT_EQ(trace->metadata.at("starpu.codes").substr(0, 3), starscope::testing::starpuSeries());
+    std::size_t workers = 0;
+    for (const auto& lane : trace->lanes) {
+        if (lane.isWorker()) {
+            ++workers;
+            EXPECT_EQ(lane.kind, LaneKind::CpuWorker) << lane.name;
+        }
+    }
+    EXPECT_EQ(workers, 2U);
+    std::map<std::string, bool> codelets;
+    for (const auto& c : computeCodeletStats(*trace)) {
+        codelets[c.codelet] = c.internal;
+    }
+    const std::map<std::string, bool> expected{{"execute_on_all_wrapper", true}, {"sample_spin", false}};
+    EXPECT_EQ(codelets, expected);
+    // The program's window starts at its own first task, after the 3 ms start-up.
+    const auto window = executionWindow(*trace);
+    ASSERT_FALSE(window.empty());
+    EXPECT_EQ(window.tasks, 16U);
+    TimeNs startupEnd = -1;
+    for (const auto& task : trace->tasks) {
+        if (task.start >= 0 && !(window.first <= task.start && task.end <= window.last)) {
+            startupEnd = std::max<TimeNs>(startupEnd, task.end);
+        }
+    }
+    EXPECT_GE(startupEnd, 0) << "the start-up tasks lie before the program's window";
+    EXPECT_LE(startupEnd, window.first);
+    EXPECT_EQ(summarize(*trace).makespan, window.length());
 }
 
 TEST(FxtReader, WorkersWithoutAnyTaskAreAWarning) {

@@ -5,7 +5,7 @@
 //
 // sample_program OUT_DIR [--epochs N] [--batches N] [--tasks N] [--task-us N] [--load-us N]
 //                        [--ncpu N] [--chains N] [--gate-us N] [--unprofiled-batch N]
-//                        [--task-events N] [--exit-before-shutdown STATUS]
+//                        [--task-events N] [--exit-before-shutdown STATUS] [--startup-us N]
 //
 // OUT_DIR "-": the trace goes where the environment's STARPU_FXT_PREFIX says, as a program that
 // `starscope record` or `sweep` runs into a run folder it names itself.
@@ -20,6 +20,10 @@
 //
 // --exit-before-shutdown STATUS: after its tasks the program _exits with STATUS without
 // starpu_shutdown, which is where StarPU writes its trace: a StarPU program that leaves no trace.
+//
+// --startup-us N: before the first batch every worker runs a task of
+// starpu_execute_on_each_worker for N us, as StarPU's own start-up does on a GPU machine (its
+// CUDA initialisation): a task of StarPU's, named by StarPU ("execute_on_all_wrapper").
 //
 // --task-events N: each task records N user events (starpu_fxt_trace_user_event, which names the
 // worker's thread) while it runs, so that a small FxT buffer (STARPU_TRACE_BUFFER_SIZE=1) fills,
@@ -53,6 +57,7 @@ struct Options {
     int unprofiledBatch = -1;
     int taskEvents = 0;
     int exitBeforeShutdown = -1;
+    int startupUs = 0;
 };
 
 int g_taskUs = 200;
@@ -135,6 +140,7 @@ bool parseArgs(int argc, char** argv, Options& options) {
                       : flag == "--unprofiled-batch"     ? &options.unprofiledBatch
                       : flag == "--task-events"          ? &options.taskEvents
                       : flag == "--exit-before-shutdown" ? &options.exitBeforeShutdown
+                      : flag == "--startup-us"           ? &options.startupUs
                                                          : nullptr;
         if (target == nullptr || !parseInt(argv[i + 1], *target)) {
             std::fprintf(stderr, "sample_program: bad option %s %s\n", argv[i], argv[i + 1]);
@@ -152,7 +158,8 @@ int main(int argc, char** argv) {
         std::fprintf(stderr,
                      "usage: sample_program OUT_DIR [--epochs N] [--batches N] [--tasks N] "
                      "[--task-us N] [--load-us N] [--ncpu N] [--chains N] [--gate-us N] "
-                     "[--unprofiled-batch N] [--task-events N] [--exit-before-shutdown STATUS]\n");
+                     "[--unprofiled-batch N] [--task-events N] [--exit-before-shutdown STATUS] "
+                     "[--startup-us N]\n");
         return 2;
     }
     const bool ownFolder = options.outDir != "-";
@@ -192,6 +199,11 @@ int main(int argc, char** argv) {
     for (std::size_t i = 0; i < counters.size(); ++i) {
         starpu_variable_data_register(&handles[i], STARPU_MAIN_RAM,
                                       reinterpret_cast<uintptr_t>(&counters[i]), sizeof(long));
+    }
+    if (options.startupUs > 0) {
+        starpu_execute_on_each_worker(
+            [](void* us) { std::this_thread::sleep_for(std::chrono::microseconds(*static_cast<int*>(us))); },
+            &options.startupUs, STARPU_CPU);
     }
     int status = 0;
     for (int epoch = 0; epoch < options.epochs && status == 0; ++epoch) {

@@ -115,6 +115,7 @@ enum Code : std::uint64_t {
     EndFetchInput = 0x517f,          // job, workerid
     TaskThrottleStart = 0x5180,      // tid
     TaskThrottleEnd = 0x5181,        // tid
+    TaskExcludeFromDag = 0x5187,     // job, exclude (starpu_execute_on_each_worker's tasks, among others)
 };
 
 // Parameters the FxT reader finds at other places in other releases (StarpuFxtLayout).

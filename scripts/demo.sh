@@ -6,8 +6,10 @@
 #   runs/double-advanced  two batch arenas + the non-blocking prefetching loader
 # and compares them: the `starscope compare` table on stdout, plus the viewer's comparison
 # (its window when a display exists, else a PNG whose path is printed) when the viewer
-# supports --compare. It builds only the two programs it runs (preset `programs`: no tests, no
-# benchmarks), and gives Qt a private runtime folder when the session has none.
+# supports --compare. It builds the preset `programs` (the programs, the runtime library and the
+# man pages: no tests, no benchmarks), whole, so that `cmake --install build/programs` works
+# after it (with only the two programs it runs, the install stopped half-way at the runtime
+# library), and gives Qt a private runtime folder when the session has none.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 source "$root/scripts/lib/common.sh"
@@ -15,8 +17,8 @@ source "$root/scripts/lib/build.sh"
 cd "$root"
 
 "$root/scripts/setup.sh"
-run_step "build starscope and starscope-viewer (programs preset)" \
-  configure_and_build programs starscope starscope-viewer
+run_step "build starscope, starscope-viewer and the runtime library (programs preset)" \
+  configure_and_build programs
 
 # Qt wants XDG_RUNTIME_DIR, a folder of the user's own (0700), and warns without it (a root
 # shell or a container has none): one for this run, removed at its end.

@@ -127,15 +127,21 @@ TEST(JsonOutput, RunJsonOfAProgramWithALatin1ArgumentAndFolder) {
     EXPECT_EQ(back->fxt.prefix, "/tmp/" + kReplacedCafe);
 }
 
-TEST(JsonOutput, SweepJsonOfALatin1RecordArgument) {
+TEST(JsonOutput, SweepJsonOfALatin1ProgramArgumentAndVariable) {
     run::SweepRecord record;
-    record.recordArgs = {"--", "/usr/bin/prog", kLatin1Cafe};
+    record.configuration.recordArgs = {"--out", "/tmp/" + kLatin1Cafe};
+    record.configuration.program = {"/usr/bin/prog", kLatin1Cafe};
+    record.configuration.environment = run::SweepEnvironment{{"STARPU_SCHED", kLatin1Cafe}};
     record.strategies = {"prog " + kLatin1Cafe};
     std::string text;
     ASSERT_NO_THROW(text = run::sweepRecordText(record));
     const auto back = run::parseSweepRecord(text, "sweep.json");
     ASSERT_TRUE(back) << back.error().describe();
-    EXPECT_EQ(back->recordArgs.at(2), kReplacedCafe);
+    EXPECT_EQ(back->configuration.recordArgs.at(1), "/tmp/" + kReplacedCafe);
+    EXPECT_EQ(back->configuration.program.at(1), kReplacedCafe);
+    ASSERT_TRUE(back->configuration.environment);
+    ASSERT_EQ(back->configuration.environment->size(), 1U);
+    EXPECT_EQ(back->configuration.environment->front().second, kReplacedCafe);
     EXPECT_EQ(back->strategies.at(0), "prog " + kReplacedCafe);
 }
 

@@ -36,14 +36,19 @@ struct Outcome {
 };
 
 // `environment starscope ARGS` through the shell, stdout and stderr together. timeout bounds a
-// run that hangs: it fails this test instead of holding the suite.
+// run that hangs: it fails this test instead of holding the suite. In a sanitizer build the sample
+// program is instrumented and record preloads its FxT library (built without the sanitizers)
+// ahead of ASan's runtime, which ASan refuses unless told that the order is intended; what the
+// program's StarPU and its plugins leave at exit is no finding of these tests.
+constexpr const char* kPreloadUnderAsan =
+    "ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0:detect_leaks=0\" ";
 Outcome starscope(const TempDir& dir, const std::string& environment,
                   std::vector<std::string> args) {
     args.insert(args.begin(), STARSCOPE_BINARY);
     const auto log = dir / "starscope.log";
     Outcome outcome;
     outcome.status =
-        starscope::testing::runCommand(environment + " timeout -k 10 240 " + shellCommandLine(args)
+        starscope::testing::runCommand(kPreloadUnderAsan + environment + " timeout -k 10 240 " + shellCommandLine(args)
                                        + " > " + starscope::shellQuoted(log.string()) + " 2>&1");
     outcome.output = readFile(log);
     return outcome;

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Writes what `stats`, `barriers`, `compare`, `export` and `convert` print for the project's
+# snapshot inputs (tests/data/tracer/*, runs/*) into OUT_DIR, one file per command and input, so
+# that a refactoring can be checked byte for byte: run it before and after, then `diff -r`.
+# Usage: scripts/snapshot_outputs.sh STARSCOPE_BINARY OUT_DIR
+set -euo pipefail
+if [[ $# -ne 2 ]]; then
+    echo "usage: $0 STARSCOPE_BINARY OUT_DIR" >&2
+    exit 2
+fi
+starscope=$(realpath "$1")
+out=$2
+root=$(cd "$(dirname "$0")/.." && pwd)
+[[ -x $starscope ]] || { echo "$0: $1 is not an executable" >&2; exit 2; }
+mkdir -p "$out"
+out=$(realpath "$out")
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# Runs one command, keeping its standard output, standard error and exit code.
+capture() {
+    local name=$1
+    shift
+    local rc=0
+    "$@" >"$out/$name.out" 2>"$out/$name.err" || rc=$?
+    echo "$rc" >"$out/$name.rc"
+}
+
+inputs=()
+for dir in "$root"/tests/data/tracer/*/ "$root"/runs/*/; do
+    dir=${dir%/}
+    [[ -e $dir/prof_file__0 ]] && inputs+=("$dir")
+done
+
+for dir in "${inputs[@]}"; do
+    name=$(basename "$(dirname "$dir")")-$(basename "$dir")
+    # A folder of prof files without run.json is read from its prof files; a run folder as itself.
+    mapfile -t input < <(if [[ -e $dir/run.json ]]; then echo "$dir"; else ls "$dir"/prof_file__*; fi)
+    capture "$name.stats" "$starscope" stats "${input[@]}"
+    capture "$name.stats-json" "$starscope" stats --json "${input[@]}"
+    capture "$name.stats-window" "$starscope" stats --from-ms 1 --to-ms 5 "${input[@]}"
+    capture "$name.barriers" "$starscope" barriers "${input[@]}"
+    capture "$name.barriers-json" "$starscope" barriers --json "${input[@]}"
+    capture "$name.barriers-csv" "$starscope" barriers --csv "${input[@]}"
+    capture "$name.barriers-10us" "$starscope" barriers --threshold-us 10 "${input[@]}"
+    capture "$name.paje" "$starscope" export --format paje -o - "${input[@]}"
+    capture "$name.chrome" "$starscope" export --format chrome -o - "${input[@]}"
+    for table in spans tasks codelets barriers; do
+        capture "$name.csv-$table" "$starscope" export --format csv --table "$table" -o - "${input[@]}"
+    done
+    capture "$name.convert" "$starscope" convert -o "$work/$name.sstrace" "${input[@]}"
+    cp "$work/$name.sstrace" "$out/$name.sstrace" 2>/dev/null || true
+    capture "$name.stats-native" "$starscope" stats "$work/$name.sstrace"
+done
+
+for paje in "$root"/tests/data/tracer/paje/*.paje "$root"/tests/data/tracer/small/paje.trace; do
+    name=paje-$(basename "$(dirname "$paje")")-$(basename "$paje")
+    capture "$name.stats" "$starscope" stats "$paje"
+    capture "$name.barriers" "$starscope" barriers "$paje"
+    capture "$name.chrome" "$starscope" export --format chrome -o - "$paje"
+done
+
+capture compare-runs "$starscope" compare "$root"/runs/single-naive "$root"/runs/double-advanced
+capture compare-runs-json "$starscope" compare --json "$root"/runs/single-naive "$root"/runs/double-advanced
+capture compare-runs-baseline "$starscope" compare --baseline double+advanced "$root"/runs/single-naive \
+    "$root"/runs/double-advanced
+# The paths of the inputs appear in some outputs: make them independent of the checkout's place.
+grep -rlF "$root" "$out" | xargs -r sed -i "s|$root|ROOT|g"
+echo "$(ls "$out" | wc -l) files in $out"

@@ -52,7 +52,7 @@ reruns=()   # "PRESET STAGE" of each stage whose failed tests run again at the e
 # once (retried), and on failure the stage and the names of its failed tests (the next ctest
 # run of the preset overwrites CTest's own list).
 stage_tests() {
-  local stage=$1 preset=$2; shift 2
+  local stage=$1 preset=$2 start=$SECONDS; shift 2
   local log="$root/build/$preset/ctest-$stage.log"
   if ! ctest --preset "$preset" -j"$jobs" --repeat until-pass:2 "$@" | tee "$log"; then
     failed+=("$stage")
@@ -63,6 +63,7 @@ stage_tests() {
   local twice
   twice=$(grep -v '\*\*\*Skipped' "$log" | sed -n 's/^.*Test *#[0-9]*: \([^ ]*\) .*\*\*\*.*$/\1/p' | sort -u | paste -sd' ')
   [ -z "$twice" ] || retried+=("$stage: $twice")
+  say "==> tests ($stage): done in $((SECONDS - start)) s"
 }
 
 # rerun_failed PRESET STAGE: runs the tests STAGE failed once more, with their output.
@@ -115,9 +116,7 @@ say "==> tests of the analysis-only build (no StarPU, no PAPI)"
 stage_tests analysis analysis -LE gpu
 # Each records its example on its simulated machine (well under a second), then compares.
 say "==> GPU tests on simulated machines (analysis preset)"
-gpu_start=$SECONDS
 stage_tests gpu analysis -L gpu
-say "==> GPU tests: done in $((SECONDS - gpu_start)) s"
 
 say "==> Debian package"
 bash "$root/scripts/package.sh" >/dev/null || failed+=(package)

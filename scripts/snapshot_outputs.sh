@@ -2,14 +2,16 @@
 # Writes what `stats`, `barriers`, `compare`, `export` and `convert` print for the project's
 # snapshot inputs (tests/data/tracer/*, runs/*) into OUT_DIR, one file per command and input, so
 # that a refactoring can be checked byte for byte: run it before and after, then `diff -r`.
-# Usage: scripts/snapshot_outputs.sh STARSCOPE_BINARY OUT_DIR
+# More inputs (a big trace, a user's run) as NAME=INPUT[,INPUT...] after OUT_DIR.
+# Usage: scripts/snapshot_outputs.sh STARSCOPE_BINARY OUT_DIR [NAME=INPUT[,INPUT...]...]
 set -euo pipefail
-if [[ $# -ne 2 ]]; then
-    echo "usage: $0 STARSCOPE_BINARY OUT_DIR" >&2
+if [[ $# -lt 2 ]]; then
+    echo "usage: $0 STARSCOPE_BINARY OUT_DIR [NAME=INPUT[,INPUT...]...]" >&2
     exit 2
 fi
 starscope=$(realpath "$1")
 out=$2
+shift 2
 root=$(cd "$(dirname "$0")/.." && pwd)
 [[ -x $starscope ]] || { echo "$0: $1 is not an executable" >&2; exit 2; }
 mkdir -p "$out"
@@ -32,10 +34,11 @@ for dir in "$root"/tests/data/tracer/*/ "$root"/runs/*/; do
     [[ -e $dir/prof_file__0 ]] && inputs+=("$dir")
 done
 
-for dir in "${inputs[@]}"; do
-    name=$(basename "$(dirname "$dir")")-$(basename "$dir")
-    # A folder of prof files without run.json is read from its prof files; a run folder as itself.
-    mapfile -t input < <(if [[ -e $dir/run.json ]]; then echo "$dir"; else ls "$dir"/prof_file__*; fi)
+# snapshot NAME INPUT...: every command's output for one trace.
+snapshot() {
+    local name=$1 table
+    shift
+    local input=("$@")
     capture "$name.stats" "$starscope" stats "${input[@]}"
     capture "$name.stats-json" "$starscope" stats --json "${input[@]}"
     capture "$name.stats-window" "$starscope" stats --from-ms 1 --to-ms 5 "${input[@]}"
@@ -51,6 +54,16 @@ for dir in "${inputs[@]}"; do
     capture "$name.convert" "$starscope" convert -o "$work/$name.sstrace" "${input[@]}"
     cp "$work/$name.sstrace" "$out/$name.sstrace" 2>/dev/null || true
     capture "$name.stats-native" "$starscope" stats "$work/$name.sstrace"
+}
+
+for dir in "${inputs[@]}"; do
+    # A folder of prof files without run.json is read from its prof files; a run folder as itself.
+    mapfile -t input < <(if [[ -e $dir/run.json ]]; then echo "$dir"; else ls "$dir"/prof_file__*; fi)
+    snapshot "$(basename "$(dirname "$dir")")-$(basename "$dir")" "${input[@]}"
+done
+for spec in "$@"; do
+    IFS=, read -r -a input <<<"${spec#*=}"
+    snapshot "${spec%%=*}" "${input[@]}"
 done
 
 for paje in "$root"/tests/data/tracer/paje/*.paje "$root"/tests/data/tracer/small/paje.trace; do

@@ -77,6 +77,7 @@ capture compare-runs "$starscope" compare "$root"/runs/single-naive "$root"/runs
 capture compare-runs-json "$starscope" compare --json "$root"/runs/single-naive "$root"/runs/double-advanced
 capture compare-runs-baseline "$starscope" compare --baseline double+advanced "$root"/runs/single-naive \
     "$root"/runs/double-advanced
-# The paths of the inputs appear in some outputs: make them independent of the checkout's place.
-grep -rlF "$root" "$out" | xargs -r sed -i "s|$root|ROOT|g"
+# The paths of the inputs and of the conversions appear in some outputs: make them independent
+# of the checkout's place and of the temporary folder's name.
+grep -rlF -e "$root" -e "$work" "$out" | xargs -r sed -i -e "s|$root|ROOT|g" -e "s|$work|WORK|g"
 echo "$(ls "$out" | wc -l) files in $out"

@@ -51,9 +51,11 @@ snapshot() {
     for table in spans tasks codelets barriers; do
         capture "$name.csv-$table" "$starscope" export --format csv --table "$table" -o - "${input[@]}"
     done
+    # The conversion itself holds its input's path: what it reads back is compared instead.
     capture "$name.convert" "$starscope" convert -o "$work/$name.sstrace" "${input[@]}"
-    cp "$work/$name.sstrace" "$out/$name.sstrace" 2>/dev/null || true
     capture "$name.stats-native" "$starscope" stats "$work/$name.sstrace"
+    capture "$name.stats-native-json" "$starscope" stats --json "$work/$name.sstrace"
+    capture "$name.chrome-native" "$starscope" export --format chrome -o - "$work/$name.sstrace"
 }
 
 for dir in "${inputs[@]}"; do

@@ -13,6 +13,7 @@
 #include "tracer/exporters/exporters.hpp"
 #include "tracer/native/native_format.hpp"
 #include "tracer/readers/read_trace.hpp"
+#include "tracer/run_folder/run_folder.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -144,7 +145,7 @@ int main(int argc, char** argv) {
                                       : fs::path(keep);
     fs::create_directories(dir);
     const fs::path run = dir / "run";
-    if (findProfFiles(run).empty()) {
+    if (run::findProfFiles(run).empty()) {
         const int batches = 16;
         const std::string command = std::string("'") + STARSCOPE_TRACER_SAMPLE_PROGRAM + "' '" + run.string()
                                     + "' --batches " + std::to_string(batches) + " --tasks "
@@ -156,7 +157,7 @@ int main(int argc, char** argv) {
             return 1;
         }
     }
-    const auto prof = findProfFiles(run).front();
+    const auto prof = run::findProfFiles(run).front();
     std::printf("input: %s (%.1f MB)\n", prof.c_str(), static_cast<double>(fs::file_size(prof)) / 1e6);
 
     std::vector<double> ours;

@@ -6,6 +6,7 @@
 #include "tests/support/test_support.hpp"
 
 #include "tracer/readers/read_trace.hpp"
+#include "tracer/run_folder/run_folder.hpp"
 
 #include <gtest/gtest.h>
 #include <starpu.h>
@@ -25,7 +26,7 @@ using starscope::testing::TempDir;
 namespace {
 
 fs::path firstProfFile(const fs::path& dir) {
-    const auto files = starscope::tracer::findProfFiles(dir);
+    const auto files = starscope::tracer::run::findProfFiles(dir);
     return files.empty() ? fs::path{} : files.front();
 }
 

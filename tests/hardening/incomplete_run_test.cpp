@@ -7,6 +7,7 @@
 
 #include "tests/support/test_support.hpp"
 #include "tracer/readers/read_trace.hpp"
+#include "tracer/run_folder/run_folder.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -69,7 +70,7 @@ protected:
         ASSERT_EQ(s_ranks3.status, 0) << "record --ranks 3: " << s_ranks3.out << s_ranks3.err;
         ASSERT_EQ(s_single.status, 0) << "record: " << s_single.out << s_single.err;
         ASSERT_EQ(s_other.status, 0) << "record: " << s_other.out << s_other.err;
-        ASSERT_EQ(starscope::tracer::findProfFiles(whole()).size(), 3U);
+        ASSERT_EQ(starscope::tracer::run::findProfFiles(whole()).size(), 3U);
     }
 
     static fs::path whole() { return s_dir->path() / "ranks3"; }

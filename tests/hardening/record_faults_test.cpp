@@ -8,6 +8,7 @@
 #include "tests/workloads/run_folder.hpp"
 #include "tests/workloads/starpu_mpi.hpp"
 #include "tracer/readers/read_trace.hpp"
+#include "tracer/run_folder/run_folder.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -367,10 +368,10 @@ TEST(RecordFaults, EveryRankWhoseWeightsCannotBeWrittenIsNamed) {
                                       "--batch-size", "32", "--workers", "1", "--train-images", "20000",
                                       "--test-images", "100", "--buffer-mb", "1"},
                                      dir.path());
-    for (int i = 0; i < 30000 && tracer::findProfFiles(run).size() < 2 && !hasEnded(pid); ++i) {
+    for (int i = 0; i < 30000 && tracer::run::findProfFiles(run).size() < 2 && !hasEnded(pid); ++i) {
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
-    ASSERT_EQ(tracer::findProfFiles(run).size(), 2U) << starscope::testing::readFile(dir / "stderr.txt");
+    ASSERT_EQ(tracer::run::findProfFiles(run).size(), 2U) << starscope::testing::readFile(dir / "stderr.txt");
     EXPECT_GT(disk.fillInodes(), 0U);
     // The run ends at the next batch: what follows is the same as at its natural end.
     ::kill(pid, SIGTERM);
@@ -390,7 +391,7 @@ TEST(RecordFaults, EveryRankWhoseWeightsCannotBeWrittenIsNamed) {
     EXPECT_EQ(stdoutText.find("weights in \n"), std::string::npos) << stdoutText;
     EXPECT_NE(stdoutText.find("no weight checksums"), std::string::npos) << stdoutText;
     // The traces are whole: only new files could not be made.
-    EXPECT_EQ(tracer::findProfFiles(run).size(), 2U);
+    EXPECT_EQ(tracer::run::findProfFiles(run).size(), 2U);
     EXPECT_TRUE(tracer::readTrace(run).ok());
 }
 

@@ -8,6 +8,7 @@
 #include "tests/tracer/tracer_test_support.hpp"
 #include "tracer/readers/fxt/model_ops.hpp"
 #include "tracer/readers/read_trace.hpp"
+#include "tracer/run_folder/run_folder.hpp"
 
 #include <gtest/gtest.h>
 
@@ -36,7 +37,7 @@ protected:
     static void SetUpTestSuite() {
         s_dir = new TempDir;
         ASSERT_EQ(recordSample(s_dir->path() / "run", "--batches 4 --tasks 1500 --task-us 0 --load-us 0 --ncpu 2"), 0);
-        s_prof = findProfFiles(s_dir->path() / "run").front();
+        s_prof = run::findProfFiles(s_dir->path() / "run").front();
         ASSERT_GE(std::filesystem::file_size(s_prof), std::uintmax_t{4} << 20);
     }
     static void TearDownTestSuite() {

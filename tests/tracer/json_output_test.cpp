@@ -6,8 +6,8 @@
 #include "tests/support/test_support.hpp"
 #include "tests/tracer/cli_runner.hpp"
 #include "tests/tracer/tracer_test_support.hpp"
-#include "tracer/run/run_record.hpp"
-#include "tracer/run/sweep_record.hpp"
+#include "tracer/run_folder/run_record.hpp"
+#include "tracer/run_folder/sweep_record.hpp"
 
 #include <filesystem>
 #include <fstream>

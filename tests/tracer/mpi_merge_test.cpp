@@ -14,6 +14,7 @@
 #include "tracer/readers/paje/paje_reader.hpp"
 #include "tracer/readers/read_trace.hpp"
 #include "tracer/model/time_unit.hpp"
+#include "tracer/run_folder/run_folder.hpp"
 
 #include <gtest/gtest.h>
 
@@ -86,7 +87,7 @@ fs::path mpiExample(const std::string& name) {
         return ::testing::AssertionFailure() << "mpirun failed" << (status == kTimedOut ? " (timed out at every attempt)" : "")
                                              << ": " << starscope::testing::readFile(log);
     }
-    const auto files = findProfFiles(dir);
+    const auto files = run::findProfFiles(dir);
     if (files.size() != static_cast<std::size_t>(ranks)) {
         return ::testing::AssertionFailure() << files.size() << " prof files for " << ranks << " ranks: "
                                              << starscope::testing::readFile(log);
@@ -130,7 +131,7 @@ TEST_F(MpiMerge, TwoRanksMatchStarpuFxtTool) {
 }
 
 TEST_F(MpiMerge, FileOrderDoesNotMatter) {
-    auto files = findProfFiles(golden2());
+    auto files = run::findProfFiles(golden2());
     ASSERT_EQ(files.size(), 2U);
     const auto forward = readTrace(files);
     std::swap(files[0], files[1]);
@@ -141,7 +142,7 @@ TEST_F(MpiMerge, FileOrderDoesNotMatter) {
 }
 
 TEST_F(MpiMerge, RanksAndMessagesSurviveTheNativeFormat) {
-    const auto trace = readTrace(findProfFiles(golden2()));
+    const auto trace = readTrace(run::findProfFiles(golden2()));
     ASSERT_TRUE(trace) << trace.error().describe();
     starscope::testing::TempDir dir;
     ASSERT_TRUE(writeNativeFile(*trace, dir / "t.sstrace"));
@@ -154,7 +155,7 @@ TEST_F(MpiMerge, RanksAndMessagesSurviveTheNativeFormat) {
 }
 
 TEST_F(MpiMerge, TwoFilesOfOneRankAreRefused) {
-    const auto files = findProfFiles(golden2());
+    const auto files = run::findProfFiles(golden2());
     ASSERT_EQ(files.size(), 2U);
     // A copy: the same file named twice is refused before
     // (ReadErrors.OneProfFileGivenTwiceIsRefused).
@@ -166,7 +167,7 @@ TEST_F(MpiMerge, TwoFilesOfOneRankAreRefused) {
 }
 
 TEST_F(MpiMerge, ExportsCarryRanksAndMessages) {
-    const auto trace = readTrace(findProfFiles(golden2()));
+    const auto trace = readTrace(run::findProfFiles(golden2()));
     ASSERT_TRUE(trace) << trace.error().describe();
     std::ostringstream chrome;
     writeChromeJson(*trace, chrome);
@@ -198,7 +199,7 @@ TEST_F(MpiMerge, ExportsCarryRanksAndMessages) {
 // 10 us), and its memory managers ("Mm", which StarPU-MPI's receive buffers give states) are
 // no lanes, so each rank has the workers the FxT reader finds.
 TEST_F(MpiMerge, StarpuFxtToolPajeHasTheMessagesAndOnlyTheWorkers) {
-    const auto ours = readTrace(findProfFiles(golden2()));
+    const auto ours = readTrace(run::findProfFiles(golden2()));
     const auto tool = readPaje(golden2() / "paje.trace");
     ASSERT_TRUE(ours) << ours.error().describe();
     ASSERT_TRUE(tool) << tool.error().describe();
@@ -255,7 +256,7 @@ TEST(MpiTransfers, DriverCopiesMatchStarpuFxtToolAndSurviveTheExports) {
     ASSERT_TRUE(recordRanks(program, "256 64", 2, dir.path(),
                             "STARPU_DISK_SWAP='" + (dir / "swap").string()
                                 + "' STARPU_DISK_SWAP_SIZE=200 STARPU_LIMIT_CPU_MEM=1"));
-    const auto ours = readTrace(findProfFiles(dir.path()));
+    const auto ours = readTrace(run::findProfFiles(dir.path()));
     const auto tool = readPaje(dir / "paje.trace");
     ASSERT_TRUE(ours) << ours.error().describe();
     ASSERT_TRUE(tool) << tool.error().describe();

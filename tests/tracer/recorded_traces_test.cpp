@@ -13,6 +13,7 @@
 #include "tracer/analysis/stats.hpp"
 #include "tracer/model/starpu_tasks.hpp"
 #include "tracer/readers/read_trace.hpp"
+#include "tracer/run_folder/run_folder.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -153,7 +154,7 @@ TEST(CrossCheck, FreshRecordingFxtEqualsStarpuFxtToolPaje) {
             "--batches 5 --tasks 200 --task-us 50 --load-us 300 --gate-us 500 --ncpu 2 --chains 3"),
         0)
         << starscope::testing::readFile(dir.path() / "run.log");
-    const auto files = findProfFiles(run);
+    const auto files = run::findProfFiles(run);
     ASSERT_EQ(files.size(), 1U);
     ASSERT_EQ(runStarpuFxtTool(files.front(), run), 0)
         << starscope::testing::readFile(run / "tool.log");
@@ -172,7 +173,7 @@ TEST(ProfilingMask, FreshRecordingWithTheBuiltStarpu) {
                        "--chains 2 --unprofiled-batch 1"),
               0)
         << starscope::testing::readFile(dir.path() / "run.log");
-    const auto files = findProfFiles(run);
+    const auto files = run::findProfFiles(run);
     ASSERT_EQ(files.size(), 1U);
     std::filesystem::rename(files.front(), run / "prof_file__0");
     ASSERT_EQ(runStarpuFxtTool(run / "prof_file__0", run), 0)

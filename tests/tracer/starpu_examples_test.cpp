@@ -10,6 +10,7 @@
 #include "tracer/analysis/codelet_stats.hpp"
 #include "tracer/analysis/stats.hpp"
 #include "tracer/readers/read_trace.hpp"
+#include "tracer/run_folder/run_folder.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -100,7 +101,7 @@ std::filesystem::path recordExample(const std::filesystem::path& program,
                                              + " > '" + log.string() + "' 2>&1"),
               0)
         << starscope::testing::readFile(log);
-    const auto files = findProfFiles(dir.path());
+    const auto files = run::findProfFiles(dir.path());
     if (files.size() != 1U) {
         ADD_FAILURE() << files.size() << " prof files in " << dir.path();
         return {};

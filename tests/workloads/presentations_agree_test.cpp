@@ -6,7 +6,7 @@
 #include "tests/support/test_support.hpp"
 #include "tests/tracer/tracer_test_support.hpp"
 #include "tracer/cli/commands.hpp"
-#include "tracer/run/run_folder.hpp"
+#include "tracer/run_folder/run_folder.hpp"
 #include "workloads/sweep/sweep_summary.hpp"
 #ifdef STARSCOPE_WITH_VIEWER
 #include "viewer/core/comparison.hpp"
@@ -129,8 +129,8 @@ TEST(Presentations, CompareSweepSummaryAndViewerShowTheSameFigures) {
         ASSERT_TRUE(run::writeRunRecord(folder / run::kRunJsonName, record(loader, counters)));
         folders.push_back(folder);
         rows.push_back(
-            measureRun(SweepRun{folder.filename().string(), "single", loader, 0, folder, {}, 1, {}},
-                       rows.size(), SweepAction::Recorded));
+            summarizeRun(SweepRun{folder.filename().string(), "single", loader, 0, folder, {}, 1, {}},
+                         rows.size(), SweepAction::Recorded));
     }
     ASSERT_TRUE(writeSummary(dir.path(), rows));
     std::ifstream in(dir / "summary.json");

@@ -10,6 +10,7 @@
 #include "tests/tracer/tracer_test_support.hpp"
 #include "tracer/analysis/stats.hpp"
 #include "tracer/readers/read_trace.hpp"
+#include "tracer/run_folder/run_folder.hpp"
 #include "tests/workloads/starpu_mpi.hpp"
 
 #include <gtest/gtest.h>
@@ -31,7 +32,7 @@ TEST(RecordCrossCheck, CnnTraceMatchesTheStarpuFxtToolOfItsVersion) {
                                              + run.string() + "' > '" + log.string() + "' 2>&1"),
               0)
         << starscope::testing::readFile(log);
-    const auto files = tracer::findProfFiles(run);
+    const auto files = tracer::run::findProfFiles(run);
     ASSERT_EQ(files.size(), 1U);
     ASSERT_EQ(starscope::testing::runCommand("cd '" + run.string() + "' && '"
                                              + starscope::testing::starpuFxtTool().string() + "' -i '"
@@ -72,7 +73,7 @@ TEST_P(RecordRanksCrossCheck, CnnRanksMatchTheStarpuFxtToolOfItsVersion) {
                   + run.string() + "' > '" + log.string() + "' 2>&1"),
               0)
         << starscope::testing::readFile(log);
-    const auto files = tracer::findProfFiles(run);
+    const auto files = tracer::run::findProfFiles(run);
     ASSERT_EQ(files.size(), static_cast<std::size_t>(ranks));
     ASSERT_EQ(tracer::testing::runStarpuFxtTool(files, run), 0) << starscope::testing::readFile(run / "tool.log");
 

@@ -6,6 +6,7 @@
 #include "tests/workloads/program_support.hpp"
 #include "tests/workloads/run_folder.hpp"
 #include "tracer/readers/read_trace.hpp"
+#include "tracer/run_folder/run_folder.hpp"
 
 #include <chrono>
 #include <csignal>
@@ -137,7 +138,7 @@ TEST(RecordProgramShell, SigintToTheProcessGroupReachesTheProgramOnce) {
     EXPECT_EQ(json["interrupted_by"], "SIGINT");
     EXPECT_EQ(json["workload"]["exit"]["signal"], "SIGINT");
     // Written once, whole: two writers at once leave a file libfxt stops decoding.
-    const auto files = tracer::findProfFiles(run);
+    const auto files = tracer::run::findProfFiles(run);
     ASSERT_EQ(files.size(), 1U);
     const auto whole = tracer::checkFxtWhole(files.front());
     EXPECT_TRUE(whole) << whole.error().describe();

@@ -8,6 +8,7 @@
 #include "tests/workloads/program_support.hpp"
 #include "tests/workloads/run_folder.hpp"
 #include "tracer/readers/read_trace.hpp"
+#include "tracer/run_folder/run_folder.hpp"
 #include "workloads/record/folder_lock.hpp"
 
 #include <filesystem>
@@ -56,7 +57,7 @@ TEST(RecordProgramSpace, AFullDiskKeepsTheCutTraceAndSaysItIsCut) {
               std::string::npos)
         << recorded.output;
     ASSERT_TRUE(fs::is_directory(run)) << recorded.output;
-    const auto files = tracer::findProfFiles(run);
+    const auto files = tracer::run::findProfFiles(run);
     ASSERT_EQ(files.size(), 1U) << recorded.output;
     const auto json = readJson(run / "run.json");
     ASSERT_FALSE(json.is_discarded()) << recorded.output;

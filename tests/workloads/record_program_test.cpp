@@ -12,6 +12,7 @@
 #include "tests/workloads/starpu_mpi.hpp"
 #include "tracer/analysis/stats.hpp"
 #include "tracer/readers/read_trace.hpp"
+#include "tracer/run_folder/run_folder.hpp"
 
 #include <csignal>
 #include <filesystem>
@@ -74,7 +75,7 @@ TEST_P(RecordProgram, AStarpuExampleReadsAsItsStarpuFxtToolReadsIt) {
     EXPECT_EQ(environment["STARPU_TRACE_BUFFER_SIZE"], "64 from default");
     EXPECT_EQ(environment["STARPU_NCPU"], "2 from environment");
 
-    const auto files = tracer::findProfFiles(run);
+    const auto files = tracer::run::findProfFiles(run);
     ASSERT_EQ(files.size(), 1U);
     ASSERT_EQ(tracer::testing::runStarpuFxtTool(files.front(), dir.path()), 0)
         << readFile(dir / "tool.log");
@@ -119,7 +120,7 @@ TEST(RecordProgramRanks, AStarpuMpiExampleOnTwoRanksReadsAsItsStarpuFxtToolReads
     const auto json = readJson(run / "run.json");
     EXPECT_EQ(json["ranks"], 2);
     EXPECT_EQ(json["workload"]["argv"].size(), 1U);
-    const auto files = tracer::findProfFiles(run);
+    const auto files = tracer::run::findProfFiles(run);
     ASSERT_EQ(files.size(), 2U);
     ASSERT_EQ(tracer::testing::runStarpuFxtTool(files, run), 0) << readFile(run / "tool.log");
     const auto ours = tracer::readTrace(run);
@@ -211,7 +212,7 @@ TEST(RecordProgramEnds, AFailingProgramKeepsItsRunMarkedWithItsExitStatus) {
     EXPECT_EQ(json["status"], "failed");
     EXPECT_EQ(json["error"], "sh exited with status 3");
     EXPECT_EQ(json["workload"]["exit"]["code"], 3);
-    ASSERT_EQ(tracer::findProfFiles(run).size(), 1U);
+    ASSERT_EQ(tracer::run::findProfFiles(run).size(), 1U);
     EXPECT_TRUE(tracer::readTrace(run));
 }
 
@@ -232,7 +233,7 @@ TEST(RecordProgramEnds, AProgramKilledBySigkillIsMarkedWithTheSignal) {
     EXPECT_EQ(json["error"], "sh was killed by SIGKILL");
     EXPECT_EQ(json["workload"]["exit"]["signal"], "SIGKILL");
     EXPECT_EQ(json["workload"]["exit"]["signal_number"], SIGKILL);
-    EXPECT_EQ(tracer::findProfFiles(run).size(), 1U);
+    EXPECT_EQ(tracer::run::findProfFiles(run).size(), 1U);
 
     const auto lost = dir / "lost";
     const auto duringRun = record(dir, "--out '" + lost.string() + "' -- sh -c 'kill -KILL $$'");

@@ -3,7 +3,7 @@
 
 #include "tests/support/test_support.hpp"
 #include "tests/workloads/run_folder.hpp"
-#include "tracer/run/run_record.hpp"
+#include "tracer/run_folder/run_record.hpp"
 
 #include <csignal>
 #include <fstream>

@@ -4,6 +4,7 @@
 // that signal it, and waits until its training is under way.
 
 #include "tracer/readers/read_trace.hpp"
+#include "tracer/run_folder/run_folder.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -32,7 +33,7 @@ extern "C" {
 
 namespace starscope::workloads::testing {
 
-using tracer::findProfFiles;
+using tracer::run::findProfFiles;
 
 // Starts args (argv[0] is the program) with stdout and stderr into logPath; -1 when it could
 // not start. With ownGroup, in a process group of its own that it leads (pid == pgid), as a

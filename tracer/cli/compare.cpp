@@ -6,7 +6,7 @@
 #include "common/json_text.hpp"
 #include "tracer/cli/detail.hpp"
 #include "tracer/run/run_comparison.hpp"
-#include "tracer/run/run_folder.hpp"
+#include "tracer/run_folder/run_folder.hpp"
 
 #include <algorithm>
 #include <cstdio>

@@ -4,7 +4,7 @@
 #include "tracer/cli/detail.hpp"
 #include "tracer/exporters/exporters.hpp"
 #include "tracer/native/native_format.hpp"
-#include "tracer/run/run_folder.hpp"
+#include "tracer/run_folder/run_folder.hpp"
 
 #include <memory>
 
@@ -170,8 +170,8 @@ void addExportCommands(CLI::App& app, const Io& io) {
         auto* sub = app.add_subcommand("convert", "Convert a trace to starscope's native format for fast reopening");
         sub->add_option("input", args->inputs, kInputHelp)->required();
         sub->add_option("-o,--output", args->output,
-                        "Output file ('-': standard output; default: RUN/trace.sstrace for a run folder, "
-                        "INPUT.sstrace otherwise)");
+                        std::string("Output file ('-': standard output; default: RUN/") + run::kNativeCacheName
+                            + " for a run folder, INPUT.sstrace otherwise)");
         onRun(sub, [args, io] { return runConvert(*args, io); });
     }
 }

@@ -38,18 +38,6 @@ bool looksLikePaje(std::string_view head) {
 
 } // namespace
 
-std::vector<fs::path> findProfFiles(const fs::path& folder) {
-    std::vector<fs::path> files;
-    std::error_code ec;
-    for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
-        if (it->path().filename().string().starts_with("prof_file_")) {
-            files.push_back(it->path());
-        }
-    }
-    std::sort(files.begin(), files.end());
-    return files;
-}
-
 std::optional<std::string> notAProfFile(const fs::path& file) {
     if (auto why = files::notRegularFile(file)) {
         return why;

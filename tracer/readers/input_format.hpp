@@ -22,12 +22,7 @@ enum class InputFormat : std::uint8_t {
 // Recognises the input by its content. A FIFO, device or socket is refused before any open.
 TraceResult<InputFormat> detectFormat(const std::filesystem::path& input);
 
-// Every entry named prof_file_* in a run folder, whatever it is, sorted by name; empty when
-// there is none. Each stands for a process of the run: one that is no regular file is not to be
-// skipped (notAProfFile).
-std::vector<std::filesystem::path> findProfFiles(const std::filesystem::path& folder);
-
-// Why a run folder's prof file cannot be read as one: it is a FIFO, a folder, a socket, a device
+// Why a run folder's prof file (run::findProfFiles) cannot be read as one: it is a FIFO, a folder, a socket, a device
 // (or a symlink to one of them) or a dangling symlink. nullopt for a regular file or a symlink to
 // one.
 std::optional<std::string> notAProfFile(const std::filesystem::path& file);

@@ -4,7 +4,8 @@
 #include "tracer/native/native_format.hpp"
 #include "tracer/readers/fxt/fxt_reader.hpp"
 #include "tracer/readers/paje/paje_reader.hpp"
-#include "tracer/run/run_record.hpp"
+#include "tracer/run_folder/run_folder.hpp"
+#include "tracer/run_folder/run_record.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -74,7 +75,8 @@ TraceError noProfFiles(const fs::path& folder) {
             "--no-trace to "
             "see its trace");
     }
-    return fileError(ErrorCode::Io, folder, "no prof_file_* in this folder (is it a run folder?)");
+    return fileError(ErrorCode::Io, folder,
+                     "no " + std::string(run::kProfFilePrefix) + "* in this folder (is it a run folder?)");
 }
 
 TraceResult<Trace> readOne(const fs::path& input, const ReadOptions& options) {
@@ -87,7 +89,7 @@ TraceResult<Trace> readOne(const fs::path& input, const ReadOptions& options) {
     };
     switch (*format) {
     case InputFormat::RunFolder: {
-        const auto files = findProfFiles(input);
+        const auto files = run::findProfFiles(input);
         if (files.empty()) {
             return fail(noProfFiles(input));
         }

@@ -3,6 +3,7 @@
 #include "common/fnv1a.hpp"
 #include "common/input_file.hpp"
 #include "tracer/native/native_format.hpp"
+#include "tracer/run_folder/run_folder.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -133,7 +134,7 @@ TraceResult<Trace> detail::readRunFolder(const fs::path& folder, const std::vect
     }
     // `starscope convert RUN` caches the model as RUN/trace.sstrace: use it while it was made
     // from exactly these prof files; otherwise say why it was not, and rebuild it.
-    const auto cache = folder / "trace.sstrace";
+    const auto cache = run::RunFolder(folder).nativeCache();
     std::error_code ec;
     const bool cacheExists = fs::exists(fs::symlink_status(cache, ec));
     std::optional<std::string> notUsed;

@@ -1,6 +1,6 @@
 #include "tracer/run/run_comparison.hpp"
 
-#include "tracer/run/run_folder.hpp"
+#include "tracer/run_folder/run_folder.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -6,7 +6,7 @@
 
 #include "tracer/analysis/figure.hpp"
 #include "tracer/model/trace.hpp"
-#include "tracer/run/run_record.hpp"
+#include "tracer/run_folder/run_record.hpp"
 
 #include <filesystem>
 #include <optional>

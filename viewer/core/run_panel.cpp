@@ -1,7 +1,8 @@
 #include "viewer/core/run_panel.hpp"
 
-#include "tracer/run/run_record.hpp"
-#include "tracer/run/run_status.hpp"
+#include "tracer/run_folder/run_folder.hpp"
+#include "tracer/run_folder/run_record.hpp"
+#include "tracer/run_folder/run_status.hpp"
 
 #include <cstdio>
 #include <system_error>
@@ -30,14 +31,14 @@ std::vector<RunPanelRow> runPanelRows(const fs::path& input) {
     std::error_code error;
     // A prof file of a run folder still belongs to that run: its folder holds the run.json.
     const fs::path folder = fs::is_directory(input, error) ? input : input.parent_path();
-    const fs::path file = folder / "run.json";
+    const fs::path file = tracer::run::RunFolder(folder).runJson();
     if (!fs::exists(file, error)) {
-        return {{"run.json", "none in " + (folder.empty() ? std::string(".") : folder.string())
+        return {{tracer::run::kRunJsonName, "none in " + (folder.empty() ? std::string(".") : folder.string())
                                  + ": open a folder written by `starscope record` to see its run"}};
     }
     const auto record = tracer::run::readRunRecord(file);
     if (!record) {
-        return {{"run.json", record.error().describe()}};
+        return {{tracer::run::kRunJsonName, record.error().describe()}};
     }
     const tracer::run::RunRecord& run = *record;
     std::vector<RunPanelRow> rows;

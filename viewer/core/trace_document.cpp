@@ -4,7 +4,7 @@
 #include "tracer/analysis/parallel.hpp"
 #include "tracer/analysis/stats.hpp"
 #include "tracer/analysis/worker_shares.hpp"
-#include "tracer/run/run_folder.hpp"
+#include "tracer/run_folder/run_folder.hpp"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,8 +1,8 @@
 #include "workloads/cli/rank_launcher.hpp"
 
-#include "tracer/run/run_record.hpp"
+#include "tracer/run_folder/run_record.hpp"
 #include "tracer/readers/read_trace.hpp"
-#include "tracer/run/run_folder.hpp"
+#include "tracer/run_folder/run_folder.hpp"
 #include "workloads/record/lost_job.hpp"
 #include "workloads/record/mpi_launch.hpp"
 #include "workloads/record/run_json.hpp"
@@ -141,7 +141,7 @@ int launchRanks(int ranks, const RecordPlan& plan, std::ostream& err) {
     if (!WIFSIGNALED(end.status) && WEXITSTATUS(end.status) == 2) {
         return 2;
     }
-    const bool traced = std::filesystem::exists(plan.outDir) && !tracer::findProfFiles(plan.outDir).empty();
+    const bool traced = std::filesystem::exists(plan.outDir) && !tracer::run::findProfFiles(plan.outDir).empty();
     // Stopped before any rank recorded anything.
     if (const int signal = g_stops.first.load(); signal != 0 && !traced) {
         return exitCodeForSignal(signal);

@@ -1,5 +1,6 @@
 #include "workloads/cli/sweep_command.hpp"
 
+#include "tracer/run_folder/run_folder_names.hpp"
 #include "workloads/cli/option_ranges.hpp"
 #include "workloads/sigint_handler.hpp"
 #include "workloads/sweep/sweep.hpp"
@@ -85,8 +86,8 @@ void addSweepCommand(CLI::App& app, std::ostream& out, std::ostream& err) {
         }
         out << outcome->recorded << " recorded, " << outcome->skipped << " skipped, "
             << outcome->failed << " failed\n";
-        out << "summary " << (plan->dir / "summary.csv").string() << ", "
-            << (plan->dir / "summary.json").string() << "\n";
+        out << "summary " << (plan->dir / tracer::run::kSummaryCsvName).string() << ", "
+            << (plan->dir / tracer::run::kSummaryJsonName).string() << "\n";
         if (outcome->interrupted) {
             throw CLI::RuntimeError(exitCodeForSignal(outcome->stopSignal != 0 ? outcome->stopSignal : SIGINT));
         }

@@ -6,6 +6,7 @@
 // `record -- PROGRAM` hands the lock on to the program it starts (descriptor()), so that a
 // program that outlives a killed record keeps its folder locked until it ends.
 
+#include "tracer/run_folder/run_folder_names.hpp"
 #include "workloads/error.hpp"
 
 #include <filesystem>
@@ -14,10 +15,10 @@
 
 namespace starscope::workloads {
 
-inline constexpr const char* kLockFileName = ".starscope.lock";
-// The room a program's recording keeps for run.json (run_folder_setup.hpp), left behind only by
-// a record that was killed.
-inline constexpr const char* kRunJsonRoomName = ".starscope-run-json-room";
+// The lock file's name, and that of the room a program's recording keeps for run.json
+// (run_folder_setup.hpp, left behind only by a record that was killed), are the run folder's.
+using tracer::run::kLockFileName;
+using tracer::run::kRunJsonRoomName;
 
 class FolderLock {
 public:

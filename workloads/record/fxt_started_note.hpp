@@ -5,11 +5,13 @@
 // does; the library record preloads (record/fxt_started_note.cpp) leaves this note beside the
 // prof file to be, so that record tells the two apart, and record takes it away again.
 
+#include "tracer/run_folder/run_folder_names.hpp"
+
 #include <filesystem>
 
 namespace starscope::workloads {
 
-inline constexpr const char* kFxtStartedNote = ".starscope_fxt_started";
+using tracer::run::kFxtStartedNote;
 
 // Whether dir holds the note (StarPU started FxT tracing into it); removes it either way.
 inline bool takeFxtStartedNote(const std::filesystem::path& dir) {

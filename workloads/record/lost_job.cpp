@@ -1,7 +1,7 @@
 #include "workloads/record/lost_job.hpp"
 
 #include "tracer/readers/read_trace.hpp"
-#include "tracer/run/run_folder.hpp"
+#include "tracer/run_folder/run_folder.hpp"
 #include "workloads/record/run_json.hpp"
 #include "workloads/record/trace_rescue.hpp"
 
@@ -47,7 +47,7 @@ WorkloadResult<Done> recordLostJob(const RecordPlan& plan, int ranks, const std:
     record.command = {"starscope", "record"};
     record.startedAt = startedAt;
     record.totalSeconds = seconds;
-    for (const auto& file : tracer::findProfFiles(plan.outDir)) {
+    for (const auto& file : tracer::run::findProfFiles(plan.outDir)) {
         record.traceFiles.push_back(file.filename().string());
     }
     for (int rank = 0; rank < ranks; ++rank) {

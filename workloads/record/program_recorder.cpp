@@ -3,7 +3,7 @@
 #include "common/text.hpp"
 #include "tracer/analysis/stats.hpp"
 #include "tracer/readers/read_trace.hpp"
-#include "tracer/run/run_folder.hpp"
+#include "tracer/run_folder/run_folder.hpp"
 #include "workloads/record/free_space.hpp"
 #include "workloads/record/group_signal_witness.hpp"
 #include "workloads/record/fxt_started_note.hpp"
@@ -270,7 +270,8 @@ std::string missingRankTraces(std::uint64_t ranks, const std::vector<std::string
            + " ranks, the run folder holds " + std::to_string(traceFiles.size()) + " prof file"
            + (traceFiles.size() == 1 ? "" : "s") + " (" + names
            + "): a rank wrote no trace, or ranks wrote one file over each other (a program that "
-             "does not use StarPU-MPI names its trace prof_file_USER_0 on every rank)";
+             "does not use StarPU-MPI names its trace "
+           + run::profFileName("USER", 0) + " on every rank)";
 }
 
 // How the program's end reads in run.json and which exit status record returns.
@@ -443,7 +444,7 @@ Result<ProgramOutcome, ProgramRecordError> executeProgramRecord(const ProgramPla
 
     // Taken away before anything else looks at the folder's files.
     const bool fxtStarted = takeFxtStartedNote(plan.folder.dir);
-    for (const auto& file : tracer::findProfFiles(plan.folder.dir)) {
+    for (const auto& file : tracer::run::findProfFiles(plan.folder.dir)) {
         record.fxt.traceFiles.push_back(file.filename().string());
     }
     if (plan.trace.value && record.fxt.traceFiles.empty()) {

@@ -6,7 +6,7 @@
 // keeps the run with run.json when the program wrote a trace; one that wrote none is refused
 // and leaves the folder as it was. A trace, even cut by a full disk, is never removed.
 
-#include "tracer/run/run_record.hpp"
+#include "tracer/run_folder/run_record.hpp"
 #include "workloads/error.hpp"
 #include "workloads/record/program_plan.hpp"
 

@@ -1,5 +1,7 @@
 #include "workloads/record/rank_group.hpp"
 
+#include "tracer/run_folder/run_folder_names.hpp"
+
 #include <algorithm>
 #include <cstdlib>
 
@@ -47,6 +49,9 @@ WorkloadResult<Done> planRank(RecordPlan& plan, int rank, int size) {
     return sizeTrace(plan);
 }
 
-std::string weightsFileName(int rank) { return "weights_rank_" + std::to_string(rank) + ".txt"; }
+std::string weightsFileName(int rank) {
+    return std::string(tracer::run::kWeightsFilePrefix) + std::to_string(rank)
+           + std::string(tracer::run::kWeightsFileSuffix);
+}
 
 } // namespace starscope::workloads

@@ -4,7 +4,7 @@
 // StarPU through StarPU-MPI, writes its own prof file into the run folder (StarPU-MPI names it
 // prof_file_USER_RANK) and its weight checksums, and reports its figures to rank 0.
 
-#include "tracer/run/run_status.hpp"
+#include "tracer/run_folder/run_status.hpp"
 #include "workloads/error.hpp"
 #include "workloads/record/record_plan.hpp"
 #include "workloads/train/step_exchange.hpp"

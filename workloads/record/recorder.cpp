@@ -1,7 +1,7 @@
 #include "workloads/record/recorder.hpp"
 
 #include "tracer/readers/read_trace.hpp"
-#include "tracer/run/run_folder.hpp"
+#include "tracer/run_folder/run_folder.hpp"
 #include "workloads/record/folder_lock.hpp"
 #include "workloads/record/free_space.hpp"
 #include "workloads/record/launcher_stop_watch.hpp"
@@ -145,7 +145,7 @@ void configureStarpu(const RecordPlan& plan) {
 // The prof files' names, as run.json lists them.
 std::vector<std::string> traceFiles(const fs::path& dir) {
     std::vector<std::string> names;
-    for (const auto& file : tracer::findProfFiles(dir)) {
+    for (const auto& file : tracer::run::findProfFiles(dir)) {
         names.push_back(file.filename().string());
     }
     return names;
@@ -452,7 +452,7 @@ WorkloadResult<RecordOutcome> executeRecord(RecordPlan& plan,
     record.traceFiles = traceFiles(plan.outDir);
     if (plan.trace.value && record.traceFiles.empty() && record.status != RunStatus::Failed) {
         record.status = RunStatus::Failed;
-        record.error = "StarPU wrote no prof_file_* into " + plan.outDir.string();
+        record.error = "StarPU wrote no " + std::string(tracer::run::kProfFilePrefix) + "* into " + plan.outDir.string();
     }
     if (const auto cut = traceCutProblem(plan.outDir, record.traceFiles); !cut.empty()) {
         record.status = RunStatus::Failed;

@@ -9,17 +9,8 @@ namespace starscope::workloads {
 
 namespace fs = std::filesystem;
 
-namespace {
-
-constexpr const char* kSetAsideName = ".starscope-previous-run";
-
-} // namespace
-
-bool isRunArtifact(const std::string& name) {
-    return name.starts_with("prof_file_") || name == "run.json" || name.starts_with("run.json.tmp")
-           || name.starts_with("trace.") || name == "paje.trace"
-           || (name.starts_with("weights_rank_") && name.ends_with(".txt"));
-}
+using tracer::run::kSetAsideName;
+using tracer::run::kWriteProbeName;
 
 WorkloadResult<PreparedRunFolder> prepareRunFolder(const fs::path& dir, bool force) {
     std::error_code ec;
@@ -39,7 +30,7 @@ WorkloadResult<PreparedRunFolder> prepareRunFolder(const fs::path& dir, bool for
         undo();
         return fail(lock.error());
     }
-    const auto probe = dir / ".starscope-write-test";
+    const auto probe = dir / kWriteProbeName;
     std::FILE* file = std::fopen(probe.c_str(), "w");
     if (file == nullptr) {
         const int err = errno;

@@ -5,6 +5,7 @@
 // sets them aside and puts them back should it end without a trace, so that a refused
 // recording leaves the folder as it found it.
 
+#include "tracer/run_folder/run_folder_names.hpp"
 #include "workloads/error.hpp"
 #include "workloads/record/folder_lock.hpp"
 
@@ -23,9 +24,8 @@ struct PreparedRunFolder {
 // since the plan looked at it is refused unless force. Undoes the creation on failure.
 WorkloadResult<PreparedRunFolder> prepareRunFolder(const std::filesystem::path& dir, bool force);
 
-// A file a recording writes into its run folder (prof files, run.json, the native cache,
-// starpu_fxt_tool's output, the ranks' weights): what --force replaces.
-bool isRunArtifact(const std::string& name);
+// What --force replaces is the run folder's call (run_folder_names.hpp).
+using tracer::run::isRunArtifact;
 
 // Removes the run artifacts of dir (an earlier run's, under --force).
 void removeRunArtifacts(const std::filesystem::path& dir);

@@ -1,10 +1,10 @@
 #pragma once
 // What `record` measured, and the run.json it makes of it: the measurements are turned into the
-// run model's RunRecord (tracer/run/run_record.hpp) and written by the model's one writer,
+// run model's RunRecord (tracer/run_folder/run_record.hpp) and written by the model's one writer,
 // atomically (temp file + fsync + rename), so a reader never sees half a file and record
 // writes exactly what compare, sweep and the viewer read.
 
-#include "tracer/run/run_record.hpp"
+#include "tracer/run_folder/run_record.hpp"
 #include "workloads/record/counters.hpp"
 #include "workloads/record/rank_group.hpp"
 #include "workloads/record/record_plan.hpp"

@@ -1,5 +1,6 @@
 #include "workloads/record/run_settings.hpp"
 
+#include "tracer/run_folder/run_folder.hpp"
 #include "workloads/record/folder_lock.hpp"
 
 #include <cerrno>
@@ -67,8 +68,8 @@ WorkloadResult<fs::path> checkOutput(const std::string& out, bool force, bool& e
         dir = dir.parent_path();
     }
     const char* user = std::getenv("USER");
-    const std::size_t traceName =
-        std::strlen("/prof_file__0000000000") + (user != nullptr ? std::strlen(user) : 0);
+    // The longest name StarPU may give it, with its separating slash (ids have 10 digits at most).
+    const std::size_t traceName = 1 + tracer::run::profFileName(user != nullptr ? user : "", 9'999'999'999).size();
     if (dir.string().size() + traceName >= kStarpuTracePathMax) {
         return workloadError(ErrorCode::InvalidArgument,
                              "path too long: StarPU keeps the trace file path in "
@@ -188,8 +189,8 @@ WorkloadResult<StarpuSetting<bool>> resolveTrace(bool noTrace) {
     if (trace && trace->value && environmentValue("STARPU_FXT_SUFFIX")) {
         return workloadError(
             ErrorCode::InvalidArgument,
-            "is set, so StarPU would not name the trace prof_file_*, which is what "
-            "every reader of a run folder opens: unset it",
+            "is set, so StarPU would not name the trace " + std::string(tracer::run::kProfFilePrefix)
+                + "*, which is what every reader of a run folder opens: unset it",
             "STARPU_FXT_SUFFIX");
     }
     return trace;

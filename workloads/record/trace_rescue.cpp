@@ -1,5 +1,7 @@
 #include "workloads/record/trace_rescue.hpp"
 
+#include "tracer/run_folder/run_folder.hpp"
+
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
@@ -108,7 +110,7 @@ bool TraceRescue::requestFromHandler(int exitCode) {
 
 std::filesystem::path rankProfFile(const std::filesystem::path& folder, int rank) {
     const char* user = std::getenv("USER");
-    return folder / ("prof_file_" + std::string(user != nullptr ? user : "") + "_" + std::to_string(rank));
+    return folder / tracer::run::profFileName(user != nullptr ? user : "", static_cast<std::uint64_t>(rank));
 }
 
 } // namespace starscope::workloads

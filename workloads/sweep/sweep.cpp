@@ -1,9 +1,9 @@
 #include "workloads/sweep/sweep.hpp"
 
 #include "tracer/run/run_comparison.hpp"
-#include "tracer/run/run_folder.hpp"
-#include "tracer/run/run_record.hpp"
-#include "tracer/run/sweep_record.hpp"
+#include "tracer/run_folder/run_folder.hpp"
+#include "tracer/run_folder/run_record.hpp"
+#include "tracer/run_folder/sweep_record.hpp"
 #include "workloads/record/folder_lock.hpp"
 #include "workloads/record/rank_group.hpp"
 #include "workloads/sigint_handler.hpp"
@@ -515,12 +515,12 @@ WorkloadResult<SweepOutcome> executeSweep(const SweepPlan& plan, std::ostream& l
     }
     outcome.stopSignal = g_stopSignal.load();
     for (std::size_t i = 0; i < total; ++i) {
-        outcome.rows.push_back(measureRun(plan.runs[i], i, actions[i]));
+        outcome.rows.push_back(summarizeRun(plan.runs[i], i, actions[i]));
     }
     // Runs of earlier invocations that this one did not ask for (fewer loaders, fewer
     // repetitions) stay in the summary: it covers every run the folder holds.
     for (const auto& run : earlierRuns(plan, strategies, rankCounts)) {
-        outcome.rows.push_back(measureRun(run, outcome.rows.size(), SweepAction::Kept));
+        outcome.rows.push_back(summarizeRun(run, outcome.rows.size(), SweepAction::Kept));
     }
     // Speedup and scaling efficiency against the 1-rank runs, as `starscope compare` gives them.
     std::vector<tracer::run::RunFigures*> figures;

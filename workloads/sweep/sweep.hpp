@@ -11,7 +11,7 @@
 // crashing run cannot take the sweep down.
 
 #include "tracer/run/run_figures.hpp"
-#include "tracer/run/sweep_record.hpp"
+#include "tracer/run_folder/sweep_record.hpp"
 #include "workloads/error.hpp"
 #include "workloads/record/record_plan.hpp"
 

@@ -1,44 +1,19 @@
 #include "workloads/sweep/sweep_summary.hpp"
 
-#include "common/json_text.hpp"
 #include "tracer/analysis/stats.hpp"
-#include "tracer/run/run_folder.hpp"
-#include "workloads/record/run_json.hpp"
+#include "tracer/run/run_figures.hpp"
+#include "tracer/run_folder/run_folder.hpp"
+#include "tracer/run_folder/run_record.hpp"
 
 #include <array>
-#include <cstdio>
-#include <fstream>
-#include <nlohmann/json.hpp>
-#include <sstream>
 
 namespace starscope::workloads {
 
 namespace fs = std::filesystem;
-using nlohmann::json;
 
 namespace {
 
 using tracer::run::RunStatus;
-
-std::string csvField(const std::string& text) {
-    if (text.find_first_of(",\"\n") == std::string::npos) {
-        return text;
-    }
-    std::string out = "\"";
-    for (const char c : text) {
-        out += c == '"' ? std::string("\"\"") : std::string(1, c);
-    }
-    return out + "\"";
-}
-
-std::string csvNumber(const std::optional<double>& v) {
-    if (!v) {
-        return {};
-    }
-    char buffer[40];
-    std::snprintf(buffer, sizeof buffer, "%.9g", *v);
-    return buffer;
-}
 
 void addNote(std::string& note, const std::string& more) { note += (note.empty() ? "" : "; ") + more; }
 
@@ -60,7 +35,7 @@ std::string_view actionName(SweepAction action) {
     return "unknown";
 }
 
-SweepRow measureRun(const SweepRun& run, std::size_t order, SweepAction action) {
+SweepRow summarizeRun(const SweepRun& run, std::size_t order, SweepAction action) {
     SweepRow row;
     row.order = order;
     row.run = run.name;
@@ -69,14 +44,15 @@ SweepRow measureRun(const SweepRun& run, std::size_t order, SweepAction action) 
     row.repetition = run.repetition;
     row.action = action;
     std::error_code ec;
-    if (!fs::exists(run.dir / tracer::run::kRunJsonName, ec)) {
+    const tracer::run::RunFolder folder(run.dir);
+    if (!fs::exists(folder.runJson(), ec)) {
         if (action != SweepAction::NotRun) {
             row.status = RunStatus::Failed;
-            row.note = "no run.json";
+            row.note = std::string("no ") + tracer::run::kRunJsonName;
         }
         return row;
     }
-    const auto record = tracer::run::readRunRecord(run.dir / tracer::run::kRunJsonName);
+    const auto record = tracer::run::readRunRecord(folder.runJson());
     row.status = record ? record->status : RunStatus::Failed;
     row.note = record ? record->error : record.error().describe();
     if (!tracer::run::RunFolder::isRunFolder(run.dir)) {
@@ -93,53 +69,30 @@ SweepRow measureRun(const SweepRun& run, std::size_t order, SweepAction action) 
     return row;
 }
 
-WorkloadResult<Done> writeSummary(const fs::path& dir, const std::vector<SweepRow>& rows) {
-    std::ostringstream csv;
-    csv << "order,run,arenas,loader,repetition,status,action";
+tracer::run::SweepSummary sweepSummary(const std::vector<SweepRow>& rows) {
+    tracer::run::SweepSummary summary;
     for (const auto& m : tracer::run::metrics()) {
-        csv << "," << m.key;
+        summary.figureKeys.emplace_back(m.key);
     }
-    csv << ",note\n";
-    json runs = json::array();
     for (const auto& r : rows) {
-        const std::string status(tracer::run::statusName(r.status));
-        csv << r.order << "," << csvField(r.run) << "," << csvField(r.arenas) << ","
-            << csvField(r.loader) << "," << r.repetition << "," << status << "," << actionName(r.action);
-        json entry{{"order", r.order},           {"run", r.run},
-                   {"arenas", r.arenas},         {"loader", r.loader},
-                   {"repetition", r.repetition}, {"status", status},
-                   {"action", actionName(r.action)}};
-        // A figure is a number, or null with its reason under "na" (and in the CSV's note).
-        json na = json::object();
-        std::string note = r.note;
-        for (const auto& m : tracer::run::metrics()) {
-            const std::string key(m.key);
-            std::optional<double> value;
-            if (r.figures) {
+        tracer::run::SweepSummaryRow row{r.order,  r.run,    r.arenas, r.loader, r.repetition,
+                                         r.status, std::string(actionName(r.action)), {}, r.note};
+        if (r.figures) {
+            for (const auto& m : tracer::run::metrics()) {
                 const auto& f = (*r.figures).*(m.figure);
-                value = f.value;
-                if (!f.value) {
-                    na[key] = f.reason;
-                    addNote(note, key + " n/a: " + f.reason);
-                }
+                row.figures.push_back({f.value, f.value ? std::string() : f.reason});
             }
-            csv << "," << csvNumber(value);
-            entry[key] = value ? json(*value) : json(nullptr);
         }
-        csv << "," << csvField(note) << "\n";
-        if (!na.empty()) {
-            entry["na"] = na;
-        }
-        if (!r.note.empty()) {
-            entry["note"] = r.note;
-        }
-        runs.push_back(std::move(entry));
+        summary.rows.push_back(std::move(row));
     }
-    if (auto written = writeTextFile(dir / "summary.csv", csv.str()); !written) {
-        return written;
+    return summary;
+}
+
+WorkloadResult<Done> writeSummary(const fs::path& dir, const std::vector<SweepRow>& rows) {
+    if (auto written = tracer::run::writeSweepSummary(dir, sweepSummary(rows)); !written) {
+        return workloadError(ErrorCode::Io, written.error().message, written.error().file);
     }
-    const json doc{{"format", "starscope-sweep-summary"}, {"version", 2}, {"runs", runs}};
-    return writeTextFile(dir / "summary.json", jsonText(doc, 2) + "\n");
+    return Done{};
 }
 
 } // namespace starscope::workloads

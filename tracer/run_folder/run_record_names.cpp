@@ -1,7 +1,7 @@
 // The run record's names: its enums' name tables and how a run is labelled in compare and the
 // summaries (RunRecord::label, ProgramRecord::label).
 
-#include "tracer/run/run_record.hpp"
+#include "tracer/run_folder/run_record.hpp"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,21 +1,27 @@
 #pragma once
 // Where a run's files are. A run folder holds the prof files StarPU wrote (one per process:
 // a StarPU-MPI run has one per rank), run.json (RunRecord), and optionally the native cache
-// `starscope convert` made; a sweep folder holds run folders and sweep.json.
+// `starscope convert` made; a sweep folder holds run folders and sweep.json. The names are
+// run_folder_names.hpp's. Below the readers: it finds files and never reads a trace.
 
-#include "tracer/model/error.hpp"
-#include "tracer/model/trace.hpp"
-#include "tracer/readers/read_trace.hpp"
-#include "tracer/run/run_record.hpp"   // kRunJsonName
+#include "tracer/run_folder/run_folder_names.hpp"
 
+#include <cstdint>
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace starscope::tracer::run {
 
-inline constexpr const char* kNativeCacheName = "trace.sstrace";
-inline constexpr const char* kSweepJsonName = "sweep.json";
+// Every entry named prof_file_* in a run folder, whatever it is, sorted by name; empty when
+// there is none. Each stands for a process of the run: one that is no regular file is not to be
+// skipped (the readers' notAProfFile says why it cannot be read).
+std::vector<std::filesystem::path> findProfFiles(const std::filesystem::path& folder);
+
+// The name StarPU gives the prof file of process `id` (its rank, or 0) run by `user` when
+// STARPU_FXT_SUFFIX is unset: prof_file_<user>_<id>.
+std::string profFileName(std::string_view user, std::uint64_t id);
 
 class RunFolder {
 public:

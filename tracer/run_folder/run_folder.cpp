@@ -1,17 +1,37 @@
-#include "tracer/run/run_folder.hpp"
+#include "tracer/run_folder/run_folder.hpp"
 
 #include "common/input_file.hpp"
 #include "common/mapped_file.hpp"
 
-#include "tracer/readers/read_trace.hpp"
-#include "tracer/run/run_record.hpp"
-#include "tracer/run/sweep_record.hpp"
+#include "tracer/run_folder/sweep_record.hpp"
 
 #include <algorithm>
 
 namespace starscope::tracer::run {
 
 namespace fs = std::filesystem;
+
+std::vector<fs::path> findProfFiles(const fs::path& folder) {
+    std::vector<fs::path> files;
+    std::error_code ec;
+    for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
+        if (it->path().filename().string().starts_with(kProfFilePrefix)) {
+            files.push_back(it->path());
+        }
+    }
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+std::string profFileName(std::string_view user, std::uint64_t id) {
+    return std::string(kProfFilePrefix) + std::string(user) + "_" + std::to_string(id);
+}
+
+bool isRunArtifact(std::string_view name) {
+    return name.starts_with(kProfFilePrefix) || name == kRunJsonName
+           || name.starts_with(std::string(kRunJsonName) + ".tmp") || name.starts_with(kTraceConversionPrefix)
+           || name == kPajeTraceName || (name.starts_with(kWeightsFilePrefix) && name.ends_with(kWeightsFileSuffix));
+}
 
 bool RunFolder::isRunFolder(const fs::path& path) { return !findProfFiles(path).empty(); }
 

@@ -15,7 +15,8 @@
 
 #include "tracer/model/error.hpp"
 #include "tracer/model/fxt_event_set.hpp"
-#include "tracer/run/run_status.hpp"
+#include "tracer/run_folder/run_folder_names.hpp" // kRunJsonName: in every run folder
+#include "tracer/run_folder/run_status.hpp"
 
 #include <array>
 #include <cstdint>
@@ -29,7 +30,6 @@
 
 namespace starscope::tracer::run {
 
-inline constexpr const char* kRunJsonName = "run.json";   // in every run folder
 inline constexpr int kRunRecordVersion = 3;
 inline constexpr const char* kRunRecordFormat = "starscope-run";
 

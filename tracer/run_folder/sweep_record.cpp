@@ -1,7 +1,7 @@
-#include "tracer/run/sweep_record.hpp"
+#include "tracer/run_folder/sweep_record.hpp"
 
 #include "common/json_text.hpp"
-#include "tracer/run/run_record.hpp"
+#include "tracer/run_folder/run_record.hpp"
 
 #include <algorithm>
 #include <nlohmann/json.hpp>

@@ -1,4 +1,4 @@
-#include "tracer/run/run_record.hpp"
+#include "tracer/run_folder/run_record.hpp"
 
 #include "common/file_writer.hpp"
 #include "common/input_file.hpp"

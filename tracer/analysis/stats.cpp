@@ -1,5 +1,6 @@
 #include "tracer/analysis/stats.hpp"
 
+#include "tracer/analysis/idleness.hpp"
 #include "tracer/analysis/parallel.hpp"
 #include "tracer/analysis/trace_flushes.hpp"
 #include "tracer/model/starpu_tasks.hpp"
@@ -208,10 +209,7 @@ WithoutTracing withoutTracing(const Trace& trace, const TraceSummary& s,
         }
     }
     w.makespan = window.first >= 0 ? s.makespan - flushes.within(window.first, window.last) : 0;
-    const double capacity = static_cast<double>(w.makespan) * static_cast<double>(s.workers)
-                            - static_cast<double>(unrecorded);
-    w.idleness =
-        capacity > 0 ? 1.0 - static_cast<double>(w.workerTotals.executing) / capacity : 0.0;
+    w.idleness = idleness(w.workerTotals.executing, w.makespan, s.workers, unrecorded).value_or(0.0);
     for (const auto& b : barriers) {
         const TimeNs left = b.duration() - flushes.within(b.start, b.end);
         if (left > window.threshold) {
@@ -258,9 +256,7 @@ TraceSummary summarize(const Trace& trace, const BarrierOptions& options, const 
     const bool masked = std::any_of(trace.states.begin(), trace.states.end(),
                                     [](const StateInfo& st) { return st.cls == StateClass::NotProfiled; });
     const TimeNs unrecorded = masked && !window.empty() ? computeRangeStats(trace, first, last).workers.notProfiled : 0;
-    const double capacity =
-        static_cast<double>(s.makespan) * static_cast<double>(s.workers) - static_cast<double>(unrecorded);
-    s.idleness = capacity > 0 ? 1.0 - static_cast<double>(s.workerTotals.executing) / capacity : 0.0;
+    s.idleness = idleness(s.workerTotals.executing, s.makespan, s.workers, unrecorded).value_or(0.0);
 
     const auto transitions = findTransitions(trace);
     const auto barriers = findBarriers(trace, transitions, options);

@@ -184,7 +184,7 @@ std::string laneKindName(LaneKind kind) {
 struct StatsArgs {
     std::vector<std::string> inputs;
     bool json = false;
-    double thresholdUs = 100.0;
+    double thresholdUs = detail::defaultThresholdUs();
     double fromMs = -1;
     double toMs = -1;
 };
@@ -446,7 +446,7 @@ struct BarriersArgs {
     std::vector<std::string> inputs;
     bool json = false;
     bool csv = false;
-    double thresholdUs = 100.0;
+    double thresholdUs = detail::defaultThresholdUs();
 };
 
 int runBarriers(const BarriersArgs& args, const Io& io) {

@@ -61,6 +61,9 @@ std::string figureText(const Figure<T>& figure, Format format) {
 }
 std::string percent(double fraction);
 
+// --threshold-us's default: the analysis's (BarrierOptions), in the flag's microseconds.
+inline double defaultThresholdUs() { return static_cast<double>(BarrierOptions{}.threshold) / 1e3; }
+
 // Ranges of the tracer's numeric options: anything larger would overflow the nanosecond clock
 // (int64 ns: 9.2e18) once converted, and no trace is days long.
 inline CLI::Validator thresholdUsRange() { return starscope::cli::numberIn(0.0, 1e12); }

@@ -429,5 +429,16 @@ TEST(Barriers, FinerUnitReachesBarriersAndDurations) {
     EXPECT_EQ(ticksPerSecond(trace), kNsPerSecond);
 }
 
+// The viewer and `barriers` search the markers once and hand their transitions over: the same
+// barriers, the job's and each rank's, as a search of their own.
+TEST(Barriers, OfTheJobAndRanksFromTransitionsFoundAlreadyAreTheSame) {
+    const auto trace = readTrace(goldenRun("ranks13"));
+    ASSERT_TRUE(trace) << trace.error().describe();
+    ASSERT_FALSE(trace->ranks.empty());
+    const auto barriers = findJobAndRankBarriers(*trace);
+    ASSERT_FALSE(barriers.empty());
+    EXPECT_EQ(findJobAndRankBarriers(*trace, findTransitions(*trace), BarrierOptions{}), barriers);
+}
+
 } // namespace
 } // namespace starscope::tracer

@@ -269,5 +269,14 @@ TEST(Stats, TransitionFiguresNeedBatchMarkers) {
     EXPECT_EQ(transitionsUnavailable(trace, findTransitions(trace)), std::nullopt);
 }
 
+// `stats` and the viewer's comparison search the markers once and hand their transitions over.
+TEST(Stats, SummaryFromTransitionsFoundAlreadyIsTheSame) {
+    const auto trace = readTrace(smallProfFile());
+    ASSERT_TRUE(trace) << trace.error().describe();
+    const auto transitions = findTransitions(*trace);
+    ASSERT_FALSE(transitions.empty());
+    EXPECT_EQ(summarize(*trace, BarrierOptions{}, computeStats(*trace), transitions), summarize(*trace));
+}
+
 } // namespace
 } // namespace starscope::tracer

@@ -231,7 +231,12 @@ TraceSummary summarize(const Trace& trace, const BarrierOptions& options) {
     return summarize(trace, options, computeStats(trace));
 }
 
-TraceSummary summarize(const Trace& trace, const BarrierOptions& options, const RangeStats& stats) {
+TraceSummary summarize(const Trace& trace, const BarrierOptions& options, const RangeStats& whole) {
+    return summarize(trace, options, whole, findTransitions(trace));
+}
+
+TraceSummary summarize(const Trace& trace, const BarrierOptions& options, const RangeStats& stats,
+                       const std::vector<BatchTransition>& transitions) {
     assert(stats.from == trace.begin && stats.to == std::max(trace.begin, trace.end));
     // The critical path (a walk of the task graph, the longest figure here, and one thread's
     // work) on another core meanwhile, when one can be had.
@@ -258,7 +263,6 @@ TraceSummary summarize(const Trace& trace, const BarrierOptions& options, const 
     const TimeNs unrecorded = masked && !window.empty() ? computeRangeStats(trace, first, last).workers.notProfiled : 0;
     s.idleness = idleness(s.workerTotals.executing, s.makespan, s.workers, unrecorded).value_or(0.0);
 
-    const auto transitions = findTransitions(trace);
     const auto barriers = findBarriers(trace, transitions, options);
     s.barrierCount = barriers.size();
     for (const auto& b : barriers) {

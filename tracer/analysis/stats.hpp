@@ -148,6 +148,10 @@ TraceSummary summarize(const Trace& trace, const BarrierOptions& options = {});
 // Same, with computeStats(trace) computed already: a caller showing the whole trace's table has
 // it (computeRangeStats was 2 % of `stats` on a 390 MB trace, run twice over every span).
 TraceSummary summarize(const Trace& trace, const BarrierOptions& options, const RangeStats& whole);
+// Same, with the trace's batch transitions (findTransitions(trace)) found already: a command or
+// an open that shows them too searches the markers once.
+TraceSummary summarize(const Trace& trace, const BarrierOptions& options, const RangeStats& whole,
+                       const std::vector<BatchTransition>& transitions);
 
 // Why the trace cannot support figures over the task graph (its reader recorded no task
 // dependency: a Paje trace, an FxT trace without task events); nullopt when it can.

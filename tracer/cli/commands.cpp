@@ -457,7 +457,7 @@ int runBarriers(const BarriersArgs& args, const Io& io) {
     BarrierOptions options;
     options.threshold = toNs(args.thresholdUs, 1e3);
     const auto transitions = findTransitions(*trace);
-    const auto barriers = findJobAndRankBarriers(*trace, options);
+    const auto barriers = findJobAndRankBarriers(*trace, transitions, options);
     const auto why = transitionsUnavailable(*trace, transitions);
     const auto transitionCount =
         why ? Figure<std::size_t>::unavailable(*why) : Figure<std::size_t>::known(transitions.size());

@@ -39,8 +39,6 @@ int exitCodeFor(const TraceError& error);
 // process running many commands (the tests) holds one at most.
 void keepUntilExit(std::optional<Trace>&& trace);
 
-nlohmann::json summaryJson(const TraceSummary& summary);
-
 // A machine with GPUs (machine_output.cpp): its figures as JSON and as text, and the area bound
 // line of `stats` (the homogeneous bound alone for a CPU-only trace).
 nlohmann::json machineJson(const Trace& trace, const MachineFigures& machine);

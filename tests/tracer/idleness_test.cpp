@@ -33,8 +33,8 @@ TEST(Idleness, LeavesTheUnrecordedTimeOutOfTheCapacity) {
 }
 
 TEST(Idleness, IsUnknownWithoutCapacity) {
-    EXPECT_FALSE(idleness(0, 0, 4, 0));              // no task ran: no window
-    EXPECT_FALSE(idleness(0, 30 * kMs, 0, 0));       // no worker
+    EXPECT_FALSE(idleness(0, 0, 4, 0));               // no task ran: no window
+    EXPECT_FALSE(idleness(0, 30 * kMs, 0, 0));        // no worker
     EXPECT_FALSE(idleness(0, 30 * kMs, 1, 30 * kMs)); // nothing of the window recorded
 }
 
@@ -83,12 +83,13 @@ TEST(Idleness, IsWhatEveryFigureShowsWithBatchesNotRecorded) {
 TEST(Idleness, IsEachKindOfWorkersOnAMachineWithAGpu) {
     // The window is 0 .. 40 ms; the CPUs executed 70 ms of their 80, the GPU 3 ms of its 40
     // less the 10 ms it was not recorded.
-    const auto trace = makeTrace({{"CPU 0", LaneKind::CpuWorker, {{"Executing", 0, 40 * kMs}}},
-                                  {"CPU 1", LaneKind::CpuWorker, {{"Executing", 0, 30 * kMs}}},
-                                  {"CUDA 0",
-                                   LaneKind::CudaWorker,
-                                   {{"Executing", 0, 3 * kMs}, {"Not profiled", 20 * kMs, 30 * kMs}}}},
-                                 40 * kMs);
+    const auto trace =
+        makeTrace({{"CPU 0", LaneKind::CpuWorker, {{"Executing", 0, 40 * kMs}}},
+                   {"CPU 1", LaneKind::CpuWorker, {{"Executing", 0, 30 * kMs}}},
+                   {"CUDA 0",
+                    LaneKind::CudaWorker,
+                    {{"Executing", 0, 3 * kMs}, {"Not profiled", 20 * kMs, 30 * kMs}}}},
+                  40 * kMs);
     const auto m = machineFigures(trace, computeStats(trace));
     ASSERT_EQ(m.kinds.size(), 2U);
     EXPECT_EQ(m.kinds[0].idleness, idleness(70 * kMs, 40 * kMs, 2, 0));

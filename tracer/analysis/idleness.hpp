@@ -15,6 +15,7 @@ namespace starscope::tracer {
 // lanes: how many lanes share it; unrecorded: their time in the window whose activity was not
 // recorded (no capacity anyone could have used or wasted). None when no capacity is left:
 // time that is unknown is neither idle nor busy.
-std::optional<double> idleness(TimeNs executing, TimeNs window, std::size_t lanes, TimeNs unrecorded);
+std::optional<double> idleness(TimeNs executing, TimeNs window, std::size_t lanes,
+                               TimeNs unrecorded);
 
 } // namespace starscope::tracer

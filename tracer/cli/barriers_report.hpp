@@ -18,11 +18,11 @@ namespace starscope::tracer::cli::detail {
 struct BarriersReport {
     // The trace the barriers are of: its ranks, messages and transfers name their causes.
     const Trace* trace = nullptr;
-    std::string input;                       // the inputs as given, joined
-    TimeNs threshold = 0;                    // ns
+    std::string input;    // the inputs as given, joined
+    TimeNs threshold = 0; // ns
     std::int64_t ticksPerSecond = kNsPerSecond;
-    Figure<std::size_t> transitionCount;     // the batch transitions; n/a without batch markers
-    std::vector<Barrier> barriers;           // the job's, then each rank's (findJobAndRankBarriers)
+    Figure<std::size_t> transitionCount; // the batch transitions; n/a without batch markers
+    std::vector<Barrier> barriers;       // the job's, then each rank's (findJobAndRankBarriers)
 };
 
 BarriersReport makeBarriersReport(const Trace& trace, std::string input, TimeNs threshold);

@@ -52,7 +52,8 @@ nlohmann::json summaryJson(const TraceSummary& s) {
     if (!s.rankAreaBounds.empty()) {
         nlohmann::json perRank = nlohmann::json::array();
         for (const auto& r : s.rankAreaBounds) {
-            perRank.push_back({{"rank", r.rank}, {"workers", r.workers}, {"area_bound_ns", r.bound}});
+            perRank.push_back(
+                {{"rank", r.rank}, {"workers", r.workers}, {"area_bound_ns", r.bound}});
         }
         out["area_bound_per_rank"] = perRank;
     }
@@ -80,19 +81,25 @@ nlohmann::json summaryJson(const TraceSummary& s) {
 
 std::string laneKindName(LaneKind kind) {
     switch (kind) {
-    case LaneKind::CpuWorker: return "cpu";
-    case LaneKind::CudaWorker: return "cuda";
-    case LaneKind::OtherWorker: return "other";
-    case LaneKind::MainThread: return "main";
-    case LaneKind::MpiThread: return "mpi";
-    case LaneKind::MemoryNode: return "memory node";
+    case LaneKind::CpuWorker:
+        return "cpu";
+    case LaneKind::CudaWorker:
+        return "cuda";
+    case LaneKind::OtherWorker:
+        return "other";
+    case LaneKind::MainThread:
+        return "main";
+    case LaneKind::MpiThread:
+        return "mpi";
+    case LaneKind::MemoryNode:
+        return "memory node";
     }
     return "unknown";
 }
 
 nlohmann::json durationsJson(const DurationSummary& d) {
-    return {{"tasks", d.count}, {"total_ns", d.total}, {"mean_ns", d.mean}, {"median_ns", d.median},
-            {"min_ns", d.min}, {"max_ns", d.max}};
+    return {{"tasks", d.count},      {"total_ns", d.total}, {"mean_ns", d.mean},
+            {"median_ns", d.median}, {"min_ns", d.min},     {"max_ns", d.max}};
 }
 
 } // namespace
@@ -111,18 +118,29 @@ void printStatsJson(const StatsReport& report, std::ostream& out) {
                 states[trace.states[s].name] = l.perState[s];
             }
         }
-        lanes.push_back({{"name", lane.name}, {"kind", laneKindName(lane.kind)}, {"worker_id", lane.workerId}, {"rank", lane.rank},
-                         {"executing_ns", l.classes.executing}, {"sleeping_ns", l.classes.sleeping},
-                         {"overhead_ns", l.classes.overhead}, {"user_ns", l.classes.user},
-                         {"not_profiled_ns", l.classes.notProfiled}, {"idle_ns", l.classes.idle}, {"tasks", l.tasks}, {"states_ns", states}});
+        lanes.push_back({{"name", lane.name},
+                         {"kind", laneKindName(lane.kind)},
+                         {"worker_id", lane.workerId},
+                         {"rank", lane.rank},
+                         {"executing_ns", l.classes.executing},
+                         {"sleeping_ns", l.classes.sleeping},
+                         {"overhead_ns", l.classes.overhead},
+                         {"user_ns", l.classes.user},
+                         {"not_profiled_ns", l.classes.notProfiled},
+                         {"idle_ns", l.classes.idle},
+                         {"tasks", l.tasks},
+                         {"states_ns", states}});
         if (summary.traceFlushes > 0) {
             lanes.back()["tracing_ns"] = l.classes.tracing;
         }
     }
     nlohmann::json ranks = nlohmann::json::array();
     for (const auto& rank : trace.ranks) {
-        ranks.push_back({{"rank", rank.rank}, {"source", rank.source}, {"world_size", rank.worldSize},
-                         {"sync_points", rank.syncPoints}, {"clock_offset_ns", rank.clockOffset},
+        ranks.push_back({{"rank", rank.rank},
+                         {"source", rank.source},
+                         {"world_size", rank.worldSize},
+                         {"sync_points", rank.syncPoints},
+                         {"clock_offset_ns", rank.clockOffset},
                          {"clock_offset_end_ns", rank.clockOffsetEnd}});
     }
     nlohmann::json codeletRows = nlohmann::json::array();
@@ -131,7 +149,9 @@ void printStatsJson(const StatsReport& report, std::ostream& out) {
         for (const auto& k : c.perKind) {
             kinds[std::string(workerKindName(k.kind))] = durationsJson(k.durations);
         }
-        codeletRows.push_back({{"codelet", c.codelet}, {"internal", c.internal}, {"all", durationsJson(c.all)},
+        codeletRows.push_back({{"codelet", c.codelet},
+                               {"internal", c.internal},
+                               {"all", durationsJson(c.all)},
                                {"per_kind", kinds}});
     }
     nlohmann::json doc = {

@@ -8,7 +8,8 @@
 
 namespace starscope::tracer::cli::detail {
 
-StatsReport makeStatsReport(const Trace& trace, std::string input, TimeNs threshold, TimeNs from, TimeNs to) {
+StatsReport makeStatsReport(const Trace& trace, std::string input, TimeNs threshold, TimeNs from,
+                            TimeNs to) {
     StatsReport r;
     r.trace = &trace;
     r.input = std::move(input);

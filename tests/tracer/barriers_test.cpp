@@ -8,6 +8,7 @@
 #include "tracer/exporters/exporters.hpp"
 #include "tracer/model/time_unit.hpp"
 #include "tracer/readers/read_trace.hpp"
+#include "tracer/report/duration_format.hpp"
 
 #include <gtest/gtest.h>
 

@@ -8,10 +8,10 @@
 #include "tracer/cli/barriers_report.hpp"
 #include "tracer/cli/stats_report.hpp"
 #include "tracer/readers/read_trace.hpp"
+#include "tracer/report/duration_format.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
-
 #include <sstream>
 
 namespace starscope::tracer {
@@ -28,7 +28,8 @@ Trace small() {
 
 TEST(StatsReport, HoldsTheAnalysisFiguresOfTheWholeTrace) {
     const auto trace = small();
-    const auto report = makeStatsReport(trace, "small", BarrierOptions{}.threshold, trace.begin, trace.end);
+    const auto report =
+        makeStatsReport(trace, "small", BarrierOptions{}.threshold, trace.begin, trace.end);
     EXPECT_TRUE(report.whole);
     EXPECT_EQ(report.format, "fxt");
     EXPECT_EQ(report.range, computeStats(trace));
@@ -50,7 +51,8 @@ TEST(StatsReport, OfARangeKeepsTheWholeTracesSummary) {
 
 TEST(StatsReport, TextAndJsonPrintTheSameFigures) {
     const auto trace = small();
-    const auto report = makeStatsReport(trace, "small", BarrierOptions{}.threshold, trace.begin, trace.end);
+    const auto report =
+        makeStatsReport(trace, "small", BarrierOptions{}.threshold, trace.begin, trace.end);
     std::ostringstream text;
     printStatsText(report, text);
     std::ostringstream json;
@@ -59,9 +61,11 @@ TEST(StatsReport, TextAndJsonPrintTheSameFigures) {
     EXPECT_EQ(doc["summary"]["makespan_ns"], report.summary.makespan);
     EXPECT_EQ(doc["summary"]["barriers"]["count"], report.summary.barrierCount);
     EXPECT_EQ(doc["barrier_threshold_ns"], report.threshold);
-    EXPECT_NE(text.str().find("makespan       " + formatDuration(report.summary.makespan) + "\n"), std::string::npos)
+    EXPECT_NE(text.str().find("makespan       " + formatDuration(report.summary.makespan) + "\n"),
+              std::string::npos)
         << text.str();
-    EXPECT_NE(text.str().find("barriers       " + std::to_string(report.summary.barrierCount) + " (total "),
+    EXPECT_NE(text.str().find("barriers       " + std::to_string(report.summary.barrierCount)
+                              + " (total "),
               std::string::npos)
         << text.str();
 }
@@ -79,7 +83,8 @@ TEST(BarriersReport, HoldsTheJobsAndRanksBarriersAndPrintsThemInTextAndJson) {
     EXPECT_EQ(nlohmann::json::parse(json.str())["barriers"].size(), report.barriers.size());
     std::ostringstream text;
     printBarriersText(report, text);
-    EXPECT_NE(text.str().find(std::to_string(report.barriers.size()) + " barriers longer than "), std::string::npos)
+    EXPECT_NE(text.str().find(std::to_string(report.barriers.size()) + " barriers longer than "),
+              std::string::npos)
         << text.str();
 }
 

@@ -208,13 +208,6 @@ TEST(Stats, AreaBoundPerRankBesideTheJobs) {
     EXPECT_TRUE(summarize(trace).rankAreaBounds.empty());
 }
 
-TEST(Stats, FormatDuration) {
-    EXPECT_EQ(formatDuration(999), "999 ns");
-    EXPECT_EQ(formatDuration(87'100), "87.1 us");
-    EXPECT_EQ(formatDuration(12'345'678), "12.346 ms");
-    EXPECT_EQ(formatDuration(1'204'000'000), "1.204 s");
-}
-
 TEST(Stats, GoldenTraceFromBothReadersGivesTheSameSummary) {
     const auto fxt = readTrace(smallProfFile());
     const auto paje = readTrace(smallPaje());

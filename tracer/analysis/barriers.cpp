@@ -9,6 +9,7 @@
 #include "tracer/model/starpu_states.hpp"
 #include "tracer/model/starpu_tasks.hpp"
 #include "tracer/model/time_unit.hpp"
+#include "tracer/report/duration_format.hpp"
 
 #include <algorithm>
 #include <functional>

@@ -157,12 +157,4 @@ TraceSummary summarize(const Trace& trace, const BarrierOptions& options, const 
 // dependency: a Paje trace, an FxT trace without task events); nullopt when it can.
 std::optional<std::string> dependenciesUnavailable(const Trace& trace);
 
-// Human-readable duration of trace ticks: "12.345 ms", "87.1 us", "1.204 s", "300.0 ps" (below a
-// nanosecond only for traces whose unit is finer: pass ticksPerSecond(trace), time_unit.hpp).
-// starscope's one duration format: the CLI, the run figures and the viewer all print through it.
-std::string formatDuration(TimeNs ticks, std::int64_t ticksPerSecond = kNsPerSecond);
-// The same format for nanoseconds that need not be whole ticks (a stretch of the viewer's time
-// axis): below 1 us, whole nanoseconds ("7 ns") unless subNanosecond ("7.000 ns", "300.0 ps").
-std::string formatDurationNs(double ns, bool subNanosecond);
-
 } // namespace starscope::tracer

@@ -7,6 +7,7 @@
 #include "tracer/model/trace.hpp"
 
 #include "common/cli_conventions.hpp"
+#include "tracer/report/duration_format.hpp"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>

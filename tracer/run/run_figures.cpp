@@ -4,6 +4,7 @@
 #include "tracer/analysis/stats.hpp"
 #include "tracer/model/starpu_tasks.hpp"
 #include "tracer/readers/read_trace.hpp"
+#include "tracer/report/duration_format.hpp"
 #include "tracer/run/run_folder.hpp"
 
 #include <algorithm>

@@ -8,6 +8,7 @@
 #include "tracer/exporters/exporters.hpp"
 #include "tracer/model/time_unit.hpp"
 #include "tracer/readers/read_trace.hpp"
+#include "tracer/report/duration_format.hpp"
 
 #include <gtest/gtest.h>
 
@@ -427,6 +428,17 @@ TEST(Barriers, FinerUnitReachesBarriersAndDurations) {
     // A malformed unit (a hand-edited native file) reads as nanoseconds.
     trace.metadata[std::string(kTicksPerSecondMetadata)] = "12345";
     EXPECT_EQ(ticksPerSecond(trace), kNsPerSecond);
+}
+
+// The viewer and `barriers` search the markers once and hand their transitions over: the same
+// barriers, the job's and each rank's, as a search of their own.
+TEST(Barriers, OfTheJobAndRanksFromTransitionsFoundAlreadyAreTheSame) {
+    const auto trace = readTrace(goldenRun("ranks13"));
+    ASSERT_TRUE(trace) << trace.error().describe();
+    ASSERT_FALSE(trace->ranks.empty());
+    const auto barriers = findJobAndRankBarriers(*trace);
+    ASSERT_FALSE(barriers.empty());
+    EXPECT_EQ(findJobAndRankBarriers(*trace, findTransitions(*trace), BarrierOptions{}), barriers);
 }
 
 } // namespace

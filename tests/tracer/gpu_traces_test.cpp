@@ -11,6 +11,7 @@
 #include "tracer/analysis/stats.hpp"
 #include "tracer/exporters/exporters.hpp"
 #include "tracer/readers/read_trace.hpp"
+#include "tracer/report/duration_format.hpp"
 #include "tracer/run/run_figures.hpp"
 
 #include <gtest/gtest.h>

@@ -16,6 +16,7 @@
 #include "tracer/readers/fxt/starpu_1_4_12_codes.hpp"
 #include "tracer/readers/fxt/starpu_layout.hpp"
 #include "tracer/readers/read_trace.hpp"
+#include "tracer/report/duration_format.hpp"
 
 #include <algorithm>
 #include <cstdlib>

@@ -208,13 +208,6 @@ TEST(Stats, AreaBoundPerRankBesideTheJobs) {
     EXPECT_TRUE(summarize(trace).rankAreaBounds.empty());
 }
 
-TEST(Stats, FormatDuration) {
-    EXPECT_EQ(formatDuration(999), "999 ns");
-    EXPECT_EQ(formatDuration(87'100), "87.1 us");
-    EXPECT_EQ(formatDuration(12'345'678), "12.346 ms");
-    EXPECT_EQ(formatDuration(1'204'000'000), "1.204 s");
-}
-
 TEST(Stats, GoldenTraceFromBothReadersGivesTheSameSummary) {
     const auto fxt = readTrace(smallProfFile());
     const auto paje = readTrace(smallPaje());
@@ -267,6 +260,15 @@ TEST(Stats, TransitionFiguresNeedBatchMarkers) {
     ASSERT_EQ(s.transitions.size(), 1U);
     EXPECT_TRUE(s.meanTransitionStall.value.has_value()) << s.meanTransitionStall.reason;
     EXPECT_EQ(transitionsUnavailable(trace, findTransitions(trace)), std::nullopt);
+}
+
+// `stats` and the viewer's comparison search the markers once and hand their transitions over.
+TEST(Stats, SummaryFromTransitionsFoundAlreadyIsTheSame) {
+    const auto trace = readTrace(smallProfFile());
+    ASSERT_TRUE(trace) << trace.error().describe();
+    const auto transitions = findTransitions(*trace);
+    ASSERT_FALSE(transitions.empty());
+    EXPECT_EQ(summarize(*trace, BarrierOptions{}, computeStats(*trace), transitions), summarize(*trace));
 }
 
 } // namespace

@@ -9,6 +9,7 @@
 #include "tracer/model/starpu_states.hpp"
 #include "tracer/model/starpu_tasks.hpp"
 #include "tracer/model/time_unit.hpp"
+#include "tracer/report/duration_format.hpp"
 
 #include <algorithm>
 #include <functional>
@@ -437,12 +438,17 @@ std::vector<Barrier> findBarriers(const Trace& trace, const std::vector<BatchTra
 }
 
 std::vector<Barrier> findJobAndRankBarriers(const Trace& trace, BarrierOptions options) {
+    return findJobAndRankBarriers(trace, findTransitions(trace), options);
+}
+
+std::vector<Barrier> findJobAndRankBarriers(const Trace& trace, const std::vector<BatchTransition>& jobTransitions,
+                                            BarrierOptions options) {
     // Every worker's gaps are read once and serve the job and each of its ranks.
     const TimeNs threshold = ticksFromNs(options.threshold, ticksPerSecond(trace));
     const auto gaps = workerGaps(trace, threshold, std::nullopt);
     options.rank.reset();
     auto all = sharedBarriers(trace, gaps, threshold, std::nullopt);
-    attributeAll(trace, findTransitions(trace), options, all);
+    attributeAll(trace, jobTransitions, options, all);
     for (const auto& r : trace.ranks) {
         options.rank = r.rank;
         auto mine = sharedBarriers(trace, gaps, threshold, r.rank);

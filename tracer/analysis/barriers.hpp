@@ -93,5 +93,9 @@ std::vector<Barrier> findBarriers(const Trace& trace, const std::vector<BatchTra
 // The job's barriers, then each rank's (rank order) for a trace of several ranks; only the
 // job's for one process. Each list in time order.
 std::vector<Barrier> findJobAndRankBarriers(const Trace& trace, BarrierOptions options = {});
+// Same, with the job's transitions (findTransitions(trace)) computed by the caller: an open that
+// keeps them does not search the markers again.
+std::vector<Barrier> findJobAndRankBarriers(const Trace& trace, const std::vector<BatchTransition>& jobTransitions,
+                                            BarrierOptions options);
 
 } // namespace starscope::tracer

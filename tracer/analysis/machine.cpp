@@ -1,5 +1,6 @@
 #include "tracer/analysis/machine.hpp"
 
+#include "tracer/analysis/idleness.hpp"
 #include "tracer/model/starpu_tasks.hpp"
 
 #include <algorithm>
@@ -55,7 +56,7 @@ MachineFigures machineFigures(const Trace& trace, const RangeStats& whole) {
         fetching = trace.states[s].name == kFetchingInputState ? static_cast<std::uint32_t>(s) : fetching;
     }
     std::map<LaneKind, WorkerKindFigures> kinds;
-    std::map<LaneKind, TimeNs> capacity;
+    std::map<LaneKind, TimeNs> unrecorded;
     std::map<LaneKind, TimeNs> executingInWindow;
     for (std::size_t l = 0; l < trace.lanes.size(); ++l) {
         const auto& lane = trace.lanes[l];
@@ -71,15 +72,12 @@ MachineFigures machineFigures(const Trace& trace, const RangeStats& whole) {
             k.waitingForData += whole.lanes[l].perState[fetching];
         }
         if (first >= 0) {
-            capacity[lane.kind] += (last - first) - window.lanes[l].classes.notProfiled;
+            unrecorded[lane.kind] += window.lanes[l].classes.notProfiled;
             executingInWindow[lane.kind] += window.lanes[l].classes.executing;
         }
     }
     for (auto& [kind, k] : kinds) {
-        const auto c = static_cast<double>(capacity[kind]);
-        if (c > 0) {
-            k.idleness = 1.0 - static_cast<double>(executingInWindow[kind]) / c;
-        }
+        k.idleness = idleness(executingInWindow[kind], execution.length(), k.workers, unrecorded[kind]);
         out.waitingForData += k.waitingForData;
         out.kinds.push_back(k);
     }

@@ -1,5 +1,6 @@
 #include "tracer/analysis/stats.hpp"
 
+#include "tracer/analysis/idleness.hpp"
 #include "tracer/analysis/parallel.hpp"
 #include "tracer/analysis/trace_flushes.hpp"
 #include "tracer/model/starpu_tasks.hpp"
@@ -7,8 +8,6 @@
 #include <algorithm>
 #include <array>
 #include <cassert>
-#include <cmath>
-#include <cstdio>
 #include <future>
 #include <limits>
 #include <map>
@@ -208,10 +207,7 @@ WithoutTracing withoutTracing(const Trace& trace, const TraceSummary& s,
         }
     }
     w.makespan = window.first >= 0 ? s.makespan - flushes.within(window.first, window.last) : 0;
-    const double capacity = static_cast<double>(w.makespan) * static_cast<double>(s.workers)
-                            - static_cast<double>(unrecorded);
-    w.idleness =
-        capacity > 0 ? 1.0 - static_cast<double>(w.workerTotals.executing) / capacity : 0.0;
+    w.idleness = idleness(w.workerTotals.executing, w.makespan, s.workers, unrecorded).value_or(0.0);
     for (const auto& b : barriers) {
         const TimeNs left = b.duration() - flushes.within(b.start, b.end);
         if (left > window.threshold) {
@@ -233,7 +229,12 @@ TraceSummary summarize(const Trace& trace, const BarrierOptions& options) {
     return summarize(trace, options, computeStats(trace));
 }
 
-TraceSummary summarize(const Trace& trace, const BarrierOptions& options, const RangeStats& stats) {
+TraceSummary summarize(const Trace& trace, const BarrierOptions& options, const RangeStats& whole) {
+    return summarize(trace, options, whole, findTransitions(trace));
+}
+
+TraceSummary summarize(const Trace& trace, const BarrierOptions& options, const RangeStats& stats,
+                       const std::vector<BatchTransition>& transitions) {
     assert(stats.from == trace.begin && stats.to == std::max(trace.begin, trace.end));
     // The critical path (a walk of the task graph, the longest figure here, and one thread's
     // work) on another core meanwhile, when one can be had.
@@ -258,11 +259,8 @@ TraceSummary summarize(const Trace& trace, const BarrierOptions& options, const 
     const bool masked = std::any_of(trace.states.begin(), trace.states.end(),
                                     [](const StateInfo& st) { return st.cls == StateClass::NotProfiled; });
     const TimeNs unrecorded = masked && !window.empty() ? computeRangeStats(trace, first, last).workers.notProfiled : 0;
-    const double capacity =
-        static_cast<double>(s.makespan) * static_cast<double>(s.workers) - static_cast<double>(unrecorded);
-    s.idleness = capacity > 0 ? 1.0 - static_cast<double>(s.workerTotals.executing) / capacity : 0.0;
+    s.idleness = idleness(s.workerTotals.executing, s.makespan, s.workers, unrecorded).value_or(0.0);
 
-    const auto transitions = findTransitions(trace);
     const auto barriers = findBarriers(trace, transitions, options);
     s.barrierCount = barriers.size();
     for (const auto& b : barriers) {
@@ -326,30 +324,6 @@ TraceSummary summarize(const Trace& trace, const BarrierOptions& options, const 
     s.rankAreaBounds = rankAreaBounds(trace, stats);
     s.criticalPath = noGraph ? Figure<TimeNs>::unavailable(*noGraph) : Figure<TimeNs>::known(chain.get());
     return s;
-}
-
-std::string formatDuration(TimeNs ticks, std::int64_t ticksPerSecond) {
-    return formatDurationNs(toSeconds(ticks, ticksPerSecond) * 1e9, ticksPerSecond > kNsPerSecond);
-}
-
-std::string formatDurationNs(double ns, bool subNanosecond) {
-    char buffer[48];
-    const double a = ns < 0 ? -ns : ns;
-    if (a >= 1e9) {
-        std::snprintf(buffer, sizeof buffer, "%.3f s", ns / 1e9);
-    } else if (a >= 1e6) {
-        std::snprintf(buffer, sizeof buffer, "%.3f ms", ns / 1e6);
-    } else if (a >= 1e3) {
-        std::snprintf(buffer, sizeof buffer, "%.1f us", ns / 1e3);
-    } else if (!subNanosecond) {
-        // Exact for a trace in ns: below 1 us, ns is a whole number to far within a half.
-        std::snprintf(buffer, sizeof buffer, "%lld ns", std::llround(ns));
-    } else if (a >= 1) {
-        std::snprintf(buffer, sizeof buffer, "%.3f ns", ns);
-    } else {
-        std::snprintf(buffer, sizeof buffer, "%.1f ps", ns * 1e3);
-    }
-    return buffer;
 }
 
 } // namespace starscope::tracer

@@ -148,17 +148,13 @@ TraceSummary summarize(const Trace& trace, const BarrierOptions& options = {});
 // Same, with computeStats(trace) computed already: a caller showing the whole trace's table has
 // it (computeRangeStats was 2 % of `stats` on a 390 MB trace, run twice over every span).
 TraceSummary summarize(const Trace& trace, const BarrierOptions& options, const RangeStats& whole);
+// Same, with the trace's batch transitions (findTransitions(trace)) found already: a command or
+// an open that shows them too searches the markers once.
+TraceSummary summarize(const Trace& trace, const BarrierOptions& options, const RangeStats& whole,
+                       const std::vector<BatchTransition>& transitions);
 
 // Why the trace cannot support figures over the task graph (its reader recorded no task
 // dependency: a Paje trace, an FxT trace without task events); nullopt when it can.
 std::optional<std::string> dependenciesUnavailable(const Trace& trace);
-
-// Human-readable duration of trace ticks: "12.345 ms", "87.1 us", "1.204 s", "300.0 ps" (below a
-// nanosecond only for traces whose unit is finer: pass ticksPerSecond(trace), time_unit.hpp).
-// starscope's one duration format: the CLI, the run figures and the viewer all print through it.
-std::string formatDuration(TimeNs ticks, std::int64_t ticksPerSecond = kNsPerSecond);
-// The same format for nanoseconds that need not be whole ticks (a stretch of the viewer's time
-// axis): below 1 us, whole nanoseconds ("7 ns") unless subNanosecond ("7.000 ns", "300.0 ps").
-std::string formatDurationNs(double ns, bool subNanosecond);
 
 } // namespace starscope::tracer

@@ -1,5 +1,6 @@
 #include "tracer/analysis/worker_shares.hpp"
 
+#include "tracer/analysis/idleness.hpp"
 #include "tracer/analysis/stats.hpp"
 #include "tracer/model/starpu_tasks.hpp"
 
@@ -26,11 +27,7 @@ std::vector<WorkerShare> workerShares(const Trace& trace) {
             const ClassTimes& lane = times.lanes[l].classes;
             share.executing = lane.executing;
             share.capacity = (last - first) - lane.notProfiled;
-            if (share.capacity > 0) {
-                share.idleness =
-                    1.0
-                    - static_cast<double>(share.executing) / static_cast<double>(share.capacity);
-            }
+            share.idleness = idleness(share.executing, last - first, 1, lane.notProfiled);
         }
         shares.push_back(share);
     }

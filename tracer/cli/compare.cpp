@@ -33,7 +33,7 @@ struct CompareArgs {
     std::string baseline;
     bool json = false;
     bool allowMixed = false;
-    double thresholdUs = 100.0;
+    double thresholdUs = defaultThresholdUs();
 };
 
 std::string deltaText(double d) {

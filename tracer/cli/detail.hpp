@@ -7,6 +7,7 @@
 #include "tracer/model/trace.hpp"
 
 #include "common/cli_conventions.hpp"
+#include "tracer/report/duration_format.hpp"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -39,8 +40,6 @@ int exitCodeFor(const TraceError& error);
 // process running many commands (the tests) holds one at most.
 void keepUntilExit(std::optional<Trace>&& trace);
 
-nlohmann::json summaryJson(const TraceSummary& summary);
-
 // A machine with GPUs (machine_output.cpp): its figures as JSON and as text, and the area bound
 // line of `stats` (the homogeneous bound alone for a CPU-only trace).
 nlohmann::json machineJson(const Trace& trace, const MachineFigures& machine);
@@ -60,6 +59,9 @@ std::string figureText(const Figure<T>& figure, Format format) {
     return figure.value ? format(*figure.value) : "n/a (" + figure.reason + ")";
 }
 std::string percent(double fraction);
+
+// --threshold-us's default: the analysis's (BarrierOptions), in the flag's microseconds.
+inline double defaultThresholdUs() { return static_cast<double>(BarrierOptions{}.threshold) / 1e3; }
 
 // Ranges of the tracer's numeric options: anything larger would overflow the nanosecond clock
 // (int64 ns: 9.2e18) once converted, and no trace is days long.

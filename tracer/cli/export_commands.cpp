@@ -19,7 +19,7 @@ struct ExportArgs {
     std::string format;
     std::string table = "spans";
     std::string output = "-";
-    double thresholdUs = 100.0;
+    double thresholdUs = defaultThresholdUs();
 };
 
 // Through the project's one writer: a regular file is replaced whole or not at all, a FIFO or

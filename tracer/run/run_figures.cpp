@@ -4,6 +4,7 @@
 #include "tracer/analysis/stats.hpp"
 #include "tracer/model/starpu_tasks.hpp"
 #include "tracer/readers/read_trace.hpp"
+#include "tracer/report/duration_format.hpp"
 #include "tracer/run_folder/run_folder.hpp"
 
 #include <algorithm>
@@ -86,8 +87,8 @@ RunFigure communicationShare(const Trace& trace, TimeNs makespan) {
     return known(static_cast<double>(busy) / static_cast<double>(makespan));
 }
 
-void machineRunFigures(const Trace& trace, TimeNs makespan, RunFigures& r) {
-    const auto m = machineFigures(trace, computeStats(trace));
+void machineRunFigures(const Trace& trace, const RangeStats& whole, TimeNs makespan, RunFigures& r) {
+    const auto m = machineFigures(trace, whole);
     const auto cuda = std::find_if(m.kinds.begin(), m.kinds.end(),
                                    [](const WorkerKindFigures& k) { return k.kind == LaneKind::CudaWorker; });
     r.cudaIdleness = cuda == m.kinds.end()  ? missing("no CUDA worker in the trace")
@@ -114,10 +115,13 @@ void machineRunFigures(const Trace& trace, TimeNs makespan, RunFigures& r) {
     }
 }
 
-void traceFigures(const Trace& trace, TimeNs thresholdNs, RunFigures& r) {
+void traceFigures(const Trace& trace, const std::vector<BatchTransition>& transitions, TimeNs thresholdNs,
+                  RunFigures& r) {
     BarrierOptions options;
     options.threshold = thresholdNs;
-    const auto s = summarize(trace, options);
+    // The whole trace's times, read once for the summary and the machine's figures.
+    const auto whole = computeStats(trace);
+    const auto s = summarize(trace, options, whole, transitions);
     r.makespanNs = known(static_cast<double>(s.makespan));
     r.idleness = known(s.idleness);
     r.barrierCount = known(static_cast<double>(s.barrierCount));
@@ -139,7 +143,7 @@ void traceFigures(const Trace& trace, TimeNs thresholdNs, RunFigures& r) {
     r.barrierTotalWithoutTracingNs = known(static_cast<double>(o.barrierTotal));
     r.barrierShareWithoutTracing = o.makespan > 0 ? known(o.barrierShare) : missing("no executed task");
     r.communicationShare = communicationShare(trace, s.makespan);
-    machineRunFigures(trace, s.makespan, r);
+    machineRunFigures(trace, whole, s.makespan, r);
     r.ranks = known(static_cast<double>(std::max<std::size_t>(trace.ranks.size(), 1)));
     r.speedup = missing(std::string(kNoScalingReference));
     r.scalingEfficiency = missing(std::string(kNoScalingReference));
@@ -232,9 +236,14 @@ const Metric* findMetric(std::string_view key) {
 }
 
 RunFigures measureRun(const Trace& trace, const fs::path& runFolder, TimeNs thresholdNs) {
+    return measureRun(trace, findTransitions(trace), runFolder, thresholdNs);
+}
+
+RunFigures measureRun(const Trace& trace, const std::vector<BatchTransition>& transitions, const fs::path& runFolder,
+                      TimeNs thresholdNs) {
     RunFigures r;
     r.source = runFolder.string();
-    traceFigures(trace, thresholdNs, r);
+    traceFigures(trace, transitions, thresholdNs, r);
     recordFigures(runFolder, r);
     if (r.record) {
         r.missingRanks = missingRanks(trace, RunFolder(runFolder).profFiles(), r.record->ranks).value_or("");

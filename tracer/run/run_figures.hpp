@@ -4,6 +4,7 @@
 // its list, labels, units and directions from metrics(): the same numbers and the same n/a
 // reasons everywhere.
 
+#include "tracer/analysis/barriers.hpp"
 #include "tracer/analysis/figure.hpp"
 #include "tracer/model/trace.hpp"
 #include "tracer/run_folder/run_record.hpp"
@@ -13,6 +14,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace starscope::tracer::run {
 
@@ -90,6 +92,9 @@ const Metric* findMetric(std::string_view key);
 // `starscope stats` finds them), the rest from runFolder's run.json when runFolder is a run
 // folder (any other path, a trace file, gives n/a with the reason).
 RunFigures measureRun(const Trace& trace, const std::filesystem::path& runFolder, TimeNs thresholdNs);
+// Same, with the trace's batch transitions (findTransitions(trace)) found already by the caller.
+RunFigures measureRun(const Trace& trace, const std::vector<BatchTransition>& transitions,
+                      const std::filesystem::path& runFolder, TimeNs thresholdNs);
 
 // The same, reading the run folder's trace first (readTrace: the prof files or the native cache).
 TraceResult<RunFigures> measureRun(const std::filesystem::path& runFolder, TimeNs thresholdNs);

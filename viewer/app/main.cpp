@@ -67,6 +67,12 @@ void growHeapInLargeSteps() {
 #endif
 }
 
+// --threshold's default: the analysis's (BarrierOptions), as the flag takes it (parseTime).
+QString defaultThreshold() {
+    const starscope::tracer::TimeNs ns = starscope::tracer::BarrierOptions{}.threshold;
+    return ns % 1000 == 0 ? QString::number(ns / 1000) + QStringLiteral("us") : QString::number(ns) + QStringLiteral("ns");
+}
+
 // The options and arguments starscope-viewer takes.
 void describeArguments(QCommandLineParser& parser) {
     parser.setApplicationDescription(QStringLiteral(
@@ -86,8 +92,9 @@ void describeArguments(QCommandLineParser& parser) {
     parser.addOption({QStringLiteral("size"),
                       QStringLiteral("Picture size in pixels, exactly (default 1600x900; 1600x1400 with --compare)."),
                       QStringLiteral("WxH")});
-    parser.addOption({QStringLiteral("threshold"), QStringLiteral("Shortest barrier, e.g. 100us (default)."),
-                      QStringLiteral("TIME"), QStringLiteral("100us")});
+    const QString threshold = defaultThreshold();
+    parser.addOption({QStringLiteral("threshold"), QStringLiteral("Shortest barrier, e.g. %1 (default).").arg(threshold),
+                      QStringLiteral("TIME"), threshold});
     parser.addOption({QStringLiteral("no-messages"),
                       QStringLiteral("Leave out the arrows of StarPU-MPI messages between ranks (View > Show messages).")});
     parser.addOption({QStringLiteral("no-transfers"),

@@ -82,7 +82,7 @@ tracer::Trace mapTrace(tracer::Trace trace, const TimeMap& map) {
 } // namespace
 
 RunFigures measureRun(const TraceDocument& document, const fs::path& runFolder, TimeNs thresholdNs) {
-    RunFigures r = tracer::run::measureRun(document.trace, runFolder, thresholdNs);
+    RunFigures r = tracer::run::measureRun(document.trace, document.transitions, runFolder, thresholdNs);
     r.source = document.source;
     return r;
 }

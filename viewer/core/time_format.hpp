@@ -4,6 +4,7 @@
 // always differ. Durations are printed by the tracer's one formatter, as the CLI prints them.
 
 #include "tracer/analysis/stats.hpp"
+#include "tracer/report/duration_format.hpp"
 
 #include <cmath>
 #include <string>

@@ -166,7 +166,7 @@ JobAndRankBarriers computeJobAndRankBarriers(const TraceDocument& document, trac
     // The job's come first (rank -1), then the ranks' in rank order. Both lists are sized
     // exactly: the window keeps them for as long as the trace is open, and a list grown by
     // doubling would keep up to twice its barriers' bytes.
-    auto all = tracer::findJobAndRankBarriers(document.trace, options);
+    auto all = tracer::findJobAndRankBarriers(document.trace, document.transitions, options);
     const auto job = static_cast<std::size_t>(
         std::count_if(all.begin(), all.end(), [](const tracer::Barrier& b) { return b.rank < 0; }));
     JobAndRankBarriers out;

@@ -2,6 +2,7 @@
 
 #include "tracer/analysis/codelet_stats.hpp"
 #include "tracer/analysis/stats.hpp"
+#include "tracer/report/duration_format.hpp"
 #include "viewer/gui/panels/codelet_stats_model.hpp"
 
 #include <QFontMetricsF>

@@ -1,6 +1,7 @@
 #include "viewer/gui/panels/codelet_stats_model.hpp"
 
 #include "tracer/analysis/stats.hpp"
+#include "tracer/report/duration_format.hpp"
 
 #include <QBrush>
 #include <QColor>

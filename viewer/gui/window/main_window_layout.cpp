@@ -194,7 +194,7 @@ void MainWindow::buildDocks() {
     m_threshold->setRange(1.0, 1e7);
     m_threshold->setDecimals(0);
     m_threshold->setSuffix(tr(" us"));
-    m_threshold->setValue(100.0);
+    m_threshold->setValue(static_cast<double>(tracer::BarrierOptions{}.threshold) / 1e3); // the analysis's default
     m_threshold->setKeyboardTracking(false);
     m_threshold->setToolTip(tr("Idle intervals of all workers shorter than this are not barriers"));
     form->addRow(tr("Barrier threshold"), m_threshold);

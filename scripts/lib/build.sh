@@ -4,6 +4,10 @@
 # an earlier build compiled; sanitizer flags are part of the key, so presets never mix.
 export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$starscope_root}"
 export CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-1}"
+# The viewer's units include a precompiled header (STARSCOPE_PRECOMPILE_HEADERS): ccache caches
+# them only when it may leave the header's macros and __DATE__/__TIME__ to the compiler, else
+# it compiles them every time.
+export CCACHE_SLOPPINESS="${CCACHE_SLOPPINESS:-pch_defines,time_macros}"
 
 # configure PRESET: configures a CMake preset; warnings are errors in CI.
 configure() {

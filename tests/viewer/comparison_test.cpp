@@ -93,8 +93,8 @@ TEST(Alignment, MovesTheChosenOriginToZeroAndSharesBounds) {
     ASSERT_TRUE(normalized);
     for (const auto& run : *normalized) {
         const auto& d = *run.document;
-        EXPECT_EQ(d.activityBegin, d.time.zeroTick);
-        EXPECT_NEAR(static_cast<double>(d.activityEnd - d.time.zeroTick), kNormalizedSpanNs, 1.0);
+        EXPECT_EQ(d.execution.first, d.time.zeroTick);
+        EXPECT_NEAR(static_cast<double>(d.execution.last - d.time.zeroTick), kNormalizedSpanNs, 1.0);
     }
     auto tooFar = alignRuns(runs, {AlignMode::Marker, 99});
     ASSERT_FALSE(tooFar);

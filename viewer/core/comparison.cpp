@@ -95,8 +95,13 @@ ViewerResult<std::vector<ComparedRun>> alignRuns(const std::vector<ComparedRun>&
     double zero = 0.0;
     for (const auto& run : runs) {
         const TraceDocument& d = *run.document;
+        // The program's first task is 0 and its makespan the normalized axis's 100 %, as the
+        // table's makespan; a trace without a task of the program falls back on its spans.
+        const bool tasks = !d.execution.empty();
+        const TimeNs first = tasks ? d.execution.first : d.activityBegin;
+        const TimeNs last = tasks ? d.execution.last : d.activityEnd;
         TimeMap map;
-        map.origin = static_cast<double>(d.activityBegin);
+        map.origin = static_cast<double>(first);
         if (alignment.mode == AlignMode::Marker) {
             if (alignment.marker >= d.batchMarkers.size()) {
                 return fail(ViewerError{ViewerErrorCode::InvalidArgument,
@@ -105,7 +110,7 @@ ViewerResult<std::vector<ComparedRun>> alignRuns(const std::vector<ComparedRun>&
             }
             map.origin = static_cast<double>(d.trace.markers[d.batchMarkers[alignment.marker]].time);
         } else if (alignment.mode == AlignMode::Normalized) {
-            const double span = static_cast<double>(d.activityEnd - d.activityBegin);
+            const double span = static_cast<double>(last - first);
             map.scale = kNormalizedSpanNs / std::max(span, 1.0);
         }
         zero = std::max(zero, (map.origin - static_cast<double>(d.trace.begin)) * map.scale);

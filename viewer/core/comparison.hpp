@@ -47,9 +47,10 @@ struct ComparedRun {
 };
 
 // The runs' traces moved (and for Normalized scaled) so that their origins coincide at one
-// tick, each document's time.zeroTick, which reads as time 0: Start's origin is each first
-// task start, Marker's the k-th batch_begin, and Normalized maps each [first task start, last
-// task end] onto [0, kNormalizedSpanNs] ticks past it. Each document's time.nsPerTick keeps
+// tick, each document's time.zeroTick, which reads as time 0: Start's origin is each run's
+// first task of the program (its execution window, StarPU's start-up tasks left out), Marker's
+// the k-th batch_begin, and Normalized maps each execution window, whose length is the
+// makespan, onto [0, kNormalizedSpanNs] ticks past it. Each document's time.nsPerTick keeps
 // its durations real. All aligned traces share one [begin, end], so one view fits every panel,
 // and one CodeletShades of all their codelets, so a codelet has one colour in every panel.
 inline constexpr double kNormalizedSpanNs = 1e9;

@@ -75,6 +75,7 @@ std::shared_ptr<const TraceDocument> prepareDocument(tracer::Trace trace, std::s
     document->palette = Palette(t, shades ? *shades : CodeletShades(programCodelets(t)), used);
     document->activityBegin = first < last ? first : t.begin;
     document->activityEnd = first < last ? last : t.end;
+    document->execution = tracer::executionWindow(t);
     // One pass over the tasks for the tasks that ran and the task graph's order.
     bool inJobIdOrder = true;
     for (std::size_t i = 0; i < t.tasks.size(); ++i) {

@@ -6,6 +6,7 @@
 
 #include "tracer/analysis/barriers.hpp"
 #include "tracer/model/error.hpp"
+#include "tracer/model/starpu_tasks.hpp"
 #include "tracer/model/trace.hpp"
 #include "tracer/readers/read_trace.hpp"
 #include "viewer/core/lane_index.hpp"
@@ -48,6 +49,10 @@ struct TraceDocument {
     // Where the spans are: StarPU's initialisation often leaves a long empty start.
     tracer::TimeNs activityBegin = 0;
     tracer::TimeNs activityEnd = 0;
+    // The program's own tasks, first start to last end (tracer::executionWindow, the makespan
+    // `stats` and the comparison's table give): a comparison aligns its runs on it, since the
+    // spans before it are StarPU's start-up, not the program.
+    tracer::ExecutionWindow execution;
     // Tasks that ran, counted as `stats` counts them (a start time): StarPU also records its
     // internal jobs (tags, callbacks, data requests) that never execute, which trace.tasks holds.
     std::size_t executedTasks = 0;

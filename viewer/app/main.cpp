@@ -104,7 +104,9 @@ void describeArguments(QCommandLineParser& parser) {
                       QStringLiteral("With --compare: show runs of different workloads (batches, epochs, ...) side by side, "
                                      "as starscope compare --allow-mixed.")});
     parser.addOption({QStringLiteral("align"),
-                      QStringLiteral("With --compare: start (first task), marker:K (K-th batch_begin) or normalized (share of makespan)."),
+                      QStringLiteral("With --compare: start (the program's first task), marker:K (batch_begin marker K, counted "
+                                     "from 0 as the batch numbers: marker:3 is e0 b3 in a first epoch) or normalized "
+                                     "(share of makespan)."),
                       QStringLiteral("MODE"), QStringLiteral("start")});
 }
 

@@ -29,13 +29,21 @@ ViewerResult<Alignment> parseAlignment(std::string_view text, std::string_view f
     }
     return fail(ViewerError{ViewerErrorCode::InvalidArgument,
                             std::string(flag) + ": '" + std::string(text)
-                                + "' is not an alignment (expected start, marker:K with K >= 0, or normalized)"});
+                                + "' is not an alignment (expected start, marker:K with K counted from 0 as the "
+                                  "batch numbers, or normalized)"});
 }
 
-std::string describeAlignment(const Alignment& alignment) {
+std::string describeAlignment(const Alignment& alignment, const TraceDocument* run) {
     switch (alignment.mode) {
     case AlignMode::Start: return "time since first task";
-    case AlignMode::Marker: return "time since batch marker " + std::to_string(alignment.marker);
+    case AlignMode::Marker: {
+        std::string text = "time since batch marker " + std::to_string(alignment.marker);
+        if (run != nullptr && alignment.marker < run->batchMarkers.size()) {
+            const auto& marker = run->trace.markers[run->batchMarkers[alignment.marker]];
+            text += " (" + batchLabel(run->trace.markerOf(marker)) + ")";
+        }
+        return text;
+    }
     case AlignMode::Normalized: return "share of makespan";
     }
     return {};

@@ -21,14 +21,19 @@ enum class AlignMode { Start, Marker, Normalized };
 
 struct Alignment {
     AlignMode mode = AlignMode::Start;
-    std::size_t marker = 0;   // k of the k-th batch_begin marker (0-based), for AlignMode::Marker
+    // For AlignMode::Marker: which batch_begin marker, counted from 0 in time order as the batch
+    // numbers the chart (e0 b0, e0 b1, ...), the barrier list and `starscope barriers` show, on
+    // the command line (--align marker:K) and in the comparison window alike.
+    std::size_t marker = 0;
 
     bool operator==(const Alignment&) const = default;
 };
 
 // "start", "marker:K" or "normalized".
 ViewerResult<Alignment> parseAlignment(std::string_view text, std::string_view flag);
-std::string describeAlignment(const Alignment& alignment);
+// What the aligned axis's 0 is, its label; given a run, its marker is named by its batch too
+// ("time since batch marker 3 (epoch 0 batch 3)"), as the chart's marker line labels it.
+std::string describeAlignment(const Alignment& alignment, const TraceDocument* run = nullptr);
 
 // A run's figures and their n/a reasons are the run model's (tracer/run/): the window and
 // its charts present the same numbers as `starscope compare` and the sweep's summary.

@@ -148,7 +148,6 @@ void ComparisonView::rebuildPanels(std::vector<ComparedRun> aligned) {
         delete panel;
     }
     m_panels.clear();
-    const QString axisLabel = QString::fromStdString(describeAlignment(m_alignment));
     for (auto& run : aligned) {
         auto* panel = new GanttPlot(m_panelArea);
         panel->setDocument(run.document);
@@ -156,7 +155,7 @@ void ComparisonView::rebuildPanels(std::vector<ComparedRun> aligned) {
         panel->setRankBarriers(run.rankBarriers);
         panel->setTransfersVisible(m_transfers);
         panel->setRowScrolling(m_rowScrolling);
-        panel->xAxis->setLabel(axisLabel);
+        panel->xAxis->setLabel(QString::fromStdString(describeAlignment(m_alignment, run.document.get())));
         if (m_alignment.mode == AlignMode::Normalized) {
             panel->xAxis->setTicker(QSharedPointer<ShareTicker>::create(run.document->time.zeroTick));
         }

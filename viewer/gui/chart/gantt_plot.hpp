@@ -10,6 +10,7 @@
 
 #include <qcustomplot.h>
 
+#include <array>
 #include <memory>
 #include <optional>
 #include <set>
@@ -18,6 +19,7 @@ class QMenu;
 
 namespace starscope::viewer {
 
+class ArrowLayer;
 class CriticalPathLinks;
 class GanttPlottable;
 class MessageArrows;
@@ -192,6 +194,8 @@ private:
     void wrapLegend();
     void replotOverlay();
     double timeAt(double px) const;
+    // The messages, the transfers and the critical path: laid out alike for every frame.
+    std::array<ArrowLayer*, 3> arrowLayers() const;
 
     std::shared_ptr<const TraceDocument> m_document;
     GanttPlottable* m_gantt = nullptr;

@@ -46,7 +46,7 @@ LoadedComparison comparison(int workers, bool transfers) {
     LoadedComparison loaded;
     loaded.runs = {syntheticRun(workers, transfers, "a"), syntheticRun(workers, false, "b")};
     for (const auto& run : loaded.runs) {
-        loaded.figures.push_back(measureRun(*run.document, {}, 100'000));
+        loaded.figures.push_back(runFiguresOf(*run.document, {}, 100'000));
     }
     return loaded;
 }

@@ -89,7 +89,7 @@ tracer::Trace mapTrace(tracer::Trace trace, const TimeMap& map) {
 
 } // namespace
 
-RunFigures measureRun(const TraceDocument& document, const fs::path& runFolder, TimeNs thresholdNs) {
+RunFigures runFiguresOf(const TraceDocument& document, const fs::path& runFolder, TimeNs thresholdNs) {
     RunFigures r = tracer::run::measureRun(document.trace, runFolder, thresholdNs);
     r.source = document.source;
     return r;
@@ -201,7 +201,7 @@ ViewerResult<LoadedComparison> loadComparison(const std::vector<fs::path>& input
             return fail(ViewerError{ViewerErrorCode::Input, document.error().describe()});
         }
         auto barriers = computeJobAndRankBarriers(**document, thresholdNs);
-        out.figures.push_back(measureRun(**document, input, thresholdNs));
+        out.figures.push_back(runFiguresOf(**document, input, thresholdNs));
         out.runs.push_back({std::move(*document), std::make_shared<const Barriers>(std::move(barriers.job)),
                             std::make_shared<const Barriers>(std::move(barriers.ranks))});
     }

@@ -40,10 +40,11 @@ std::string describeAlignment(const Alignment& alignment, const TraceDocument* r
 using Figure = tracer::run::RunFigure;
 using RunFigures = tracer::run::RunFigures;
 
-// Figures of one run: trace figures from the document (barriers over thresholdNs, as
-// `starscope stats`), the rest from runFolder/run.json when runFolder is a folder.
-RunFigures measureRun(const TraceDocument& document, const std::filesystem::path& runFolder,
-                      tracer::TimeNs thresholdNs);
+// The run model's figures of an opened document (tracer::run::measureRun: trace figures with
+// barriers over thresholdNs, as `starscope stats`, the rest from runFolder's run.json when it
+// is a run folder), named by the document's source as its panel is.
+RunFigures runFiguresOf(const TraceDocument& document, const std::filesystem::path& runFolder,
+                        tracer::TimeNs thresholdNs);
 
 struct ComparedRun {
     std::shared_ptr<const TraceDocument> document;

@@ -1,6 +1,5 @@
 #include "viewer/core/run_panel.hpp"
 
-#include "tracer/run/run_record.hpp"
 #include "tracer/run/run_status.hpp"
 
 #include <cstdio>
@@ -26,20 +25,31 @@ std::string orNotRecorded(const std::string& value) { return value.empty() ? "no
 
 } // namespace
 
-std::vector<RunPanelRow> runPanelRows(const fs::path& input) {
+OpenedRun readOpenedRun(const std::vector<fs::path>& inputs) {
+    if (inputs.empty()) {
+        return {std::nullopt, "nothing opened"};
+    }
+    const fs::path& input = inputs.front();
     std::error_code error;
     // A prof file of a run folder still belongs to that run: its folder holds the run.json.
     const fs::path folder = fs::is_directory(input, error) ? input : input.parent_path();
-    const fs::path file = folder / "run.json";
+    const fs::path file = folder / tracer::run::kRunJsonName;
     if (!fs::exists(file, error)) {
-        return {{"run.json", "none in " + (folder.empty() ? std::string(".") : folder.string())
-                                 + ": open a folder written by `starscope record` to see its run"}};
+        return {std::nullopt, "none in " + (folder.empty() ? std::string(".") : folder.string())
+                                  + ": open a folder written by `starscope record` to see its run"};
     }
-    const auto record = tracer::run::readRunRecord(file);
+    auto record = tracer::run::readRunRecord(file);
     if (!record) {
-        return {{"run.json", record.error().describe()}};
+        return {std::nullopt, record.error().describe()};
     }
-    const tracer::run::RunRecord& run = *record;
+    return {std::move(*record), {}};
+}
+
+std::vector<RunPanelRow> runPanelRows(const OpenedRun& opened) {
+    if (!opened.record) {
+        return {{tracer::run::kRunJsonName, opened.problem}};
+    }
+    const tracer::run::RunRecord& run = *opened.record;
     std::vector<RunPanelRow> rows;
     if (run.workload == tracer::run::WorkloadKind::Command) {
         rows.push_back({"Command", run.label()});

@@ -2,13 +2,30 @@
 // The Run panel's lines: what the run was (strategy, scheduler, workers, StarPU version,
 // status) from its run.json, and what it measured (times, tasks, hardware counters, energy),
 // each figure or why it is n/a, as the recorder wrote it. Read through tracer/run's
-// readRunRecord, never by looking keys up here; small enough to read on the UI thread.
+// readRunRecord, never by looking keys up here, once per open: the trace loader reads the
+// opened run with the trace, off the UI thread, and the window formats what it read.
+
+#include "tracer/run/run_record.hpp"
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace starscope::viewer {
+
+// The run an opened input belongs to: its folder's run.json as read when it was opened, or
+// why there is none.
+struct OpenedRun {
+    std::optional<tracer::run::RunRecord> record;
+    std::string problem;   // without a record: no run.json in that folder, or the reader's error
+
+    bool operator==(const OpenedRun&) const = default;
+};
+
+// inputs: what was opened (a run folder, or trace files: a prof file of a run folder, or the
+// prof files of one job, belong to the run whose run.json is in the first one's folder).
+OpenedRun readOpenedRun(const std::vector<std::filesystem::path>& inputs);
 
 struct RunPanelRow {
     std::string label;
@@ -17,8 +34,7 @@ struct RunPanelRow {
     bool operator==(const RunPanelRow&) const = default;
 };
 
-// input: what was opened (a run folder, or a trace file: then its folder is looked at for a
-// run.json). Without a readable run.json the single row says why.
-std::vector<RunPanelRow> runPanelRows(const std::filesystem::path& input);
+// Without a record, the single row says why.
+std::vector<RunPanelRow> runPanelRows(const OpenedRun& run);
 
 } // namespace starscope::viewer

@@ -113,7 +113,7 @@ private:
     void showWarnings(const std::vector<std::string>& warnings);
     void showRun(const std::vector<RunPanelRow>& rows);
     void onLoaded(std::shared_ptr<const TraceDocument> document, std::shared_ptr<const Barriers> barriers,
-                  std::shared_ptr<const Barriers> rankBarriers);
+                  std::shared_ptr<const Barriers> rankBarriers, std::shared_ptr<const OpenedRun> run);
     void onFailed(const QString& path, const QString& message);
     void onSpanClicked(const SpanHit& hit);
     void onRangeSelected(double fromNs, double toNs);

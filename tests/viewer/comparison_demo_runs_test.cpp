@@ -6,7 +6,7 @@
 #include "tests/support/test_support.hpp"
 #include "tracer/analysis/barriers.hpp"
 #include "tracer/model/starpu_tasks.hpp"
-#include "viewer/core/comparison.hpp"
+#include "viewer/core/comparison/comparison.hpp"
 
 #include <cstdio>
 #include <filesystem>

@@ -4,7 +4,7 @@
 // every row. Batch marker K is one marker on the command line and in the window's chooser.
 #include "tests/support/synthetic_trace.hpp"
 #include "tests/viewer/qt_test_environment.hpp"
-#include "viewer/core/comparison.hpp"
+#include "viewer/core/comparison/comparison.hpp"
 #include "viewer/gui/chart/gantt_plot.hpp"
 #include "viewer/gui/comparison/comparison_view.hpp"
 #include "viewer/gui/comparison/comparison_window.hpp"

@@ -3,9 +3,9 @@
 
 #include "common/pending_temporaries.hpp"
 #include "common/version.hpp"
-#include "viewer/core/command_line.hpp"
-#include "viewer/core/comparison.hpp"
-#include "viewer/core/trace_document.hpp"
+#include "viewer/core/format/command_line.hpp"
+#include "viewer/core/comparison/comparison.hpp"
+#include "viewer/core/document/trace_document.hpp"
 #include "viewer/gui/chart/gantt_plot.hpp"
 #include "viewer/gui/comparison/comparison_view.hpp"
 #include "viewer/gui/comparison/comparison_window.hpp"

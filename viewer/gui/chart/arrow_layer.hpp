@@ -4,9 +4,9 @@
 // rows. A layer says only what it draws (layOut) and, when its arrows have tooltips, what an
 // arrow stands for; MessageArrows, TransferArrows and CriticalPathLinks are the three.
 
-#include "viewer/core/lane_layout.hpp"
-#include "viewer/core/time_view.hpp"
-#include "viewer/core/trace_document.hpp"
+#include "viewer/core/layout/lane_layout.hpp"
+#include "viewer/core/layout/time_view.hpp"
+#include "viewer/core/document/trace_document.hpp"
 
 #include <QString>
 #include <cstddef>

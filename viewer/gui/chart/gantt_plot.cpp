@@ -1,9 +1,9 @@
 #include "viewer/gui/chart/gantt_plot.hpp"
 
 #include "tracer/model/time_unit.hpp"
-#include "viewer/core/overview_profile.hpp"
-#include "viewer/core/span_folding.hpp"
-#include "viewer/core/time_format.hpp"
+#include "viewer/core/drawing/overview_profile.hpp"
+#include "viewer/core/drawing/span_folding.hpp"
+#include "viewer/core/format/time_format.hpp"
 #include "viewer/gui/chart/critical_path_links.hpp"
 #include "viewer/gui/chart/gantt_plottable.hpp"
 #include "viewer/gui/chart/link_plottable.hpp"

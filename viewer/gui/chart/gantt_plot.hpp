@@ -4,9 +4,9 @@
 // right-drag or Ctrl+drag rubber-band zoom, Shift+drag selects a range, W/S/A/D, Home).
 // The same widget renders headless images, so the picture on screen and on disk agree.
 
-#include "viewer/core/lane_order.hpp"
-#include "viewer/core/time_view.hpp"
-#include "viewer/core/trace_document.hpp"
+#include "viewer/core/layout/lane_order.hpp"
+#include "viewer/core/layout/time_view.hpp"
+#include "viewer/core/document/trace_document.hpp"
 
 #include <qcustomplot.h>
 

@@ -6,7 +6,7 @@
 // whole; the tooltip of an arrow names its ranks, size, tag and times, or a bundle's count,
 // bytes and time span.
 
-#include "viewer/core/message_links.hpp"
+#include "viewer/core/links/message_links.hpp"
 #include "viewer/gui/chart/arrow_layer.hpp"
 
 #include <QColor>

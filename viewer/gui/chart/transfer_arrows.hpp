@@ -6,7 +6,7 @@
 // of the chart when there are many). Shown or hidden as a whole; the tooltip of an arrow gives
 // its bytes, duration, achieved bandwidth, nodes and the task that needed the data.
 
-#include "viewer/core/transfer_links.hpp"
+#include "viewer/core/links/transfer_links.hpp"
 #include "viewer/gui/chart/arrow_layer.hpp"
 
 #include <QColor>

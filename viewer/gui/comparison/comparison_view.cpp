@@ -1,7 +1,7 @@
 #include "viewer/gui/comparison/comparison_view.hpp"
 
-#include "viewer/core/rank_comparison.hpp"
-#include "viewer/core/time_format.hpp"
+#include "viewer/core/comparison/rank_comparison.hpp"
+#include "viewer/core/format/time_format.hpp"
 #include "viewer/gui/chart/gantt_plot.hpp"
 #include "viewer/gui/comparison/comparison_charts.hpp"
 #include "viewer/gui/comparison/comparison_model.hpp"

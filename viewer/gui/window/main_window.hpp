@@ -4,8 +4,8 @@
 // progress bar with Cancel while a trace loads. Files come from File > Open, recent files,
 // drag and drop or the command line; several files at once are one job's prof files.
 
-#include "viewer/core/run_panel.hpp"
-#include "viewer/core/trace_document.hpp"
+#include "viewer/core/document/run_panel.hpp"
+#include "viewer/core/document/trace_document.hpp"
 
 #include <QList>
 #include <QMainWindow>

@@ -1,6 +1,6 @@
 #include "viewer/gui/window/trace_loader.hpp"
 
-#include "viewer/core/heap_release.hpp"
+#include "viewer/core/document/heap_release.hpp"
 
 #include <QFutureWatcher>
 #include <QtConcurrent>

@@ -3,8 +3,8 @@
 // document or the reader's error message come back to the UI thread as signals; widgets never
 // parse. A new load or cancel() stops the running one through the reader's progress callback.
 
-#include "viewer/core/run_panel.hpp"
-#include "viewer/core/trace_document.hpp"
+#include "viewer/core/document/run_panel.hpp"
+#include "viewer/core/document/trace_document.hpp"
 
 #include <QFuture>
 #include <QObject>

@@ -7,9 +7,9 @@
 // and prepared as the viewer does (bench/tracer/scale_steps.sh times a scroll of its jobs so).
 
 #include "tests/support/synthetic_trace.hpp"
-#include "viewer/core/command_line.hpp"
-#include "viewer/core/span_folding.hpp"
-#include "viewer/core/trace_document.hpp"
+#include "viewer/core/format/command_line.hpp"
+#include "viewer/core/drawing/span_folding.hpp"
+#include "viewer/core/document/trace_document.hpp"
 #include "viewer/gui/chart/gantt_plot.hpp"
 #include "viewer/gui/chart/gantt_plottable.hpp"
 

@@ -1,4 +1,4 @@
-#include "viewer/core/command_line.hpp"
+#include "viewer/core/format/command_line.hpp"
 
 #include <gtest/gtest.h>
 

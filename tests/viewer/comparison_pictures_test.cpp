@@ -3,7 +3,7 @@
 // and of a --range of the aligned axis.
 #include "tests/support/test_support.hpp"
 #include "tests/viewer/qt_test_environment.hpp"
-#include "viewer/core/comparison.hpp"
+#include "viewer/core/comparison/comparison.hpp"
 #include "viewer/gui/chart/gantt_plot.hpp"
 #include "viewer/gui/comparison/comparison_view.hpp"
 

@@ -6,8 +6,8 @@
 #include "tests/support/test_support.hpp"
 #include "tests/viewer/qt_test_environment.hpp"
 #include "tracer/run/run_comparison.hpp"
-#include "viewer/core/comparison.hpp"
-#include "viewer/core/time_format.hpp"
+#include "viewer/core/comparison/comparison.hpp"
+#include "viewer/core/format/time_format.hpp"
 #include "viewer/gui/chart/gantt_plot.hpp"
 #include "viewer/gui/chart/span_description.hpp"
 #include "viewer/gui/comparison/comparison_charts.hpp"
@@ -93,8 +93,8 @@ TEST(Alignment, MovesTheChosenOriginToZeroAndSharesBounds) {
     ASSERT_TRUE(normalized);
     for (const auto& run : *normalized) {
         const auto& d = *run.document;
-        EXPECT_EQ(d.activityBegin, d.time.zeroTick);
-        EXPECT_NEAR(static_cast<double>(d.activityEnd - d.time.zeroTick), kNormalizedSpanNs, 1.0);
+        EXPECT_EQ(d.execution.first, d.time.zeroTick);
+        EXPECT_NEAR(static_cast<double>(d.execution.last - d.time.zeroTick), kNormalizedSpanNs, 1.0);
     }
     auto tooFar = alignRuns(runs, {AlignMode::Marker, 99});
     ASSERT_FALSE(tooFar);

@@ -1,10 +1,10 @@
 // The comparison window as the main window's chart: T (and --no-transfers) shows or hides the
 // data transfer arrows in every panel, kept when another alignment rebuilds the panels; each
 // panel's rows keep a readable height and scroll when they do not fit, where a picture draws
-// every row.
+// every row. Batch marker K is one marker on the command line and in the window's chooser.
 #include "tests/support/synthetic_trace.hpp"
 #include "tests/viewer/qt_test_environment.hpp"
-#include "viewer/core/comparison.hpp"
+#include "viewer/core/comparison/comparison.hpp"
 #include "viewer/gui/chart/gantt_plot.hpp"
 #include "viewer/gui/comparison/comparison_view.hpp"
 #include "viewer/gui/comparison/comparison_window.hpp"
@@ -12,6 +12,8 @@
 #include <gtest/gtest.h>
 
 #include <QAction>
+#include <QComboBox>
+#include <QSpinBox>
 #include <QTest>
 
 using namespace starscope::viewer;
@@ -44,7 +46,7 @@ LoadedComparison comparison(int workers, bool transfers) {
     LoadedComparison loaded;
     loaded.runs = {syntheticRun(workers, transfers, "a"), syntheticRun(workers, false, "b")};
     for (const auto& run : loaded.runs) {
-        loaded.figures.push_back(measureRun(*run.document, {}, 100'000));
+        loaded.figures.push_back(runFiguresOf(*run.document, {}, 100'000));
     }
     return loaded;
 }
@@ -98,5 +100,42 @@ TEST(ComparisonWindow, PanelsScrollTheirRowsInTheWindowAndAPictureDrawsThemAll) 
     picture.grabImage();
     for (GanttPlot* panel : picture.panels()) {
         EXPECT_EQ(panel->rowWindow().shown, static_cast<double>(panel->rowWindow().total));
+    }
+}
+
+// --align marker:K and the window's marker K align on one marker, the one the chart labels with
+// batch number K (e0 bK in a first epoch), and each panel's axis names it so.
+TEST(ComparisonWindow, MarkerKOnTheCommandLineAndInTheWindowIsOneMarker) {
+    constexpr std::size_t k = 2;
+    const auto parsed = parseAlignment("marker:" + std::to_string(k), "--align");
+    ASSERT_TRUE(parsed) << parsed.error().message;
+    ComparisonWindow fromCommandLine;
+    ASSERT_TRUE(fromCommandLine.setComparison(comparison(4, false), *parsed));
+    auto* shownMarker = fromCommandLine.findChild<QSpinBox*>();
+    ASSERT_NE(shownMarker, nullptr);
+    EXPECT_EQ(shownMarker->value(), static_cast<int>(k)) << "the window shows the marker the command line chose";
+
+    ComparisonWindow chosen;
+    ASSERT_TRUE(chosen.setComparison(comparison(4, false), {AlignMode::Start, 0}));
+    auto* mode = chosen.findChild<QComboBox*>();
+    auto* marker = chosen.findChild<QSpinBox*>();
+    ASSERT_NE(mode, nullptr);
+    ASSERT_NE(marker, nullptr);
+    mode->setCurrentIndex(mode->findData(static_cast<int>(AlignMode::Marker)));
+    marker->setValue(static_cast<int>(k));
+    EXPECT_EQ(chosen.view()->alignment(), *parsed);
+
+    for (const ComparisonWindow* window : {&fromCommandLine, &chosen}) {
+        ASSERT_EQ(window->view()->panels().size(), 2U);
+        for (GanttPlot* panel : window->view()->panels()) {
+            const TraceDocument& d = *panel->document();
+            ASSERT_GT(d.batchMarkers.size(), k);
+            const auto& atZero = d.trace.markers[d.batchMarkers[k]];
+            EXPECT_EQ(d.time.timeNs(static_cast<double>(atZero.time)), 0.0) << d.source;
+            EXPECT_EQ(atZero.epoch, 0);
+            EXPECT_EQ(atZero.batch, static_cast<std::int32_t>(k)) << "marker K is batch K, as the chart numbers it";
+            EXPECT_EQ(panel->xAxis->label().toStdString(),
+                      "time since batch marker " + std::to_string(k) + " (epoch 0 batch " + std::to_string(k) + ")");
+        }
     }
 }

@@ -1,7 +1,7 @@
 // The free pages a load leaves in a thread's malloc arena go back to the system: resident size
 // measured around releaseFreeHeap after a worker thread frees most of what it allocated, the
 // way the reader does.
-#include "viewer/core/heap_release.hpp"
+#include "viewer/core/document/heap_release.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // Labels on one line: kept in the order offered where they fit, never overlapping (with the
 // gap), never past the line's ends; blocked() agrees with place().
 
-#include "viewer/core/label_layout.hpp"
+#include "viewer/core/layout/label_layout.hpp"
 
 #include <gtest/gtest.h>
 

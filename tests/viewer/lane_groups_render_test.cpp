@@ -6,7 +6,7 @@
 #include "tests/support/test_support.hpp"
 #include "tests/viewer/pixel_support.hpp"
 #include "tests/viewer/qt_test_environment.hpp"
-#include "viewer/core/overview_profile.hpp"
+#include "viewer/core/drawing/overview_profile.hpp"
 #include "viewer/gui/chart/gantt_plot.hpp"
 #include "viewer/gui/chart/qt_support.hpp"
 #include "viewer/gui/chart/span_name_plottable.hpp"

@@ -3,7 +3,7 @@
 // trace or within each rank; the lanes a header sums up; the rows that show a folded lane.
 
 #include "tests/viewer/lane_support.hpp"
-#include "viewer/core/lane_layout.hpp"
+#include "viewer/core/layout/lane_layout.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "viewer/core/lane_index.hpp"
+#include "viewer/core/drawing/lane_index.hpp"
 
 #include <gtest/gtest.h>
 

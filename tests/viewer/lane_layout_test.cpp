@@ -1,4 +1,4 @@
-#include "viewer/core/lane_layout.hpp"
+#include "viewer/core/layout/lane_layout.hpp"
 
 #include <gtest/gtest.h>
 

@@ -3,7 +3,7 @@
 // groups stay whole; a reset gives layoutRows' order back.
 
 #include "tests/viewer/lane_support.hpp"
-#include "viewer/core/lane_order.hpp"
+#include "viewer/core/layout/lane_order.hpp"
 
 #include <gtest/gtest.h>
 

@@ -3,7 +3,7 @@
 // worker id and rank, and the labels of a list of rows.
 
 #include "tracer/model/trace.hpp"
-#include "viewer/core/lane_layout.hpp"
+#include "viewer/core/layout/lane_layout.hpp"
 
 #include <string>
 #include <utility>

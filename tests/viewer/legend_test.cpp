@@ -3,7 +3,7 @@
 // entry is cut; and the chart keeps most of a small window (the docks start narrow).
 #include "tests/support/test_support.hpp"
 #include "tests/viewer/qt_test_environment.hpp"
-#include "viewer/core/trace_document.hpp"
+#include "viewer/core/document/trace_document.hpp"
 #include "viewer/gui/chart/gantt_plot.hpp"
 #include "viewer/gui/window/main_window.hpp"
 

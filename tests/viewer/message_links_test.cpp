@@ -5,8 +5,8 @@
 
 #include "tests/support/synthetic_trace.hpp"
 #include "tracer/analysis/machine.hpp"
-#include "viewer/core/message_links.hpp"
-#include "viewer/core/time_format.hpp"
+#include "viewer/core/links/message_links.hpp"
+#include "viewer/core/format/time_format.hpp"
 
 #include <gtest/gtest.h>
 

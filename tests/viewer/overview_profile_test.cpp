@@ -2,7 +2,7 @@
 // direct count over the spans, each column holds at most its workers' time, and a column
 // inside a barrier is all sleeping while one in the middle of a batch is mostly executing.
 
-#include "viewer/core/overview_profile.hpp"
+#include "viewer/core/drawing/overview_profile.hpp"
 #include "tests/support/synthetic_trace.hpp"
 
 #include <gtest/gtest.h>

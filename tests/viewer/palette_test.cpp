@@ -1,4 +1,4 @@
-#include "viewer/core/palette.hpp"
+#include "viewer/core/drawing/palette.hpp"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 // strategies compared within each rank count are the run model's own (compareRuns), row for
 // row, never figures of the viewer's.
 
-#include "viewer/core/rank_comparison.hpp"
+#include "viewer/core/comparison/rank_comparison.hpp"
 
 #include <gtest/gtest.h>
 

@@ -6,7 +6,7 @@
 #include "tests/support/synthetic_trace.hpp"
 #include "tests/viewer/pixel_support.hpp"
 #include "tests/viewer/qt_test_environment.hpp"
-#include "viewer/core/time_format.hpp"
+#include "viewer/core/format/time_format.hpp"
 #include "viewer/gui/chart/gantt_plot.hpp"
 #include "viewer/gui/chart/gantt_plottable.hpp"
 #include "viewer/gui/chart/link_plottable.hpp"

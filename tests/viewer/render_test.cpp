@@ -8,7 +8,7 @@
 #include "tests/viewer/pixel_support.hpp"
 #include "tests/viewer/qt_test_environment.hpp"
 #include "tracer/model/time_unit.hpp"
-#include "viewer/core/time_format.hpp"
+#include "viewer/core/format/time_format.hpp"
 #include "viewer/gui/chart/gantt_plot.hpp"
 #include "viewer/gui/chart/gantt_plottable.hpp"
 #include "viewer/gui/chart/overlay_plottable.hpp"

@@ -3,7 +3,7 @@
 
 #include "tests/support/synthetic_trace.hpp"
 #include "tests/viewer/qt_test_environment.hpp"
-#include "viewer/core/trace_document.hpp"
+#include "viewer/core/document/trace_document.hpp"
 #include "viewer/gui/chart/gantt_plot.hpp"
 
 #include <gtest/gtest.h>

@@ -5,7 +5,7 @@
 #include "tests/support/test_support.hpp"
 #include "tests/viewer/qt_test_environment.hpp"
 #include "tracer/native/native_format.hpp"
-#include "viewer/core/lane_layout.hpp"
+#include "viewer/core/layout/lane_layout.hpp"
 #include "viewer/gui/chart/gantt_plot.hpp"
 #include "viewer/gui/window/main_window.hpp"
 

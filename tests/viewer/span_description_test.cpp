@@ -2,7 +2,7 @@
 // when the chart shows them, a task's fields come with its span, and a crowded spot says so.
 #include "tests/support/synthetic_trace.hpp"
 #include "tracer/model/names.hpp"
-#include "viewer/core/time_format.hpp"
+#include "viewer/core/format/time_format.hpp"
 #include "viewer/gui/chart/span_description.hpp"
 
 #include <algorithm>

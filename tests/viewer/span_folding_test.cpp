@@ -1,4 +1,4 @@
-#include "viewer/core/span_folding.hpp"
+#include "viewer/core/drawing/span_folding.hpp"
 
 #include <gtest/gtest.h>
 

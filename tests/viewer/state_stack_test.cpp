@@ -2,7 +2,7 @@
 // within a pixel, a fixed top-to-bottom order (work on top, sleeping at the bottom), the
 // uncovered part of a fold left to the background.
 
-#include "viewer/core/state_stack.hpp"
+#include "viewer/core/drawing/state_stack.hpp"
 
 #include <gtest/gtest.h>
 

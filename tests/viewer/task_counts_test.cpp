@@ -2,7 +2,7 @@
 // jobs that never ran said apart ("14,655 tasks executed (41,652 jobs)") instead of counted.
 #include "tests/support/test_support.hpp"
 #include "tracer/analysis/stats.hpp"
-#include "viewer/core/trace_document.hpp"
+#include "viewer/core/document/trace_document.hpp"
 
 #include <gtest/gtest.h>
 

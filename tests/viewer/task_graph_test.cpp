@@ -2,8 +2,8 @@
 // dependencies on jobs the trace does not hold left out, and on a recorded run every edge
 // seen from both of its ends.
 #include "tests/support/test_support.hpp"
-#include "viewer/core/task_graph.hpp"
-#include "viewer/core/trace_document.hpp"
+#include "viewer/core/document/task_graph.hpp"
+#include "viewer/core/document/trace_document.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // Search by codelet name or job id: what matches, in time order, and next / previous from the
 // selected task or from the start of the view, wrapping at either end.
-#include "viewer/core/task_search.hpp"
+#include "viewer/core/document/task_search.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "viewer/core/time_format.hpp"
+#include "viewer/core/format/time_format.hpp"
 
 #include <gtest/gtest.h>
 

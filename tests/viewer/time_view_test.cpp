@@ -1,4 +1,4 @@
-#include "viewer/core/time_view.hpp"
+#include "viewer/core/layout/time_view.hpp"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 // one arrow per link per slice of the chart when there are many, and what a tooltip says of
 // an arrow (bytes, duration, bandwidth, nodes, the task that needed the data).
 
-#include "viewer/core/transfer_links.hpp"
+#include "viewer/core/links/transfer_links.hpp"
 
 #include <gtest/gtest.h>
 

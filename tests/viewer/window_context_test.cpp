@@ -171,3 +171,28 @@ TEST(WindowContext, RunPanelShowsTheRunsRecordAndWhyCountersAreMissing) {
     EXPECT_TRUE(damaged.front().second.contains(QString::fromStdString((dir / "run.json").string())))
         << damaged.front().second.toStdString();
 }
+
+// The prof files of one job opened together belong to their folder's run: its run.json was looked
+// for beside the job's joined name ("a/prof_file__0 + a/prof_file__1"), and the panel said none.
+TEST(WindowContext, RunPanelOfAJobsProfFilesShowsTheirFoldersRun) {
+    TempDir dir;
+    const fs::path ranks = starscope::testing::testDataDir() / "tracer" / "ranks13";
+    QStringList files;
+    for (const char* name : {"prof_file__0", "prof_file__1"}) {
+        fs::copy_file(ranks / name, dir / name);
+        files << QString::fromStdString((dir / name).string());
+    }
+    fs::copy_file(starscope::testing::testDataDir() / "viewer" / "single_naive" / "run.json", dir / "run.json");
+    MainWindow window;
+    window.show();
+    QSignalSpy loaded(&window, &MainWindow::documentLoaded);
+    window.openPaths(files);
+    ASSERT_TRUE(loaded.wait(kTimeoutMs));
+    QMap<QString, QString> rows;
+    for (const auto& [label, value] : window.runRows()) {
+        rows.insert(label, value);
+    }
+    EXPECT_EQ(rows.value(QStringLiteral("Strategy")), QStringLiteral("single+naive")) << rows.keys().join(QLatin1Char(','))
+                                                                                     .toStdString();
+    EXPECT_FALSE(rows.contains(QStringLiteral("run.json"))) << rows.value(QStringLiteral("run.json")).toStdString();
+}

@@ -9,7 +9,7 @@
 #include "tracer/run_folder/run_folder.hpp"
 #include "workloads/sweep/sweep_summary.hpp"
 #ifdef STARSCOPE_WITH_VIEWER
-#include "viewer/core/comparison.hpp"
+#include "viewer/core/comparison/comparison.hpp"
 #include "viewer/gui/comparison/comparison_model.hpp"
 #endif
 

@@ -3,9 +3,9 @@
 
 #include "common/pending_temporaries.hpp"
 #include "common/version.hpp"
-#include "viewer/core/command_line.hpp"
-#include "viewer/core/comparison.hpp"
-#include "viewer/core/trace_document.hpp"
+#include "viewer/core/format/command_line.hpp"
+#include "viewer/core/comparison/comparison.hpp"
+#include "viewer/core/document/trace_document.hpp"
 #include "viewer/gui/chart/gantt_plot.hpp"
 #include "viewer/gui/comparison/comparison_view.hpp"
 #include "viewer/gui/comparison/comparison_window.hpp"
@@ -111,7 +111,9 @@ void describeArguments(QCommandLineParser& parser) {
                       QStringLiteral("With --compare: show runs of different workloads (batches, epochs, ...) side by side, "
                                      "as starscope compare --allow-mixed.")});
     parser.addOption({QStringLiteral("align"),
-                      QStringLiteral("With --compare: start (first task), marker:K (K-th batch_begin) or normalized (share of makespan)."),
+                      QStringLiteral("With --compare: start (the program's first task), marker:K (batch_begin marker K, counted "
+                                     "from 0 as the batch numbers: marker:3 is e0 b3 in a first epoch) or normalized "
+                                     "(share of makespan)."),
                       QStringLiteral("MODE"), QStringLiteral("start")});
 }
 

@@ -1,9 +1,9 @@
 #include "viewer/gui/chart/gantt_plot.hpp"
 
 #include "tracer/model/time_unit.hpp"
-#include "viewer/core/overview_profile.hpp"
-#include "viewer/core/span_folding.hpp"
-#include "viewer/core/time_format.hpp"
+#include "viewer/core/drawing/overview_profile.hpp"
+#include "viewer/core/drawing/span_folding.hpp"
+#include "viewer/core/format/time_format.hpp"
 #include "viewer/gui/chart/critical_path_links.hpp"
 #include "viewer/gui/chart/gantt_plottable.hpp"
 #include "viewer/gui/chart/link_plottable.hpp"
@@ -108,13 +108,17 @@ GanttPlot::GanttPlot(QWidget* parent) : QCustomPlot(parent) {
                     updateLayout();
                     return;
                 }
-                m_messages->refresh(view(), m_gantt->rows(), m_gantt->laneRows());
-                m_transfers->refresh(view(), m_gantt->laneRows());
-                m_criticalPath->refresh(view(), m_gantt->laneRows());
+                for (ArrowLayer* arrows : arrowLayers()) {
+                    arrows->refresh(view(), m_gantt->rows(), m_gantt->laneRows());
+                }
             });
 }
 
 GanttPlot::~GanttPlot() = default;
+
+std::array<ArrowLayer*, 3> GanttPlot::arrowLayers() const {
+    return {m_messages.get(), m_transfers.get(), m_criticalPath.get()};
+}
 
 void GanttPlot::layOutForPicture() {
     wrapLegend();
@@ -149,9 +153,9 @@ void GanttPlot::setDocument(std::shared_ptr<const TraceDocument> document) {
     m_overlay->setDocument(m_document);
     m_names->setDocument(m_document);
     m_selection->setDocument(m_document);
-    m_messages->setDocument(m_document);
-    m_transfers->setDocument(m_document);
-    m_criticalPath->setDocument(m_document);
+    for (ArrowLayer* arrows : arrowLayers()) {
+        arrows->setDocument(m_document);
+    }
     rebuildRowsAndLegend();
     fitAll();
 }

@@ -4,12 +4,13 @@
 // right-drag or Ctrl+drag rubber-band zoom, Shift+drag selects a range, W/S/A/D, Home).
 // The same widget renders headless images, so the picture on screen and on disk agree.
 
-#include "viewer/core/lane_order.hpp"
-#include "viewer/core/time_view.hpp"
-#include "viewer/core/trace_document.hpp"
+#include "viewer/core/layout/lane_order.hpp"
+#include "viewer/core/layout/time_view.hpp"
+#include "viewer/core/document/trace_document.hpp"
 
 #include <qcustomplot.h>
 
+#include <array>
 #include <memory>
 #include <optional>
 #include <set>
@@ -18,6 +19,7 @@ class QMenu;
 
 namespace starscope::viewer {
 
+class ArrowLayer;
 class CriticalPathLinks;
 class GanttPlottable;
 class MessageArrows;
@@ -192,6 +194,8 @@ private:
     void wrapLegend();
     void replotOverlay();
     double timeAt(double px) const;
+    // The messages, the transfers and the critical path: laid out alike for every frame.
+    std::array<ArrowLayer*, 3> arrowLayers() const;
 
     std::shared_ptr<const TraceDocument> m_document;
     GanttPlottable* m_gantt = nullptr;

@@ -1,6 +1,6 @@
 #include "viewer/gui/chart/gantt_plottable.hpp"
 
-#include "viewer/core/overview_profile.hpp"
+#include "viewer/core/drawing/overview_profile.hpp"
 #include "viewer/gui/chart/qt_support.hpp"
 
 #include <algorithm>

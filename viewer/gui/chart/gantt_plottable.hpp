@@ -6,12 +6,12 @@
 // header row (a StarPU-MPI rank, a kind of lanes) shows the mix of its lanes' states per pixel
 // column, so a folded group still shows when it works and when it waits.
 
-#include "viewer/core/lane_layout.hpp"
-#include "viewer/core/lane_order.hpp"
-#include "viewer/core/overview_profile.hpp"
-#include "viewer/core/span_folding.hpp"
-#include "viewer/core/state_stack.hpp"
-#include "viewer/core/trace_document.hpp"
+#include "viewer/core/layout/lane_layout.hpp"
+#include "viewer/core/layout/lane_order.hpp"
+#include "viewer/core/drawing/overview_profile.hpp"
+#include "viewer/core/drawing/span_folding.hpp"
+#include "viewer/core/drawing/state_stack.hpp"
+#include "viewer/core/document/trace_document.hpp"
 
 #include <qcustomplot.h>
 

@@ -2,8 +2,8 @@
 
 #include "tracer/model/time_unit.hpp"
 
-#include "viewer/core/label_layout.hpp"
-#include "viewer/core/time_format.hpp"
+#include "viewer/core/layout/label_layout.hpp"
+#include "viewer/core/format/time_format.hpp"
 #include "viewer/gui/chart/decoration_plottable.hpp"
 #include "viewer/gui/chart/qt_support.hpp"
 

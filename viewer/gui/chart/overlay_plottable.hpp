@@ -9,8 +9,8 @@
 // trace of several StarPU-MPI ranks the job's barriers span every rank's rows and each rank's
 // own barriers are banded, in another tint, over that rank's rows only.
 
-#include "viewer/core/time_view.hpp"
-#include "viewer/core/trace_document.hpp"
+#include "viewer/core/layout/time_view.hpp"
+#include "viewer/core/document/trace_document.hpp"
 
 #include <qcustomplot.h>
 

@@ -1,7 +1,7 @@
 #pragma once
 // Small bridges between the Qt-free core and Qt types.
 
-#include "viewer/core/palette.hpp"
+#include "viewer/core/drawing/palette.hpp"
 
 #include <QColor>
 #include <QString>

@@ -2,9 +2,9 @@
 
 #include "tracer/analysis/machine.hpp"
 #include "tracer/model/names.hpp"
-#include "viewer/core/lane_layout.hpp"
-#include "viewer/core/span_folding.hpp"
-#include "viewer/core/time_format.hpp"
+#include "viewer/core/layout/lane_layout.hpp"
+#include "viewer/core/drawing/span_folding.hpp"
+#include "viewer/core/format/time_format.hpp"
 #include "viewer/gui/chart/qt_support.hpp"
 #include "viewer/gui/chart/span_selection.hpp"
 

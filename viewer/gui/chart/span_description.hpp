@@ -3,8 +3,8 @@
 // of the details panel. Apart from the plot widget because it reads only the trace and the
 // barriers drawn over it, never the mouse, the axes or the zoom.
 
-#include "viewer/core/task_graph.hpp"
-#include "viewer/core/trace_document.hpp"
+#include "viewer/core/document/task_graph.hpp"
+#include "viewer/core/document/trace_document.hpp"
 
 #include <QString>
 #include <cstddef>

@@ -1,7 +1,7 @@
 #include "viewer/gui/chart/span_name_plottable.hpp"
 
-#include "viewer/core/palette.hpp"
-#include "viewer/core/span_folding.hpp"
+#include "viewer/core/drawing/palette.hpp"
+#include "viewer/core/drawing/span_folding.hpp"
 #include "viewer/gui/chart/gantt_plottable.hpp"
 #include "viewer/gui/chart/qt_support.hpp"
 

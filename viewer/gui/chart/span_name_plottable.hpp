@@ -6,8 +6,8 @@
 // folding as the rows (span_folding.hpp) with a wide fold, so a frame at full zoom-out costs
 // a few binary searches per row, not a look at every span.
 
-#include "viewer/core/span_folding.hpp"
-#include "viewer/core/trace_document.hpp"
+#include "viewer/core/drawing/span_folding.hpp"
+#include "viewer/core/document/trace_document.hpp"
 
 #include "viewer/gui/chart/decoration_plottable.hpp"
 

@@ -4,8 +4,8 @@
 // (link_plottable.hpp). A click on an arrow follows it to the task at its other end; the
 // details panel lists the same tasks as links (taskAnchor / taskOfAnchor).
 
-#include "viewer/core/task_graph.hpp"
-#include "viewer/core/trace_document.hpp"
+#include "viewer/core/document/task_graph.hpp"
+#include "viewer/core/document/trace_document.hpp"
 
 #include <QColor>
 #include <QString>

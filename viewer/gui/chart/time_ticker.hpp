@@ -1,8 +1,8 @@
 #pragma once
 // Time axis ticks whose unit follows the zoom (ns, us, ms, s), from the core's planTicks.
 
-#include "viewer/core/time_format.hpp"
-#include "viewer/core/trace_document.hpp"
+#include "viewer/core/format/time_format.hpp"
+#include "viewer/core/document/trace_document.hpp"
 
 #include <qcustomplot.h>
 

@@ -21,48 +21,29 @@ QColor transferColour(tracer::TransferKind kind) {
     return {20, 90, 200};
 }
 
-TransferArrows::TransferArrows(QCPAxis* timeAxis, QCPAxis* rowAxis, const QString& layer) {
-    m_links = new LinkPlottable(timeAxis, rowAxis);
-    m_links->setLayer(layer);
-    m_links->setName(QStringLiteral("data transfer between memory nodes"));
-    m_links->setLineWidth(kTransferLineWidth);
-}
+TransferArrows::TransferArrows(QCPAxis* timeAxis, QCPAxis* rowAxis, const QString& layer)
+    : ArrowLayer(timeAxis, rowAxis, layer,
+                 {QStringLiteral("data transfer between memory nodes"), kTransferLineWidth, true}) {}
 
-void TransferArrows::setDocument(std::shared_ptr<const TraceDocument> document) {
-    m_document = std::move(document);
-    m_arrows.clear();
-    m_links->clearLinks();
-}
-
-void TransferArrows::setVisible(bool visible) {
-    m_visible = visible;
-    m_links->setVisible(visible);
-}
-
-void TransferArrows::refresh(const TimeView& view, const std::vector<std::int32_t>& laneRows) {
-    m_arrows.clear();
-    if (m_document && m_visible) {
-        m_arrows = visibleTransfers(m_document->trace, laneRows, view);
-    }
+std::vector<Link> TransferArrows::layOut(const TimeView& view, const std::vector<Row>& /*rows*/,
+                                         const std::vector<std::int32_t>& laneRows) {
+    m_arrows = visibleTransfers(document().trace, laneRows, view);
     std::vector<Link> links;
     links.reserve(m_arrows.size());
     for (const TransferArrow& arrow : m_arrows) {
-        const auto& first = m_document->trace.transfers[arrow.first];
+        const auto& first = document().trace.transfers[arrow.first];
         links.push_back({static_cast<double>(arrow.start), arrow.fromRow, static_cast<double>(arrow.end), arrow.toRow,
-                         transferColour(first.kind), bundleLineWidth(arrow.count, kTransferLineWidth)});
+                         transferColour(first.kind), bundleLineWidth(arrow.count, lineWidth())});
     }
-    m_links->setLinks(std::move(links));
+    return links;
 }
 
 QString TransferArrows::tooltipAt(const QPointF& pos) const {
-    if (!m_document || !m_visible) {
+    const auto link = linkAt(pos);
+    if (!link || *link >= m_arrows.size()) {
         return {};
     }
-    const auto hit = m_links->hitTest(pos);
-    if (!hit || hit->link >= m_arrows.size()) {
-        return {};
-    }
-    return tooltipHtml(describeTransferArrow(m_document->trace, m_arrows[hit->link], m_document->time));
+    return tooltipHtml(describeTransferArrow(document().trace, m_arrows[*link], document().time));
 }
 
 } // namespace starscope::viewer

@@ -5,7 +5,7 @@
 // A figure that was not measured gets an "n/a" label instead of a bar, so a missing PMU is
 // never drawn as a zero.
 
-#include "viewer/core/comparison.hpp"
+#include "viewer/core/comparison/comparison.hpp"
 
 #include <qcustomplot.h>
 

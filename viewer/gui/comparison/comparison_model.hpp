@@ -5,7 +5,7 @@
 // change against the first run, coloured green when better and red when worse. Missing
 // figures read "n/a" with the reason as tooltip.
 
-#include "viewer/core/comparison.hpp"
+#include "viewer/core/comparison/comparison.hpp"
 
 #include <QAbstractTableModel>
 

@@ -1,7 +1,7 @@
 #include "viewer/gui/comparison/comparison_view.hpp"
 
-#include "viewer/core/rank_comparison.hpp"
-#include "viewer/core/time_format.hpp"
+#include "viewer/core/comparison/rank_comparison.hpp"
+#include "viewer/core/format/time_format.hpp"
 #include "viewer/gui/chart/gantt_plot.hpp"
 #include "viewer/gui/comparison/comparison_charts.hpp"
 #include "viewer/gui/comparison/comparison_model.hpp"
@@ -148,7 +148,6 @@ void ComparisonView::rebuildPanels(std::vector<ComparedRun> aligned) {
         delete panel;
     }
     m_panels.clear();
-    const QString axisLabel = QString::fromStdString(describeAlignment(m_alignment));
     for (auto& run : aligned) {
         auto* panel = new GanttPlot(m_panelArea);
         panel->setDocument(run.document);
@@ -156,7 +155,7 @@ void ComparisonView::rebuildPanels(std::vector<ComparedRun> aligned) {
         panel->setRankBarriers(run.rankBarriers);
         panel->setTransfersVisible(m_transfers);
         panel->setRowScrolling(m_rowScrolling);
-        panel->xAxis->setLabel(axisLabel);
+        panel->xAxis->setLabel(QString::fromStdString(describeAlignment(m_alignment, run.document.get())));
         if (m_alignment.mode == AlignMode::Normalized) {
             panel->xAxis->setTicker(QSharedPointer<ShareTicker>::create(run.document->time.zeroTick));
         }

@@ -5,8 +5,8 @@
 // table and their strategies compared within each rank count (rank_comparison.hpp). The
 // comparison window shows it; the headless render grabs it, so both draw with the same code.
 
-#include "viewer/core/command_line.hpp"
-#include "viewer/core/comparison.hpp"
+#include "viewer/core/format/command_line.hpp"
+#include "viewer/core/comparison/comparison.hpp"
 
 #include <QWidget>
 #include <optional>

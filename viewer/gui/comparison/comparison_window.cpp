@@ -27,8 +27,12 @@ ComparisonWindow::ComparisonWindow(QWidget* parent) : QMainWindow(parent) {
     m_mode->addItem(QStringLiteral("share of makespan"), static_cast<int>(AlignMode::Normalized));
     bar->addWidget(m_mode);
     m_marker = new QSpinBox(bar);
-    m_marker->setPrefix(QStringLiteral("k = "));
+    // The marker's number as --align marker:K takes it: counted from 0, as the batch numbers
+    // on the chart's marker lines (e0 b0 is marker 0).
+    m_marker->setPrefix(QStringLiteral("marker "));
     m_marker->setRange(0, 1'000'000);
+    m_marker->setToolTip(QStringLiteral("The batch_begin marker at 0, counted from 0 as the batch numbers (e0 b0, e0 b1, ...) "
+                                        "and --align marker:K"));
     bar->addWidget(m_marker);
     bar->addAction(QStringLiteral("Fit all (Home)"), m_view, &ComparisonView::fitAll);
     m_transfersAction = setUpLayerToggle(bar->addAction(QStringLiteral("Transfers (T)")),

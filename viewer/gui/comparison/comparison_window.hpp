@@ -3,7 +3,7 @@
 // since the k-th batch marker, or share of makespan), Home to fit every run, T for the data
 // transfers; each panel's rows scroll (Shift+wheel, Page Up/Down) when they do not fit.
 
-#include "viewer/core/comparison.hpp"
+#include "viewer/core/comparison/comparison.hpp"
 
 #include <QMainWindow>
 

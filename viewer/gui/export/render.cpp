@@ -2,7 +2,7 @@
 
 #include "common/file_writer.hpp"
 #include "tracer/model/time_unit.hpp"
-#include "viewer/core/time_format.hpp"
+#include "viewer/core/format/time_format.hpp"
 #include "viewer/gui/chart/gantt_plot.hpp"
 #include "viewer/gui/export/png_encoder.hpp"
 

@@ -2,9 +2,9 @@
 // Headless pictures of a trace with the interactive widget's own drawing code: the
 // --render mode of starscope-viewer, File > Export and the render tests all come here.
 
-#include "viewer/core/command_line.hpp"
+#include "viewer/core/format/command_line.hpp"
 #include "viewer/core/error.hpp"
-#include "viewer/core/trace_document.hpp"
+#include "viewer/core/document/trace_document.hpp"
 
 #include <QImage>
 #include <QString>

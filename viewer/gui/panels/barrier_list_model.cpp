@@ -1,6 +1,6 @@
 #include "viewer/gui/panels/barrier_list_model.hpp"
 
-#include "viewer/core/time_format.hpp"
+#include "viewer/core/format/time_format.hpp"
 
 namespace starscope::viewer {
 

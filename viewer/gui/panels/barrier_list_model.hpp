@@ -2,7 +2,7 @@
 // The side list of barriers: start, duration, batch transition, what the main thread was
 // doing and the barrier's cause (tracer::describeCause: "data transfer (node 0 -> 1, ...)"). Sorting (by time or by duration) goes through a QSortFilterProxyModel on kSortRole.
 
-#include "viewer/core/trace_document.hpp"
+#include "viewer/core/document/trace_document.hpp"
 
 #include <QAbstractTableModel>
 

@@ -3,7 +3,7 @@
 // chart, and the duration histogram of the codelet selected in it. Activating a row (double
 // click, Enter) asks for that codelet's tasks on the chart (the search bar finds them).
 
-#include "viewer/core/trace_document.hpp"
+#include "viewer/core/document/trace_document.hpp"
 
 #include <QWidget>
 

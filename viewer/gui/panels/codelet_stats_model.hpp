@@ -4,7 +4,7 @@
 // own codelets come last, greyed, as the chart mutes them.
 
 #include "tracer/analysis/codelet_stats.hpp"
-#include "viewer/core/trace_document.hpp"
+#include "viewer/core/document/trace_document.hpp"
 
 #include <QAbstractTableModel>
 

@@ -7,7 +7,7 @@
 // as `starscope compare` gives it, green when better and red when worse. Missing figures read
 // "n/a" with the run model's reason as tooltip.
 
-#include "viewer/core/rank_comparison.hpp"
+#include "viewer/core/comparison/rank_comparison.hpp"
 
 #include <QAbstractTableModel>
 

@@ -1,6 +1,6 @@
 #include "viewer/gui/panels/overview_strip.hpp"
 
-#include "viewer/core/overview_profile.hpp"
+#include "viewer/core/drawing/overview_profile.hpp"
 #include "viewer/gui/chart/overlay_plottable.hpp"
 #include "viewer/gui/chart/qt_support.hpp"
 

@@ -5,9 +5,9 @@
 // clicked to jump, or wheeled to zoom). It asks for a new window through windowRequested and
 // is told the chart's window through setWindow; it never moves the chart itself.
 
-#include "viewer/core/state_stack.hpp"
-#include "viewer/core/time_view.hpp"
-#include "viewer/core/trace_document.hpp"
+#include "viewer/core/drawing/state_stack.hpp"
+#include "viewer/core/layout/time_view.hpp"
+#include "viewer/core/document/trace_document.hpp"
 
 #include <QImage>
 #include <QWidget>

@@ -3,7 +3,7 @@
 // last row summing the workers; columns are the share of the range in each state class.
 
 #include "tracer/analysis/stats.hpp"
-#include "viewer/core/trace_document.hpp"
+#include "viewer/core/document/trace_document.hpp"
 
 #include <QAbstractTableModel>
 

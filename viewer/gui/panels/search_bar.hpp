@@ -3,8 +3,8 @@
 // Shift+Enter for the previous one (or the arrow buttons), each match selected on the chart and
 // brought into view; what was found ("match 3 of 120") or "no match" said beside it.
 
-#include "viewer/core/task_search.hpp"
-#include "viewer/core/trace_document.hpp"
+#include "viewer/core/document/task_search.hpp"
+#include "viewer/core/document/trace_document.hpp"
 
 #include <QWidget>
 

@@ -2,7 +2,7 @@
 
 #include "tracer/analysis/stats.hpp"
 #include "tracer/model/time_unit.hpp"
-#include "viewer/core/time_format.hpp"
+#include "viewer/core/format/time_format.hpp"
 #include "viewer/gui/chart/gantt_plot.hpp"
 #include "viewer/gui/chart/span_selection.hpp"
 #include "viewer/gui/export/render.hpp"
@@ -240,7 +240,7 @@ void MainWindow::setBarrierThreshold(tracer::TimeNs thresholdNs) {
 }
 
 void MainWindow::onLoaded(std::shared_ptr<const TraceDocument> document, std::shared_ptr<const Barriers> barriers,
-                          std::shared_ptr<const Barriers> rankBarriers) {
+                          std::shared_ptr<const Barriers> rankBarriers, std::shared_ptr<const OpenedRun> run) {
     setLoading(false);
     m_lastError.clear();
     const QString source = QString::fromStdString(document->source);
@@ -276,7 +276,7 @@ void MainWindow::onLoaded(std::shared_ptr<const TraceDocument> document, std::sh
                           .arg(trace.spanCount())
                           .arg(QString::fromStdString(taskCountText(*document))));
     showWarnings(trace.warnings);
-    showRun(runPanelRows(document->source));
+    showRun(runPanelRows(*run));
     if (!trace.warnings.empty()) {
         m_status->setText(m_status->text() + tr(" (%1 reader warnings, listed in the Reader warnings panel)")
                                                  .arg(trace.warnings.size()));

@@ -4,8 +4,8 @@
 // progress bar with Cancel while a trace loads. Files come from File > Open, recent files,
 // drag and drop or the command line; several files at once are one job's prof files.
 
-#include "viewer/core/run_panel.hpp"
-#include "viewer/core/trace_document.hpp"
+#include "viewer/core/document/run_panel.hpp"
+#include "viewer/core/document/trace_document.hpp"
 
 #include <QList>
 #include <QMainWindow>
@@ -113,7 +113,7 @@ private:
     void showWarnings(const std::vector<std::string>& warnings);
     void showRun(const std::vector<RunPanelRow>& rows);
     void onLoaded(std::shared_ptr<const TraceDocument> document, std::shared_ptr<const Barriers> barriers,
-                  std::shared_ptr<const Barriers> rankBarriers);
+                  std::shared_ptr<const Barriers> rankBarriers, std::shared_ptr<const OpenedRun> run);
     void onFailed(const QString& path, const QString& message);
     void onSpanClicked(const SpanHit& hit);
     void onRangeSelected(double fromNs, double toNs);

@@ -6,7 +6,7 @@
 
 #include "tracer/analysis/stats.hpp"
 #include "tracer/model/time_unit.hpp"
-#include "viewer/core/time_format.hpp"
+#include "viewer/core/format/time_format.hpp"
 #include "viewer/gui/chart/gantt_plot.hpp"
 #include "viewer/gui/chart/span_selection.hpp"
 #include "viewer/gui/export/render.hpp"

@@ -1,6 +1,6 @@
 #include "viewer/gui/window/trace_loader.hpp"
 
-#include "viewer/core/heap_release.hpp"
+#include "viewer/core/document/heap_release.hpp"
 
 #include <QFutureWatcher>
 #include <QtConcurrent>
@@ -68,6 +68,7 @@ void TraceLoader::load(const QStringList& paths, tracer::TimeNs thresholdNs) {
         outcome.barriers = std::make_shared<const Barriers>(std::move(barriers.job));
         outcome.rankBarriers = std::make_shared<const Barriers>(std::move(barriers.ranks));
         outcome.document = std::move(document).value();
+        outcome.run = std::make_shared<const OpenedRun>(readOpenedRun(raw->paths));
         return outcome;
     });
 
@@ -92,7 +93,7 @@ void TraceLoader::finish(const std::shared_ptr<Job>& job) {
         emit failed(job->name, outcome.error);
     } else {
         emit progress(100);
-        emit loaded(outcome.document, outcome.barriers, outcome.rankBarriers);
+        emit loaded(outcome.document, outcome.barriers, outcome.rankBarriers, outcome.run);
     }
     // The reader's tables are gone, and the receivers of loaded() have let the previous
     // document go: their pages go back to the system now, or the viewer keeps the high-water

@@ -3,7 +3,8 @@
 // document or the reader's error message come back to the UI thread as signals; widgets never
 // parse. A new load or cancel() stops the running one through the reader's progress callback.
 
-#include "viewer/core/trace_document.hpp"
+#include "viewer/core/document/run_panel.hpp"
+#include "viewer/core/document/trace_document.hpp"
 
 #include <QFuture>
 #include <QObject>
@@ -21,6 +22,7 @@ struct LoadOutcome {
     std::shared_ptr<const TraceDocument> document;
     std::shared_ptr<const Barriers> barriers;
     std::shared_ptr<const Barriers> rankBarriers;   // each rank's own (JobAndRankBarriers::ranks)
+    std::shared_ptr<const OpenedRun> run;           // its run.json, read once here
     QString error;            // the reader's message when loading failed
     bool cancelled = false;
 };
@@ -41,7 +43,8 @@ signals:
     void progress(int percent);
     void loaded(std::shared_ptr<const starscope::viewer::TraceDocument> document,
                 std::shared_ptr<const starscope::viewer::Barriers> barriers,
-                std::shared_ptr<const starscope::viewer::Barriers> rankBarriers);
+                std::shared_ptr<const starscope::viewer::Barriers> rankBarriers,
+                std::shared_ptr<const starscope::viewer::OpenedRun> run);
     // path: what was being loaded, the paths joined as sourceName joins them.
     void failed(const QString& path, const QString& message);
     void cancelled(const QString& path);

@@ -4,11 +4,11 @@
 #include "tracer/readers/read_trace.hpp"
 #include "tracer/run_folder/run_folder.hpp"
 #include "workloads/record/free_space.hpp"
-#include "workloads/record/group_signal_witness.hpp"
 #include "workloads/record/fxt_started_note.hpp"
+#include "workloads/record/group_signal_witness.hpp"
 #include "workloads/record/mpi_launch.hpp"
+#include "workloads/record/run_files.hpp"
 #include "workloads/record/run_folder_setup.hpp"
-#include "workloads/record/run_json.hpp"
 #include "workloads/sigint_handler.hpp"
 
 #include <atomic>

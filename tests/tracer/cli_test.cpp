@@ -292,7 +292,7 @@ TEST(Cli, CompareGroupsRunsByStrategyWithNaReasons) {
         std::filesystem::create_directories(dir / name);
         std::filesystem::copy_file(smallProfFile(), dir / name / "prof_file__0");
     }
-    // The layout workloads/record/run_json.cpp writes.
+    // The layout workloads/train_record/run_json.cpp writes.
     const std::string noCounters = R"("counters": {"papi": {"available": false, "reason": "no PMU"},
                                                    "energy": {"available": false, "reason": "no RAPL"}})";
     std::ofstream(dir / "a1" / "run.json") << R"({"strategy": {"arenas": "single", "loader": "naive"},

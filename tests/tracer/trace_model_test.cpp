@@ -237,6 +237,27 @@ TEST(TraceModel, ALaneListsItsTasksInTheOrderTheyRan) {
     EXPECT_EQ(trace.lanes[1].tasks, (std::vector<TaskIndex>{1, 4}));
 }
 
+// What a recorder's read-back writes into run.json, counted from the model alone: every worker
+// lane (CPU, CUDA, other) but the main thread, MPI threads and memory nodes; every task that
+// started, a submitted task that never ran left out.
+TEST(TraceModel, CountsWorkerLanesAndTasksThatRan) {
+    Trace trace;
+    for (const LaneKind kind : {LaneKind::CpuWorker, LaneKind::MainThread, LaneKind::CudaWorker,
+                                LaneKind::MpiThread, LaneKind::OtherWorker, LaneKind::MemoryNode}) {
+        trace.lanes.emplace_back().kind = kind;
+    }
+    for (const TimeNs start : {TimeNs{0}, TimeNs{-1}, TimeNs{7}, TimeNs{-1}, TimeNs{12}}) {
+        Task task;
+        task.jobId = trace.tasks.size() + 1;
+        task.start = start;
+        trace.tasks.push_back(task);
+    }
+    EXPECT_EQ(trace.workerCount(), 3U);
+    EXPECT_EQ(trace.executedTaskCount(), 3U);
+    EXPECT_EQ(Trace().workerCount(), 0U);
+    EXPECT_EQ(Trace().executedTaskCount(), 0U);
+}
+
 // 32-byte markers: a time as a span's, a 16-bit lane and rank; a marker whose slot or handle count
 // is beyond what it holds is kept as the text it was, not wrapped.
 TEST(TraceModel, MarkerFieldsBeyondTheModelAreKeptAsText) {

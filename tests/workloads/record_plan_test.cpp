@@ -4,8 +4,8 @@
 
 #include "tests/support/starpu_support.hpp"
 #include "tests/support/test_support.hpp"
-#include "workloads/record/rank_group.hpp"
-#include "workloads/record/record_plan.hpp"
+#include "workloads/train_record/rank_group.hpp"
+#include "workloads/train_record/record_plan.hpp"
 
 #include <algorithm>
 #include <cstdlib>

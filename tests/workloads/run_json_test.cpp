@@ -3,7 +3,7 @@
 
 #include "tests/support/test_support.hpp"
 #include "tests/tracer/tracer_test_support.hpp"
-#include "workloads/record/run_json.hpp"
+#include "workloads/train_record/run_json.hpp"
 
 #include <filesystem>
 #include <gtest/gtest.h>

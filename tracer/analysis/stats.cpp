@@ -244,16 +244,12 @@ TraceSummary summarize(const Trace& trace, const BarrierOptions& options, const 
         chain = runAside([&trace] { return criticalPathLength(trace); });
     }
     TraceSummary s;
-    for (const auto& task : trace.tasks) {
-        s.tasks += task.start >= 0 ? 1U : 0U;
-    }
+    s.tasks = trace.executedTaskCount();
     const auto window = executionWindow(trace);
     const TimeNs first = window.first;
     const TimeNs last = window.last;
     s.makespan = window.length();
-    for (const auto& lane : trace.lanes) {
-        s.workers += lane.isWorker() ? 1U : 0U;
-    }
+    s.workers = trace.workerCount();
     s.workerTotals = stats.workers;
     // Time whose activity was not recorded is no capacity anyone could have used or wasted.
     const bool masked = std::any_of(trace.states.begin(), trace.states.end(),

@@ -89,6 +89,16 @@ std::uint32_t Trace::stateId(std::string_view name, StateClass cls) {
     return static_cast<std::uint32_t>(states.size() - 1);
 }
 
+std::size_t Trace::workerCount() const {
+    return static_cast<std::size_t>(
+        std::count_if(lanes.begin(), lanes.end(), [](const Lane& lane) { return lane.isWorker(); }));
+}
+
+std::size_t Trace::executedTaskCount() const {
+    return static_cast<std::size_t>(
+        std::count_if(tasks.begin(), tasks.end(), [](const Task& task) { return task.start >= 0; }));
+}
+
 const StateInfo& Trace::stateOf(const Span& span) const {
     static const StateInfo kInvalid{"", StateClass::Overhead};
     assert(span.state < states.size());

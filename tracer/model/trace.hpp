@@ -425,6 +425,9 @@ struct Trace {
     // The lane's task with exactly these start and end times; kNoTask when there is none.
     TaskIndex findTask(const Lane& lane, TimeNs from, TimeNs to) const;
     const Lane* laneAt(std::int32_t index) const;       // nullptr for -1 or an invalid index
+    // The counts a run.json records, without any analysis: a recorder's read-back needs no more.
+    std::size_t workerCount() const;        // lanes that are workers (Lane::isWorker)
+    std::size_t executedTaskCount() const;  // tasks that started, StarPU's own included
     std::string_view codeletOf(const Task& task) const;   // empty for kNoName or an invalid id
     NameId codeletIdOf(const Task& task) const { return codeletKeys.at(task.codeletKey).codelet; }
     std::uint32_t footprintOf(const Task& task) const { return codeletKeys.at(task.codeletKey).footprint; }

@@ -1,12 +1,12 @@
 #include "workloads/cli/rank_launcher.hpp"
 
-#include "tracer/run_folder/run_record.hpp"
 #include "tracer/readers/read_trace.hpp"
 #include "tracer/run_folder/run_folder.hpp"
+#include "tracer/run_folder/run_record.hpp"
 #include "workloads/record/lost_job.hpp"
 #include "workloads/record/mpi_launch.hpp"
-#include "workloads/record/run_json.hpp"
 #include "workloads/sigint_handler.hpp"
+#include "workloads/train_record/run_json.hpp"
 
 #include <chrono>
 #include <csignal>

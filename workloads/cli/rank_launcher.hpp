@@ -4,7 +4,7 @@
 // and waits for it. On a cluster, users run `mpirun -np N --hostfile H starscope record ...`
 // themselves and this is not used.
 
-#include "workloads/record/record_plan.hpp"
+#include "workloads/train_record/record_plan.hpp"
 
 #include <iosfwd>
 

@@ -3,9 +3,9 @@
 #include "workloads/cli/option_ranges.hpp"
 #include "workloads/cli/rank_launcher.hpp"
 #include "workloads/cli/record_program.hpp"
-#include "workloads/record/rank_group.hpp"
-#include "workloads/record/recorder.hpp"
 #include "workloads/sigint_handler.hpp"
+#include "workloads/train_record/rank_group.hpp"
+#include "workloads/train_record/recorder.hpp"
 
 #include <cstdlib>
 #include <iomanip>

@@ -2,8 +2,8 @@
 #include "common/file_writer.hpp"
 #include "common/json_text.hpp"
 #include "workloads/mpi/param_exchange.hpp"
-#include "workloads/record/rank_group.hpp"
 #include "workloads/sigint_handler.hpp"
+#include "workloads/train_record/rank_group.hpp"
 
 #include <cstdio>
 #include <nlohmann/json.hpp>

@@ -1,5 +1,5 @@
 // The rank group of a starscope built against a StarPU without StarPU-MPI: one process only.
-#include "workloads/record/rank_group.hpp"
+#include "workloads/train_record/rank_group.hpp"
 
 namespace starscope::workloads {
 

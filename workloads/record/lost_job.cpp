@@ -2,7 +2,6 @@
 
 #include "tracer/readers/read_trace.hpp"
 #include "tracer/run_folder/run_folder.hpp"
-#include "workloads/record/run_json.hpp"
 #include "workloads/record/trace_rescue.hpp"
 
 #include <sys/wait.h>
@@ -37,25 +36,6 @@ std::string describeLostJob(const std::filesystem::path& runFolder, int ranks,
         }
     }
     return what;
-}
-
-WorkloadResult<Done> recordLostJob(const RecordPlan& plan, int ranks, const std::string& what,
-                                   const std::string& startedAt, double seconds) {
-    RecordedRun record;
-    record.status = tracer::run::RunStatus::Failed;
-    record.error = what;
-    record.command = {"starscope", "record"};
-    record.startedAt = startedAt;
-    record.totalSeconds = seconds;
-    for (const auto& file : tracer::run::findProfFiles(plan.outDir)) {
-        record.traceFiles.push_back(file.filename().string());
-    }
-    for (int rank = 0; rank < ranks; ++rank) {
-        RankFigures figures;
-        figures.rank = rank;
-        record.ranks.push_back(figures);
-    }
-    return writeRunJson(tracer::run::RunFolder(plan.outDir).runJson(), plan, record);
 }
 
 } // namespace starscope::workloads

@@ -7,8 +7,8 @@
 
 #include "workloads/error.hpp"
 #include "workloads/record/mpi_launch.hpp"
-#include "workloads/record/record_plan.hpp"
 
+#include <filesystem>
 #include <string>
 
 namespace starscope::workloads {
@@ -16,10 +16,5 @@ namespace starscope::workloads {
 // How mpirun ended, the rank that ended first while the others still ran (the one killed or
 // failed), and each rank's trace in the run folder: kept, cut short (where) or missing.
 std::string describeLostJob(const std::filesystem::path& runFolder, int ranks, const MpirunEnd& end);
-
-// Writes the run folder's run.json for such a job: status failed with `what` as its error,
-// the trace files there are, `ranks` ranks.
-WorkloadResult<Done> recordLostJob(const RecordPlan& plan, int ranks, const std::string& what,
-                                   const std::string& startedAt, double seconds);
 
 } // namespace starscope::workloads

@@ -1,7 +1,7 @@
 #include "workloads/record/program_plan.hpp"
 
 #include "workloads/record/mpi_launch.hpp"
-#include "workloads/record/rank_group.hpp"
+#include "workloads/record/mpi_presence.hpp"
 
 #include <algorithm>
 #include <cerrno>

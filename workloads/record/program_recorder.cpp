@@ -1,15 +1,14 @@
 #include "workloads/record/program_recorder.hpp"
 
 #include "common/text.hpp"
-#include "tracer/analysis/stats.hpp"
 #include "tracer/readers/read_trace.hpp"
 #include "tracer/run_folder/run_folder.hpp"
 #include "workloads/record/free_space.hpp"
-#include "workloads/record/group_signal_witness.hpp"
 #include "workloads/record/fxt_started_note.hpp"
+#include "workloads/record/group_signal_witness.hpp"
 #include "workloads/record/mpi_launch.hpp"
+#include "workloads/record/run_files.hpp"
 #include "workloads/record/run_folder_setup.hpp"
-#include "workloads/record/run_json.hpp"
 #include "workloads/sigint_handler.hpp"
 
 #include <atomic>
@@ -322,11 +321,11 @@ void readBackTrace(const fs::path& dir, run::RunRecord& record, ProgramOutcome& 
     } else {
         record.starpuVersionFrom = run::StarpuVersionSource::Unknown;
     }
-    const auto summary = tracer::summarize(*trace);
-    outcome.workers = summary.workers;
-    outcome.tasks = summary.tasks;
-    record.workers = summary.workers;
-    record.tasks.executed = summary.tasks;
+    // Counts only: the summary's figures (critical path, barriers) are the analyser's business.
+    outcome.workers = trace->workerCount();
+    outcome.tasks = trace->executedTaskCount();
+    record.workers = outcome.workers;
+    record.tasks.executed = outcome.tasks;
 }
 
 } // namespace

@@ -5,10 +5,10 @@
 #include "tracer/run_folder/run_record.hpp"
 #include "tracer/run_folder/sweep_record.hpp"
 #include "workloads/record/folder_lock.hpp"
-#include "workloads/record/rank_group.hpp"
 #include "workloads/sigint_handler.hpp"
 #include "workloads/sweep/program_sweep.hpp"
 #include "workloads/sweep/sweep_summary.hpp"
+#include "workloads/train_record/rank_group.hpp"
 
 #include <algorithm>
 #include <array>

@@ -13,7 +13,7 @@
 #include "tracer/run/run_figures.hpp"
 #include "tracer/run_folder/sweep_record.hpp"
 #include "workloads/error.hpp"
-#include "workloads/record/record_plan.hpp"
+#include "workloads/train_record/record_plan.hpp"
 
 #include <cstddef>
 #include <cstdint>

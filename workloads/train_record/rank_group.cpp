@@ -1,4 +1,4 @@
-#include "workloads/record/rank_group.hpp"
+#include "workloads/train_record/rank_group.hpp"
 
 #include "tracer/run_folder/run_folder_names.hpp"
 
@@ -6,16 +6,6 @@
 #include <cstdlib>
 
 namespace starscope::workloads {
-
-bool startedByMpiLauncher() {
-    // Open MPI's mpirun, then PMI and PMIx launchers (MPICH's mpiexec, Slurm's srun).
-    for (const char* variable : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK"}) {
-        if (std::getenv(variable) != nullptr) {
-            return true;
-        }
-    }
-    return false;
-}
 
 WorkloadResult<Done> planRank(RecordPlan& plan, int rank, int size) {
     const auto ranks = static_cast<std::size_t>(size);

@@ -6,8 +6,9 @@
 
 #include "tracer/run_folder/run_status.hpp"
 #include "workloads/error.hpp"
-#include "workloads/record/record_plan.hpp"
+#include "workloads/record/mpi_presence.hpp"
 #include "workloads/train/step_exchange.hpp"
+#include "workloads/train_record/record_plan.hpp"
 
 #include <cstdint>
 #include <filesystem>
@@ -52,11 +53,7 @@ public:
     virtual std::vector<RankFigures> gather(const RankFigures& mine) = 0;
 };
 
-// Whether this process was started by an MPI launcher (mpirun, srun): then it is one rank of
-// a job even when --ranks was not given.
-bool startedByMpiLauncher();
-
-// Whether this starscope was built with StarPU-MPI.
+// Whether this starscope was built with StarPU-MPI (workloads/mpi/ answers).
 bool haveStarpuMpi();
 
 // Initialises MPI and returns this process's rank group; an error without StarPU-MPI.

@@ -1,4 +1,4 @@
-#include "workloads/record/recorder.hpp"
+#include "workloads/train_record/recorder.hpp"
 
 #include "tracer/readers/read_trace.hpp"
 #include "tracer/run_folder/run_folder.hpp"

@@ -1,4 +1,4 @@
-#include "workloads/record/record_plan.hpp"
+#include "workloads/train_record/record_plan.hpp"
 
 #include "workloads/record/folder_lock.hpp"
 

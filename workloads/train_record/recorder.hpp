@@ -4,9 +4,9 @@
 // StarPU down (which writes the trace) and writes run.json. Ctrl-C stops at the next batch
 // boundary and the run is kept, marked interrupted; SIGTERM and SIGHUP do the same.
 
-#include "workloads/record/rank_group.hpp"
-#include "workloads/record/record_plan.hpp"
-#include "workloads/record/run_json.hpp"
+#include "workloads/train_record/rank_group.hpp"
+#include "workloads/train_record/record_plan.hpp"
+#include "workloads/train_record/run_json.hpp"
 
 #include <iosfwd>
 #include <string>

@@ -1,4 +1,4 @@
-#include "workloads/record/counters.hpp"
+#include "workloads/train_record/counters.hpp"
 
 #include <cerrno>
 #include <cstring>

@@ -1,7 +1,7 @@
-#include "workloads/record/run_json.hpp"
+#include "workloads/train_record/run_json.hpp"
 
 #include "common/file_writer.hpp"
-#include "tracer/readers/read_trace.hpp"
+#include "tracer/run_folder/run_folder.hpp"
 #include "workloads/record/free_space.hpp"
 #include "workloads/sigint_handler.hpp"
 
@@ -96,23 +96,6 @@ void addTraining(const TrainReport& t, run::RunRecord& out) {
 
 } // namespace
 
-std::string utcNow() {
-    const std::time_t now = std::time(nullptr);
-    std::tm parts{};
-    ::gmtime_r(&now, &parts);
-    char text[32];
-    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &parts);
-    return text;
-}
-
-std::string linkedStarpuVersion() {
-    int major = 0;
-    int minor = 0;
-    int release = 0;
-    starpu_get_version(&major, &minor, &release);
-    return std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(release);
-}
-
 run::RunRecord runRecord(const RecordPlan& plan, const RecordedRun& recorded) {
     const auto& o = plan.options;
     run::RunRecord out;
@@ -178,53 +161,23 @@ WorkloadResult<Done> writeRunJson(const std::filesystem::path& path, const Recor
     return Done{};
 }
 
-WorkloadResult<Done> writeTextFile(const std::filesystem::path& path, const std::string& text) {
-    if (auto written = files::writeFile(path, text); !written) {
-        return workloadError(ErrorCode::Io, written.error().message, path.string());
+WorkloadResult<Done> recordLostJob(const RecordPlan& plan, int ranks, const std::string& what,
+                                   const std::string& startedAt, double seconds) {
+    RecordedRun record;
+    record.status = tracer::run::RunStatus::Failed;
+    record.error = what;
+    record.command = {"starscope", "record"};
+    record.startedAt = startedAt;
+    record.totalSeconds = seconds;
+    for (const auto& file : tracer::run::findProfFiles(plan.outDir)) {
+        record.traceFiles.push_back(file.filename().string());
     }
-    return Done{};
-}
-
-std::string cutTraceFiles(const std::filesystem::path& folder,
-                          const std::vector<std::string>& traceFiles) {
-    std::string cut;
-    for (const auto& name : traceFiles) {
-        if (auto whole = tracer::checkFxtWhole(folder / name); !whole) {
-            cut += (cut.empty() ? "" : "; ") + whole.error().describe();
-        }
+    for (int rank = 0; rank < ranks; ++rank) {
+        RankFigures figures;
+        figures.rank = rank;
+        record.ranks.push_back(figures);
     }
-    return cut;
-}
-
-std::string traceCutProblem(const std::filesystem::path& folder,
-                            const std::vector<std::string>& traceFiles) {
-    if (traceFiles.empty()) {
-        return {};
-    }
-    const std::string diskNote = fullDiskNote(folder);
-    if (auto cut = cutTraceFiles(folder, traceFiles); !cut.empty()) {
-        return cut + diskNote;
-    }
-    return diskNote.empty() ? std::string()
-                            : "the trace in " + folder.string() + " may be cut short" + diskNote;
-}
-
-std::optional<tracer::run::FlushRecord> measureFlushes(const std::filesystem::path& folder,
-                                                       const std::vector<std::string>& traceFiles) {
-    std::optional<tracer::run::FlushRecord> total;
-    for (const auto& name : traceFiles) {
-        const auto flushes = tracer::measureFxtFlushes(folder / name);
-        if (!flushes) {
-            continue; // a cut or unreadable file: checkFxtWhole reports it
-        }
-        if (!total) {
-            total.emplace();
-        }
-        total->count += flushes->count;
-        total->totalNs += flushes->totalNs;
-        total->maxNs = std::max(total->maxNs, flushes->maxNs);
-    }
-    return total;
+    return writeRunJson(tracer::run::RunFolder(plan.outDir).runJson(), plan, record);
 }
 
 } // namespace starscope::workloads

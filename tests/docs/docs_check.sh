@@ -44,6 +44,7 @@ for page in "${pages[@]}"; do
   while IFS= read -r token; do
     path=${token%%[:#]*}
     path=${path%/}
+    [[ $path == *[\<\>]* ]] && continue   # a placeholder: tests/<module>/
     [[ $path =~ ^(\./)?$top ]] || [ -d "$base/${path%%/*}" ] || continue
     exists "$path" "$base" || problem "$page: names $token, which does not exist"
   done < <({ grep -oE '`[^` ]+`' "$page" | tr -d '`'; grep -oE '\]\([^) #]+' "$page" | cut -c3-; } |
@@ -81,6 +82,8 @@ for page in "${pages[@]}"; do
       else
         continue
       fi
+      # A command in prose ends at its closing backtick; in a code block, at `--`.
+      rest=${rest%%\`*}
       rest=${rest%% -- *}
       if [ -z "${helps[$program]+set}" ]; then
         helps[$program]=$(help_of "$program") || helps[$program]=

@@ -468,6 +468,9 @@ TEST(RecordProgramRanks, SigtermToRecordReachesEveryRankAsMpirunWouldPassItOn) {
 // SIGKILL of one rank of `record --ranks 2 -- PROGRAM`: mpirun ends the other with SIGTERM 10 s
 // later, which ends a StarPU program without its trace. record names the rank that ended first
 // instead of asking whether the program is linked against FxT, and exits with mpirun's status.
+// On a loaded machine Open MPI's mpirun sometimes hangs after the killed rank (its PMIx server
+// reports the rank "UNREACHABLE" and never returns): record then kills it after its grace, and
+// says that instead; the rank that ended first is named either way.
 TEST(RecordProgramRanks, SigkillOfOneRankIsNamedWhenNoTraceIsLeft) {
     REQUIRE_STARPU_MPI();
     REQUIRE_EXAMPLE(example("starpu_mpi_example_stencil5"));
@@ -478,10 +481,11 @@ TEST(RecordProgramRanks, SigkillOfOneRankIsNamedWhenNoTraceIsLeft) {
     ASSERT_TRUE(WIFEXITED(status)) << log;
     EXPECT_EQ(WEXITSTATUS(status), 128 + SIGKILL) << log;
     EXPECT_NE(log.find("rank 1 (pid "), std::string::npos) << log;
-    EXPECT_NE(
-        log.find(") ended first, while the others ran, and mpirun then ended them with SIGTERM"),
-        std::string::npos)
-        << log;
+    const bool mpirunEndedThem =
+        log.find(") ended first, while the others ran, and mpirun then ended them with SIGTERM") != std::string::npos;
+    const bool recordEndedMpirun = log.find("s after its last rank: record killed it (SIGKILL)") != std::string::npos
+                                   && log.find(") ended first") != std::string::npos;
+    EXPECT_TRUE(mpirunEndedThem || recordEndedMpirun) << log;
     EXPECT_EQ(log.find("is it linked against a StarPU built with FxT"), std::string::npos) << log;
     EXPECT_FALSE(fs::exists(run)) << log;
 }

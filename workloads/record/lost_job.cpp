@@ -1,7 +1,6 @@
 #include "workloads/record/lost_job.hpp"
 
 #include "tracer/readers/read_trace.hpp"
-#include "tracer/run_folder/run_folder.hpp"
 #include "workloads/record/trace_rescue.hpp"
 
 #include <sys/wait.h>

@@ -1,6 +1,5 @@
 #include "workloads/train_record/recorder.hpp"
 
-#include "tracer/readers/read_trace.hpp"
 #include "tracer/run_folder/run_folder.hpp"
 #include "workloads/record/folder_lock.hpp"
 #include "workloads/record/free_space.hpp"
